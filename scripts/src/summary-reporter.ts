@@ -1,0 +1,22 @@
+// A Vitest reporter that ends the run with one plain line, `N passed, N failed` (and `, N skipped`
+// when any were), which CI reads to tell a run that tested something from one that did not.
+import type { Reporter, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: readonly TestModule[], unhandledErrors: readonly unknown[]): void {
+    const count = { passed: 0, failed: 0, skipped: 0 };
+    for (const module of testModules) {
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') count.passed += 1;
+        else if (state === 'skipped') count.skipped += 1;
+        else count.failed += 1;
+      }
+      // A file that failed to load has no tests to count; it is a failure all the same.
+      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) count.failed += 1;
+    }
+    count.failed += unhandledErrors.length;
+    const skipped = count.skipped > 0 ? `, ${count.skipped} skipped` : '';
+    process.stdout.write(`\n${count.passed} passed, ${count.failed} failed${skipped}\n`);
+  }
+}
