@@ -1,0 +1,8 @@
+// Original file: /work/main/proto/platform/registry/v1/tool_registry.proto
+
+
+export interface DeregisterResponse {
+}
+
+export interface DeregisterResponse__Output {
+}

@@ -1,0 +1,32 @@
+// Original file: /work/main/proto/platform/registry/v1/tool_registry.proto
+
+
+export interface RegisterRequest {
+  /**
+   * Name of the service, unique per app; shown to operators and used in tool routing.
+   */
+  'serviceName'?: (string);
+  /**
+   * Where the gateway reaches this service's ToolService, as host:port.
+   */
+  'callbackAddress'?: (string);
+  /**
+   * Requested time to live of the registration, in seconds; the gateway may shorten it.
+   */
+  'ttlSeconds'?: (number);
+}
+
+export interface RegisterRequest__Output {
+  /**
+   * Name of the service, unique per app; shown to operators and used in tool routing.
+   */
+  'serviceName': (string);
+  /**
+   * Where the gateway reaches this service's ToolService, as host:port.
+   */
+  'callbackAddress': (string);
+  /**
+   * Requested time to live of the registration, in seconds; the gateway may shorten it.
+   */
+  'ttlSeconds': (number);
+}

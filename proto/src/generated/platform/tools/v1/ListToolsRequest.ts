@@ -1,0 +1,8 @@
+// Original file: /work/main/proto/platform/tools/v1/tool_service.proto
+
+
+export interface ListToolsRequest {
+}
+
+export interface ListToolsRequest__Output {
+}

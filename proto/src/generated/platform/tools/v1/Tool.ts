@@ -1,0 +1,78 @@
+// Original file: /work/main/proto/platform/tools/v1/tool_service.proto
+
+
+/**
+ * One tool as the MCP server lists it to clients.
+ */
+export interface Tool {
+  /**
+   * Unique within the service; the MCP tool name. Letters, digits, '_' and '-' only.
+   */
+  'name'?: (string);
+  /**
+   * Short human-readable title (MCP `title`).
+   */
+  'title'?: (string);
+  /**
+   * What the tool does, written for the agent that decides whether to call it.
+   */
+  'description'?: (string);
+  /**
+   * JSON Schema (draft 2020-12) of the arguments object, as a JSON string.
+   */
+  'inputSchemaJson'?: (string);
+  /**
+   * JSON Schema of the result object (MCP `outputSchema`), as a JSON string; empty when the tool
+   * declares none.
+   */
+  'outputSchemaJson'?: (string);
+  /**
+   * The permission the caller must hold at the company the call targets, such as
+   * `device-overview:manage`; empty when the tool needs none beyond a valid token.
+   */
+  'requiresPermission'?: (string);
+  /**
+   * MCP tool annotation hints, shown to clients; they are hints, not guarantees.
+   */
+  'readOnlyHint'?: (boolean);
+  'destructiveHint'?: (boolean);
+  'idempotentHint'?: (boolean);
+}
+
+/**
+ * One tool as the MCP server lists it to clients.
+ */
+export interface Tool__Output {
+  /**
+   * Unique within the service; the MCP tool name. Letters, digits, '_' and '-' only.
+   */
+  'name': (string);
+  /**
+   * Short human-readable title (MCP `title`).
+   */
+  'title': (string);
+  /**
+   * What the tool does, written for the agent that decides whether to call it.
+   */
+  'description': (string);
+  /**
+   * JSON Schema (draft 2020-12) of the arguments object, as a JSON string.
+   */
+  'inputSchemaJson': (string);
+  /**
+   * JSON Schema of the result object (MCP `outputSchema`), as a JSON string; empty when the tool
+   * declares none.
+   */
+  'outputSchemaJson': (string);
+  /**
+   * The permission the caller must hold at the company the call targets, such as
+   * `device-overview:manage`; empty when the tool needs none beyond a valid token.
+   */
+  'requiresPermission': (string);
+  /**
+   * MCP tool annotation hints, shown to clients; they are hints, not guarantees.
+   */
+  'readOnlyHint': (boolean);
+  'destructiveHint': (boolean);
+  'idempotentHint': (boolean);
+}

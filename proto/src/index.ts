@@ -1,0 +1,40 @@
+// Typed gRPC definitions of the tool and registry contracts, loaded once per process.
+import * as grpc from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
+import type { ProtoGrpcType as RegistryProto } from './generated/tool_registry.ts';
+import type { ProtoGrpcType as ToolsProto } from './generated/tool_service.ts';
+import { loaderOptions, protoPath } from './proto-files.ts';
+
+let tools: ToolsProto['platform']['tools']['v1'] | undefined;
+let registry: RegistryProto['platform']['registry']['v1'] | undefined;
+
+/** The `platform.tools.v1` package: ToolService and its messages. */
+export function loadToolsProto(): ToolsProto['platform']['tools']['v1'] {
+  if (!tools) {
+    const definition = loadSync(protoPath('platform/tools/v1/tool_service.proto'), loaderOptions);
+    tools = (grpc.loadPackageDefinition(definition) as unknown as ToolsProto).platform.tools.v1;
+  }
+  return tools;
+}
+
+/** The `platform.registry.v1` package: ToolRegistry and its messages. */
+export function loadRegistryProto(): RegistryProto['platform']['registry']['v1'] {
+  if (!registry) {
+    const definition = loadSync(protoPath('platform/registry/v1/tool_registry.proto'), loaderOptions);
+    registry = (grpc.loadPackageDefinition(definition) as unknown as RegistryProto).platform.registry.v1;
+  }
+  return registry;
+}
+
+export { protoFiles, protoPath, protoRoot } from './proto-files.ts';
+export type { ToolServiceClient, ToolServiceHandlers } from './generated/platform/tools/v1/ToolService.ts';
+export type { Tool, Tool__Output } from './generated/platform/tools/v1/Tool.ts';
+export type { CallToolRequest__Output } from './generated/platform/tools/v1/CallToolRequest.ts';
+export type { CallToolResponse } from './generated/platform/tools/v1/CallToolResponse.ts';
+export type { ListToolsResponse } from './generated/platform/tools/v1/ListToolsResponse.ts';
+export type { ToolRegistryClient, ToolRegistryHandlers } from './generated/platform/registry/v1/ToolRegistry.ts';
+export type { RegisterRequest__Output } from './generated/platform/registry/v1/RegisterRequest.ts';
+export type { RegisterResponse } from './generated/platform/registry/v1/RegisterResponse.ts';
+export type { HeartbeatRequest__Output } from './generated/platform/registry/v1/HeartbeatRequest.ts';
+export type { HeartbeatResponse } from './generated/platform/registry/v1/HeartbeatResponse.ts';
+export type { DeregisterRequest__Output } from './generated/platform/registry/v1/DeregisterRequest.ts';
