@@ -1,0 +1,131 @@
+// The app's own access token (OAuth client_credentials, scope `api`), via openid-client: discovered
+// once, kept until shortly before it expires, one request shared by concurrent callers, failures
+// never kept, and errors that tell refused credentials from a platform outage.
+import * as oauth from 'openid-client';
+import { systemClock, type Clock } from './clock.ts';
+import { PlatformError } from './errors.ts';
+import { isLoopbackHost } from './loopback.ts';
+
+/** Hands out a current access token; call it for every request, a held token goes stale. */
+export interface TokenProvider {
+  getToken(): Promise<string>;
+  /** Drops the kept token after the platform refused it, so the next call fetches a new one. */
+  invalidate(): void;
+}
+
+export interface ApiTokenProviderOptions {
+  /** The OAuth issuer; its token endpoint is found by discovery. */
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** Default `api`. */
+  scope?: string;
+  /** Time limit of one request to the authorization server. Default 10 000. */
+  timeoutMs?: number;
+  /** Renew this many seconds before expiry (at most half the token's lifetime). Default 30. */
+  renewBeforeExpirySeconds?: number;
+  clock?: Clock;
+}
+
+interface HeldToken {
+  readonly value: string;
+  /** Epoch milliseconds from which a new token is fetched. */
+  readonly renewAt: number;
+}
+
+const refusalErrors = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant', 'invalid_scope', 'access_denied']);
+
+export class ApiTokenProvider implements TokenProvider {
+  readonly #options: Required<Omit<ApiTokenProviderOptions, 'clientSecret'>>;
+  readonly #clientAuth: oauth.ClientAuth;
+  #configuration: oauth.Configuration | undefined;
+  #held: HeldToken | undefined;
+  #inflight: Promise<string> | undefined;
+
+  constructor(options: ApiTokenProviderOptions) {
+    const issuer = URL.canParse(options.issuerUrl) ? new URL(options.issuerUrl) : undefined;
+    if (!issuer || (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname)))) {
+      throw new TypeError('ApiTokenProvider: issuerUrl must be an https URL (plain http on loopback only)');
+    }
+    if (!options.clientId) throw new TypeError('ApiTokenProvider: clientId is required');
+    if (!options.clientSecret) throw new TypeError('ApiTokenProvider: clientSecret is required');
+    this.#options = {
+      issuerUrl: options.issuerUrl,
+      clientId: options.clientId,
+      scope: options.scope ?? 'api',
+      timeoutMs: options.timeoutMs ?? 10_000,
+      renewBeforeExpirySeconds: options.renewBeforeExpirySeconds ?? 30,
+      clock: options.clock ?? systemClock,
+    };
+    this.#clientAuth = oauth.ClientSecretBasic(options.clientSecret);
+  }
+
+  getToken(): Promise<string> {
+    const held = this.#held;
+    if (held && held.renewAt > this.#options.clock()) return Promise.resolve(held.value);
+    this.#inflight ??= this.#fetchToken().finally(() => {
+      this.#inflight = undefined;
+    });
+    return this.#inflight;
+  }
+
+  invalidate(): void {
+    this.#held = undefined;
+  }
+
+  async #fetchToken(): Promise<string> {
+    try {
+      const configuration = await this.#discover();
+      const response = await oauth.clientCredentialsGrant(configuration, { scope: this.#options.scope });
+      const lifetime = response.expiresIn();
+      if (lifetime !== undefined && lifetime > 0) {
+        const renewBefore = Math.min(this.#options.renewBeforeExpirySeconds, lifetime / 2);
+        this.#held = { value: response.access_token, renewAt: this.#options.clock() + (lifetime - renewBefore) * 1000 };
+      }
+      return response.access_token;
+    } catch (error) {
+      throw classifyTokenError(error);
+    }
+  }
+
+  async #discover(): Promise<oauth.Configuration> {
+    if (this.#configuration) return this.#configuration;
+    const issuer = new URL(this.#options.issuerUrl);
+    const configuration = await oauth.discovery(issuer, this.#options.clientId, undefined, this.#clientAuth, {
+      timeout: Math.ceil(this.#options.timeoutMs / 1000),
+      // Plain http is accepted only on loopback (the dev platform), checked above; the library
+      // marks the switch deprecated only to make it stand out.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      execute: issuer.protocol === 'http:' ? [oauth.allowInsecureRequests] : [],
+    });
+    this.#configuration = configuration;
+    return configuration;
+  }
+}
+
+/** Maps what openid-client throws to the SDK's codes: refused credentials, outage, or a bad answer. */
+export function classifyTokenError(error: unknown): PlatformError {
+  if (error instanceof PlatformError) return error;
+  const status = statusOf(error);
+  if (status !== undefined && (status >= 500 || status === 429)) {
+    return new PlatformError('PLATFORM_UNAVAILABLE', `The authorization server answered ${status}.`, { cause: error });
+  }
+  if (error instanceof oauth.ResponseBodyError && refusalErrors.has(error.error)) {
+    return new PlatformError('APP_CREDENTIALS_REJECTED', `The platform refused the app's client credentials (${error.error}).`, { cause: error });
+  }
+  if (status === 401 || error instanceof oauth.WWWAuthenticateChallengeError) {
+    return new PlatformError('APP_CREDENTIALS_REJECTED', undefined, { cause: error });
+  }
+  // fetch rejects with a bare TypeError when the connection fails; coded TypeErrors are misuse.
+  const connectionFailed = error instanceof TypeError && !('code' in error);
+  if (connectionFailed || (error instanceof oauth.ClientError && (error.code === 'OAUTH_TIMEOUT' || error.code === 'OAUTH_ABORT'))) {
+    return new PlatformError('PLATFORM_UNAVAILABLE', 'The authorization server could not be reached.', { cause: error });
+  }
+  return new PlatformError('PLATFORM_BAD_RESPONSE', 'The authorization server answered with something unexpected.', { cause: error });
+}
+
+function statusOf(error: unknown): number | undefined {
+  if (error instanceof oauth.ResponseBodyError || error instanceof oauth.WWWAuthenticateChallengeError) return error.status;
+  if (error instanceof oauth.ClientError && error.cause instanceof Response) return error.cause.status;
+  return undefined;
+}

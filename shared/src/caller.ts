@@ -1,0 +1,50 @@
+// Who is calling: the person behind a token, with their companies and per-company permissions,
+// as the platform's GET /api/me reports them.
+import { z } from 'zod';
+
+export interface CallerCompany {
+  readonly id: number;
+  readonly name: string;
+  /** Always false under delegation. */
+  readonly isOwner: boolean;
+  /** Empty under delegation. */
+  readonly roles: readonly string[];
+  /** Already narrowed to what the person and the app may both do when the token is delegated. */
+  readonly permissions: ReadonlySet<string>;
+}
+
+export interface Caller {
+  /** The person, as a platform user id. */
+  readonly id: string;
+  readonly companies: readonly CallerCompany[];
+}
+
+export const meResponseSchema = z.object({
+  id: z.union([z.string().min(1), z.number().int()]).transform(String),
+  companies: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      isOwner: z.boolean(),
+      roles: z.array(z.string()),
+      permissions: z.array(z.string()),
+    }),
+  ),
+});
+
+export function toCaller(me: z.output<typeof meResponseSchema>): Caller {
+  return Object.freeze({
+    id: me.id,
+    companies: Object.freeze(
+      me.companies.map((company) =>
+        Object.freeze({
+          id: company.id,
+          name: company.name,
+          isOwner: company.isOwner,
+          roles: Object.freeze([...company.roles]),
+          permissions: new Set(company.permissions),
+        }),
+      ),
+    ),
+  });
+}

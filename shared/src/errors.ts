@@ -1,0 +1,26 @@
+// The SDK's error type: a stable code, a message safe to show, and the cause kept for the logs.
+
+/** Every code the SDK raises, with the message shown when none more specific is given. */
+export const sdkErrorCodes = {
+  SETTINGS_INVALID: 'The settings are invalid.',
+  PLATFORM_UNAVAILABLE: 'The platform could not be reached or answered with a server error; try again later.',
+  PLATFORM_BAD_RESPONSE: 'The platform answered with something this client does not understand.',
+  APP_CREDENTIALS_REJECTED: "The platform refused the app's client credentials.",
+  APP_TOKEN_REJECTED: "The platform refused the app's access token.",
+} as const;
+
+export type SdkErrorCode = keyof typeof sdkErrorCodes;
+
+export class PlatformError extends Error {
+  override readonly name = 'PlatformError';
+  readonly code: SdkErrorCode;
+
+  constructor(code: SdkErrorCode, message: string = sdkErrorCodes[code], options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export function isPlatformError(error: unknown, code?: SdkErrorCode): error is PlatformError {
+  return error instanceof PlatformError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { extractBearer } from './extract-bearer.ts';
+
+describe('extractBearer', () => {
+  it.each([
+    ['Bearer abc.def-ghi_jkl~', 'abc.def-ghi_jkl~'],
+    ['bearer abc', 'abc'],
+    ['BEARER abc', 'abc'],
+    ['Bearer   abc', 'abc'],
+    ['Bearer abc  ', 'abc'],
+    ['Bearer YWJj+/==', 'YWJj+/=='],
+  ])('takes the token of %j', (value, token) => {
+    expect(extractBearer(value)).toBe(token);
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['null', null],
+    ['empty', ''],
+    ['scheme alone', 'Bearer'],
+    ['scheme and a space', 'Bearer '],
+    ['another scheme', 'Basic YWxhZGRpbjpvcGVuc2VzYW1l'],
+    ['the ApiToken scheme', 'ApiToken abc'],
+    ['a token with a space inside', 'Bearer abc def'],
+    ['a token with a comma', 'Bearer abc,def'],
+    ['a quoted token', 'Bearer "abc"'],
+    ['no space after the scheme', 'Bearerabc'],
+    ['a leading space', ' Bearer abc'],
+    ['padding in the middle', 'Bearer ab=c'],
+    ['a repeated header', ['Bearer abc', 'Bearer def']],
+  ])('gives no token for %s', (_case, value) => {
+    expect(extractBearer(value)).toBeUndefined();
+  });
+});

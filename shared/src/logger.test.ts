@@ -1,0 +1,58 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { PlatformError } from './errors.ts';
+import { createLogger } from './logger.ts';
+import { loadPlatformAppSettings } from './settings.ts';
+
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  return { lines, logger: createLogger({ name: 'test', level: 'debug', destination }) };
+}
+
+const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.c2lnbmF0dXJl';
+const secret = 'client-secret-9f8e7d';
+
+describe('createLogger', () => {
+  it('never writes a token, a client secret or a webhook credential', () => {
+    const { lines, logger } = capture();
+    logger.info(
+      {
+        req: { method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${token}`, 'x-api-key': secret, cookie: `s=${token}` } },
+        token,
+        client_secret: secret,
+        body: { subject_token: token, actor_token: token, password: secret },
+        webhook: { authPayload: JSON.stringify({ token: secret }), settings: { apiKeyValue: secret } },
+      },
+      'request',
+    );
+    logger.child({ requestId: 'r-1' }).debug({ call: { ctx: { authToken: token } } }, 'tool call');
+    const output = lines.join('');
+    expect(output).toContain('"request"');
+    expect(output).toContain('"tool call"');
+    expect(output).toContain('[redacted]');
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(secret);
+  });
+
+  it('does not leak the client secret when settings are logged', () => {
+    const { lines, logger } = capture();
+    const settings = loadPlatformAppSettings({ APP_CLIENT_ID: 'tools', APP_CLIENT_SECRET: secret });
+    logger.info({ settings }, 'started');
+    expect(lines.join('')).toContain('"appClientId":"tools"');
+    expect(lines.join('')).not.toContain(secret);
+  });
+
+  it('writes errors with their code and cause', () => {
+    const { lines, logger } = capture();
+    logger.error({ err: new PlatformError('PLATFORM_UNAVAILABLE', undefined, { cause: new Error('ECONNREFUSED') }) }, 'me check failed');
+    const line = JSON.parse(lines[0] ?? '{}') as { err: { code: string; message: string } };
+    expect(line.err.code).toBe('PLATFORM_UNAVAILABLE');
+    expect(lines[0]).toContain('ECONNREFUSED');
+  });
+});
