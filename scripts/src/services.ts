@@ -1,0 +1,29 @@
+// The stack's services in start order, each with its composition root and the address it serves.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Service {
+  readonly name: string;
+  /** The workspace folder that holds src/main.ts. */
+  readonly workspace: string;
+  /** What it serves, for the start-up banner. */
+  readonly address: string;
+}
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+
+export const services: readonly Service[] = [
+  { name: 'dev-platform', workspace: 'dev-platform', address: 'http://127.0.0.1:4000' },
+  { name: 'webhook-api', workspace: 'webhook-api', address: 'http://127.0.0.1:4100' },
+  { name: 'mcp-server', workspace: 'mcp-server', address: 'http://127.0.0.1:3000/mcp' },
+  { name: 'tool-service', workspace: 'tool-service', address: 'grpc 127.0.0.1:50051' },
+];
+
+export function mainOf(service: Service): string {
+  return join(repoRoot, service.workspace, 'src/main.ts');
+}
+
+/** The services whose composition root exists in this checkout. */
+export function presentServices(): Service[] {
+  return services.filter((service) => existsSync(mainOf(service)));
+}
