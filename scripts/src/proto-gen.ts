@@ -14,8 +14,10 @@ function generate(outDir: string): void {
   rmSync(outDir, { recursive: true, force: true });
   execFileSync(
     join(repoRoot, 'node_modules/.bin/proto-loader-gen-types'),
-    [...generatorArgs, '-I', protoRoot, '-O', outDir, ...protoFiles],
-    { stdio: 'inherit' },
+    // Relative include path and cwd: the generator writes each file's path into a header comment,
+    // which must not depend on where the repository is checked out.
+    [...generatorArgs, '-I', '.', '-O', outDir, ...protoFiles],
+    { stdio: 'inherit', cwd: protoRoot },
   );
 }
 

@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/platform/registry/v1/tool_registry.proto
+// Original file: platform/registry/v1/tool_registry.proto
 
 
 export interface DeregisterRequest {

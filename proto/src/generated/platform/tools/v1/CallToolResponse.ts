@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/platform/tools/v1/tool_service.proto
+// Original file: platform/tools/v1/tool_service.proto
 
 
 export interface CallToolResponse {

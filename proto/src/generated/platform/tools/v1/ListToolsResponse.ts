@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/platform/tools/v1/tool_service.proto
+// Original file: platform/tools/v1/tool_service.proto
 
 import type { Tool as _platform_tools_v1_Tool, Tool__Output as _platform_tools_v1_Tool__Output } from '../../../platform/tools/v1/Tool.ts';
 
