@@ -1,8 +1,7 @@
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closedPort, discoveryDocument, manualClock } from '../test/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { closedPort, discoveryDocument, manualClock, platformFailure, stagePlatformWithNock } from '../test/fixtures.ts';
 import { ApiTokenProvider } from './api-token-provider.ts';
-import { isPlatformError, type PlatformError } from './errors.ts';
 
 const issuer = 'http://127.0.0.1:4998';
 const clientId = 'webhook-tools';
@@ -29,23 +28,8 @@ function stageToken(accessToken: string, expiresIn = 300) {
     .reply(200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, scope: 'api' });
 }
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPlatformError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a PlatformError');
-}
 
-beforeEach(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+stagePlatformWithNock();
 
 describe('ApiTokenProvider', () => {
   it('gets a client_credentials token with scope api, authenticating the client', async () => {
@@ -95,7 +79,7 @@ describe('ApiTokenProvider', () => {
     const tokens = provider();
     stageDiscovery();
     nock(issuer).post('/token').reply(503, 'down for maintenance');
-    expect((await failure(tokens.getToken())).code).toBe('PLATFORM_UNAVAILABLE');
+    expect((await platformFailure(tokens.getToken())).code).toBe('PLATFORM_UNAVAILABLE');
     stageToken('app-token-1');
     expect(await tokens.getToken()).toBe('app-token-1');
   });
@@ -103,7 +87,7 @@ describe('ApiTokenProvider', () => {
   it('retries discovery after it failed', async () => {
     const tokens = provider();
     nock(issuer).get('/.well-known/openid-configuration').reply(500);
-    expect((await failure(tokens.getToken())).code).toBe('PLATFORM_UNAVAILABLE');
+    expect((await platformFailure(tokens.getToken())).code).toBe('PLATFORM_UNAVAILABLE');
     stageDiscovery();
     stageToken('app-token-1');
     expect(await tokens.getToken()).toBe('app-token-1');
@@ -117,7 +101,7 @@ describe('ApiTokenProvider', () => {
   ])('says the credentials were refused on %i %j', async (status, body) => {
     stageDiscovery();
     nock(issuer).post('/token').reply(status, body);
-    const error = await failure(provider().getToken());
+    const error = await platformFailure(provider().getToken());
     expect(error.code).toBe('APP_CREDENTIALS_REJECTED');
     expect(error.message).not.toContain(clientSecret);
   });
@@ -129,13 +113,13 @@ describe('ApiTokenProvider', () => {
   ])('says the platform is unavailable on %s', async (_case, status, body) => {
     stageDiscovery();
     nock(issuer).post('/token').reply(status, body);
-    expect((await failure(provider().getToken())).code).toBe('PLATFORM_UNAVAILABLE');
+    expect((await platformFailure(provider().getToken())).code).toBe('PLATFORM_UNAVAILABLE');
   });
 
   it('says the platform is unavailable when the connection is refused', async () => {
     nock.enableNetConnect('127.0.0.1');
     const tokens = provider(manualClock(), { issuerUrl: `http://127.0.0.1:${await closedPort()}` });
-    expect((await failure(tokens.getToken())).code).toBe('PLATFORM_UNAVAILABLE');
+    expect((await platformFailure(tokens.getToken())).code).toBe('PLATFORM_UNAVAILABLE');
   });
 
   it('fetches a new token after invalidate()', async () => {

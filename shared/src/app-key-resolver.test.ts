@@ -1,6 +1,6 @@
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualClock } from '../test/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { manualClock, stagePlatformWithNock } from '../test/fixtures.ts';
 import type { TokenProvider } from './api-token-provider.ts';
 import { AppKeyResolver } from './app-key-resolver.ts';
 import { createHttpClient } from './http-client.ts';
@@ -21,13 +21,7 @@ function resolver(clock = manualClock(), tokens = tokenProvider()) {
   return new AppKeyResolver({ apiBaseUrl: api, tokenProvider: tokens, httpClient: createHttpClient({ timeoutMs: 1_000 }), clock });
 }
 
-beforeEach(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+stagePlatformWithNock();
 
 describe('AppKeyResolver', () => {
   it("returns the app's key, asking with the app token, and keeps it", async () => {

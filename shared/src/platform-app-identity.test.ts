@@ -1,6 +1,6 @@
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discoveryDocument, manualClock } from '../test/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { discoveryDocument, manualClock, stagePlatformWithNock } from '../test/fixtures.ts';
 import { platformAppIdentity } from './platform-app-identity.ts';
 import { loadPlatformAppSettings } from './settings.ts';
 
@@ -10,13 +10,7 @@ function settings(clientId: string, clientSecret = 'secret-of-' + clientId) {
   return loadPlatformAppSettings({ PLATFORM_API_BASE_URL: platform, APP_CLIENT_ID: clientId, APP_CLIENT_SECRET: clientSecret });
 }
 
-beforeEach(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+stagePlatformWithNock();
 
 describe('platformAppIdentity', () => {
   it('returns the same identity, and so one token cache, for the same credentials', () => {

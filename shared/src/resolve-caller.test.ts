@@ -1,8 +1,7 @@
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closedPort, listen } from '../test/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { closedPort, listen, platformFailure, stagePlatformWithNock } from '../test/fixtures.ts';
 import { CachedTokenResolver } from './cached-token-resolver.ts';
-import { isPlatformError, type PlatformError } from './errors.ts';
 import { createHttpClient } from './http-client.ts';
 import { resolveCaller } from './resolve-caller.ts';
 
@@ -16,23 +15,8 @@ const me = {
   ],
 };
 
-async function failure(promise: Promise<unknown>): Promise<PlatformError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPlatformError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a PlatformError');
-}
 
-beforeEach(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  nock.cleanAll();
-  nock.enableNetConnect();
-});
+stagePlatformWithNock();
 
 describe('resolveCaller', () => {
   it('returns the person and their companies with permission sets, asking with the token as bearer', async () => {
@@ -58,7 +42,7 @@ describe('resolveCaller', () => {
 
   it.each([500, 502, 503, 429])('raises PLATFORM_UNAVAILABLE on %i, not an invalid token', async (status) => {
     nock(api).get('/api/me').reply(status, 'upstream trouble');
-    const error = await failure(resolveCaller('tok-1', httpClient, api));
+    const error = await platformFailure(resolveCaller('tok-1', httpClient, api));
     expect(error.code).toBe('PLATFORM_UNAVAILABLE');
   });
 
@@ -66,7 +50,7 @@ describe('resolveCaller', () => {
     nock.enableNetConnect('127.0.0.1');
     const silent = await listen(() => undefined);
     try {
-      const error = await failure(resolveCaller('tok-1', httpClient, silent.url));
+      const error = await platformFailure(resolveCaller('tok-1', httpClient, silent.url));
       expect(error.code).toBe('PLATFORM_UNAVAILABLE');
       expect(error.message).toContain('200 ms');
     } finally {
@@ -81,7 +65,7 @@ describe('resolveCaller', () => {
       res.write('{"id":');
     });
     try {
-      const error = await failure(resolveCaller('tok-1', httpClient, stalling.url));
+      const error = await platformFailure(resolveCaller('tok-1', httpClient, stalling.url));
       expect(error.code).toBe('PLATFORM_UNAVAILABLE');
     } finally {
       await stalling.close();
@@ -91,7 +75,7 @@ describe('resolveCaller', () => {
   it('raises PLATFORM_UNAVAILABLE when the connection is refused', async () => {
     nock.enableNetConnect('127.0.0.1');
     const base = `http://127.0.0.1:${await closedPort()}`;
-    const error = await failure(resolveCaller('tok-1', httpClient, base));
+    const error = await platformFailure(resolveCaller('tok-1', httpClient, base));
     expect(error.code).toBe('PLATFORM_UNAVAILABLE');
   });
 
@@ -100,7 +84,7 @@ describe('resolveCaller', () => {
     ['a body of another shape', { user: 'x' }],
   ])('raises PLATFORM_BAD_RESPONSE on %s', async (_case, body) => {
     nock(api).get('/api/me').reply(200, body);
-    const error = await failure(resolveCaller('tok-1', httpClient, api));
+    const error = await platformFailure(resolveCaller('tok-1', httpClient, api));
     expect(error.code).toBe('PLATFORM_BAD_RESPONSE');
   });
 

@@ -3,6 +3,9 @@
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { UnsecuredJWT } from 'jose';
+import nock from 'nock';
+import { afterEach, beforeEach } from 'vitest';
+import { isPlatformError, type PlatformError } from '../src/errors.ts';
 
 /** A JWT-shaped token whose `exp` is `expiresInSeconds` after `nowMs` (no signature: the SDK never verifies). */
 export function tokenExpiringIn(expiresInSeconds: number, nowMs: number, sub = 'user-1'): string {
@@ -60,4 +63,26 @@ export function discoveryDocument(issuer: string): Record<string, unknown> {
     grant_types_supported: ['client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange'],
     token_endpoint_auth_methods_supported: ['client_secret_basic'],
   };
+}
+
+/** The PlatformError a promise rejects with; fails the test when it resolves or throws anything else. */
+export async function platformFailure(promise: Promise<unknown>): Promise<PlatformError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isPlatformError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a PlatformError');
+}
+
+/** Within the calling test file: no real connection unless a test allows one, and no staged answer outlives its test. */
+export function stagePlatformWithNock(): void {
+  beforeEach(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
 }
