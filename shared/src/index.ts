@@ -18,3 +18,4 @@ export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, typ
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
 export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
 export { createLogger, redactPaths, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
+export { createRequestLogging } from './request-logging.ts';

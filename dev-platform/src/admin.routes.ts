@@ -1,0 +1,160 @@
+// Administration calls: roles, role assignments, consent, app definitions, availability,
+// installation, identity providers, publishing legal documents. A person may make them where their
+// own permissions allow; a delegated token is always refused with 403, whatever person and app hold.
+import { Router, type Response } from 'express';
+import { z } from 'zod';
+import { may, type Principal } from './access.ts';
+import { ApiError, parseBody } from './api-error.ts';
+import { principalOf } from './authenticated.ts';
+import type { App, World } from './world.ts';
+
+const permission = z.string().regex(/^[a-z0-9-]+(:[a-z0-9-]+)+$/, 'must look like area:action');
+
+function adminPerson(res: Response): Principal & { kind: 'person' } {
+  const principal = principalOf(res);
+  if (principal.kind === 'delegated') {
+    throw new ApiError('delegation_forbidden', 'Administration calls are refused under delegation.');
+  }
+  if (principal.kind === 'app') throw new ApiError('not_a_person', 'Administration calls need a person.');
+  return principal;
+}
+
+function idParam(value: string | undefined, name: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError('invalid_request', `${name} must be a positive whole number`);
+  return id;
+}
+
+export function createAdminRoutes(world: World): Router {
+  const router = Router();
+
+  /** The person must hold `permission` at `companyId`. */
+  const requireAt = (person: Principal, permission: string, companyId: number) => {
+    if (!world.company(companyId)) throw new ApiError('not_found', `company ${companyId} not found`);
+    if (!may(world, person, permission, companyId)) throw new ApiError('forbidden', `${permission} is needed at company ${companyId}`);
+  };
+  /** The person must hold `permission` at some company (platform-wide definitions). */
+  const requireAnywhere = (person: Principal & { kind: 'person' }, permission: string) => {
+    if (!person.user.memberships.some((m) => may(world, person, permission, m.companyId))) {
+      throw new ApiError('forbidden', `${permission} is needed`);
+    }
+  };
+  const appOf = (clientId: string | undefined): App => {
+    const app = clientId ? world.app(clientId) : undefined;
+    if (!app) throw new ApiError('not_found', `app ${clientId ?? ''} not found`);
+    return app;
+  };
+
+  router.get('/api/roles', (_req, res) => {
+    adminPerson(res);
+    res.json(world.roles);
+  });
+
+  router.put('/api/roles/:name', (req, res) => {
+    const person = adminPerson(res);
+    requireAnywhere(person, 'iam:roles:manage');
+    const name = z.string().regex(/^[a-z0-9-]+$/).safeParse(req.params.name);
+    if (!name.success) throw new ApiError('invalid_request', 'name must be lower-case letters, digits and dashes');
+    const body = parseBody(z.strictObject({ permissions: z.array(permission) }), req);
+    res.json(world.putRole(name.data, body.permissions));
+  });
+
+  router.put('/api/companies/:companyId/role-assignments/:userId', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'iam:roles:assign', companyId);
+    const user = world.user(req.params.userId);
+    if (!user) throw new ApiError('not_found', `user ${req.params.userId} not found`);
+    const body = parseBody(z.strictObject({ roles: z.array(z.string()) }), req);
+    const unknown = body.roles.find((role) => !world.role(role));
+    if (unknown) throw new ApiError('invalid_request', `roles: no role ${unknown}`);
+    res.json(world.assignRoles(user, companyId, body.roles));
+  });
+
+  router.put('/api/companies/:companyId/apps/:clientId/consent', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'apps:consent', companyId);
+    const app = appOf(req.params.clientId);
+    const installation = world.installation(app, companyId);
+    if (!installation) throw new ApiError('not_found', `app ${app.clientId} is not installed at company ${companyId}`);
+    const body = parseBody(z.strictObject({ permissions: z.array(permission) }), req);
+    const notRequested = body.permissions.find((p) => !app.requestedClientPermissions.includes(p));
+    if (notRequested) throw new ApiError('invalid_request', `permissions: ${notRequested} is not requested by the app`);
+    world.setConsent(installation, body.permissions);
+    res.json(installation);
+  });
+
+  router.put('/api/companies/:companyId/apps/:clientId/installation', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'apps:install', companyId);
+    const app = appOf(req.params.clientId);
+    if (app.appKey === null) throw new ApiError('invalid_request', `client ${app.clientId} is linked to no app`);
+    if (!app.available) throw new ApiError('invalid_request', `app ${app.clientId} is not available`);
+    res.json(world.install(app, companyId));
+  });
+
+  router.delete('/api/companies/:companyId/apps/:clientId/installation', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'apps:install', companyId);
+    if (!world.uninstall(appOf(req.params.clientId), companyId)) throw new ApiError('not_found', 'the app is not installed there');
+    res.status(204).end();
+  });
+
+  router.put('/api/apps/:clientId/definition', (req, res) => {
+    const person = adminPerson(res);
+    requireAnywhere(person, 'apps:manage');
+    const app = appOf(req.params.clientId);
+    const body = parseBody(
+      z.strictObject({ name: z.string().min(1), permissions: z.array(permission), requestedClientPermissions: z.array(permission) }),
+      req,
+    );
+    const outside = body.permissions.find((p) => app.appKey === null || !p.startsWith(`${app.appKey}:`));
+    if (outside) throw new ApiError('invalid_request', `permissions: ${outside} is outside the app's namespace`);
+    world.defineApp(app, body);
+    res.json({ clientId: app.clientId, appKey: app.appKey, name: app.name, permissions: app.permissions, requestedClientPermissions: app.requestedClientPermissions });
+  });
+
+  router.put('/api/apps/:clientId/availability', (req, res) => {
+    const person = adminPerson(res);
+    requireAnywhere(person, 'apps:manage');
+    const app = appOf(req.params.clientId);
+    const body = parseBody(z.strictObject({ available: z.boolean() }), req);
+    world.setAvailability(app, body.available);
+    res.json({ clientId: app.clientId, available: app.available });
+  });
+
+  router.get('/api/companies/:companyId/identity-providers', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'iam:idp:manage', companyId);
+    res.json(world.identityProvidersOf(companyId));
+  });
+
+  router.put('/api/companies/:companyId/identity-providers', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'iam:idp:manage', companyId);
+    const body = parseBody(
+      z.strictObject({ providers: z.array(z.strictObject({ id: z.string().min(1), type: z.enum(['oidc', 'saml']), issuer: z.url() })) }),
+      req,
+    );
+    world.setIdentityProviders(companyId, body.providers);
+    res.json(world.identityProvidersOf(companyId));
+  });
+
+  router.post('/api/companies/:companyId/legal-documents', (req, res) => {
+    const person = adminPerson(res);
+    const companyId = idParam(req.params.companyId, 'companyId');
+    requireAt(person, 'legal:publish', companyId);
+    if (world.company(companyId)?.parentId !== null) throw new ApiError('invalid_request', 'companyId: legal documents belong to root companies');
+    const body = parseBody(z.strictObject({ id: z.string().min(1), title: z.string().min(1), version: z.string().min(1), url: z.url() }), req);
+    const document = { ...body, companyId };
+    world.publishLegalDocument(document);
+    res.status(201).json(document);
+  });
+
+  return router;
+}

@@ -1,0 +1,45 @@
+// An "other platform service" (an embeddings stand-in at its own address). It accepts the
+// platform's tokens, but a token carrying `act` (a delegated token) is invalid here: 401.
+import { hash } from 'node:crypto';
+import express, { type Express } from 'express';
+import { z } from 'zod';
+import { ApiError, apiErrorHandler, parseBody } from './api-error.ts';
+import type { AccessTokenClaims } from './authenticate.ts';
+import type { Logger } from '@platform/shared';
+import { createRequestLogging } from '@platform/shared';
+
+const dimensions = 8;
+
+/** A deterministic unit vector for a text: enough for a stand-in. */
+function embed(text: string): number[] {
+  const digest = hash('sha256', text, 'buffer');
+  const vector = Array.from({ length: dimensions }, (_, i) => digest.readInt16BE(i * 2) / 32768);
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((v) => v / norm);
+}
+
+export function createAiService(options: {
+  verify: (token: string) => Promise<AccessTokenClaims | null>;
+  logger: Logger;
+}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createRequestLogging(options.logger));
+  app.use(express.json({ limit: '256kb' }));
+
+  app.post('/v1/embeddings', async (req, res) => {
+    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(req.get('authorization') ?? '');
+    const claims = match?.[1] ? await options.verify(match[1]) : null;
+    if (!claims) throw new ApiError('invalid_token', 'a valid platform token is required');
+    if (claims.act !== undefined) throw new ApiError('invalid_token', 'delegated tokens are not accepted by this service');
+    const body = parseBody(z.strictObject({ input: z.union([z.string(), z.array(z.string()).min(1).max(64)]), model: z.string().optional() }), req);
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    res.json({ object: 'list', model: 'dev-embedding-8', data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })) });
+  });
+
+  app.use((_req, _res) => {
+    throw new ApiError('not_found', 'no such endpoint');
+  });
+  app.use(apiErrorHandler);
+  return app;
+}

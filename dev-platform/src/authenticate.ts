@@ -1,0 +1,88 @@
+// Turns an Authorization header into a principal: a person (own token or ApiToken), a delegated
+// call (a token with `act`), or an app (client credentials). Access tokens are JWTs this platform
+// signed (`typ: at+jwt`); anything else is refused.
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { Principal } from './access.ts';
+import type { SigningKeys } from './signing-keys.ts';
+import type { World } from './world.ts';
+
+export interface AccessTokenClaims extends JWTPayload {
+  readonly client_id?: string;
+  readonly scope?: string;
+  readonly act?: { readonly sub?: string };
+}
+
+export interface TokenVerifierOptions {
+  readonly issuer: string;
+  readonly keys: SigningKeys;
+}
+
+/** Verifies an access token this platform issued; null when it is not one (bad signature, expired, wrong type). */
+export function createTokenVerifier(options: TokenVerifierOptions): (token: string) => Promise<AccessTokenClaims | null> {
+  return async (token) => {
+    try {
+      const { payload } = await jwtVerify<AccessTokenClaims>(token, options.keys.verificationKeys, {
+        issuer: options.issuer,
+        typ: 'at+jwt',
+        algorithms: ['RS256'],
+        requiredClaims: ['sub', 'exp', 'aud'],
+      });
+      return payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) return null;
+      throw error;
+    }
+  };
+}
+
+export type Authentication =
+  | { readonly ok: true; readonly principal: Principal; readonly claims?: AccessTokenClaims }
+  | { readonly ok: false; readonly reason: string };
+
+export interface Authenticator {
+  /** Resolves the `Authorization` header; `audiences` are the token audiences this service accepts. */
+  authenticate(authorization: string | undefined, audiences: readonly string[]): Promise<Authentication>;
+}
+
+const scheme = /^(Bearer|ApiToken) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * `platformAudience` is the platform API's audience: the only one a delegated token may carry.
+ */
+export function createAuthenticator(
+  world: World,
+  verify: (token: string) => Promise<AccessTokenClaims | null>,
+  platformAudience: string,
+): Authenticator {
+  return {
+    async authenticate(authorization, audiences) {
+      const match = authorization ? scheme.exec(authorization) : null;
+      if (!match?.[1] || !match[2]) return { ok: false, reason: 'a Bearer or ApiToken credential is required' };
+      const [, kind, token] = match;
+      if (kind.toLowerCase() === 'apitoken') {
+        const user = world.userByApiToken(token);
+        return user ? { ok: true, principal: { kind: 'person', user } } : { ok: false, reason: 'unknown API token' };
+      }
+      const claims = await verify(token);
+      if (!claims?.sub) return { ok: false, reason: 'the token is invalid or expired' };
+      const tokenAudiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+      if (!tokenAudiences.some((aud) => aud !== undefined && audiences.includes(aud))) {
+        return { ok: false, reason: 'the token is not meant for this service' };
+      }
+      if (claims.act !== undefined) {
+        if (tokenAudiences.length !== 1 || tokenAudiences[0] !== platformAudience) {
+          return { ok: false, reason: 'a delegated token is valid on the platform API only' };
+        }
+        const app = claims.act.sub ? world.app(claims.act.sub) : undefined;
+        const user = world.user(claims.sub);
+        if (!app || app.appKey === null || !user) return { ok: false, reason: 'the delegated token names an unknown person or app' };
+        return { ok: true, principal: { kind: 'delegated', user, app }, claims };
+      }
+      const user = world.user(claims.sub);
+      if (user) return { ok: true, principal: { kind: 'person', user }, claims };
+      const app = claims.client_id === claims.sub ? world.app(claims.sub) : undefined;
+      if (app) return { ok: true, principal: { kind: 'app', app }, claims };
+      return { ok: false, reason: 'the token names no person or app of this platform' };
+    },
+  };
+}

@@ -1,0 +1,144 @@
+// The OAuth 2.1 / OpenID authorization server, on oidc-provider: discovery (also at the RFC 8414
+// path), JWKS, authorization code with PKCE S256, dynamic client registration for MCP clients,
+// client_credentials with scope `api` for apps, RFC 8693 token exchange. Every access token is a
+// signed JWT (`typ: at+jwt`) bound to a resource; no refresh token is ever issued.
+import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import type { AccessTokenClaims } from './authenticate.ts';
+import type { DevPlatformSettings } from './settings.ts';
+import type { SigningKeys } from './signing-keys.ts';
+import { registerTokenExchange, tokenExchangeGrant } from './token-exchange.ts';
+import type { World } from './world.ts';
+
+/** The internal client that scripted logins (POST /dev/token) are issued to. */
+export const devLoginClientId = 'platform-dev-login';
+
+export interface AuthorizationServerOptions {
+  readonly settings: DevPlatformSettings;
+  readonly world: World;
+  readonly keys: SigningKeys;
+  readonly cookieKeys: readonly string[];
+  readonly verify: (token: string) => Promise<AccessTokenClaims | null>;
+}
+
+export interface AuthorizationServer {
+  readonly provider: Provider;
+  /** The resources a token may be issued for: the platform API first, then the MCP server(s). */
+  readonly resources: readonly string[];
+  resourceServerInfo(resource: string): ResourceServer;
+}
+
+export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
+  const { settings, world, keys } = options;
+  const platformAudience = settings.issuer;
+  const resources = [platformAudience, ...settings.extraResources];
+
+  const resourceServerInfo = (resource: string): ResourceServer => ({
+    scope: 'api',
+    audience: resource,
+    accessTokenFormat: 'jwt',
+    jwt: { sign: { alg: 'RS256' } },
+  });
+
+  const confidential = (clientId: string, clientSecret: string) => ({
+    client_id: clientId,
+    client_secret: clientSecret,
+    token_endpoint_auth_method: 'client_secret_basic' as const,
+    // Every confidential client lists the exchange grant so that the grant itself can answer a
+    // client not allowed to exchange with RFC 8693's unauthorized_client (oidc-provider would
+    // otherwise say invalid_request before the grant runs).
+    grant_types: ['client_credentials', tokenExchangeGrant],
+    response_types: [],
+    redirect_uris: [],
+  });
+
+  const configuration: Configuration = {
+    jwks: keys.privateJwks,
+    cookies: { keys: [...options.cookieKeys] },
+    clients: [
+      ...world.apps.map((app) => confidential(app.clientId, app.clientSecret)),
+      ...world.clients.map((client) => confidential(client.clientId, client.clientSecret)),
+      {
+        client_id: devLoginClientId,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: ['http://127.0.0.1/dev-login'],
+      },
+    ],
+    clientDefaults: { grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
+    responseTypes: ['code'],
+    scopes: ['openid', 'profile', 'email', 'api'],
+    claims: { openid: ['sub'], profile: ['preferred_username'], email: ['email'] },
+    pkce: { required: () => true },
+    // Registering `refresh_token` stays possible (MCP clients ask for it), but none is ever issued.
+    issueRefreshToken: () => false,
+    extraTokenClaims: (_ctx, token) => (token as unknown as { extra?: Record<string, unknown> }).extra,
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      registration: { enabled: true },
+      introspection: { enabled: false },
+      revocation: { enabled: false },
+      dPoP: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: (_ctx, _client, oneOf) => oneOf ?? platformAudience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (!resources.includes(resource)) throw new errors.InvalidTarget(`unknown resource ${resource}`);
+          return resourceServerInfo(resource);
+        },
+      },
+    },
+    ttl: {
+      AccessToken: () => settings.accessTokenTtlSeconds,
+      ClientCredentials: () => settings.clientCredentialsTtlSeconds,
+      Interaction: 600,
+      Session: 8 * 3600,
+      Grant: 8 * 3600,
+      AuthorizationCode: 60,
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => {
+      const user = world.user(sub);
+      if (!user) return undefined;
+      return { accountId: user.id, claims: () => ({ sub: user.id, preferred_username: user.username, email: user.email }) };
+    },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>`;
+    },
+  };
+
+  const provider = new Provider(settings.issuer, configuration);
+  // Browser-based MCP clients (the MCP Inspector) register from a page: /reg has no CORS of its own.
+  provider.use(async (ctx, next) => {
+    if (ctx.path === '/reg') {
+      ctx.set('access-control-allow-origin', ctx.get('origin') || '*');
+      ctx.vary('origin');
+      if (ctx.method === 'OPTIONS') {
+        ctx.set('access-control-allow-methods', 'POST');
+        ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'content-type');
+        ctx.status = 204;
+        return;
+      }
+    }
+    await next();
+  });
+  registerTokenExchange(provider, {
+    world,
+    platformAudience,
+    subjectAudiences: resources,
+    verify: options.verify,
+    enabled: () => settings.tokenExchangeEnabled,
+    mayExchange: (clientId) => world.client(clientId)?.tokenExchange === true,
+    resourceServerInfo: () => resourceServerInfo(platformAudience),
+  });
+  return { provider, resources, resourceServerInfo };
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export type { KoaContextWithOIDC };

@@ -1,0 +1,70 @@
+// Builds the dev platform from its settings and seed: the authorization server and platform API on
+// one origin (as on the real platform), and the "other service" on its own.
+import { randomBytes } from 'node:crypto';
+import express, { type Express } from 'express';
+import type Provider from 'oidc-provider';
+import { createRequestLogging, type Logger } from '@platform/shared';
+import { createAdminRoutes } from './admin.routes.ts';
+import { createAiService } from './ai-service.ts';
+import { ApiError, apiErrorHandler } from './api-error.ts';
+import { requireAuthentication } from './authenticated.ts';
+import { createAuthenticator, createTokenVerifier } from './authenticate.ts';
+import { createAuthorizationServer } from './authorization-server.ts';
+import { createDevTokenRoutes } from './dev-token.routes.ts';
+import { createInteractionRoutes } from './interactions.routes.ts';
+import { createPlatformApiRoutes } from './platform-api.routes.ts';
+import type { Seed } from './seed.ts';
+import type { DevPlatformSettings } from './settings.ts';
+import { createSigningKeys } from './signing-keys.ts';
+import { World } from './world.ts';
+
+export interface DevPlatform {
+  /** Issuer, platform API and scripted login. */
+  readonly app: Express;
+  /** The other platform service (AI embeddings stand-in). */
+  readonly aiApp: Express;
+  readonly world: World;
+  readonly provider: Provider;
+}
+
+export async function createDevPlatform(options: { settings: DevPlatformSettings; seed: Seed; logger: Logger }): Promise<DevPlatform> {
+  const { settings, seed, logger } = options;
+  const world = new World(seed);
+  const keys = await createSigningKeys();
+  const verify = createTokenVerifier({ issuer: settings.issuer, keys });
+  const authorizationServer = createAuthorizationServer({
+    settings,
+    world,
+    keys,
+    cookieKeys: [randomBytes(32).toString('base64url')],
+    verify,
+  });
+  const { provider } = authorizationServer;
+  provider.on('server_error', (_ctx, error) => {
+    logger.error({ err: error }, 'authorization server error');
+  });
+
+  const authenticator = createAuthenticator(world, verify, settings.issuer);
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createRequestLogging(logger));
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(createDevTokenRoutes(authorizationServer, world, settings.accessTokenTtlSeconds));
+  app.use(createInteractionRoutes(provider, world));
+  // The platform API: person tokens may be issued for the API or the MCP server; delegated tokens
+  // are held to the API alone by the authenticator.
+  app.use('/api', express.json({ limit: '64kb' }), requireAuthentication(authenticator, authorizationServer.resources));
+  app.use(createPlatformApiRoutes(world));
+  app.use(createAdminRoutes(world));
+  app.use('/api', () => {
+    throw new ApiError('not_found', 'no such endpoint');
+  });
+  app.use(['/api', '/dev'], apiErrorHandler);
+  // Everything else is the authorization server's (discovery, JWKS, authorize, token, reg).
+  app.use(provider.callback());
+
+  const aiApp = createAiService({ verify, logger: logger.child({ service: 'ai' }) });
+  return { app, aiApp, world, provider };
+}

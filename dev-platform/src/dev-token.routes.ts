@@ -1,0 +1,38 @@
+// POST /dev/token: scripted login for demos and tests, so that no browser is needed. It exists only
+// on the dev platform and issues the same JWT a person gets from the authorization-code flow.
+import express, { Router } from 'express';
+import { z } from 'zod';
+import { ApiError, parseBody } from './api-error.ts';
+import { devLoginClientId, type AuthorizationServer } from './authorization-server.ts';
+import type { World } from './world.ts';
+import { mintAccessToken } from './mint-access-token.ts';
+
+export function createDevTokenRoutes(authorizationServer: AuthorizationServer, world: World, defaultLifetimeSeconds: number): Router {
+  const router = Router();
+  const { provider, resources } = authorizationServer;
+  const body = z.strictObject({
+    username: z.string().min(1),
+    expiresIn: z.number().int().min(1).max(86_400).optional(),
+    resource: z.string().optional(),
+  });
+
+  router.post('/dev/token', express.json({ limit: '8kb' }), async (req, res) => {
+    const request = parseBody(body, req);
+    const user = world.userByUsername(request.username);
+    if (!user) throw new ApiError('not_found', `username: no user ${request.username}`);
+    const resource = request.resource ?? resources[0] ?? '';
+    if (!resources.includes(resource)) throw new ApiError('invalid_request', `resource: must be one of ${resources.join(', ')}`);
+    const client = await provider.Client.find(devLoginClientId);
+    if (!client) throw new Error('the dev login client is missing');
+    const minted = await mintAccessToken(provider, {
+      accountId: user.id,
+      client,
+      resource,
+      resourceServerInfo: authorizationServer.resourceServerInfo(resource),
+      expiresInSeconds: request.expiresIn ?? defaultLifetimeSeconds,
+      grantType: 'dev_login',
+    });
+    res.json({ access_token: minted.token, token_type: 'Bearer', expires_in: minted.expiresIn, scope: 'api' });
+  });
+  return router;
+}

@@ -1,0 +1,69 @@
+// The sign-in page of the authorization-code flow: a plain form for seeded users. Consent is given
+// on the person's behalf (this is a local stand-in; the platform's real consent screen is not the
+// subject here), with exactly the scopes and resources the client asked for.
+import { timingSafeEqual } from 'node:crypto';
+import express, { Router } from 'express';
+import type Provider from 'oidc-provider';
+import { escapeHtml } from './authorization-server.ts';
+import type { World } from './world.ts';
+
+function loginPage(uid: string, clientName: string, error?: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in to the dev platform</title>
+<style>body{font-family:system-ui,sans-serif;max-width:24rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style></head>
+<body><h1>Sign in</h1><p>to continue to <strong>${escapeHtml(clientName)}</strong></p>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/interaction/${escapeHtml(uid)}/login">
+<label for="username">Username</label><input id="username" name="username" autocomplete="username" required autofocus>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form></body></html>`;
+}
+
+export function createInteractionRoutes(provider: Provider, world: World): Router {
+  const router = Router();
+
+  router.get('/interaction/:uid', async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    const { prompt, params, session } = details;
+    const clientId = String(params.client_id);
+    if (prompt.name === 'login') {
+      const client = await provider.Client.find(clientId);
+      res.type('html').send(loginPage(details.uid, client?.clientName ?? clientId));
+      return;
+    }
+    if (prompt.name === 'consent' && session) {
+      const grant = details.grantId
+        ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: session.accountId, clientId }))
+        : new provider.Grant({ accountId: session.accountId, clientId });
+      const missing = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+      return;
+    }
+    res.status(400).type('text').send(`Unexpected sign-in step: ${prompt.name}`);
+  });
+
+  router.post('/interaction/:uid/login', express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    const body = req.body as { username?: unknown; password?: unknown };
+    const user = typeof body.username === 'string' ? world.userByUsername(body.username.trim()) : undefined;
+    if (!user || typeof body.password !== 'string' || !constantTimeEqual(body.password, user.password)) {
+      const client = await provider.Client.find(String(details.params.client_id));
+      res.status(401).type('html').send(loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'Wrong username or password.'));
+      return;
+    }
+    await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+  });
+
+  return router;
+}
+
+/** Compares passwords without revealing through timing how much of them matched. */
+function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -1,0 +1,181 @@
+// The dev platform's state, built from the seed and changed by the administration endpoints.
+// Permissions are computed from it on every request, so a change shows on the very next one.
+import { hash } from 'node:crypto';
+import type { Seed } from './seed.ts';
+
+export type Company = Seed['companies'][number];
+export type Role = Seed['roles'][number];
+export type User = Seed['users'][number];
+export type Membership = User['memberships'][number];
+export type App = Seed['apps'][number];
+export type Installation = App['installations'][number];
+export type OAuthClient = Seed['clients'][number];
+export type Device = Seed['devices'][number];
+export type LegalDocument = Seed['legalDocuments'][number];
+
+export interface IdentityProvider {
+  readonly id: string;
+  readonly type: 'oidc' | 'saml';
+  readonly issuer: string;
+}
+
+const tokenKey = (token: string) => hash('sha256', token, 'base64url');
+
+export class World {
+  readonly #companies: Map<number, Company>;
+  readonly #roles: Map<string, Role>;
+  readonly #users: Map<string, User>;
+  readonly #usersByName: Map<string, User>;
+  readonly #usersByApiToken: Map<string, User>;
+  readonly #apps: Map<string, App>;
+  readonly #clients: Map<string, OAuthClient>;
+  readonly #devices: Map<number, Device>;
+  readonly #legalDocuments: LegalDocument[];
+  readonly #identityProviders = new Map<number, IdentityProvider[]>();
+
+  constructor(seed: Seed) {
+    const copy = structuredClone(seed);
+    this.#companies = new Map(copy.companies.map((c) => [c.id, c]));
+    this.#roles = new Map(copy.roles.map((r) => [r.name, r]));
+    this.#users = new Map(copy.users.map((u) => [u.id, u]));
+    this.#usersByName = new Map(copy.users.map((u) => [u.username, u]));
+    this.#usersByApiToken = new Map(copy.users.flatMap((u) => u.apiTokens.map((t) => [tokenKey(t), u] as const)));
+    this.#apps = new Map(copy.apps.map((a) => [a.clientId, a]));
+    this.#clients = new Map(copy.clients.map((c) => [c.clientId, c]));
+    this.#devices = new Map(copy.devices.map((d) => [d.id, d]));
+    this.#legalDocuments = copy.legalDocuments;
+  }
+
+  company(id: number): Company | undefined {
+    return this.#companies.get(id);
+  }
+
+  role(name: string): Role | undefined {
+    return this.#roles.get(name);
+  }
+
+  get roles(): readonly Role[] {
+    return [...this.#roles.values()];
+  }
+
+  user(id: string): User | undefined {
+    return this.#users.get(id);
+  }
+
+  userByUsername(username: string): User | undefined {
+    return this.#usersByName.get(username);
+  }
+
+  userByApiToken(token: string): User | undefined {
+    return this.#usersByApiToken.get(tokenKey(token));
+  }
+
+  app(clientId: string): App | undefined {
+    return this.#apps.get(clientId);
+  }
+
+  get apps(): readonly App[] {
+    return [...this.#apps.values()];
+  }
+
+  client(clientId: string): OAuthClient | undefined {
+    return this.#clients.get(clientId);
+  }
+
+  get clients(): readonly OAuthClient[] {
+    return [...this.#clients.values()];
+  }
+
+  device(id: number): Device | undefined {
+    return this.#devices.get(id);
+  }
+
+  devicesOf(companyId: number): Device[] {
+    return [...this.#devices.values()].filter((d) => d.companyId === companyId);
+  }
+
+  legalDocumentsOf(companyId: number): LegalDocument[] {
+    return this.#legalDocuments.filter((d) => d.companyId === companyId);
+  }
+
+  identityProvidersOf(companyId: number): readonly IdentityProvider[] {
+    return this.#identityProviders.get(companyId) ?? [];
+  }
+
+  membership(user: User, companyId: number): Membership | undefined {
+    return user.memberships.find((m) => m.companyId === companyId);
+  }
+
+  installation(app: App, companyId: number): Installation | undefined {
+    return app.installations.find((i) => i.companyId === companyId);
+  }
+
+  /** Every permission the platform knows: what an owner holds with their own token. */
+  catalog(): ReadonlySet<string> {
+    const all = new Set<string>();
+    for (const role of this.#roles.values()) for (const p of role.permissions) all.add(p);
+    for (const app of this.#apps.values()) for (const p of [...app.permissions, ...app.requestedClientPermissions]) all.add(p);
+    return all;
+  }
+
+  // ---- changes made through the administration endpoints ----
+
+  putRole(name: string, permissions: readonly string[]): Role {
+    const role = { name, permissions: [...new Set(permissions)] };
+    this.#roles.set(name, role);
+    return role;
+  }
+
+  assignRoles(user: User, companyId: number, roles: readonly string[]): Membership {
+    const existing = this.membership(user, companyId);
+    if (existing) {
+      existing.roles = [...new Set(roles)];
+      return existing;
+    }
+    const membership = { companyId, roles: [...new Set(roles)], isOwner: false };
+    user.memberships.push(membership);
+    return membership;
+  }
+
+  setConsent(installation: Installation, permissions: readonly string[]): void {
+    installation.consentedPermissions = [...new Set(permissions)];
+  }
+
+  install(app: App, companyId: number): Installation {
+    const existing = this.installation(app, companyId);
+    if (existing) return existing;
+    const installation = { companyId, consentedPermissions: [] };
+    app.installations.push(installation);
+    return installation;
+  }
+
+  uninstall(app: App, companyId: number): boolean {
+    const before = app.installations.length;
+    app.installations = app.installations.filter((i) => i.companyId !== companyId);
+    return app.installations.length !== before;
+  }
+
+  defineApp(app: App, definition: Pick<App, 'name' | 'permissions' | 'requestedClientPermissions'>): void {
+    app.name = definition.name;
+    app.permissions = [...definition.permissions];
+    app.requestedClientPermissions = [...definition.requestedClientPermissions];
+    // Consent can only cover what the app still requests.
+    for (const installation of app.installations) {
+      installation.consentedPermissions = installation.consentedPermissions.filter((p) => app.requestedClientPermissions.includes(p));
+    }
+  }
+
+  setAvailability(app: App, available: boolean): void {
+    app.available = available;
+  }
+
+  setIdentityProviders(companyId: number, providers: readonly IdentityProvider[]): void {
+    this.#identityProviders.set(companyId, [...providers]);
+  }
+
+  publishLegalDocument(document: LegalDocument): void {
+    const index = this.#legalDocuments.findIndex((d) => d.id === document.id);
+    if (index >= 0) this.#legalDocuments[index] = document;
+    else this.#legalDocuments.push(document);
+  }
+}
