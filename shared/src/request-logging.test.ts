@@ -1,0 +1,52 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from './logger.ts';
+import { createRequestLogging } from './request-logging.ts';
+
+async function serve(level: 'debug' | 'warn') {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const logging = createRequestLogging(createLogger({ name: 'test', level, destination }));
+  const server = createServer((req, res) => {
+    logging(req, res, () => {
+      req.log.warn('handler line');
+      res.statusCode = req.url === '/fail' ? 500 : 200;
+      res.end('ok');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { lines, url: `http://127.0.0.1:${address.port}`, close: () => { server.close(); } };
+}
+
+describe('createRequestLogging', () => {
+  it('gives every line of a request its id, echoes it, and never writes the Authorization header', async () => {
+    const { lines, url, close } = await serve('debug');
+    const response = await fetch(`${url}/x`, { headers: { authorization: 'Bearer very-secret-token', 'x-request-id': 'req-42' } });
+    close();
+    expect(response.headers.get('x-request-id')).toBe('req-42');
+    const parsed = lines.map((l) => JSON.parse(l) as { reqId: string; msg: string });
+    expect(parsed.map((l) => l.msg)).toEqual(['handler line', 'request completed']);
+    expect(parsed.every((l) => l.reqId === 'req-42')).toBe(true);
+    expect(lines.join('')).not.toContain('very-secret-token');
+  });
+
+  it('replaces a malformed request id and writes a completion line only at an enabled level', async () => {
+    const { lines, url, close } = await serve('warn');
+    const ok = await fetch(`${url}/ok`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    await fetch(`${url}/fail`);
+    close();
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const messages = lines.map((l) => (JSON.parse(l) as { msg: string; res?: { statusCode: number } }));
+    expect(messages.filter((m) => m.msg === 'request completed').map((m) => m.res?.statusCode)).toEqual([500]);
+  });
+});
