@@ -3,12 +3,24 @@ import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { createLogger } from '@platform/shared';
 import { createDevPlatform } from './dev-platform.ts';
-import { loadSeedFile } from './seed.ts';
-import { loadDevPlatformSettings } from './settings.ts';
+import { loadSeedFile, type Seed } from './seed.ts';
+import { loadDevPlatformSettings, type DevPlatformSettings } from './settings.ts';
 
-const settings = loadDevPlatformSettings(process.env);
+function startupFailure(error: unknown): never {
+  // A bad setting or seed is the operator's to fix: say what is wrong, without a stack trace.
+  process.stderr.write(`dev-platform cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+let settings: DevPlatformSettings;
+let seed: Seed;
+try {
+  settings = loadDevPlatformSettings(process.env);
+  seed = loadSeedFile(settings.seedPath, process.env);
+} catch (error) {
+  startupFailure(error);
+}
 const logger = createLogger({ name: 'dev-platform', level: settings.logLevel });
-const seed = loadSeedFile(settings.seedPath, process.env);
 const platform = await createDevPlatform({ settings, seed, logger });
 
 const servers = [
@@ -17,7 +29,7 @@ const servers = [
 ];
 for (const { server, port, what } of servers) {
   server.listen(port, settings.host);
-  await once(server, 'listening');
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([error]) => startupFailure(error))]);
   logger.info(`listening: ${what}`);
 }
 logger.info({ seed: settings.seedPath, tokenExchange: settings.tokenExchangeEnabled }, 'dev platform ready');

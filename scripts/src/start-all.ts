@@ -2,6 +2,8 @@
 // process with its output prefixed, and stops them all on Ctrl-C or when one of them dies.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
 import { mainOf, presentServices, repoRoot, services } from './services.ts';
 
 const present = presentServices();
@@ -9,6 +11,10 @@ if (present.length === 0) {
   console.error(`No service of the stack exists in this checkout yet (looked for ${services.map((s) => `${s.workspace}/src/main.ts`).join(', ')}).`);
   process.exit(1);
 }
+
+const seedPath = process.env.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
+const secrets = loadDevSecrets(secretNamesOf(seedPath), devSecretsFile(repoRoot), process.env);
+const childEnv = { ...process.env, ...secrets };
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -23,7 +29,7 @@ function stopAll(code: number): void {
 }
 
 for (const service of present) {
-  const child = spawn(process.execPath, [mainOf(service)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(process.execPath, [mainOf(service)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
   children.set(service.name, child);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
@@ -40,5 +46,6 @@ for (const service of present) {
 }
 
 console.log(`Starting ${present.map((s) => `${s.name} (${s.address})`).join(', ')}. Ctrl-C stops everything.`);
+console.log(`Local secrets (client secrets, API tokens): ${devSecretsFile(repoRoot)}`);
 process.on('SIGINT', () => { stopAll(0); });
 process.on('SIGTERM', () => { stopAll(0); });

@@ -1,0 +1,161 @@
+import { decodeJwt } from 'jose';
+import * as oauth from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatform, type RunningPlatform } from './harness.ts';
+
+let running: RunningPlatform;
+beforeAll(async () => {
+  running = await startPlatform();
+});
+afterAll(async () => {
+  await running.close();
+});
+
+const redirectUri = 'http://127.0.0.1:45678/callback';
+const mcpResource = 'http://127.0.0.1:3000/mcp';
+
+/** A browser reduced to what the flow needs: cookies and manual redirects. */
+function browser() {
+  const cookies = new Map<string, string>();
+  return async function visit(url: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string> | undefined), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const [name = '', ...value] = pair.split('=');
+      cookies.set(name.trim(), value.join('='));
+    }
+    return response;
+  };
+}
+
+async function registerMcpClient(): Promise<oauth.Configuration> {
+  // What MCP clients (the MCP Inspector, mcp-remote) send: a public client with a loopback
+  // redirect, asking for refresh tokens too.
+  return oauth.dynamicClientRegistration(
+    new URL(running.issuer),
+    {
+      client_name: 'Test MCP client',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'api',
+    },
+    oauth.None(),
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test server
+    { execute: [oauth.allowInsecureRequests] },
+  );
+}
+
+/** Follows redirects from `url` until one leaves for the client's redirect URI; answers the login form on the way. */
+async function signIn(visit: ReturnType<typeof browser>, url: string, password: string): Promise<{ callback?: URL; loginStatus?: number }> {
+  let next = url;
+  for (let hops = 0; hops < 12; hops++) {
+    if (next.startsWith(redirectUri)) return { callback: new URL(next) };
+    const response = await visit(next);
+    if (response.status === 200 && (response.headers.get('content-type') ?? '').includes('html')) {
+      const html = await response.text();
+      const action = /action="([^"]+)"/.exec(html)?.[1];
+      if (!action) throw new Error(`no login form in: ${html.slice(0, 200)}`);
+      const posted = await visit(new URL(action, running.issuer).href, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ username: 'oscar', password }).toString(),
+      });
+      if (posted.status !== 303) return { loginStatus: posted.status };
+      next = new URL(posted.headers.get('location') ?? '', running.issuer).href;
+      continue;
+    }
+    const location = response.headers.get('location');
+    if (!location) throw new Error(`stuck at ${next}: ${response.status} ${await response.text()}`);
+    next = new URL(location, running.issuer).href;
+  }
+  throw new Error('too many redirects');
+}
+
+describe('authorization code with PKCE for a dynamically registered MCP client', () => {
+  it('registers, signs the person in through the login form and issues a JWT for the MCP server, with no refresh token', async () => {
+    const client = await registerMcpClient();
+    expect(client.clientMetadata().client_secret).toBeUndefined();
+
+    const verifier = oauth.randomPKCECodeVerifier();
+    const state = oauth.randomState();
+    const url = oauth.buildAuthorizationUrl(client, {
+      redirect_uri: redirectUri,
+      scope: 'api',
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+      resource: mcpResource,
+    });
+    const { callback } = await signIn(browser(), url.href, 'oscar-dev-password');
+    if (!callback) throw new Error('no callback');
+    const tokens = await oauth.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier, expectedState: state });
+
+    expect(tokens.refresh_token).toBeUndefined();
+    const claims = decodeJwt(tokens.access_token);
+    expect(claims).toMatchObject({ sub: 'u-oscar', aud: mcpResource, scope: 'api', iss: running.issuer, client_id: client.clientMetadata().client_id });
+    expect(claims.act).toBeUndefined();
+    // The person's token is good at the platform API's caller check.
+    const me = await fetch(`${running.issuer}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(me.status).toBe(200);
+  });
+
+  it('requires PKCE', async () => {
+    const client = await registerMcpClient();
+    const url = oauth.buildAuthorizationUrl(client, { redirect_uri: redirectUri, scope: 'api', state: 's' });
+    const response = await fetch(url, { redirect: 'manual' });
+    const location = new URL(response.headers.get('location') ?? '');
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('error_description')).toContain('PKCE');
+  });
+
+  it('refuses a wrong password with the form again and a 401', async () => {
+    const client = await registerMcpClient();
+    const url = oauth.buildAuthorizationUrl(client, {
+      redirect_uri: redirectUri,
+      scope: 'api',
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+    });
+    expect(await signIn(browser(), url.href, 'wrong-password')).toEqual({ loginStatus: 401 });
+  });
+
+  it('refuses a resource the platform does not serve', async () => {
+    const client = await registerMcpClient();
+    const url = oauth.buildAuthorizationUrl(client, {
+      redirect_uri: redirectUri,
+      scope: 'api',
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier()),
+      code_challenge_method: 'S256',
+      resource: 'https://elsewhere.example/api',
+    });
+    const response = await fetch(url, { redirect: 'manual' });
+    expect(new URL(response.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('publishes discovery at both well-known paths, with CORS for browser clients', async () => {
+    for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+      const response = await fetch(`${running.issuer}${path}`, { headers: { origin: 'http://localhost:6274' } });
+      expect(response.status).toBe(200);
+      expect(['*', 'http://localhost:6274']).toContain(response.headers.get('access-control-allow-origin'));
+      const metadata = (await response.json()) as Record<string, unknown>;
+      expect(metadata).toMatchObject({
+        issuer: running.issuer,
+        code_challenge_methods_supported: ['S256'],
+        registration_endpoint: `${running.issuer}/reg`,
+      });
+      expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange']));
+    }
+    const preflight = await fetch(`${running.issuer}/reg`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
+  });
+});
