@@ -1,29 +1,19 @@
 // The servers the dev-platform benchmark loads, in a process of their own so that the load
 // generator does not share their event loop: the dev platform, and a bare Express 5 handler as
 // the same-run baseline. Prints their addresses as one JSON line, then serves until killed.
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import express from 'express';
 import { createLogger } from '@platform/shared';
 import { createDevPlatform } from '../src/dev-platform.ts';
 import { parseSeed } from '../src/seed.ts';
 import { loadDevPlatformSettings } from '../src/settings.ts';
-
-async function listen(): Promise<{ server: Server; url: string }> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { server, url: `http://127.0.0.1:${address.port}` };
-}
+import { listenOnFreePort } from '../test/harness.ts';
 
 const secrets = JSON.parse(process.env.BENCH_SECRETS ?? '{}') as Record<string, string>;
-const platformServer = await listen();
-const aiServer = await listen();
-const bareServer = await listen();
+const platformServer = await listenOnFreePort();
+const aiServer = await listenOnFreePort();
+const bareServer = await listenOnFreePort();
 const settings = loadDevPlatformSettings({ PLATFORM_ISSUER: platformServer.url, PLATFORM_AI_BASE_URL: aiServer.url, LOG_LEVEL: 'warn' });
 const seed = parseSeed(JSON.parse(readFileSync(resolve(import.meta.dirname, '../seed.json'), 'utf8')), secrets);
 const platform = await createDevPlatform({ settings, seed, logger: createLogger({ name: 'dev-platform', level: 'warn' }) });

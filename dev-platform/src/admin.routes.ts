@@ -4,7 +4,7 @@
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { may, type Principal } from './access.ts';
-import { ApiError, parseBody } from './api-error.ts';
+import { ApiError, idParam, parseBody } from './api-error.ts';
 import { principalOf } from './authenticated.ts';
 import type { App, World } from './world.ts';
 
@@ -17,12 +17,6 @@ function adminPerson(res: Response): Principal & { kind: 'person' } {
   }
   if (principal.kind === 'app') throw new ApiError('not_a_person', 'Administration calls need a person.');
   return principal;
-}
-
-function idParam(value: string | undefined, name: string): number {
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError('invalid_request', `${name} must be a positive whole number`);
-  return id;
 }
 
 export function createAdminRoutes(world: World): Router {

@@ -36,6 +36,13 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return result.data;
 }
 
+/** A path parameter that must be a positive whole number; 400 naming it otherwise. */
+export function idParam(value: string | undefined, name: string): number {
+  const id = Number(value);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError('invalid_request', `${name} must be a positive whole number`);
+  return id;
+}
+
 export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) {
     next(error);

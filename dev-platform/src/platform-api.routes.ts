@@ -2,17 +2,11 @@
 // devices. Every answer is computed from the world on this request, so changes show at once.
 import { Router } from 'express';
 import { meView, may, mayReadProfile, visibleCompanies } from './access.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError, idParam } from './api-error.ts';
 import { personOf, principalOf } from './authenticated.ts';
 import type { Company, World } from './world.ts';
 
 const companyJson = (company: Company) => ({ id: company.id, name: company.name, parentId: company.parentId });
-
-function idParam(value: string | undefined, name: string): number {
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError('invalid_request', `${name} must be a positive whole number`);
-  return id;
-}
 
 export function createPlatformApiRoutes(world: World): Router {
   const router = Router();

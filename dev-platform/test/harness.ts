@@ -19,7 +19,8 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
-async function listenOnFreePort(): Promise<{ server: Server; url: string }> {
+/** An HTTP server with no handler yet, on a loopback port the OS chose. */
+export async function listenOnFreePort(): Promise<{ server: Server; url: string }> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
