@@ -1,0 +1,95 @@
+// The request and response shapes of the webhook API as zod schemas: validation at the edge and
+// the OpenAPI document come from these same definitions.
+import { z } from 'zod';
+
+export const httpMethods = ['POST', 'PUT', 'PATCH'] as const;
+export const deliveryModes = ['Realtime', 'Batch'] as const;
+export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
+export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
+
+export type AuthType = (typeof authTypes)[number];
+export type ScopeLevel = (typeof scopeLevels)[number];
+
+const httpUrl = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((value) => {
+    if (!URL.canParse(value)) return false;
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
+  }, 'must be an absolute http or https URL');
+
+/** The fields of a configuration as sent on create and update (PUT replaces them all). */
+export const webhookConfigInput = z
+  .strictObject({
+    name: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
+    url: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).trim().min(1, 'is required').pipe(httpUrl),
+    method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).default('POST'),
+    deliveryMode: z.enum(deliveryModes, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${deliveryModes.join(', ')}`) }),
+    authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).default('None'),
+    authPayload: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional(),
+    customHeaders: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional(),
+    includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
+    includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
+  })
+  .meta({ id: 'WebhookConfigInput' });
+
+export type WebhookConfigInput = z.output<typeof webhookConfigInput>;
+
+export const webhookConfig = z
+  .object({
+    id: z.string(),
+    companyId: z.number().int(),
+    name: z.string(),
+    url: z.string(),
+    method: z.enum(httpMethods),
+    deliveryMode: z.enum(deliveryModes),
+    authType: z.enum(authTypes),
+    customHeaders: z.string().nullable(),
+    includeMetadataHeaders: z.boolean(),
+    includeRetryHeader: z.boolean(),
+  })
+  .meta({ id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
+
+export type WebhookConfig = z.output<typeof webhookConfig>;
+
+export const deviceLink = z
+  .object({ deviceId: z.number().int(), webhookConfigId: z.string(), createdAt: z.iso.datetime() })
+  .meta({ id: 'DeviceLink' });
+
+export type DeviceLink = z.output<typeof deviceLink>;
+
+const optionalText = z.string({ error: 'must be a string or null' }).max(255, 'must be at most 255 characters').nullable().optional();
+
+export const scopeInput = z
+  .strictObject({
+    scopeLevel: z.enum(scopeLevels, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${scopeLevels.join(', ')}`) }),
+    connectionTag: optionalText,
+    measurement: optionalText,
+    enabled: z.boolean({ error: 'must be true or false' }).default(true),
+  })
+  .meta({ id: 'ScopeInput' });
+
+export type ScopeInput = z.output<typeof scopeInput>;
+
+export const scope = z
+  .object({
+    id: z.string(),
+    scopeLevel: z.enum(scopeLevels),
+    connectionTag: z.string().nullable(),
+    measurement: z.string().nullable(),
+    enabled: z.boolean(),
+  })
+  .meta({ id: 'Scope' });
+
+export type Scope = z.output<typeof scope>;
+
+export const errorResponse = z
+  .object({
+    error: z.object({
+      code: z.enum(['VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL', 'PLATFORM_UNAVAILABLE']),
+      message: z.string(),
+      field: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
