@@ -43,33 +43,47 @@ const migrations: readonly string[] = [
    CREATE UNIQUE INDEX scopes_identical ON scopes (webhook_config_id, device_id, scope_level, COALESCE(connection_tag, ''), COALESCE(measurement, ''));`,
 ];
 
-type Row = Record<string, SQLInputValue>;
-
-function toConfig(row: Row): StoredConfig {
-  return {
-    id: String(row.id),
-    companyId: Number(row.company_id),
-    name: String(row.name),
-    url: String(row.url),
-    method: row.method as StoredConfig['method'],
-    deliveryMode: row.delivery_mode as StoredConfig['deliveryMode'],
-    authType: row.auth_type as StoredConfig['authType'],
-    authPayloadEncrypted: row.auth_payload_encrypted === null ? null : String(row.auth_payload_encrypted),
-    customHeaders: row.custom_headers === null ? null : String(row.custom_headers),
-    includeMetadataHeaders: row.include_metadata_headers === 1,
-    includeRetryHeader: row.include_retry_header === 1,
-  };
+interface ConfigRow {
+  id: string;
+  company_id: number;
+  name: string;
+  url: string;
+  method: StoredConfig['method'];
+  delivery_mode: StoredConfig['deliveryMode'];
+  auth_type: StoredConfig['authType'];
+  auth_payload_encrypted: string | null;
+  custom_headers: string | null;
+  include_metadata_headers: 0 | 1;
+  include_retry_header: 0 | 1;
+}
+interface LinkRow {
+  webhook_config_id: string;
+  device_id: number;
+  created_at: string;
+}
+interface ScopeRow {
+  id: string;
+  scope_level: Scope['scopeLevel'];
+  connection_tag: string | null;
+  measurement: string | null;
+  enabled: 0 | 1;
 }
 
-const toLink = (row: Row): DeviceLink => ({ deviceId: Number(row.device_id), webhookConfigId: String(row.webhook_config_id), createdAt: String(row.created_at) });
-
-const toScope = (row: Row): Scope => ({
-  id: String(row.id),
-  scopeLevel: row.scope_level as Scope['scopeLevel'],
-  connectionTag: row.connection_tag === null ? null : String(row.connection_tag),
-  measurement: row.measurement === null ? null : String(row.measurement),
-  enabled: row.enabled === 1,
+const toConfig = (r: ConfigRow): StoredConfig => ({
+  id: r.id,
+  companyId: r.company_id,
+  name: r.name,
+  url: r.url,
+  method: r.method,
+  deliveryMode: r.delivery_mode,
+  authType: r.auth_type,
+  authPayloadEncrypted: r.auth_payload_encrypted,
+  customHeaders: r.custom_headers,
+  includeMetadataHeaders: r.include_metadata_headers === 1,
+  includeRetryHeader: r.include_retry_header === 1,
 });
+const toLink = (r: LinkRow): DeviceLink => ({ deviceId: r.device_id, webhookConfigId: r.webhook_config_id, createdAt: r.created_at });
+const toScope = (r: ScopeRow): Scope => ({ id: r.id, scopeLevel: r.scope_level, connectionTag: r.connection_tag, measurement: r.measurement, enabled: r.enabled === 1 });
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { errcode?: number }).errcode;
@@ -86,7 +100,7 @@ export function openSqliteStore(path: string): WebhookStore {
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)));
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as unknown as { version: number }[]).map((r) => r.version));
   migrations.forEach((sql, index) => {
     if (applied.has(index + 1)) return;
     db.exec('BEGIN IMMEDIATE');
@@ -121,47 +135,47 @@ export function openSqliteStore(path: string): WebhookStore {
 
   return {
     createConfig(c) {
-      const row = statements.insertConfig.get(c.id, c.companyId, ...configValues(c)) as Row;
+      const row = statements.insertConfig.get(c.id, c.companyId, ...configValues(c)) as unknown as ConfigRow;
       return Promise.resolve(toConfig(row));
     },
     getConfig(id) {
-      const row = statements.getConfig.get(id) as Row | undefined;
+      const row = statements.getConfig.get(id) as unknown as ConfigRow | undefined;
       return Promise.resolve(row && toConfig(row));
     },
     listConfigs(companyId) {
-      return Promise.resolve((statements.listConfigs.all(companyId) as Row[]).map(toConfig));
+      return Promise.resolve((statements.listConfigs.all(companyId) as unknown as ConfigRow[]).map(toConfig));
     },
     updateConfig(id, fields) {
-      const row = statements.updateConfig.get(...configValues(fields), id) as Row | undefined;
+      const row = statements.updateConfig.get(...configValues(fields), id) as unknown as ConfigRow | undefined;
       return Promise.resolve(row && toConfig(row));
     },
     deleteConfig(id) {
       return Promise.resolve(Number(statements.deleteConfig.run(id).changes) > 0);
     },
     countConfigs() {
-      return Promise.resolve(Number((statements.countConfigs.get() as Row).n));
+      return Promise.resolve((statements.countConfigs.get() as unknown as { n: number }).n);
     },
     linkDevice(link) {
       try {
-        return Promise.resolve(toLink(statements.insertLink.get(link.webhookConfigId, link.deviceId, link.createdAt) as Row));
+        return Promise.resolve(toLink(statements.insertLink.get(link.webhookConfigId, link.deviceId, link.createdAt) as unknown as LinkRow));
       } catch (error) {
         if (isUniqueViolation(error)) return Promise.resolve('already-linked' as const);
         throw error;
       }
     },
     getLink(webhookConfigId, deviceId) {
-      const row = statements.getLink.get(webhookConfigId, deviceId) as Row | undefined;
+      const row = statements.getLink.get(webhookConfigId, deviceId) as unknown as LinkRow | undefined;
       return Promise.resolve(row && toLink(row));
     },
     listLinks(webhookConfigId) {
-      return Promise.resolve((statements.listLinks.all(webhookConfigId) as Row[]).map(toLink));
+      return Promise.resolve((statements.listLinks.all(webhookConfigId) as unknown as LinkRow[]).map(toLink));
     },
     unlinkDevice(webhookConfigId, deviceId) {
       return Promise.resolve(Number(statements.deleteLink.run(webhookConfigId, deviceId).changes) > 0);
     },
     createScope(webhookConfigId, deviceId, s) {
       try {
-        const row = statements.insertScope.get(s.id, webhookConfigId, deviceId, s.scopeLevel, s.connectionTag, s.measurement, s.enabled ? 1 : 0) as Row;
+        const row = statements.insertScope.get(s.id, webhookConfigId, deviceId, s.scopeLevel, s.connectionTag, s.measurement, s.enabled ? 1 : 0) as unknown as ScopeRow;
         return Promise.resolve(toScope(row));
       } catch (error) {
         if (isUniqueViolation(error)) return Promise.resolve('duplicate' as const);
@@ -169,11 +183,11 @@ export function openSqliteStore(path: string): WebhookStore {
       }
     },
     listScopes(webhookConfigId, deviceId) {
-      return Promise.resolve((statements.listScopes.all(webhookConfigId, deviceId) as Row[]).map(toScope));
+      return Promise.resolve((statements.listScopes.all(webhookConfigId, deviceId) as unknown as ScopeRow[]).map(toScope));
     },
     updateScope(webhookConfigId, deviceId, s) {
       try {
-        const row = statements.updateScope.get(s.scopeLevel, s.connectionTag, s.measurement, s.enabled ? 1 : 0, s.id, webhookConfigId, deviceId) as Row | undefined;
+        const row = statements.updateScope.get(s.scopeLevel, s.connectionTag, s.measurement, s.enabled ? 1 : 0, s.id, webhookConfigId, deviceId) as unknown as ScopeRow | undefined;
         return Promise.resolve(row && toScope(row));
       } catch (error) {
         if (isUniqueViolation(error)) return Promise.resolve('duplicate' as const);
