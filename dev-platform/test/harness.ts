@@ -111,3 +111,5 @@ export async function sendJson(method: string, url: string, token: string, body:
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
+
+export { devSecrets } from './dev-env.ts';

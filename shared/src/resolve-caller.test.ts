@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { closedPort, listen, platformFailure, stagePlatformWithNock } from '../test/fixtures.ts';
 import { CachedTokenResolver } from './cached-token-resolver.ts';
 import { createHttpClient } from './http-client.ts';
-import { resolveCaller } from './resolve-caller.ts';
+import { fetchCaller, resolveCaller } from './resolve-caller.ts';
 
 const api = 'http://127.0.0.1:4999';
 const httpClient = createHttpClient({ timeoutMs: 200 });
@@ -26,6 +26,11 @@ describe('resolveCaller', () => {
     expect(caller?.companies.map((c) => c.id)).toEqual([1, 2]);
     expect(caller?.companies[0]?.permissions.has('device-overview:view')).toBe(true);
     expect(caller?.companies[1]?.permissions.size).toBe(0);
+  });
+
+  it('forwards an ApiToken credential with its own scheme', async () => {
+    nock(api).get('/api/me').matchHeader('authorization', 'ApiToken user-api-token').reply(200, me);
+    expect((await fetchCaller('user-api-token', httpClient, api, 'ApiToken'))?.id).toBe('user-42');
   });
 
   it('returns an empty company list for a valid token with no companies', async () => {

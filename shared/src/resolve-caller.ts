@@ -7,9 +7,12 @@ import { PlatformError } from './errors.ts';
 import type { HttpClient } from './http-client.ts';
 import { discardBody, endpoint, readJson, unexpectedStatus } from './http-client.ts';
 
-/** One uncached check of `token` at `{apiBaseUrl}/api/me`. */
-export async function fetchCaller(token: string, httpClient: HttpClient, apiBaseUrl: string): Promise<Caller | null> {
-  const response = await httpClient.get(endpoint(apiBaseUrl, 'api/me'), { authorization: `Bearer ${token}` });
+/** The Authorization schemes the platform API takes: OAuth bearer tokens and a user's API tokens. */
+export type CredentialScheme = 'Bearer' | 'ApiToken';
+
+/** One uncached check of `token` at `{apiBaseUrl}/api/me`, sent with `scheme` (Bearer by default). */
+export async function fetchCaller(token: string, httpClient: HttpClient, apiBaseUrl: string, scheme: CredentialScheme = 'Bearer'): Promise<Caller | null> {
+  const response = await httpClient.get(endpoint(apiBaseUrl, 'api/me'), { authorization: `${scheme} ${token}` });
   if (response.status === 401 || response.status === 403) {
     await discardBody(response);
     return null;

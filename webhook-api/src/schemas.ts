@@ -36,6 +36,22 @@ export const webhookConfigInput = z
 
 export type WebhookConfigInput = z.output<typeof webhookConfigInput>;
 
+/**
+ * PUT: name, url and deliveryMode as on create; every other field, when omitted, keeps its stored
+ * value (a rename must not reset authType and drop the credentials). authPayload and customHeaders:
+ * null or omitted keeps, a value replaces, an empty string clears.
+ */
+export const webhookConfigUpdate = webhookConfigInput
+  .extend({
+    method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).optional(),
+    authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).optional(),
+    includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).optional(),
+    includeRetryHeader: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .meta({ id: 'WebhookConfigUpdate' });
+
+export type WebhookConfigUpdate = z.output<typeof webhookConfigUpdate>;
+
 export const webhookConfig = z
   .object({
     id: z.string(),
@@ -87,7 +103,7 @@ export type Scope = z.output<typeof scope>;
 export const errorResponse = z
   .object({
     error: z.object({
-      code: z.enum(['VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL', 'PLATFORM_UNAVAILABLE']),
+      code: z.enum(['VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL', 'PLATFORM_BAD_RESPONSE', 'PLATFORM_UNAVAILABLE']),
       message: z.string(),
       field: z.string().optional(),
     }),

@@ -1,0 +1,64 @@
+// Builds the webhook API: request logging, the caller check, JSON bodies, the routes, the OpenAPI
+// document, and one error edge that maps every failure to the API's error body.
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import { createRequestLogging, isPlatformError, type Logger } from '@platform/shared';
+import { requireCaller, type CallerCheck } from './caller-context.ts';
+import type { CredentialVault } from './credential-vault.ts';
+import type { DeviceDirectory } from './device-directory.ts';
+import { WebhookApiError } from './errors.ts';
+import { createOpenApiDocument } from './openapi.ts';
+import type { WebhookStore } from './store/webhook-store.ts';
+import { createWebhookRoutes } from './webhooks.routes.ts';
+
+export interface AppDependencies {
+  readonly store: WebhookStore;
+  readonly vault: CredentialVault;
+  readonly checkCaller: CallerCheck;
+  readonly devices: DeviceDirectory;
+  readonly logger: Logger;
+  readonly publicUrl: string;
+}
+
+/** Maps any failure to the error body: ours as they are, platform trouble as 502/503, the rest as 500. */
+function toApiError(error: unknown): WebhookApiError {
+  if (error instanceof WebhookApiError) return error;
+  if (isPlatformError(error, 'PLATFORM_UNAVAILABLE')) return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
+  if (isPlatformError(error)) return new WebhookApiError('PLATFORM_BAD_RESPONSE', 'The platform answered unexpectedly; try again later.', { cause: error });
+  const bodyError = error as { type?: string; status?: number };
+  if (bodyError.type === 'entity.parse.failed') return new WebhookApiError('VALIDATION_FAILED', 'body: is not valid JSON', { field: 'body', cause: error });
+  if (bodyError.type === 'entity.too.large') return new WebhookApiError('PAYLOAD_TOO_LARGE', 'body: is larger than 64 kB', { field: 'body', cause: error });
+  if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    return new WebhookApiError('VALIDATION_FAILED', `body: ${(error as Error).message}`, { field: 'body', cause: error });
+  }
+  return new WebhookApiError('INTERNAL', 'Something went wrong on our side.', { cause: error });
+}
+
+export function createApp(deps: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(createRequestLogging(deps.logger));
+
+  const openApi = createOpenApiDocument(deps.publicUrl);
+  app.get('/v2/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+
+  app.use('/v2/webhooks', requireCaller(deps.checkCaller), express.json({ limit: '64kb', strict: true }));
+  app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices }));
+  app.use(() => {
+    throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
+  });
+
+  const errorEdge: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) req.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, 'request failed');
+    if (apiError.status === 401) res.set('www-authenticate', 'Bearer, ApiToken');
+    res.status(apiError.status).json(apiError.toBody());
+  };
+  app.use(errorEdge);
+  return app;
+}

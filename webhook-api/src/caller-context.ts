@@ -1,0 +1,83 @@
+// Who is calling and what they may touch. AuthVersion must be V0.0.1; the credential is a Bearer
+// token (a person's or a delegated one) or an ApiToken; the platform's /api/me says who it is,
+// through the SDK's cache. The companyView header narrows the call to one company. Another
+// company's resources are 404, never 403: their existence is not revealed.
+import { extractBearer, type Caller, type CallerCompany, type CredentialScheme } from '@platform/shared';
+import type { RequestHandler, Response } from 'express';
+import { notFound, WebhookApiError, invalid } from './errors.ts';
+
+export interface Credential {
+  readonly scheme: CredentialScheme;
+  readonly token: string;
+}
+
+export interface CallerContext {
+  readonly caller: Caller;
+  readonly credential: Credential;
+  /** Set by the companyView header: the only company this call may see. */
+  readonly companyView: number | undefined;
+}
+
+export type Right = 'view' | 'manage';
+export type CallerCheck = (credential: Credential) => Promise<Caller | null>;
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      callerContext?: CallerContext;
+    }
+  }
+}
+
+const apiToken = /^ApiToken +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export function credentialOf(header: string | undefined): Credential | undefined {
+  const bearer = extractBearer(header);
+  if (bearer) return { scheme: 'Bearer', token: bearer };
+  const match = header ? apiToken.exec(header) : null;
+  return match?.[1] ? { scheme: 'ApiToken', token: match[1] } : undefined;
+}
+
+export function requireCaller(check: CallerCheck): RequestHandler {
+  return async (req, res, next) => {
+    if (req.get('authversion') !== 'V0.0.1') {
+      throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
+    }
+    const credential = credentialOf(req.get('authorization'));
+    if (!credential) throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: a Bearer or ApiToken credential is required', { field: 'Authorization' });
+    const caller = await check(credential);
+    if (!caller) throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: the token is invalid or expired', { field: 'Authorization' });
+
+    const view = req.get('companyview');
+    let companyView: number | undefined;
+    if (view !== undefined) {
+      companyView = Number(view);
+      if (!/^\d+$/.test(view.trim()) || !Number.isSafeInteger(companyView) || companyView <= 0) {
+        throw invalid('companyView', 'must be a company id (a positive whole number)');
+      }
+      if (!caller.companies.some((c) => c.id === companyView)) throw notFound(`company ${companyView}`);
+    }
+    res.locals.callerContext = { caller, credential, companyView };
+    next();
+  };
+}
+
+export function callerContextOf(res: Response): CallerContext {
+  const context = res.locals.callerContext;
+  if (!context) throw new Error('requireCaller must run before this handler');
+  return context;
+}
+
+/**
+ * The caller's company `companyId` when the call may see it and holds the right there:
+ * 404 (as `what`) when it is not the caller's (or outside companyView), 403 when the right is missing.
+ */
+export function requireRight(context: CallerContext, companyId: number, right: Right, what: string): CallerCompany {
+  const company = context.companyView === undefined || context.companyView === companyId ? context.caller.companies.find((c) => c.id === companyId) : undefined;
+  if (!company) throw notFound(what);
+  if (!company.permissions.has(`device-overview:${right}`)) {
+    throw new WebhookApiError('FORBIDDEN', `device-overview:${right} is needed at company ${companyId}`);
+  }
+  return company;
+}

@@ -1,0 +1,81 @@
+// Turns a validated create or update body into stored fields: authPayload checked against its
+// authType and encrypted (bound to the configuration id), customHeaders checked against what the
+// authType sets. On update, authPayload null keeps the stored credentials, a value replaces them,
+// an empty string clears them (authType must then be None).
+import type { CredentialVault } from './credential-vault.ts';
+import { authHeaderNames, checkAuthPayload, checkCustomHeaders } from './delivery-headers.ts';
+import { invalid } from './errors.ts';
+import type { WebhookConfig, WebhookConfigInput, WebhookConfigUpdate } from './schemas.ts';
+import type { ConfigFields, StoredConfig } from './store/webhook-store.ts';
+
+/** The public view of a stored configuration: never the credentials. */
+export function publicConfig(config: StoredConfig): WebhookConfig {
+  return {
+    id: config.id,
+    companyId: config.companyId,
+    name: config.name,
+    url: config.url,
+    method: config.method,
+    deliveryMode: config.deliveryMode,
+    authType: config.authType,
+    customHeaders: config.customHeaders,
+    includeMetadataHeaders: config.includeMetadataHeaders,
+    includeRetryHeader: config.includeRetryHeader,
+  };
+}
+
+function fields(input: WebhookConfigInput, authPayloadEncrypted: string | null, customHeaders: string | null): ConfigFields {
+  return {
+    name: input.name,
+    url: input.url,
+    method: input.method,
+    deliveryMode: input.deliveryMode,
+    authType: input.authType,
+    authPayloadEncrypted,
+    customHeaders,
+    includeMetadataHeaders: input.includeMetadataHeaders,
+    includeRetryHeader: input.includeRetryHeader,
+  };
+}
+
+export function fieldsForCreate(id: string, input: WebhookConfigInput, vault: CredentialVault): ConfigFields {
+  const payload = checkAuthPayload(input.authType, input.authPayload ?? null);
+  const customHeaders = checkCustomHeaders(input.customHeaders, authHeaderNames(input.authType, payload));
+  return fields(input, payload === null ? null : vault.encrypt(JSON.stringify(payload), id), customHeaders);
+}
+
+export function fieldsForUpdate(existing: StoredConfig, update: WebhookConfigUpdate, vault: CredentialVault): ConfigFields {
+  const input: WebhookConfigInput = {
+    ...update,
+    method: update.method ?? existing.method,
+    authType: update.authType ?? existing.authType,
+    includeMetadataHeaders: update.includeMetadataHeaders ?? existing.includeMetadataHeaders,
+    includeRetryHeader: update.includeRetryHeader ?? existing.includeRetryHeader,
+  };
+  const given = input.authPayload;
+  let payload: Record<string, unknown> | null;
+  let encrypted: string | null;
+  if (given === undefined || given === null) {
+    // Keep what is stored, if it still fits the authType.
+    if (input.authType === 'None') {
+      payload = null;
+      encrypted = null;
+    } else if (existing.authPayloadEncrypted !== null && existing.authType === input.authType) {
+      payload = JSON.parse(vault.decrypt(existing.authPayloadEncrypted, existing.id)) as Record<string, unknown>;
+      encrypted = existing.authPayloadEncrypted;
+    } else {
+      throw invalid('authPayload', `is required when authType ${existing.authType === input.authType ? 'has no stored credentials' : `changes to ${input.authType}`}`);
+    }
+  } else if (given === '') {
+    if (input.authType !== 'None') throw invalid('authPayload', `cannot be cleared while authType is ${input.authType} (set authType None)`);
+    payload = null;
+    encrypted = null;
+  } else {
+    payload = checkAuthPayload(input.authType, given);
+    encrypted = payload === null ? null : vault.encrypt(JSON.stringify(payload), existing.id);
+  }
+  const headersGiven = input.customHeaders;
+  const headersText = headersGiven === undefined || headersGiven === null ? existing.customHeaders : headersGiven;
+  const customHeaders = checkCustomHeaders(headersText, authHeaderNames(input.authType, payload));
+  return fields(input, encrypted, customHeaders);
+}

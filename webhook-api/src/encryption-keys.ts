@@ -1,0 +1,21 @@
+// The key ring for webhook credentials: from WEBHOOK_ENCRYPTION_KEY, or, for the embedded default,
+// a key generated once into a 0600 file under the data folder (with a warning: fine on one machine,
+// not for production).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '@platform/shared';
+import { parseKeyRing, type EncryptionKey } from './credential-vault.ts';
+
+export function loadEncryptionKeys(options: { configured: string | undefined; dataDir: string; logger: Logger }): EncryptionKey[] {
+  if (options.configured) return parseKeyRing(options.configured);
+  const file = join(options.dataDir, 'webhook-encryption.key');
+  if (!existsSync(file)) {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const id = `local-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`;
+    writeFileSync(file, `${id}:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  options.logger.warn({ file }, 'WEBHOOK_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a generated local key file; set the variable in production');
+  return parseKeyRing(readFileSync(file, 'utf8').trim());
+}

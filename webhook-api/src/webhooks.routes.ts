@@ -1,0 +1,175 @@
+// The twelve endpoints of /v2/webhooks as one table: method, path, rights, body and success shape
+// for both the Express router and the OpenAPI document, next to their handlers.
+import { randomUUID } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { callerContextOf, requireRight, type Right } from './caller-context.ts';
+import { fieldsForCreate, fieldsForUpdate, publicConfig } from './config-writes.ts';
+import type { CredentialVault } from './credential-vault.ts';
+import type { DeviceDirectory } from './device-directory.ts';
+import { invalid, notFound, WebhookApiError } from './errors.ts';
+import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './schemas.ts';
+import { applyScopeRules } from './scope-rules.ts';
+import type { StoredConfig, WebhookStore } from './store/webhook-store.ts';
+
+export interface RouteDependencies {
+  readonly store: WebhookStore;
+  readonly vault: CredentialVault;
+  readonly devices: DeviceDirectory;
+  readonly now?: () => Date;
+}
+
+export interface RouteSpec {
+  readonly operationId: string;
+  readonly method: 'get' | 'post' | 'put' | 'delete';
+  readonly path: string;
+  readonly summary: string;
+  readonly right: Right;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly success: { readonly status: 200 | 201 | 204; readonly schema?: z.ZodType; readonly description: string };
+  readonly errors: readonly number[];
+}
+
+type Handler = (req: Request, res: Response, deps: RouteDependencies) => Promise<void>;
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
+  if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw invalid('body', 'must be a JSON object (send Content-Type: application/json)');
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+  const field = keys.length > 0 ? keys.join(', ') : issue?.path.join('.') || where;
+  throw invalid(field, keys.length > 0 ? 'is not a field of this request' : (issue?.message ?? 'is invalid'));
+}
+
+function deviceIdOf(req: Request): number {
+  const raw = String(req.params.deviceId);
+  const id = Number(raw);
+  if (!/^\d{1,15}$/.test(raw) || id <= 0) throw invalid('deviceId', 'must be a positive whole number');
+  return id;
+}
+
+const companyQuery = z.object({
+  companyId: z.string({ error: 'is required' }).regex(/^\d{1,15}$/, 'must be a positive whole number').transform(Number).refine((n) => n > 0, 'must be a positive whole number'),
+});
+
+/** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
+async function configFor(req: Request, res: Response, deps: RouteDependencies, right: Right): Promise<StoredConfig> {
+  const id = String(req.params.id);
+  const config = await deps.store.getConfig(id);
+  if (!config) throw notFound(`webhook configuration ${id}`);
+  requireRight(callerContextOf(res), config.companyId, right, `webhook configuration ${id}`);
+  return config;
+}
+
+async function linkedDevice(req: Request, res: Response, deps: RouteDependencies, right: Right): Promise<{ config: StoredConfig; deviceId: number }> {
+  const deviceId = deviceIdOf(req);
+  const config = await configFor(req, res, deps, right);
+  if (!(await deps.store.getLink(config.id, deviceId))) throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
+  return { config, deviceId };
+}
+
+const standardErrors = [400, 401, 403, 404, 503];
+
+export const routeSpecs = [
+  { operationId: 'createWebhook', method: 'post', path: '/v2/webhooks', summary: 'Create a webhook configuration for a company', right: 'manage', query: companyQuery, body: webhookConfigInput, success: { status: 201, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: standardErrors },
+  { operationId: 'listWebhooks', method: 'get', path: '/v2/webhooks', summary: "List a company's webhook configurations", right: 'view', query: companyQuery, success: { status: 200, schema: z.array(webhookConfig), description: 'The configurations, without credentials' }, errors: standardErrors },
+  { operationId: 'getWebhook', method: 'get', path: '/v2/webhooks/:id', summary: 'Get one webhook configuration', right: 'view', success: { status: 200, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: standardErrors },
+  { operationId: 'updateWebhook', method: 'put', path: '/v2/webhooks/:id', summary: 'Update a configuration: name, url and deliveryMode are required; omitted fields keep their values; authPayload and customHeaders: null keeps, a value replaces, "" clears', right: 'manage', body: webhookConfigUpdate, success: { status: 200, schema: webhookConfig, description: 'The updated configuration' }, errors: standardErrors },
+  { operationId: 'deleteWebhook', method: 'delete', path: '/v2/webhooks/:id', summary: 'Delete a configuration; delivery stops at once for every linked device', right: 'manage', success: { status: 200, schema: z.literal(true), description: 'true' }, errors: standardErrors },
+  { operationId: 'linkDevice', method: 'post', path: '/v2/webhooks/:id/devices/:deviceId', summary: "Link a device of the configuration's company", right: 'manage', success: { status: 201, schema: deviceLink, description: 'The device link' }, errors: [...standardErrors, 409] },
+  { operationId: 'listDevices', method: 'get', path: '/v2/webhooks/:id/devices', summary: 'List the linked devices', right: 'view', success: { status: 200, schema: z.array(deviceLink), description: 'The device links' }, errors: standardErrors },
+  { operationId: 'unlinkDevice', method: 'delete', path: '/v2/webhooks/:id/devices/:deviceId', summary: 'Unlink a device (its scopes go with it)', right: 'manage', success: { status: 204, description: 'Unlinked' }, errors: standardErrors },
+  { operationId: 'createScope', method: 'post', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'Add a scope (data route) to a device link', right: 'manage', body: scopeInput, success: { status: 201, schema: scope, description: 'The scope with its generated id' }, errors: [...standardErrors, 409] },
+  { operationId: 'listScopes', method: 'get', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'List the scopes of a device link', right: 'view', success: { status: 200, schema: z.array(scope), description: 'The scopes' }, errors: standardErrors },
+  { operationId: 'updateScope', method: 'put', path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId', summary: 'Edit a scope (also how enabled is toggled)', right: 'manage', body: scopeInput, success: { status: 200, schema: scope, description: 'The edited scope' }, errors: [...standardErrors, 409] },
+  { operationId: 'deleteScope', method: 'delete', path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId', summary: 'Remove a scope', right: 'manage', success: { status: 204, description: 'Removed' }, errors: standardErrors },
+] as const satisfies readonly RouteSpec[];
+
+type OperationId = (typeof routeSpecs)[number]['operationId'];
+
+const handlers: Record<OperationId, Handler> = {
+  async createWebhook(req, res, deps) {
+    const { companyId } = parse(companyQuery, req.query, 'query');
+    requireRight(callerContextOf(res), companyId, 'manage', `company ${companyId}`);
+    const input = parse(webhookConfigInput, req.body, 'body');
+    const id = randomUUID();
+    const created = await deps.store.createConfig({ id, companyId, ...fieldsForCreate(id, input, deps.vault) });
+    res.status(201).json(publicConfig(created));
+  },
+  async listWebhooks(req, res, deps) {
+    const { companyId } = parse(companyQuery, req.query, 'query');
+    requireRight(callerContextOf(res), companyId, 'view', `company ${companyId}`);
+    res.json((await deps.store.listConfigs(companyId)).map(publicConfig));
+  },
+  async getWebhook(req, res, deps) {
+    res.json(publicConfig(await configFor(req, res, deps, 'view')));
+  },
+  async updateWebhook(req, res, deps) {
+    const existing = await configFor(req, res, deps, 'manage');
+    const input = parse(webhookConfigUpdate, req.body, 'body');
+    const updated = await deps.store.updateConfig(existing.id, fieldsForUpdate(existing, input, deps.vault));
+    if (!updated) throw notFound(`webhook configuration ${existing.id}`);
+    res.json(publicConfig(updated));
+  },
+  async deleteWebhook(req, res, deps) {
+    const config = await configFor(req, res, deps, 'manage');
+    if (!(await deps.store.deleteConfig(config.id))) throw notFound(`webhook configuration ${config.id}`);
+    res.json(true);
+  },
+  async linkDevice(req, res, deps) {
+    const deviceId = deviceIdOf(req);
+    const config = await configFor(req, res, deps, 'manage');
+    const device = await deps.devices(deviceId, callerContextOf(res).credential);
+    if (!device || device.companyId !== config.companyId) throw notFound(`device ${deviceId} in company ${config.companyId}`);
+    const link = await deps.store.linkDevice({ webhookConfigId: config.id, deviceId, createdAt: (deps.now?.() ?? new Date()).toISOString() });
+    if (link === 'already-linked') throw new WebhookApiError('CONFLICT', `device ${deviceId} is already linked to webhook configuration ${config.id}`);
+    res.status(201).json(link);
+  },
+  async listDevices(req, res, deps) {
+    const config = await configFor(req, res, deps, 'view');
+    res.json(await deps.store.listLinks(config.id));
+  },
+  async unlinkDevice(req, res, deps) {
+    const deviceId = deviceIdOf(req);
+    const config = await configFor(req, res, deps, 'manage');
+    if (!(await deps.store.unlinkDevice(config.id, deviceId))) throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
+    res.status(204).end();
+  },
+  async createScope(req, res, deps) {
+    const { config, deviceId } = await linkedDevice(req, res, deps, 'manage');
+    const route = applyScopeRules(parse(scopeInput, req.body, 'body'));
+    const created = await deps.store.createScope(config.id, deviceId, { id: randomUUID(), ...route });
+    if (created === 'duplicate') throw new WebhookApiError('CONFLICT', 'an identical scope is already on this device link');
+    res.status(201).json(created);
+  },
+  async listScopes(req, res, deps) {
+    const { config, deviceId } = await linkedDevice(req, res, deps, 'view');
+    res.json(await deps.store.listScopes(config.id, deviceId));
+  },
+  async updateScope(req, res, deps) {
+    const { config, deviceId } = await linkedDevice(req, res, deps, 'manage');
+    const route = applyScopeRules(parse(scopeInput, req.body, 'body'));
+    const updated = await deps.store.updateScope(config.id, deviceId, { id: String(req.params.routeId), ...route });
+    if (updated === 'duplicate') throw new WebhookApiError('CONFLICT', 'an identical scope is already on this device link');
+    if (!updated) throw notFound(`route ${String(req.params.routeId)}`);
+    res.json(updated);
+  },
+  async deleteScope(req, res, deps) {
+    const { config, deviceId } = await linkedDevice(req, res, deps, 'manage');
+    if (!(await deps.store.deleteScope(config.id, deviceId, String(req.params.routeId)))) throw notFound(`route ${String(req.params.routeId)}`);
+    res.status(204).end();
+  },
+};
+
+export function createWebhookRoutes(deps: RouteDependencies): Router {
+  const router = Router();
+  for (const spec of routeSpecs) {
+    const handler = handlers[spec.operationId];
+    router[spec.method](spec.path, (req, res) => handler(req, res, deps));
+  }
+  return router;
+}
