@@ -1,7 +1,7 @@
 // OpenAPI 3.1 for the webhook API, generated from the route table and the zod schemas that
 // validate the requests, so the document cannot drift from what the service does.
 import { z } from 'zod';
-import { errorResponse } from './schemas.ts';
+import { apiSchemas } from './schemas.ts';
 import { routeSpecs, type RouteSpec } from './webhooks.routes.ts';
 
 const statusText: Record<number, string> = {
@@ -16,8 +16,23 @@ const statusText: Record<number, string> = {
 /** `/v2/webhooks/:id` as `/v2/webhooks/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): unknown {
-  return z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', reused: 'ref' });
+const componentUri = (id: string) => `#/components/schemas/${id}`;
+
+/** Every named schema as a component: request bodies as they are sent (defaults optional), the rest as answered. */
+function componentSchemas(): Record<string, unknown> {
+  const convert = (io: 'input' | 'output') => z.toJSONSchema(apiSchemas, { target: 'draft-2020-12', io, uri: componentUri, unrepresentable: 'any' }).schemas;
+  const inputs = convert('input');
+  const outputs = convert('output');
+  return Object.fromEntries(Object.keys(outputs).map((id) => [id, id.endsWith('Input') || id.endsWith('Update') ? inputs[id] : outputs[id]]));
+}
+
+/** A reference to a named schema (or an array of one); anything else inline. */
+function jsonSchema(schema: z.ZodType): unknown {
+  const named = apiSchemas.get(schema);
+  if (named) return { $ref: componentUri(named.id) };
+  if (schema instanceof z.ZodArray) return { type: 'array', items: jsonSchema(schema.element as z.ZodType) };
+  const { $schema: _dialect, ...inline } = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' });
+  return inline;
 }
 
 function operation(spec: RouteSpec) {
@@ -33,7 +48,7 @@ function operation(spec: RouteSpec) {
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
       description: spec.success.description,
-      ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema, 'output') } } }),
+      ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema) } } }),
     },
   };
   for (const status of spec.errors) {
@@ -44,7 +59,7 @@ function operation(spec: RouteSpec) {
     summary: spec.summary,
     description: `Needs device-overview:${spec.right} on the owning company.`,
     parameters: [...pathParams, ...queryParams, { $ref: '#/components/parameters/AuthVersion' }, { $ref: '#/components/parameters/CompanyView' }],
-    ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(spec.body, 'input') } } } }),
+    ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(spec.body) } } } }),
     responses,
     security: [{ bearer: [] }, { apiToken: [] }],
   };
@@ -66,7 +81,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
     servers: [{ url: serverUrl }],
     paths,
     components: {
-      schemas: { Error: jsonSchema(errorResponse, 'output') },
+      schemas: componentSchemas(),
       parameters: {
         AuthVersion: { name: 'AuthVersion', in: 'header', required: true, schema: { type: 'string', const: 'V0.0.1' } },
         CompanyView: { name: 'companyView', in: 'header', required: false, description: 'Restricts the call to this company', schema: { type: 'integer', minimum: 1 } },

@@ -2,6 +2,9 @@
 // the OpenAPI document come from these same definitions.
 import { z } from 'zod';
 
+/** The named schemas of the API; the OpenAPI document's components come from here. */
+export const apiSchemas = z.registry<{ id: string; description?: string }>();
+
 export const httpMethods = ['POST', 'PUT', 'PATCH'] as const;
 export const deliveryModes = ['Realtime', 'Batch'] as const;
 export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
@@ -32,7 +35,7 @@ export const webhookConfigInput = z
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
   })
-  .meta({ id: 'WebhookConfigInput' });
+  .register(apiSchemas, { id: 'WebhookConfigInput' });
 
 export type WebhookConfigInput = z.output<typeof webhookConfigInput>;
 
@@ -48,7 +51,7 @@ export const webhookConfigUpdate = webhookConfigInput
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).optional(),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).optional(),
   })
-  .meta({ id: 'WebhookConfigUpdate' });
+  .register(apiSchemas, { id: 'WebhookConfigUpdate' });
 
 export type WebhookConfigUpdate = z.output<typeof webhookConfigUpdate>;
 
@@ -65,13 +68,13 @@ export const webhookConfig = z
     includeMetadataHeaders: z.boolean(),
     includeRetryHeader: z.boolean(),
   })
-  .meta({ id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
+  .register(apiSchemas, { id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
 
 export type WebhookConfig = z.output<typeof webhookConfig>;
 
 export const deviceLink = z
   .object({ deviceId: z.number().int(), webhookConfigId: z.string(), createdAt: z.iso.datetime() })
-  .meta({ id: 'DeviceLink' });
+  .register(apiSchemas, { id: 'DeviceLink' });
 
 export type DeviceLink = z.output<typeof deviceLink>;
 
@@ -84,7 +87,7 @@ export const scopeInput = z
     measurement: optionalText,
     enabled: z.boolean({ error: 'must be true or false' }).default(true),
   })
-  .meta({ id: 'ScopeInput' });
+  .register(apiSchemas, { id: 'ScopeInput' });
 
 export type ScopeInput = z.output<typeof scopeInput>;
 
@@ -96,7 +99,7 @@ export const scope = z
     measurement: z.string().nullable(),
     enabled: z.boolean(),
   })
-  .meta({ id: 'Scope' });
+  .register(apiSchemas, { id: 'Scope' });
 
 export type Scope = z.output<typeof scope>;
 
@@ -108,4 +111,4 @@ export const errorResponse = z
       field: z.string().optional(),
     }),
   })
-  .meta({ id: 'Error' });
+  .register(apiSchemas, { id: 'Error' });

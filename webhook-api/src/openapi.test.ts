@@ -1,0 +1,73 @@
+import { createLogger } from '@platform/shared';
+import type { Express } from 'express';
+import { describe, expect, it } from 'vitest';
+import { createApp } from './app.ts';
+import { CredentialVault } from './credential-vault.ts';
+import { createOpenApiDocument, openApiPath } from './openapi.ts';
+import type { WebhookStore } from './store/webhook-store.ts';
+
+/** Every method and path the Express app routes, read from its router. */
+function routesOf(app: Express): string[] {
+  interface Layer {
+    route?: { path: string; methods: Record<string, boolean> };
+    handle?: { stack?: Layer[] };
+  }
+  const found: string[] = [];
+  const walk = (stack: Layer[]) => {
+    for (const layer of stack) {
+      if (layer.route) for (const method of Object.keys(layer.route.methods)) found.push(`${method} ${layer.route.path}`);
+      else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
+  return found;
+}
+
+describe('the OpenAPI document', () => {
+  const document = createOpenApiDocument('http://127.0.0.1:4100') as {
+    openapi: string;
+    components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; requestBody?: unknown }>>;
+  };
+
+  it('resolves every $ref inside the document', () => {
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)];
+    expect(refs.length).toBeGreaterThan(12);
+    const components = (document as unknown as { components: Record<string, Record<string, unknown>> }).components;
+    for (const [, kind = '', name = ''] of refs) expect(components[kind]?.[name], `${kind}/${name}`).toBeDefined();
+    expect(JSON.stringify(document)).not.toContain('#/$defs');
+  });
+
+  it('is OpenAPI 3.1 and lists every route the service serves under /v2/webhooks', () => {
+    const app = createApp({
+      store: {} as WebhookStore,
+      vault: new CredentialVault([{ id: 'k', key: Buffer.alloc(32) }]),
+      checkCaller: () => Promise.resolve(null),
+      devices: () => Promise.resolve(undefined),
+      logger: createLogger({ name: 'test', level: 'silent' }),
+      publicUrl: 'http://127.0.0.1:4100',
+    });
+    const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
+    expect(served).toHaveLength(12);
+    expect(document.openapi).toBe('3.1.0');
+    for (const route of served) {
+      const [method = '', path = ''] = route.split(' ');
+      expect(document.paths[openApiPath(path)]?.[method], route).toBeDefined();
+    }
+  });
+
+  it('describes bodies from the validation schemas and documents the error statuses', () => {
+    const create = document.paths['/v2/webhooks']?.post;
+    expect(JSON.stringify(create?.requestBody)).toContain('#/components/schemas/WebhookConfigInput');
+    const input = document.components.schemas.WebhookConfigInput;
+    expect(JSON.stringify(input?.properties.name)).toContain('"maxLength":255');
+    expect(input?.required?.sort()).toEqual(['deliveryMode', 'name', 'url']);
+    expect(Object.keys(create?.responses ?? {})).toEqual(expect.arrayContaining(['201', '400', '401', '403', '404', '503']));
+    expect(Object.keys(document.paths['/v2/webhooks/{id}/devices/{deviceId}']?.post?.responses ?? {})).toContain('409');
+    // A configuration in a response never has a credential field.
+    expect(JSON.stringify(document.paths['/v2/webhooks/{id}']?.get?.responses['200'])).toContain('#/components/schemas/WebhookConfig"');
+    const properties = Object.keys(document.components.schemas.WebhookConfig?.properties ?? {});
+    expect(properties).toContain('authType');
+    expect(properties).not.toContain('authPayload');
+  });
+});
