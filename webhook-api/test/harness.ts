@@ -42,7 +42,7 @@ export interface RunningApi {
 
 export const testKeyRing = [{ id: 'test-1', key: randomBytes(32) }];
 
-export async function startWebhookApi(options: { location: StoreLocation; platformUrl: string; vault?: CredentialVault }): Promise<RunningApi> {
+export async function startWebhookApi(options: { location: StoreLocation; platformUrl: string; vault?: CredentialVault; logLevel?: 'debug' | 'warn' }): Promise<RunningApi> {
   const store = await options.location.open();
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs: string[] = [];
@@ -64,7 +64,7 @@ export async function startWebhookApi(options: { location: StoreLocation; platfo
     vault,
     checkCaller: createCallerCheck({ httpClient: http, platformApiBaseUrl: options.platformUrl, ttlSeconds: 60 }),
     devices: createDeviceDirectory(http, options.platformUrl),
-    logger: createLogger({ name: 'webhook-api', level: 'debug', destination }),
+    logger: createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination }),
     publicUrl: url,
   });
   server.on('request', app);

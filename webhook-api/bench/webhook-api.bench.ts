@@ -1,0 +1,50 @@
+// GET of one configuration with a cached caller, in requests/s next to a bare Express 5 handler
+// measured in the same run; and create throughput on SQLite and on PostgreSQL.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { printComparison } from '../../scripts/src/bench-report.ts';
+import { startPostgresCluster } from '../test/postgres-cluster.ts';
+
+const durationSeconds = 5;
+const connections = 16;
+const cluster = await startPostgresCluster();
+const child = spawn(process.execPath, [resolve(import.meta.dirname, 'bench-server.ts')], {
+  env: { ...process.env, BENCH_POSTGRES_URL: cluster.url },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+
+try {
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  const urls = JSON.parse(line) as { platform: string; sqlite: string; postgres: string; bare: string };
+  const tokenResponse = await fetch(`${urls.platform}/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"oscar"}' });
+  const token = ((await tokenResponse.json()) as { access_token: string }).access_token;
+  const headers = { authversion: 'V0.0.1', authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({ name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime', authType: 'Bearer', authPayload: '{"token":"receiver-token"}' });
+
+  const created = await fetch(`${urls.sqlite}/v2/webhooks?companyId=1`, { method: 'POST', headers, body });
+  const { id } = (await created.json()) as { id: string };
+
+  const run = async (title: string, options: autocannon.Options) => {
+    const result = await autocannon({ connections, duration: durationSeconds, ...options });
+    const wrong = result.errors + result.timeouts + result.non2xx;
+    if (result.requests.total === 0 || wrong > 0) throw new Error(`${title}: ${wrong} unexpected answers of ${result.requests.total}`);
+    return result.requests.average;
+  };
+
+  const bare = await run('bare', { url: `${urls.bare}/bare` });
+  const get = await run('get', { url: `${urls.sqlite}/v2/webhooks/${id}`, headers });
+  const createSqlite = await run('create sqlite', { url: `${urls.sqlite}/v2/webhooks?companyId=1`, method: 'POST', headers, body });
+  const createPostgres = await run('create postgres', { url: `${urls.postgres}/v2/webhooks?companyId=1`, method: 'POST', headers, body });
+
+  const baseline = { name: 'bare Express 5 handler (same run)', value: bare, unit: 'req/s' };
+  printComparison(`Webhook API, ${connections} connections, ${durationSeconds} s each, servers in their own process`, { name: 'GET /v2/webhooks/{id} (cached caller, SQLite)', value: get, unit: 'req/s' }, baseline);
+  printComparison('Create throughput (validate, encrypt credentials, insert)', { name: 'POST /v2/webhooks on SQLite (WAL)', value: createSqlite, unit: 'req/s' }, baseline);
+  printComparison('Create throughput on PostgreSQL (the throwaway test cluster: fsync and synchronous_commit off)', { name: 'POST /v2/webhooks on PostgreSQL', value: createPostgres, unit: 'req/s' }, { name: 'POST /v2/webhooks on SQLite (same run)', value: createSqlite, unit: 'req/s' });
+} finally {
+  child.kill();
+  await once(child, 'exit');
+  cluster.stop();
+}
