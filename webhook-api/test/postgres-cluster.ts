@@ -3,10 +3,10 @@
 // instead. Each test file takes a database of its own from it (freshDatabase).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { closedPort } from '../../shared/test/fixtures.ts';
 
 export interface PostgresCluster {
   readonly url: string;
@@ -21,15 +21,6 @@ function binDir(): string {
     throw new Error('The store tests need PostgreSQL: install it (apt-get install postgresql; .ci/run does) or set TEST_DATABASE_URL.');
   }
   return found;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => { resolve(); }));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export async function startPostgresCluster(): Promise<PostgresCluster> {
@@ -52,7 +43,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   }
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
-  const port = await freePort();
+  const port = await closedPort(); // free a moment ago: the cluster takes it
   run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
