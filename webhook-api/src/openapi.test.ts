@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { createLogger } from '@platform/shared';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +30,14 @@ describe('the OpenAPI document', () => {
     components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
     paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; requestBody?: unknown }>>;
   };
+
+  it('passes an OpenAPI 3.1 schema validator', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(createOpenApiDocument('http://127.0.0.1:4100'));
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
 
   it('resolves every $ref inside the document', () => {
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)];
