@@ -1,6 +1,7 @@
 // `npm start`: runs every service of the stack that exists in this checkout, each in its own
 // process with its output prefixed, and stops them all on Ctrl-C or when one of them dies.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { prettyFactory } from 'pino-pretty';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
@@ -15,6 +16,21 @@ if (present.length === 0) {
 const seedPath = process.env.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
 const secrets = loadDevSecrets(secretNamesOf(seedPath), devSecretsFile(repoRoot), process.env);
 const childEnv = { ...process.env, ...secrets };
+
+// Services log JSON (for log pipelines); a person watching npm start reads them formatted, unless
+// LOG_FORMAT=json asks for the raw lines.
+const pretty = process.env.LOG_FORMAT === 'json'
+  ? undefined
+  : prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss', singleLine: true });
+
+function display(line: string): string {
+  if (!pretty || !line.startsWith('{')) return `${line}\n`;
+  try {
+    return pretty(line);
+  } catch {
+    return `${line}\n`;
+  }
+}
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -33,7 +49,7 @@ for (const service of present) {
   children.set(service.name, child);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
-      process.stdout.write(`${service.name.padEnd(13)}| ${line}\n`);
+      process.stdout.write(`${service.name.padEnd(13)}| ${display(line)}`);
     });
   }
   child.on('exit', (code, signal) => {
