@@ -1,7 +1,7 @@
 // Builds the dev platform from its settings and seed: the authorization server and platform API on
 // one origin (as on the real platform), and the "other service" on its own.
 import { randomBytes } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import type Provider from 'oidc-provider';
 import { createRequestLogging, type Logger } from '@platform/shared';
 import { createAdminRoutes } from './admin.routes.ts';
@@ -11,7 +11,7 @@ import { requireAuthentication } from './authenticated.ts';
 import { createAuthenticator, createTokenVerifier } from './authenticate.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
 import { createDevTokenRoutes } from './dev-token.routes.ts';
-import { createInteractionRoutes } from './interactions.routes.ts';
+import { createInteractionRoutes, interactionErrorPage } from './interactions.routes.ts';
 import { createPlatformApiRoutes } from './platform-api.routes.ts';
 import type { Seed } from './seed.ts';
 import type { DevPlatformSettings } from './settings.ts';
@@ -53,6 +53,7 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
   });
   app.use(createDevTokenRoutes(authorizationServer, world, settings.accessTokenTtlSeconds));
   app.use(createInteractionRoutes(provider, world));
+  app.use('/interaction', interactionErrorPage);
   // The platform API: person tokens may be issued for the API or the MCP server; delegated tokens
   // are held to the API alone by the authenticator.
   app.use('/api', express.json({ limit: '64kb' }), requireAuthentication(authenticator, authorizationServer.resources));
@@ -64,6 +65,11 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
   app.use(['/api', '/dev'], apiErrorHandler);
   // Everything else is the authorization server's (discovery, JWKS, authorize, token, reg).
   app.use(provider.callback());
+  // The last word on anything unexpected: never Express's default page with a stack trace.
+  app.use(((error: unknown, req, res, _next) => {
+    req.log.error({ err: error }, 'unexpected error');
+    if (!res.headersSent) res.status(500).json({ error: 'server_error', message: 'Something went wrong on the platform.' });
+  }) satisfies ErrorRequestHandler);
 
   const aiApp = createAiService({ verify, logger: logger.child({ service: 'ai' }) });
   return { app, aiApp, world, provider };

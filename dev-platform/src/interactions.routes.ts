@@ -2,7 +2,7 @@
 // on the person's behalf (this is a local stand-in; the platform's real consent screen is not the
 // subject here), with exactly the scopes and resources the client asked for.
 import { timingSafeEqual } from 'node:crypto';
-import express, { Router } from 'express';
+import express, { Router, type ErrorRequestHandler } from 'express';
 import type Provider from 'oidc-provider';
 import { escapeHtml } from './authorization-server.ts';
 import type { World } from './world.ts';
@@ -60,6 +60,23 @@ export function createInteractionRoutes(provider: Provider, world: World): Route
 
   return router;
 }
+
+/**
+ * Sign-in failures as a page for the person in the browser, never with internals: an expired or
+ * unknown interaction (a stale link, a lost cookie) is theirs to retry; anything else is ours.
+ */
+export const interactionErrorPage: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const status = (error as { status?: unknown }).status;
+  const clientError = typeof status === 'number' && status >= 400 && status < 500;
+  if (!clientError) req.log.error({ err: error }, 'sign-in failed');
+  const message = clientError
+    ? 'This sign-in link has expired or was already used. Go back to your application and start signing in again.'
+    : 'Something went wrong on the platform. Please try again.';
+  res
+    .status(clientError ? status : 500)
+    .type('html')
+    .send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in</title><body style="font-family:system-ui,sans-serif;max-width:30rem;margin:4rem auto"><h1>Sign-in could not continue</h1><p>${escapeHtml(message)}</p></body></html>`);
+};
 
 /** Compares passwords without revealing through timing how much of them matched. */
 function constantTimeEqual(a: string, b: string): boolean {

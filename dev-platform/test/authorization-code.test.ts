@@ -138,6 +138,14 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
     expect(new URL(response.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_target');
   });
 
+  it('answers a stale or unknown sign-in link with a page for the person, never a stack trace', async () => {
+    const response = await fetch(`${running.issuer}/interaction/not-a-real-interaction`);
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain('start signing in again');
+    expect(page).not.toMatch(/SessionNotFound|node_modules|\.ts:\d+|at /);
+  });
+
   it('publishes discovery at both well-known paths, with CORS for browser clients', async () => {
     for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
       const response = await fetch(`${running.issuer}${path}`, { headers: { origin: 'http://localhost:6274' } });
