@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
-import { printComparison } from '../../scripts/src/bench-report.ts';
+import { printComparison, requestsPerSecond } from '../../scripts/src/bench-report.ts';
 import { secretNamesOf } from '../../scripts/src/dev-secrets.ts';
 
-const durationSeconds = 5;
+const secondsPerRound = 2;
+const rounds = 3;
 const connections = 16;
 const seedPath = resolve(import.meta.dirname, '../seed.json');
 const secrets = Object.fromEntries(secretNamesOf(seedPath).map((name) => [name, randomBytes(24).toString('base64url')]));
@@ -43,20 +43,18 @@ const exchangeBody = new URLSearchParams({
 const exchangeHeaders = { ...form, authorization: basic('mcp-gateway', secrets.MCP_GATEWAY_CLIENT_SECRET ?? '') };
 const delegated = String((await post(`${platform}/token`, exchangeBody, exchangeHeaders)).access_token);
 
-async function requestsPerSecond(title: string, options: autocannon.Options): Promise<number> {
-  const result = await autocannon({ connections, duration: durationSeconds, ...options });
-  const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0 || result.requests.total === 0) throw new Error(`${title}: ${failed} failed requests of ${result.requests.total}`);
-  return result.requests.average;
-}
-
 try {
-  const baseline = await requestsPerSecond('bare', { url: `${bare}/bare` });
-  const me = await requestsPerSecond('me', { url: `${platform}/api/me`, headers: { authorization: `Bearer ${delegated}` } });
-  const exchange = await requestsPerSecond('exchange', { url: `${platform}/token`, method: 'POST', headers: exchangeHeaders, body: exchangeBody });
-  const bareFigure = { name: 'bare Express 5 handler (same run)', value: baseline, unit: 'req/s' };
-  printComparison(`Dev platform, ${connections} connections, ${durationSeconds} s each, server in its own process`, { name: 'GET /api/me (delegated token: verify + narrow)', value: me, unit: 'req/s' }, bareFigure);
-  printComparison('Token exchange (verify two JWTs, sign one RS256 JWT)', { name: 'POST /token grant_type=token-exchange', value: exchange, unit: 'req/s' }, bareFigure);
+  const figures = await requestsPerSecond(
+    {
+      bare: { url: `${bare}/bare` },
+      me: { url: `${platform}/api/me`, headers: { authorization: `Bearer ${delegated}` } },
+      exchange: { url: `${platform}/token`, method: 'POST', headers: exchangeHeaders, body: exchangeBody },
+    },
+    { connections, secondsPerRound, rounds },
+  );
+  const bareFigure = { name: 'bare Express 5 handler (same run)', value: figures.bare, unit: 'req/s' };
+  printComparison(`Dev platform, ${connections} connections, median of ${rounds} interleaved ${secondsPerRound}-s rounds, server in its own process`, { name: 'GET /api/me (delegated token: verify + narrow)', value: figures.me, unit: 'req/s' }, bareFigure);
+  printComparison('Token exchange (verify two JWTs, sign one RS256 JWT)', { name: 'POST /token grant_type=token-exchange', value: figures.exchange, unit: 'req/s' }, bareFigure);
 } finally {
   child.kill();
 }

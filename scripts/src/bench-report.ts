@@ -1,5 +1,6 @@
 // Prints a benchmark figure next to its baseline from the same run, as a ratio, so the number
 // means something on a noisy machine.
+import autocannon from 'autocannon';
 import { Bench } from 'tinybench';
 
 export interface Figure {
@@ -45,4 +46,30 @@ export function collectGarbage(): void {
   if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc (npm run bench does)');
   globalThis.gc();
   globalThis.gc();
+}
+
+/**
+ * Requests/s of several HTTP targets under autocannon load, measured in interleaved rounds (each
+ * target once per round, after a warm-up) and reported as the median per target: these machines'
+ * speed drifts within a run, and interleaving makes a slow patch fall on every target alike, so
+ * ratios hold. Fails on any non-2xx answer, error or timeout: a figure is never the speed of failing.
+ */
+export async function requestsPerSecond<Name extends string>(
+  targets: Record<Name, autocannon.Options>,
+  load: { connections: number; secondsPerRound: number; rounds: number },
+): Promise<Record<Name, number>> {
+  const names = Object.keys(targets) as Name[];
+  const samples = new Map<Name, number[]>(names.map((name) => [name, []]));
+  const measure = async (name: Name, duration: number) => {
+    const result = await autocannon({ ...targets[name], connections: load.connections, duration });
+    const failed = result.non2xx + result.errors + result.timeouts;
+    if (failed > 0 || result.requests.total === 0) throw new Error(`${name}: ${failed} failed requests of ${result.requests.total}`);
+    return result.requests.average;
+  };
+  for (const name of names) await measure(name, 1);
+  for (let round = 0; round < load.rounds; round++) {
+    for (const name of names) samples.get(name)?.push(await measure(name, load.secondsPerRound));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  return Object.fromEntries(names.map((name) => [name, median(samples.get(name) ?? [])])) as Record<Name, number>;
 }

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { closedPort, discoveryDocument, manualClock, platformFailure, stagePlatformWithNock } from '../test/fixtures.ts';
+import { closedPort, discoveryDocument, manualClock, platformFailure } from '../test/fixtures.ts';
+import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import { ApiTokenProvider } from './api-token-provider.ts';
 
 const issuer = 'http://127.0.0.1:4998';

@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { manualClock, stagePlatformWithNock } from '../test/fixtures.ts';
+import { manualClock } from '../test/fixtures.ts';
+import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import type { TokenProvider } from './api-token-provider.ts';
 import { AppKeyResolver } from './app-key-resolver.ts';
 import { createHttpClient } from './http-client.ts';

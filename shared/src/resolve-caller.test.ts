@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { closedPort, listen, platformFailure, stagePlatformWithNock } from '../test/fixtures.ts';
+import { closedPort, listen, platformFailure } from '../test/fixtures.ts';
+import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import { CachedTokenResolver } from './cached-token-resolver.ts';
 import { createHttpClient } from './http-client.ts';
 import { fetchCaller, resolveCaller } from './resolve-caller.ts';

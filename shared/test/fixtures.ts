@@ -1,10 +1,9 @@
 // Test helpers shared by the SDK's tests: tokens with a chosen expiry, a controllable clock, a port
-// on which nothing listens.
+// on which nothing listens. No side effects on import (nock's interceptors live in nock-platform.ts),
+// so benchmarks and other packages' tests may use these too.
 import { createServer as createHttpServer, type RequestListener } from 'node:http';
 import { createServer } from 'node:net';
 import { UnsecuredJWT } from 'jose';
-import nock from 'nock';
-import { afterEach, beforeEach } from 'vitest';
 import { isPlatformError, type PlatformError } from '../src/errors.ts';
 
 /** A JWT-shaped token whose `exp` is `expiresInSeconds` after `nowMs` (no signature: the SDK never verifies). */
@@ -74,15 +73,4 @@ export async function platformFailure(promise: Promise<unknown>): Promise<Platfo
     throw error;
   }
   throw new Error('expected a PlatformError');
-}
-
-/** Within the calling test file: no real connection unless a test allows one, and no staged answer outlives its test. */
-export function stagePlatformWithNock(): void {
-  beforeEach(() => {
-    nock.disableNetConnect();
-  });
-  afterEach(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
-  });
 }

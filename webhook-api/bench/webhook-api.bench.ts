@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import autocannon from 'autocannon';
-import { printComparison } from '../../scripts/src/bench-report.ts';
+import { printComparison, requestsPerSecond } from '../../scripts/src/bench-report.ts';
 import { startPostgresCluster } from '../test/postgres-cluster.ts';
 
-const durationSeconds = 5;
+const secondsPerRound = 2;
+const rounds = 3;
 const connections = 16;
 const cluster = await startPostgresCluster();
 const child = spawn(process.execPath, [resolve(import.meta.dirname, 'bench-server.ts')], {
@@ -27,20 +27,19 @@ try {
   const created = await fetch(`${urls.sqlite}/v2/webhooks?companyId=1`, { method: 'POST', headers, body });
   const { id } = (await created.json()) as { id: string };
 
-  const run = async (title: string, options: autocannon.Options) => {
-    const result = await autocannon({ connections, duration: durationSeconds, ...options });
-    const wrong = result.errors + result.timeouts + result.non2xx;
-    if (result.requests.total === 0 || wrong > 0) throw new Error(`${title}: ${wrong} unexpected answers of ${result.requests.total}`);
-    return result.requests.average;
-  };
-
-  const bare = await run('bare', { url: `${urls.bare}/bare` });
-  const get = await run('get', { url: `${urls.sqlite}/v2/webhooks/${id}`, headers });
-  const createSqlite = await run('create sqlite', { url: `${urls.sqlite}/v2/webhooks?companyId=1`, method: 'POST', headers, body });
-  const createPostgres = await run('create postgres', { url: `${urls.postgres}/v2/webhooks?companyId=1`, method: 'POST', headers, body });
+  const figures = await requestsPerSecond(
+    {
+      bare: { url: `${urls.bare}/bare` },
+      get: { url: `${urls.sqlite}/v2/webhooks/${id}`, headers },
+      createSqlite: { url: `${urls.sqlite}/v2/webhooks?companyId=1`, method: 'POST', headers, body },
+      createPostgres: { url: `${urls.postgres}/v2/webhooks?companyId=1`, method: 'POST', headers, body },
+    },
+    { connections, secondsPerRound, rounds },
+  );
+  const { bare, get, createSqlite, createPostgres } = figures;
 
   const baseline = { name: 'bare Express 5 handler (same run)', value: bare, unit: 'req/s' };
-  printComparison(`Webhook API, ${connections} connections, ${durationSeconds} s each, servers in their own process`, { name: 'GET /v2/webhooks/{id} (cached caller, SQLite)', value: get, unit: 'req/s' }, baseline);
+  printComparison(`Webhook API, ${connections} connections, median of ${rounds} interleaved ${secondsPerRound}-s rounds, servers in their own process`, { name: 'GET /v2/webhooks/{id} (cached caller, SQLite)', value: get, unit: 'req/s' }, baseline);
   printComparison('Create throughput (validate, encrypt credentials, insert)', { name: 'POST /v2/webhooks on SQLite (WAL)', value: createSqlite, unit: 'req/s' }, baseline);
   printComparison('Create throughput on PostgreSQL (the throwaway test cluster: fsync and synchronous_commit off)', { name: 'POST /v2/webhooks on PostgreSQL', value: createPostgres, unit: 'req/s' }, { name: 'POST /v2/webhooks on SQLite (same run)', value: createSqlite, unit: 'req/s' });
 } finally {

@@ -25,7 +25,11 @@ try {
 }
 const logger = createLogger({ name: 'webhook-api', level: settings.logLevel });
 const store = settings.databaseUrl
-  ? await openPostgresStore(settings.databaseUrl).catch(startupFailure)
+  ? await openPostgresStore(settings.databaseUrl, {
+      onIdleConnectionError: (error) => {
+        logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
+      },
+    }).catch(startupFailure)
   : openSqliteStore(join(settings.dataDir, 'webhooks.db'));
 const vault = new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKey, dataDir: settings.dataDir, logger }));
 

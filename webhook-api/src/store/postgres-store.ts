@@ -117,8 +117,21 @@ async function migrate(pool: pg.Pool): Promise<void> {
   }
 }
 
-export async function openPostgresStore(connectionString: string, options: { maxConnections?: number } = {}): Promise<WebhookStore> {
+export interface PostgresStoreOptions {
+  maxConnections?: number;
+  /**
+   * Told when an idle connection fails (the server restarted, a failover, a terminated backend).
+   * The pool drops that connection and opens a new one on the next query; without a listener, pg
+   * would raise the error on the process and end it.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookStore> {
   const pool = new pg.Pool({ connectionString, max: options.maxConnections ?? 10 });
+  pool.on('error', (error) => {
+    options.onIdleConnectionError?.(error);
+  });
   await migrate(pool);
 
   const one = async <R extends pg.QueryResultRow>(sql: string, values: unknown[]) => (await pool.query<R>(sql, values)).rows[0];

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freshDatabase } from '../../test/postgres-cluster.ts';
 import { openPostgresStore } from './postgres-store.ts';
@@ -115,5 +116,25 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     expect(await s.deleteConfig('a')).toBe(true);
     expect(await s.deleteConfig('a')).toBe(false);
     expect(await s.listLinks('a')).toEqual([]);
+  });
+});
+
+describe('the PostgreSQL store', () => {
+  it('survives the server dropping its idle connections, and reconnects on the next query', async () => {
+    const url = await freshDatabase(inject('postgresUrl'));
+    const dropped: Error[] = [];
+    const store = await openPostgresStore(url, { onIdleConnectionError: (error) => dropped.push(error) });
+    try {
+      await store.createConfig(config('a'));
+      const admin = new pg.Client({ connectionString: inject('postgresUrl') });
+      await admin.connect();
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [new URL(url).pathname.slice(1)]);
+      await admin.end();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(dropped.length).toBeGreaterThan(0);
+      expect(await store.getConfig('a')).toEqual(config('a'));
+    } finally {
+      await store.close();
+    }
   });
 });
