@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ApiError, apiErrorHandler, parseBody } from './api-error.ts';
 import type { AccessTokenClaims } from './authenticate.ts';
 import type { Logger } from '@platform/shared';
-import { createRequestLogging } from '@platform/shared';
+import { createRequestLogging, extractBearer } from '@platform/shared';
 
 const dimensions = 8;
 
@@ -28,8 +28,8 @@ export function createAiService(options: {
   app.use(express.json({ limit: '256kb' }));
 
   app.post('/v1/embeddings', async (req, res) => {
-    const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(req.get('authorization') ?? '');
-    const claims = match?.[1] ? await options.verify(match[1]) : null;
+    const token = extractBearer(req.get('authorization'));
+    const claims = token ? await options.verify(token) : null;
     if (!claims) throw new ApiError('invalid_token', 'a valid platform token is required');
     if (claims.act !== undefined) throw new ApiError('invalid_token', 'delegated tokens are not accepted by this service');
     const body = parseBody(z.strictObject({ input: z.union([z.string(), z.array(z.string()).min(1).max(64)]), model: z.string().optional() }), req);

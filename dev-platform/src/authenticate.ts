@@ -2,7 +2,7 @@
 // call (a token with `act`), or an app (client credentials). Access tokens are JWTs this platform
 // signed (`typ: at+jwt`); anything else is refused.
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { CachedTokenResolver } from '@platform/shared';
+import { CachedTokenResolver, parseCredential } from '@platform/shared';
 import type { Principal } from './access.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { World } from './world.ts';
@@ -52,8 +52,6 @@ export interface Authenticator {
   authenticate(authorization: string | undefined, audiences: readonly string[]): Promise<Authentication>;
 }
 
-const scheme = /^(Bearer|ApiToken) +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
 /**
  * `platformAudience` is the platform API's audience: the only one a delegated token may carry.
  */
@@ -64,10 +62,10 @@ export function createAuthenticator(
 ): Authenticator {
   return {
     async authenticate(authorization, audiences) {
-      const match = authorization ? scheme.exec(authorization) : null;
-      if (!match?.[1] || !match[2]) return { ok: false, reason: 'a Bearer or ApiToken credential is required' };
-      const [, kind, token] = match;
-      if (kind.toLowerCase() === 'apitoken') {
+      const credential = parseCredential(authorization);
+      if (!credential) return { ok: false, reason: 'a Bearer or ApiToken credential is required' };
+      const { token } = credential;
+      if (credential.scheme === 'ApiToken') {
         const user = world.userByApiToken(token);
         return user ? { ok: true, principal: { kind: 'person', user } } : { ok: false, reason: 'unknown API token' };
       }

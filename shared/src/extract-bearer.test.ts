@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractBearer } from './extract-bearer.ts';
+import { extractBearer, parseCredential } from './extract-bearer.ts';
 
 describe('extractBearer', () => {
   it.each([
@@ -30,5 +30,16 @@ describe('extractBearer', () => {
     ['a repeated header', ['Bearer abc', 'Bearer def']],
   ])('gives no token for %s', (_case, value) => {
     expect(extractBearer(value)).toBeUndefined();
+  });
+});
+
+describe('parseCredential', () => {
+  it('tells the Bearer and ApiToken schemes apart, case-insensitively', () => {
+    expect(parseCredential('Bearer abc')).toEqual({ scheme: 'Bearer', token: 'abc' });
+    expect(parseCredential('apitoken xyz')).toEqual({ scheme: 'ApiToken', token: 'xyz' });
+  });
+
+  it.each([undefined, '', 'Basic YWJj', 'ApiToken', 'ApiToken a b', 'Token abc'])('gives nothing for %j', (value) => {
+    expect(parseCredential(value)).toBeUndefined();
   });
 });

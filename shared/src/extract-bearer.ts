@@ -1,7 +1,24 @@
-// The token of an `Authorization: Bearer <token>` header value (RFC 6750 section 2.1).
+// The credential of an Authorization header value: `Bearer <token>` (RFC 6750 section 2.1), or the
+// platform's `ApiToken <token>` for a user's API tokens.
+
+/** The Authorization schemes the platform API takes: OAuth bearer tokens and a user's API tokens. */
+export type CredentialScheme = 'Bearer' | 'ApiToken';
+
+export interface Credential {
+  readonly scheme: CredentialScheme;
+  readonly token: string;
+}
 
 // auth-scheme, one or more spaces, then a b64token; the scheme is case-insensitive (RFC 9110 11.1).
-const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const credential = /^(Bearer|ApiToken) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** The scheme and token of an Authorization header value; undefined for anything else or malformed. */
+export function parseCredential(headerValue: string | readonly string[] | null | undefined): Credential | undefined {
+  if (typeof headerValue !== 'string') return undefined;
+  const match = credential.exec(headerValue);
+  if (!match?.[1] || !match[2]) return undefined;
+  return { scheme: match[1].toLowerCase() === 'bearer' ? 'Bearer' : 'ApiToken', token: match[2] };
+}
 
 /**
  * Returns the bearer token of an Authorization header value, or undefined when the value is
@@ -9,6 +26,6 @@ const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
  * several credentials).
  */
 export function extractBearer(headerValue: string | readonly string[] | null | undefined): string | undefined {
-  if (typeof headerValue !== 'string') return undefined;
-  return bearer.exec(headerValue)?.[1];
+  const parsed = parseCredential(headerValue);
+  return parsed?.scheme === 'Bearer' ? parsed.token : undefined;
 }

@@ -9,10 +9,10 @@ export {
   type PlatformAppSettings,
   type PlatformMcpSettings,
 } from './settings.ts';
-export { extractBearer } from './extract-bearer.ts';
+export { extractBearer, parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
 export { createHttpClient, discardBody, endpoint, readJson, unexpectedStatus, type HttpClient, type HttpClientOptions } from './http-client.ts';
 export { meResponseSchema, toCaller, type Caller, type CallerCompany } from './caller.ts';
-export { fetchCaller, resolveCaller, type CredentialScheme } from './resolve-caller.ts';
+export { fetchCaller, resolveCaller } from './resolve-caller.ts';
 export { CachedTokenResolver, tokenExpiry, type CachedTokenResolverOptions, type TokenCheck } from './cached-token-resolver.ts';
 export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, type TokenProvider } from './api-token-provider.ts';
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';

@@ -3,12 +3,10 @@
 import type { Caller } from './caller.ts';
 import { meResponseSchema, toCaller } from './caller.ts';
 import type { CachedTokenResolver } from './cached-token-resolver.ts';
+import type { CredentialScheme } from './extract-bearer.ts';
 import { PlatformError } from './errors.ts';
 import type { HttpClient } from './http-client.ts';
 import { discardBody, endpoint, readJson, unexpectedStatus } from './http-client.ts';
-
-/** The Authorization schemes the platform API takes: OAuth bearer tokens and a user's API tokens. */
-export type CredentialScheme = 'Bearer' | 'ApiToken';
 
 /** One uncached check of `token` at `{apiBaseUrl}/api/me`, sent with `scheme` (Bearer by default). */
 export async function fetchCaller(token: string, httpClient: HttpClient, apiBaseUrl: string, scheme: CredentialScheme = 'Bearer'): Promise<Caller | null> {

@@ -2,14 +2,9 @@
 // token (a person's or a delegated one) or an ApiToken; the platform's /api/me says who it is,
 // through the SDK's cache. The companyView header narrows the call to one company. Another
 // company's resources are 404, never 403: their existence is not revealed.
-import { extractBearer, type Caller, type CallerCompany, type CredentialScheme } from '@platform/shared';
+import { parseCredential, type Caller, type CallerCompany, type Credential } from '@platform/shared';
 import type { RequestHandler, Response } from 'express';
 import { notFound, WebhookApiError, invalid } from './errors.ts';
-
-export interface Credential {
-  readonly scheme: CredentialScheme;
-  readonly token: string;
-}
 
 export interface CallerContext {
   readonly caller: Caller;
@@ -18,6 +13,7 @@ export interface CallerContext {
   readonly companyView: number | undefined;
 }
 
+export type { Credential };
 export type Right = 'view' | 'manage';
 export type CallerCheck = (credential: Credential) => Promise<Caller | null>;
 
@@ -30,21 +26,12 @@ declare global {
   }
 }
 
-const apiToken = /^ApiToken +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-export function credentialOf(header: string | undefined): Credential | undefined {
-  const bearer = extractBearer(header);
-  if (bearer) return { scheme: 'Bearer', token: bearer };
-  const match = header ? apiToken.exec(header) : null;
-  return match?.[1] ? { scheme: 'ApiToken', token: match[1] } : undefined;
-}
-
 export function requireCaller(check: CallerCheck): RequestHandler {
   return async (req, res, next) => {
     if (req.get('authversion') !== 'V0.0.1') {
       throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
     }
-    const credential = credentialOf(req.get('authorization'));
+    const credential = parseCredential(req.get('authorization'));
     if (!credential) throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: a Bearer or ApiToken credential is required', { field: 'Authorization' });
     const caller = await check(credential);
     if (!caller) throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: the token is invalid or expired', { field: 'Authorization' });
