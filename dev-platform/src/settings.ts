@@ -1,5 +1,6 @@
 // The dev platform's settings, read once from the environment; every bad variable named at once.
 import { resolve } from 'node:path';
+import { parseEnvironment } from '@platform/shared';
 import { z } from 'zod';
 
 export interface DevPlatformSettings {
@@ -23,11 +24,11 @@ export interface DevPlatformSettings {
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-const port = z.coerce.number().int().min(0).max(65_535);
+const port = z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0, 'must be a port number').max(65_535, 'must be a port number');
 const seconds = z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).refine((n) => n > 0, 'must be more than 0');
 const url = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).transform((u) => u.replace(/\/+$/, ''));
 
-const schema = z.object({
+const shape = {
   PLATFORM_HOST: z.string().min(1).default('127.0.0.1'),
   PLATFORM_PORT: port.default(4000),
   PLATFORM_ISSUER: url.optional(),
@@ -39,15 +40,10 @@ const schema = z.object({
   PLATFORM_ACCESS_TOKEN_TTL_SECONDS: seconds.default(3600),
   PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS: seconds.default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+};
 
 export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
-  const input = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    throw new Error(`Invalid settings: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}.`);
-  }
-  const s = parsed.data;
+  const s = parseEnvironment(shape, env);
   const extraResources = s.PLATFORM_EXTRA_RESOURCES.split(',').map((r) => r.trim()).filter(Boolean);
   const bad = extraResources.filter((r) => !URL.canParse(r));
   if (bad.length > 0) throw new Error(`Invalid settings: PLATFORM_EXTRA_RESOURCES has a value that is not a URL (${bad.join(', ')}).`);

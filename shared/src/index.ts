@@ -5,6 +5,7 @@ export { systemClock, type Clock } from './clock.ts';
 export {
   loadPlatformAppSettings,
   loadPlatformMcpSettings,
+  parseEnvironment,
   type Environment,
   type PlatformAppSettings,
   type PlatformMcpSettings,

@@ -83,8 +83,11 @@ const mcpShape = {
   TOOL_REGISTRATION_TTL_SECONDS: wholeNumber(1, 'seconds').default(30),
 };
 
-/** Parses the variables a schema names; an empty variable counts as unset. */
-function parseEnvironment<Shape extends z.ZodRawShape>(shape: Shape, env: Environment): z.output<z.ZodObject<Shape>> {
+/**
+ * Parses the variables a schema names, for any service's settings: an empty variable counts as
+ * unset, and every bad variable is named in one SETTINGS_INVALID message (values never echoed).
+ */
+export function parseEnvironment<Shape extends z.ZodRawShape>(shape: Shape, env: Environment): z.output<z.ZodObject<Shape>> {
   const input = Object.fromEntries(
     Object.keys(shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
   );

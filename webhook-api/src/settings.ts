@@ -1,5 +1,6 @@
 // The webhook API's settings, read once from the environment; every bad variable named at once.
 import { resolve } from 'node:path';
+import { parseEnvironment } from '@platform/shared';
 import { z } from 'zod';
 
 export interface WebhookApiSettings {
@@ -18,7 +19,7 @@ export interface WebhookApiSettings {
 
 const whole = (min: number) => z.string().regex(/^\d+$/, `must be a whole number, ${min} or more`).transform(Number).refine((n) => n >= min, `must be ${min} or more`);
 
-const schema = z.object({
+const shape = {
   WEBHOOK_API_HOST: z.string().min(1).default('127.0.0.1'),
   WEBHOOK_API_PORT: whole(0).refine((n) => n < 65_536, 'must be a port number').default(4100),
   PLATFORM_API_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).transform((u) => u.replace(/\/+$/, '')).default('http://127.0.0.1:4000'),
@@ -28,16 +29,11 @@ const schema = z.object({
   WEBHOOK_DATA_DIR: z.string().min(1).default('data'),
   WEBHOOK_ENCRYPTION_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+};
 
 export function loadWebhookApiSettings(env: Readonly<Record<string, string | undefined>>): WebhookApiSettings {
-  const input = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) {
-    // Values are never echoed: DATABASE_URL and WEBHOOK_ENCRYPTION_KEY hold secrets.
-    throw new Error(`Invalid settings: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}.`);
-  }
-  const s = parsed.data;
+  // Values are never echoed: DATABASE_URL and WEBHOOK_ENCRYPTION_KEY hold secrets.
+  const s = parseEnvironment(shape, env);
   return Object.freeze({
     host: s.WEBHOOK_API_HOST,
     port: s.WEBHOOK_API_PORT,
