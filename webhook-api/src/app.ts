@@ -6,7 +6,9 @@ import { requireCaller, type CallerCheck } from './caller-context.ts';
 import type { CredentialVault } from './credential-vault.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
+import { defaultLimits, type WebhookLimits } from './limits.ts';
 import { createOpenApiDocument } from './openapi.ts';
+import { StoreUnavailableError } from './store/store-unavailable.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
 import { createWebhookRoutes } from './webhooks.routes.ts';
 
@@ -17,11 +19,14 @@ export interface AppDependencies {
   readonly devices: DeviceDirectory;
   readonly logger: Logger;
   readonly publicUrl: string;
+  /** Configurations per company, devices per configuration, scopes per link; the defaults when omitted. */
+  readonly limits?: WebhookLimits;
 }
 
 /** Maps any failure to the error body: ours as they are, platform trouble as 502/503, the rest as 500. */
 function toApiError(error: unknown): WebhookApiError {
   if (error instanceof WebhookApiError) return error;
+  if (error instanceof StoreUnavailableError) return new WebhookApiError('STORE_UNAVAILABLE', undefined, { cause: error });
   if (isPlatformError(error, 'PLATFORM_UNAVAILABLE')) return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
   if (isPlatformError(error)) return new WebhookApiError('PLATFORM_BAD_RESPONSE', 'The platform answered unexpectedly; try again later.', { cause: error });
   const bodyError = error as { type?: string; status?: number };
@@ -48,7 +53,7 @@ export function createApp(deps: AppDependencies): Express {
   });
 
   app.use('/v2/webhooks', requireCaller(deps.checkCaller), express.json({ limit: '64kb', strict: true }));
-  app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices }));
+  app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });

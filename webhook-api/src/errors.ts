@@ -1,20 +1,26 @@
-// The webhook API's one error type and catalog: a stable code, the HTTP status, a message that
-// names the field, and the cause kept for the logs only.
+// The webhook API's one error type and its catalog: each code with its HTTP status and a message
+// safe to show, kept together; a thrown error may say more (naming the field), and its cause is
+// kept for the logs only.
 
 export const errorCatalog = {
-  VALIDATION_FAILED: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  INTERNAL: 500,
-  PLATFORM_BAD_RESPONSE: 502,
-  PLATFORM_UNAVAILABLE: 503,
-} as const;
+  VALIDATION_FAILED: { status: 400, message: 'The request is invalid; the message and `field` name what to fix.' },
+  UNAUTHENTICATED: { status: 401, message: 'AuthVersion must be V0.0.1, and the token present, valid, unexpired and issued for this API.' },
+  FORBIDDEN: { status: 403, message: 'The token is valid, but Device Overview View/Manage is missing on the owning company.' },
+  NOT_FOUND: { status: 404, message: 'The company, configuration, device, link or route was not found, or is not within the caller’s company.' },
+  CONFLICT: { status: 409, message: 'The device is already linked, or an identical scope is already on the link.' },
+  LIMIT_REACHED: { status: 409, message: 'A documented limit (configurations per company, devices per configuration, scopes per link) is reached.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than 64 kB.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The body must be sent as Content-Type: application/json.' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
+  INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
+  PLATFORM_BAD_RESPONSE: { status: 502, message: 'The platform answered unexpectedly; try again later.' },
+  PLATFORM_UNAVAILABLE: { status: 503, message: 'The platform could not be reached to check the caller; try again.' },
+  STORE_UNAVAILABLE: { status: 503, message: 'The webhook store could not be reached; try again.' },
+} as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCatalog;
+
+export const errorCodes = Object.keys(errorCatalog) as [ErrorCode, ...ErrorCode[]];
 
 /** The body of every error response. */
 export interface ErrorBody {
@@ -27,10 +33,11 @@ export class WebhookApiError extends Error {
   readonly status: number;
   readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { field?: string; cause?: unknown } = {}) {
+  /** `message` defaults to the catalog's; it is shown to the client, so it never holds a secret. */
+  constructor(code: ErrorCode, message: string = errorCatalog[code].message, options: { field?: string; cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.code = code;
-    this.status = errorCatalog[code];
+    this.status = errorCatalog[code].status;
     this.field = options.field;
   }
 

@@ -1,17 +1,21 @@
 // OpenAPI 3.1 for the webhook API, generated from the route table and the zod schemas that
 // validate the requests, so the document cannot drift from what the service does.
 import { z } from 'zod';
+import { errorCatalog } from './errors.ts';
 import { apiSchemas } from './schemas.ts';
 import { routeSpecs, type RouteSpec } from './webhooks.routes.ts';
 
-const statusText: Record<number, string> = {
-  400: 'Validation failed; the message and `field` name the field',
-  401: 'AuthVersion is not V0.0.1, or the token is missing, invalid or expired',
-  403: 'Valid token, but Device Overview View/Manage is missing on the owning company',
-  404: 'Company, configuration, device, link or route not found, or not within the caller’s company',
-  409: 'Device already linked, or an identical scope already on the link',
-  503: 'The platform could not be reached to check the caller; try again',
-};
+/** What each error status means, from the catalog: every code with that status, one line each. */
+const statusText = (status: number) =>
+  Object.entries(errorCatalog)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code, entry]) => `${code}: ${entry.message}`)
+    .join('\n');
+
+/** Statuses any operation may answer, decided at the edge before or around its handler. */
+const edgeStatuses = [401, 431, 500, 502, 503];
+/** Statuses of an operation that takes a body. */
+const bodyStatuses = [400, 413, 415];
 
 /** `/v2/webhooks/:id` as `/v2/webhooks/{id}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -51,8 +55,9 @@ function operation(spec: RouteSpec) {
       ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema) } } }),
     },
   };
-  for (const status of spec.errors) {
-    responses[status] = { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const errorStatuses = new Set([...spec.errors, ...edgeStatuses, ...(spec.body ? bodyStatuses : [])]);
+  for (const status of [...errorStatuses].sort()) {
+    responses[status] = { description: statusText(status), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
     operationId: spec.operationId,

@@ -1,6 +1,7 @@
 // The request and response shapes of the webhook API as zod schemas: validation at the edge and
 // the OpenAPI document come from these same definitions.
 import { z } from 'zod';
+import { errorCodes } from './errors.ts';
 
 /** The named schemas of the API; the OpenAPI document's components come from here. */
 export const apiSchemas = z.registry<{ id: string; description?: string }>();
@@ -106,7 +107,7 @@ export type Scope = z.output<typeof scope>;
 export const errorResponse = z
   .object({
     error: z.object({
-      code: z.enum(['VALIDATION_FAILED', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'INTERNAL', 'PLATFORM_BAD_RESPONSE', 'PLATFORM_UNAVAILABLE']),
+      code: z.enum(errorCodes),
       message: z.string(),
       field: z.string().optional(),
     }),

@@ -8,6 +8,7 @@ import { fieldsForCreate, fieldsForUpdate, publicConfig } from './config-writes.
 import type { CredentialVault } from './credential-vault.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { invalid, notFound, WebhookApiError } from './errors.ts';
+import type { WebhookLimits } from './limits.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './schemas.ts';
 import { applyScopeRules } from './scope-rules.ts';
 import type { StoredConfig, WebhookStore } from './store/webhook-store.ts';
@@ -16,6 +17,7 @@ export interface RouteDependencies {
   readonly store: WebhookStore;
   readonly vault: CredentialVault;
   readonly devices: DeviceDirectory;
+  readonly limits: WebhookLimits;
   readonly now?: () => Date;
 }
 
@@ -72,7 +74,8 @@ async function linkedDevice(req: Request, res: Response, deps: RouteDependencies
   return { config, deviceId };
 }
 
-const standardErrors = [400, 401, 403, 404, 503];
+/** Statuses the handlers answer; the edge's own (401, 5xx, body refusals) are added by the OpenAPI document. */
+const standardErrors = [400, 403, 404];
 
 export const routeSpecs = [
   { operationId: 'createWebhook', method: 'post', path: '/v2/webhooks', summary: 'Create a webhook configuration for a company', right: 'manage', query: companyQuery, body: webhookConfigInput, success: { status: 201, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: standardErrors },

@@ -11,6 +11,7 @@ import { createApp } from '../src/app.ts';
 import { createCallerCheck } from '../src/caller-check.ts';
 import { CredentialVault } from '../src/credential-vault.ts';
 import { createDeviceDirectory } from '../src/device-directory.ts';
+import type { WebhookLimits } from '../src/limits.ts';
 import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { openSqliteStore } from '../src/store/sqlite-store.ts';
 import type { WebhookStore } from '../src/store/webhook-store.ts';
@@ -42,7 +43,7 @@ export interface RunningApi {
 
 export const testKeyRing = [{ id: 'test-1', key: randomBytes(32) }];
 
-export async function startWebhookApi(options: { location: StoreLocation; platformUrl: string; vault?: CredentialVault; logLevel?: 'debug' | 'warn' }): Promise<RunningApi> {
+export async function startWebhookApi(options: { location: StoreLocation; platformUrl: string; vault?: CredentialVault; logLevel?: 'debug' | 'warn'; limits?: WebhookLimits }): Promise<RunningApi> {
   const store = await options.location.open();
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs: string[] = [];
@@ -66,6 +67,7 @@ export async function startWebhookApi(options: { location: StoreLocation; platfo
     devices: createDeviceDirectory(http, options.platformUrl),
     logger: createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination }),
     publicUrl: url,
+    ...(options.limits && { limits: options.limits }),
   });
   server.on('request', app);
   return {
