@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { printComparison, requestsPerSecond } from '../../scripts/src/bench-report.ts';
+import { printComparison, requestsPerSecond } from '@platform/scripts/bench-report';
 import { secretNamesOf } from '../../scripts/src/dev-secrets.ts';
 
 const secondsPerRound = 2;

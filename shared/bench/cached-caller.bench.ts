@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { UnsecuredJWT } from 'jose';
-import { collectGarbage, nanosecondsPerOperation, printComparison } from '../../scripts/src/bench-report.ts';
+import { collectGarbage, nanosecondsPerOperation, printComparison } from '@platform/scripts/bench-report';
 import { CachedTokenResolver } from '../src/cached-token-resolver.ts';
 import { toCaller, type Caller } from '../src/caller.ts';
 import { createHttpClient } from '../src/http-client.ts';
@@ -32,6 +32,7 @@ function token(i: number): string {
 function caller(i: number): Caller {
   return toCaller({
     id: `user-${i}`,
+    audience: [apiBaseUrl],
     companies: [
       { id: 1, name: 'Acme Telemetry', isOwner: false, roles: [], permissions: ['device-overview:view', 'device-overview:manage', 'webhook-tools:run'] },
       { id: 2, name: 'Beta Sensors', isOwner: false, roles: [], permissions: ['device-overview:view'] },

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { closedPort, discoveryDocument, manualClock, platformFailure } from '../test/fixtures.ts';
+import { closedPort, discoveryDocument, manualClock, platformFailure } from './testing/index.ts';
 import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import { ApiTokenProvider } from './api-token-provider.ts';
 

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../test/fixtures.ts';
+import { manualClock } from './testing/index.ts';
 import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import type { TokenProvider } from './api-token-provider.ts';
 import { AppKeyResolver } from './app-key-resolver.ts';

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import type { TokenProvider } from './api-token-provider.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { PlatformError } from './errors.ts';
-import { discardBody, endpoint, readJson, unexpectedStatus, type HttpClient } from './http-client.ts';
+import { endpoint, type HttpClient } from './http-client.ts';
+import { discardBody, readPlatformAnswer } from './platform-answer.ts';
 
 export interface AppKeyResolverOptions {
   apiBaseUrl: string;
@@ -46,15 +47,9 @@ export class AppKeyResolver {
       tokenProvider.invalidate();
       throw new PlatformError('APP_TOKEN_REJECTED', "GET /api/apps/me refused the app's access token.");
     }
-    if (response.status !== 200) {
-      await discardBody(response);
-      throw unexpectedStatus(response, 'GET /api/apps/me');
-    }
-    const parsed = appsMeSchema.safeParse(await readJson(response));
-    if (!parsed.success) {
-      throw new PlatformError('PLATFORM_BAD_RESPONSE', 'GET /api/apps/me answered a body of an unexpected shape.', { cause: parsed.error });
-    }
-    const { appKey } = parsed.data;
+    const answer = await readPlatformAnswer(response, { what: 'GET /api/apps/me', schema: appsMeSchema });
+    if (!answer) throw new PlatformError('PLATFORM_BAD_RESPONSE', 'GET /api/apps/me answered no app.');
+    const { appKey } = answer;
     // An app key does not change for a client; "no app" is re-asked now and then.
     const until = appKey === null ? clock() + unlinkedRecheckSeconds * 1000 : Number.POSITIVE_INFINITY;
     this.#known = { appKey, until };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { manualClock, tokenExpiringIn } from '../test/fixtures.ts';
+import { manualClock, tokenExpiringIn } from './testing/index.ts';
 import { CachedTokenResolver, tokenExpiry } from './cached-token-resolver.ts';
 
 interface Who {

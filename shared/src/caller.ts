@@ -1,5 +1,6 @@
-// Who is calling: the person behind a token, with their companies and per-company permissions,
-// as the platform's GET /api/me reports them.
+// Who is calling: the person behind a token, the audiences it was issued for, the app it was
+// delegated to (if any), and their companies with per-company permissions, as the platform's
+// GET /api/me reports them.
 import { z } from 'zod';
 
 export interface CallerCompany {
@@ -16,11 +17,17 @@ export interface CallerCompany {
 export interface Caller {
   /** The person, as a platform user id. */
   readonly id: string;
+  /** The audiences the token was issued for (the platform API, or an MCP server). */
+  readonly audience: readonly string[];
+  /** The app a delegated token was issued to; undefined for a person's own token or API token. */
+  readonly actor: { readonly clientId: string } | undefined;
   readonly companies: readonly CallerCompany[];
 }
 
 export const meResponseSchema = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
+  audience: z.union([z.string().min(1).transform((aud) => [aud]), z.array(z.string().min(1)).min(1)]),
+  actor: z.object({ clientId: z.string().min(1) }).nullish(),
   companies: z.array(
     z.object({
       id: z.number().int(),
@@ -35,6 +42,8 @@ export const meResponseSchema = z.object({
 export function toCaller(me: z.output<typeof meResponseSchema>): Caller {
   return Object.freeze({
     id: me.id,
+    audience: Object.freeze([...me.audience]),
+    actor: me.actor ? Object.freeze({ clientId: me.actor.clientId }) : undefined,
     companies: Object.freeze(
       me.companies.map((company) =>
         Object.freeze({

@@ -42,4 +42,10 @@ describe('parseCredential', () => {
   it.each([undefined, '', 'Basic YWJj', 'ApiToken', 'ApiToken a b', 'Token abc'])('gives nothing for %j', (value) => {
     expect(parseCredential(value)).toBeUndefined();
   });
+
+  it('takes a list of one header value, and refuses several (which one counts would depend on the reader)', () => {
+    expect(parseCredential(['Bearer abc'])).toEqual({ scheme: 'Bearer', token: 'abc' });
+    expect(parseCredential(['Bearer abc', 'Bearer def'])).toBeUndefined();
+    expect(parseCredential([])).toBeUndefined();
+  });
 });

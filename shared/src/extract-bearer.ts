@@ -12,10 +12,14 @@ export interface Credential {
 // auth-scheme, one or more spaces, then a b64token; the scheme is case-insensitive (RFC 9110 11.1).
 const credential = /^(Bearer|ApiToken) +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-/** The scheme and token of an Authorization header value; undefined for anything else or malformed. */
+/**
+ * The scheme and token of an Authorization header; undefined for anything else, malformed, or
+ * several headers (a list of more than one value: which one counts would depend on the reader).
+ */
 export function parseCredential(headerValue: string | readonly string[] | null | undefined): Credential | undefined {
-  if (typeof headerValue !== 'string') return undefined;
-  const match = credential.exec(headerValue);
+  const value = typeof headerValue === 'string' ? headerValue : headerValue?.length === 1 ? headerValue[0] : undefined;
+  if (value === undefined) return undefined;
+  const match = credential.exec(value);
   if (!match?.[1] || !match[2]) return undefined;
   return { scheme: match[1].toLowerCase() === 'bearer' ? 'Bearer' : 'ApiToken', token: match[2] };
 }

@@ -42,36 +42,6 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   };
 }
 
-/**
- * Reads a JSON body: PLATFORM_BAD_RESPONSE when it is not JSON, PLATFORM_UNAVAILABLE when the body
- * stalls past the time limit or the connection drops while it arrives.
- */
-export async function readJson(response: Response): Promise<unknown> {
-  let body: string;
-  try {
-    body = await response.text();
-  } catch (error) {
-    throw new PlatformError('PLATFORM_UNAVAILABLE', 'The platform stopped answering in the middle of a response.', { cause: error });
-  }
-  try {
-    return JSON.parse(body) as unknown;
-  } catch (error) {
-    throw new PlatformError('PLATFORM_BAD_RESPONSE', 'The platform answered with a body that is not JSON.', { cause: error });
-  }
-}
-
-/** Frees the connection of a response whose body is not read. */
-export async function discardBody(response: Response): Promise<void> {
-  await response.body?.cancel().catch(() => undefined);
-}
-
-/** The error for a status that is neither success nor a refusal of the token. */
-export function unexpectedStatus(response: Response, what: string): PlatformError {
-  return response.status >= 500 || response.status === 429
-    ? new PlatformError('PLATFORM_UNAVAILABLE', `${what}: the platform answered ${response.status}.`)
-    : new PlatformError('PLATFORM_BAD_RESPONSE', `${what}: the platform answered an unexpected ${response.status}.`);
-}
-
 /** `{base}/{path}` for a base address without a trailing slash. */
 export function endpoint(baseUrl: string, path: string): URL {
   return new URL(`${baseUrl}/${path.replace(/^\/+/, '')}`);

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { discoveryDocument, manualClock } from '../test/fixtures.ts';
+import { discoveryDocument, manualClock } from './testing/index.ts';
 import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import { platformAppIdentity } from './platform-app-identity.ts';
 import { loadPlatformAppSettings } from './settings.ts';

@@ -40,6 +40,18 @@ describe('createRequestLogging', () => {
     expect(lines.join('')).not.toContain('very-secret-token');
   });
 
+  it('logs an allow-list of headers and the path without its query string, so a token in either never reaches a log', async () => {
+    const { lines, url, close } = await serve('debug');
+    await fetch(`${url}/v2/webhooks?companyId=1&access_token=query-secret-token`, {
+      headers: { 'x-api-key': 'header-secret-key', cookie: 'session=cookie-secret', 'x-custom-auth': 'custom-secret', 'user-agent': 'test-agent/1' },
+    });
+    close();
+    const completion = lines.map((l) => JSON.parse(l) as { msg: string; req?: { path: string; headers: Record<string, string> } }).find((l) => l.msg === 'request completed');
+    expect(completion?.req?.path).toBe('/v2/webhooks');
+    expect(Object.keys(completion?.req?.headers ?? {}).sort()).toEqual(['user-agent']);
+    for (const secret of ['query-secret-token', 'header-secret-key', 'cookie-secret', 'custom-secret']) expect(lines.join('')).not.toContain(secret);
+  });
+
   it('replaces a malformed request id and writes a completion line only at an enabled level', async () => {
     const { lines, url, close } = await serve('warn');
     const ok = await fetch(`${url}/ok`, { headers: { 'x-request-id': 'bad id with spaces' } });

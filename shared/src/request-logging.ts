@@ -1,6 +1,7 @@
 // One logger per HTTP request (req.log, carrying the request id) and one completion line per
-// request, with the request id echoed in `x-request-id`. Headers go through the logger's
-// redaction, so an Authorization header is never written.
+// request, with the request id echoed in `x-request-id`. The line carries an allow-list of headers
+// and the path without its query string: a credential in any other header, or a token someone put
+// in a query string, never reaches a log, whatever the redaction list knows.
 //
 // Why not pino-http: it builds a child logger bound to the whole request on every request, and
 // pino serializes and redacts those bindings at once, even when no line is written; on the dev
@@ -20,6 +21,21 @@ declare module 'node:http' {
 }
 
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The only request headers a completion line carries. */
+export const loggedRequestHeaders = ['user-agent', 'content-type', 'content-length', 'x-request-id'] as const;
+
+function headersToLog(req: IncomingMessage): Record<string, string | string[]> {
+  const picked: Record<string, string | string[]> = {};
+  for (const name of loggedRequestHeaders) {
+    const value = req.headers[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
+}
+
+/** The request's path without its query string (or fragment, should a client send one). */
+const pathOf = (url: string | undefined) => (url ?? '').replace(/[?#].*$/s, '');
 
 function levelOf(statusCode: number): Level {
   if (statusCode >= 500) return 'error';
@@ -47,7 +63,7 @@ export function createRequestLogging(logger: Logger): RequestLogging {
       logger[level](
         {
           reqId: id,
-          req: { method: req.method, url: req.url, headers: req.headers, remoteAddress: req.socket.remoteAddress },
+          req: { method: req.method, path: pathOf(req.url), headers: headersToLog(req), remoteAddress: req.socket.remoteAddress },
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
         },

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { closedPort, listen, platformFailure } from '../test/fixtures.ts';
+import { closedPort, listen, platformFailure } from './testing/index.ts';
 import { stagePlatformWithNock } from '../test/nock-platform.ts';
 import { CachedTokenResolver } from './cached-token-resolver.ts';
 import { createHttpClient } from './http-client.ts';
@@ -10,6 +10,7 @@ const api = 'http://127.0.0.1:4999';
 const httpClient = createHttpClient({ timeoutMs: 200 });
 const me = {
   id: 'user-42',
+  audience: [api],
   companies: [
     { id: 1, name: 'Acme', isOwner: false, roles: [], permissions: ['device-overview:view', 'webhook-tools:run'] },
     { id: 2, name: 'Beta', isOwner: false, roles: [], permissions: [] },
@@ -35,7 +36,7 @@ describe('resolveCaller', () => {
   });
 
   it('returns an empty company list for a valid token with no companies', async () => {
-    nock(api).get('/api/me').reply(200, { id: 'user-7', companies: [] });
+    nock(api).get('/api/me').reply(200, { id: 'user-7', audience: [api], companies: [] });
     const caller = await resolveCaller('tok-1', httpClient, api);
     expect(caller).not.toBeNull();
     expect(caller?.companies).toEqual([]);

@@ -4,28 +4,15 @@ import type { Caller } from './caller.ts';
 import { meResponseSchema, toCaller } from './caller.ts';
 import type { CachedTokenResolver } from './cached-token-resolver.ts';
 import type { CredentialScheme } from './extract-bearer.ts';
-import { PlatformError } from './errors.ts';
 import type { HttpClient } from './http-client.ts';
-import { discardBody, endpoint, readJson, unexpectedStatus } from './http-client.ts';
+import { endpoint } from './http-client.ts';
+import { readPlatformAnswer } from './platform-answer.ts';
 
 /** One uncached check of `token` at `{apiBaseUrl}/api/me`, sent with `scheme` (Bearer by default). */
 export async function fetchCaller(token: string, httpClient: HttpClient, apiBaseUrl: string, scheme: CredentialScheme = 'Bearer'): Promise<Caller | null> {
   const response = await httpClient.get(endpoint(apiBaseUrl, 'api/me'), { authorization: `${scheme} ${token}` });
-  if (response.status === 401 || response.status === 403) {
-    await discardBody(response);
-    return null;
-  }
-  if (response.status !== 200) {
-    await discardBody(response);
-    throw unexpectedStatus(response, 'GET /api/me');
-  }
-  const parsed = meResponseSchema.safeParse(await readJson(response));
-  if (!parsed.success) {
-    throw new PlatformError('PLATFORM_BAD_RESPONSE', 'GET /api/me answered a body of an unexpected shape.', {
-      cause: parsed.error,
-    });
-  }
-  return toCaller(parsed.data);
+  const me = await readPlatformAnswer(response, { what: 'GET /api/me', schema: meResponseSchema, absent: [401, 403] });
+  return me ? toCaller(me) : null;
 }
 
 /**
@@ -34,7 +21,8 @@ export async function fetchCaller(token: string, httpClient: HttpClient, apiBase
  * - null when the platform refuses the token (401 or 403);
  * - a caller with an empty company list for a valid token with no companies;
  * - throws PlatformError PLATFORM_UNAVAILABLE on 5xx, 429, a timeout or a connection failure, and
- *   PLATFORM_BAD_RESPONSE on an answer it cannot read; neither is reported as an invalid token.
+ *   PLATFORM_BAD_RESPONSE on an answer it cannot read or one too large; neither is reported as an
+ *   invalid token.
  *
  * With a cache, a success is kept for min(maxTtlSeconds, the token's remaining lifetime).
  */

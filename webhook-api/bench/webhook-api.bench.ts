@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { printComparison, requestsPerSecond } from '../../scripts/src/bench-report.ts';
+import { printComparison, requestsPerSecond } from '@platform/scripts/bench-report';
 import { startPostgresCluster } from '../test/postgres-cluster.ts';
 
 const secondsPerRound = 2;

@@ -1,0 +1,80 @@
+// The one caller check every service runs, framework-free: an Authorization header in, the caller
+// or a refusal with its reason out. The platform's GET /api/me (through the token cache) says who
+// the token stands for and for which audiences it was issued; a token issued for another service
+// is refused here, as is a delegated token where only the person's own (or another app's) belongs.
+// A platform outage throws PlatformError: it is never a refusal of the caller.
+import { CachedTokenResolver } from './cached-token-resolver.ts';
+import type { Caller } from './caller.ts';
+import type { Clock } from './clock.ts';
+import { parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
+import type { HttpClient } from './http-client.ts';
+import { fetchCaller } from './resolve-caller.ts';
+
+/**
+ * `error` follows RFC 6750 section 3.1: none when no credential was sent, `invalid_request` for a
+ * malformed or repeated Authorization header, `invalid_token` for a token refused for any reason.
+ */
+export type CallerCheckResult =
+  | { readonly ok: true; readonly caller: Caller; readonly credential: Credential }
+  | { readonly ok: false; readonly error: 'invalid_request' | 'invalid_token' | undefined; readonly description: string };
+
+/** Which callers a service takes: a person's own token, a token delegated to one app, or both. */
+export type ActorRule = 'person-only' | 'any' | { readonly clientId: string };
+
+export interface CallerCheckOptions {
+  /** Where GET /api/me lives. */
+  readonly apiBaseUrl: string;
+  /** The audience this service accepts: its own address (the platform API's base for the API's parts). */
+  readonly audience: string;
+  readonly httpClient: HttpClient;
+  /** Lifetime of a cached success, capped by the token's own expiry; 0 checks every call. */
+  readonly cacheTtlSeconds: number;
+  /** Bound on cached successes; default 10 000. */
+  readonly cacheMaxEntries?: number;
+  /** Default Bearer only; the platform API's parts also take ApiToken. */
+  readonly schemes?: readonly CredentialScheme[];
+  /** Default 'any'. */
+  readonly actor?: ActorRule;
+  readonly clock?: Clock;
+}
+
+export type CallerCheck = (authorization: string | readonly string[] | undefined) => Promise<CallerCheckResult>;
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+function refusal(error: 'invalid_request' | 'invalid_token' | undefined, description: string): CallerCheckResult {
+  return { ok: false, error, description };
+}
+
+/** Builds the check; options are checked here, once, with messages that name them. */
+export function createCallerCheck(options: CallerCheckOptions): CallerCheck {
+  const { apiBaseUrl, httpClient, cacheTtlSeconds, schemes = ['Bearer'], actor = 'any' } = options;
+  if (!URL.canParse(options.audience)) throw new TypeError('createCallerCheck: audience must be an absolute URL');
+  if (schemes.length === 0) throw new TypeError('createCallerCheck: schemes must name at least one scheme');
+  const audience = withoutTrailingSlash(options.audience);
+  const cache = new CachedTokenResolver<Caller>({
+    scope: apiBaseUrl,
+    ttlSeconds: cacheTtlSeconds,
+    ...(options.cacheMaxEntries !== undefined && { maxEntries: options.cacheMaxEntries }),
+    ...(options.clock && { clock: options.clock }),
+  });
+  const schemeList = schemes.join(' or ');
+
+  return async (authorization) => {
+    if (authorization === undefined || authorization === '' || (Array.isArray(authorization) && authorization.length === 0)) {
+      return refusal(undefined, `a ${schemeList} credential is required`);
+    }
+    if (typeof authorization !== 'string' && authorization.length > 1) return refusal('invalid_request', 'send one Authorization header, not several');
+    const credential = parseCredential(authorization);
+    if (!credential || !schemes.includes(credential.scheme)) return refusal('invalid_request', `the Authorization header must be a ${schemeList} credential`);
+
+    // The scheme is part of the key: the same string as a bearer and as an API token are different credentials.
+    const key = credential.scheme === 'Bearer' ? credential.token : `ApiToken ${credential.token}`;
+    const caller = await cache.resolve(key, () => fetchCaller(credential.token, httpClient, apiBaseUrl, credential.scheme));
+    if (!caller) return refusal('invalid_token', 'the token is invalid or expired');
+    if (!caller.audience.some((aud) => withoutTrailingSlash(aud) === audience)) return refusal('invalid_token', 'the token was not issued for this service');
+    if (actor === 'person-only' && caller.actor) return refusal('invalid_token', 'a delegated token is not accepted here');
+    if (typeof actor === 'object' && caller.actor?.clientId !== actor.clientId) return refusal('invalid_token', 'the token is not delegated to this app');
+    return { ok: true, caller, credential };
+  };
+}

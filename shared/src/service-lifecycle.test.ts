@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { closeServer, listenOn } from './service-lifecycle.ts';
+import { listenOnFreePort } from './testing/index.ts';
+
+describe('listenOn', () => {
+  it('resolves to the bound port', async () => {
+    const server = createServer();
+    const port = await listenOn(server, { host: '127.0.0.1', port: 0, portVariable: 'SOME_PORT' });
+    expect(port).toBeGreaterThan(0);
+    await closeServer(server);
+    expect(server.listening).toBe(false);
+  });
+
+  it('names the port and the variable that moves it when the port is taken', async () => {
+    const taken = await listenOnFreePort();
+    const port = Number(new URL(taken.url).port);
+    try {
+      await expect(listenOn(createServer(), { host: '127.0.0.1', port, portVariable: 'WEBHOOK_API_PORT' })).rejects.toThrow(
+        `port ${port} on 127.0.0.1 is already in use; set WEBHOOK_API_PORT to another port`,
+      );
+    } finally {
+      await taken.close();
+    }
+  });
+});
+
+describe('exitOnStartupFailure', () => {
+  it('prints one line naming the service and the reason, no stack trace, and exits 1', () => {
+    const script = `
+      import { exitOnStartupFailure } from ${JSON.stringify(new URL('./service-lifecycle.ts', import.meta.url).href)};
+      await exitOnStartupFailure('demo-service', async () => { throw new Error('WEBHOOK_ENCRYPTION_KEY must be id:base64key\\nsecond line'); });
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('demo-service cannot start: WEBHOOK_ENCRYPTION_KEY must be id:base64key second line\n');
+  });
+});

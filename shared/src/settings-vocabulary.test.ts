@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { isPlatformError } from './errors.ts';
+import { parseEnvironment, setting } from './settings-vocabulary.ts';
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
+    throw error;
+  }
+  throw new Error('expected SETTINGS_INVALID');
+}
+
+describe('the settings vocabulary', () => {
+  it.each([
+    ['https://platform.example/', 'https://platform.example'],
+    ['http://127.0.0.1:4000', 'http://127.0.0.1:4000'],
+    ['http://localhost:4000/api/', 'http://localhost:4000/api'],
+    ['http://[::1]:4000', 'http://[::1]:4000'],
+  ])('takes the base URL %j as %j', (value, expected) => {
+    expect(parseEnvironment({ URL: setting.baseUrl }, { URL: value }).URL).toBe(expected);
+  });
+
+  it.each([
+    ['plain http off loopback (tokens would travel in clear)', 'http://platform.example', 'must use https'],
+    ['another scheme', 'ftp://platform.example', 'must be an absolute http or https URL'],
+    ['credentials', 'https://user:pw@platform.example', 'must not carry credentials'],
+    ['a query', 'https://platform.example/?token=x', 'must not carry credentials, a query'],
+    ['no URL at all', 'platform', 'must be an absolute http or https URL'],
+  ])('refuses a base URL with %s', (_case, value, message) => {
+    const text = refusal(() => parseEnvironment({ PLATFORM_API_BASE_URL: setting.baseUrl }, { PLATFORM_API_BASE_URL: value }));
+    expect(text).toContain(`PLATFORM_API_BASE_URL ${message}`);
+    expect(text).not.toContain('pw@');
+  });
+
+  it('reads ports, whole numbers, flags, log levels and lists', () => {
+    const parsed = parseEnvironment(
+      { PORT: setting.port, N: setting.wholeNumber(1, 'seconds'), FLAG: setting.flag, LEVEL: setting.logLevel, LIST: setting.baseUrlList },
+      { PORT: '4100', N: '30', FLAG: 'false', LEVEL: 'debug', LIST: 'http://127.0.0.1:3000/mcp, https://mcp.example/mcp,' },
+    );
+    expect(parsed).toEqual({ PORT: 4100, N: 30, FLAG: false, LEVEL: 'debug', LIST: ['http://127.0.0.1:3000/mcp', 'https://mcp.example/mcp'] });
+  });
+
+  it('names every bad variable and every cross-variable problem in one message, treating empty as unset', () => {
+    const text = refusal(() =>
+      parseEnvironment(
+        { A_PORT: setting.port, B_PORT: setting.port.default(4000), LIST: setting.baseUrlList, LEVEL: setting.logLevel.default('info') },
+        { A_PORT: '4000', B_PORT: '', LIST: 'http://127.0.0.1:3000/mcp,not a url', LEVEL: 'loud' },
+        (values) => (values.A_PORT !== undefined && values.A_PORT === values.B_PORT ? [['B_PORT', 'must differ from A_PORT']] : []),
+      ),
+    );
+    expect(text).toContain('LIST must be an absolute http or https URL');
+    expect(text).toContain('LEVEL must be one of fatal');
+    expect(text).toContain('B_PORT must differ from A_PORT');
+    expect(text).not.toContain('A_PORT must');
+  });
+
+  it.each(['65536', '-1', '80a', ' '])('refuses the port %j', (value) => {
+    expect(refusal(() => parseEnvironment({ P: setting.port }, { P: value }))).toMatch(/P (must be a port number|is required)/);
+  });
+});

@@ -1,0 +1,99 @@
+// The words every service's settings are written in: one zod schema per kind of environment
+// variable, so that a base URL, a port or a log level means the same thing in every loader, and
+// parseEnvironment, which reads them all and names every bad variable in one message.
+import { z } from 'zod';
+import { PlatformError } from './errors.ts';
+import { isLoopbackHost } from './loopback.ts';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+const expected = (what: string) => ({
+  error: (issue: { input: unknown }) => (issue.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+const parseBaseUrl = (value: string, context: z.RefinementCtx): string => {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    context.addIssue({ code: 'custom', message: 'must be an absolute http or https URL' });
+  } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    context.addIssue({ code: 'custom', message: 'must use https (plain http is allowed on loopback only, where tokens do not leave the machine)' });
+  } else if (url.username || url.password || url.search || url.hash) {
+    context.addIssue({ code: 'custom', message: 'must not carry credentials, a query or a fragment' });
+  }
+  return url ? url.href.replace(/\/+$/, '') : value;
+};
+
+/** An http(s) base address without a trailing slash; plain http only on loopback. */
+const baseUrl = z.string(expected('an http or https URL')).trim().transform(parseBaseUrl);
+
+/** A comma-separated list of base addresses (blank entries ignored). */
+const baseUrlList = z
+  .string(expected('a comma-separated list of http or https URLs'))
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(z.array(baseUrl));
+
+const wholeNumber = (min: number, unit: string) =>
+  z
+    .string(expected(`a whole number of ${unit}`))
+    .trim()
+    .regex(/^\d+$/, `must be a whole number of ${unit}, ${min} or more`)
+    .transform(Number)
+    .refine((n) => n >= min && Number.isSafeInteger(n), `must be a whole number of ${unit}, ${min} or more`);
+
+/** A TCP port; 0 lets the system choose. */
+const port = z
+  .string(expected('a port number'))
+  .trim()
+  .regex(/^\d{1,5}$/, 'must be a port number (0 to 65535)')
+  .transform(Number)
+  .refine((n) => n <= 65_535, 'must be a port number (0 to 65535)');
+
+/** A host name or IP address to listen on or connect to. */
+const host = z.string(expected('a host name or IP address')).trim().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.:-]+)$/, 'must be a host name or IP address');
+
+const hostPort = z
+  .string(expected('host:port'))
+  .trim()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be host:port');
+
+const text = z.string(expected('text')).trim().min(1, 'must not be empty');
+
+const flag = z.enum(['true', 'false'], expected('true or false')).transform((value) => value === 'true');
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+const logLevel = z.enum(logLevels, expected(`one of ${logLevels.join(', ')}`));
+
+const postgresUrl = z
+  .string(expected('a postgres:// URL'))
+  .trim()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), 'must be a postgres:// URL');
+
+/** The kinds of setting; each service's loader builds its schema from these. */
+export const setting = { baseUrl, baseUrlList, wholeNumber, port, host, hostPort, text, flag, logLevel, postgresUrl };
+
+/** Problems only visible across variables: [variable, message] pairs, given the values that parsed. */
+export type CrossCheck<Values> = (values: Partial<Values>) => Iterable<readonly [variable: string, message: string]>;
+
+/**
+ * Parses the variables a shape names, for any service's settings: an empty variable counts as
+ * unset; every bad variable, and every cross-variable problem, is named in one SETTINGS_INVALID
+ * message; values are never echoed (some are secrets).
+ */
+export function parseEnvironment<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  env: Environment,
+  crossCheck?: CrossCheck<z.output<z.ZodObject<Shape>>>,
+): z.output<z.ZodObject<Shape>> {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shape) as [string, z.ZodType][]) {
+    const result = schema.safeParse(env[name] === '' ? undefined : env[name]);
+    if (result.success) values[name] = result.data;
+    else problems.push(...result.error.issues.map((issue) => `${name} ${issue.message}`));
+  }
+  const parsed = values as z.output<z.ZodObject<Shape>>;
+  for (const [name, message] of crossCheck?.(parsed) ?? []) problems.push(`${name} ${message}`);
+  if (problems.length > 0) throw new PlatformError('SETTINGS_INVALID', `Invalid settings: ${problems.join('; ')}.`);
+  return parsed;
+}

@@ -1,0 +1,7 @@
+// The SDK's testing export (`@platform/shared/testing`): what every package's tests and benchmarks
+// need to stand up real loopback parts and read what they logged. No side effects on import.
+export { captureLogs, type CapturedLogs } from './log-capture.ts';
+export { closedPort, listen, listenOnFreePort, type Listening } from './loopback-server.ts';
+export { manualClock, type ManualClock } from './manual-clock.ts';
+export { discoveryDocument, platformFailure, tokenExpiringIn } from './platform-values.ts';
+export { startPlatformFixture, type PlatformFixture, type StagedCaller } from './platform-fixture.ts';
