@@ -5,6 +5,8 @@ import { meView, may, mayReadProfile, permissionsAt, type Principal } from './ac
 import { loadSeedFile } from './seed.ts';
 import { World } from './world.ts';
 
+const api = 'http://127.0.0.1:4000';
+
 function world(): World {
   return new World(loadSeedFile(resolve(import.meta.dirname, '../seed.json'), devSecrets));
 }
@@ -39,7 +41,7 @@ describe('access', () => {
   it('gives an owner no wildcard under delegation', () => {
     const w = world();
     expect(permissionsAt(w, delegated(w, 'olivia'), 1).size).toBe(0);
-    const me = meView(w, delegated(w, 'olivia'));
+    const me = meView(w, delegated(w, 'olivia'), [api]);
     expect(me.companies).toEqual([{ id: 1, name: 'Acme Telemetry', isOwner: false, roles: [], permissions: [] }]);
   });
 
@@ -51,10 +53,12 @@ describe('access', () => {
 
   it('shows only companies where the app is installed, with isOwner false and no roles', () => {
     const w = world();
-    const me = meView(w, delegated(w, 'oscar'));
+    const me = meView(w, delegated(w, 'oscar'), [api]);
+    expect(me).toMatchObject({ audience: [api], actor: { clientId: 'webhook-tools' } });
     expect(me.companies.map((c) => c.id)).toEqual([1, 2]);
     expect(me.companies.every((c) => !c.isOwner && c.roles.length === 0)).toBe(true);
-    expect(meView(w, person(w, 'oscar')).companies.map((c) => c.id)).toEqual([1, 2, 3]);
+    expect(meView(w, person(w, 'oscar'), [api]).companies.map((c) => c.id)).toEqual([1, 2, 3]);
+    expect(meView(w, person(w, 'oscar'), [api])).not.toHaveProperty('actor');
   });
 
   it('lets an app read the profile only with consent to iam:profile:view', () => {

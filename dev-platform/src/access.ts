@@ -19,6 +19,10 @@ export interface CompanyView {
 
 export interface MeView {
   readonly id: string;
+  /** The audiences the token was issued for. */
+  readonly audience: readonly string[];
+  /** Only for a delegated token: the app it was delegated to. */
+  readonly actor?: { readonly clientId: string };
   readonly companies: readonly CompanyView[];
 }
 
@@ -71,10 +75,12 @@ export function may(world: World, principal: Principal, permission: string, comp
 }
 
 /** GET /api/me for a person or a delegated call. */
-export function meView(world: World, principal: Exclude<Principal, { kind: 'app' }>): MeView {
+export function meView(world: World, principal: Exclude<Principal, { kind: 'app' }>, audience: readonly string[]): MeView {
   const delegated = principal.kind === 'delegated';
   return {
     id: principal.user.id,
+    audience: [...audience],
+    ...(principal.kind === 'delegated' && { actor: { clientId: principal.app.clientId } }),
     companies: visibleCompanies(world, principal).map((company) => {
       const membership = world.membership(principal.user, company.id);
       return {

@@ -1,5 +1,7 @@
-// An "other platform service" (an embeddings stand-in at its own address). It accepts the
-// platform's tokens, but a token carrying `act` (a delegated token) is invalid here: 401.
+// An "other platform service" (an embeddings stand-in at its own address). It accepts tokens the
+// platform issued for its services (the platform API's audience), but not a token issued for
+// another resource (the MCP server), and a token carrying `act` (a delegated token) is invalid
+// here: 401 for both.
 import { hash } from 'node:crypto';
 import express, { type Express } from 'express';
 import { z } from 'zod';
@@ -20,6 +22,8 @@ function embed(text: string): number[] {
 
 export function createAiService(options: {
   verify: (token: string) => Promise<AccessTokenClaims | null>;
+  /** The audience the platform's services share (the platform API's base). */
+  audience: string;
   logger: Logger;
 }): Express {
   const app = express();
@@ -28,9 +32,12 @@ export function createAiService(options: {
   app.use(express.json({ limit: '256kb' }));
 
   app.post('/v1/embeddings', async (req, res) => {
-    const token = extractBearer(req.get('authorization'));
+    const headers = req.headersDistinct.authorization;
+    const token = headers?.length === 1 ? extractBearer(headers[0]) : undefined;
     const claims = token ? await options.verify(token) : null;
     if (!claims) throw new ApiError('invalid_token', 'a valid platform token is required');
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!audiences.includes(options.audience)) throw new ApiError('invalid_token', 'the token was not issued for the platform services');
     if (claims.act !== undefined) throw new ApiError('invalid_token', 'delegated tokens are not accepted by this service');
     const body = parseBody(z.strictObject({ input: z.union([z.string(), z.array(z.string()).min(1).max(64)]), model: z.string().optional() }), req);
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;

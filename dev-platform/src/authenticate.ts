@@ -44,7 +44,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): (token: stri
 }
 
 export type Authentication =
-  | { readonly ok: true; readonly principal: Principal; readonly claims?: AccessTokenClaims }
+  | { readonly ok: true; readonly principal: Principal; readonly audience: readonly string[]; readonly claims?: AccessTokenClaims }
   | { readonly ok: false; readonly reason: string };
 
 export interface Authenticator {
@@ -67,12 +67,13 @@ export function createAuthenticator(
       const { token } = credential;
       if (credential.scheme === 'ApiToken') {
         const user = world.userByApiToken(token);
-        return user ? { ok: true, principal: { kind: 'person', user } } : { ok: false, reason: 'unknown API token' };
+        // A user's API token is a platform API credential: its audience is the platform API.
+        return user ? { ok: true, principal: { kind: 'person', user }, audience: [platformAudience] } : { ok: false, reason: 'unknown API token' };
       }
       const claims = await verify(token);
       if (!claims?.sub) return { ok: false, reason: 'the token is invalid or expired' };
-      const tokenAudiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-      if (!tokenAudiences.some((aud) => aud !== undefined && audiences.includes(aud))) {
+      const tokenAudiences = (Array.isArray(claims.aud) ? claims.aud : [claims.aud]).filter((aud) => aud !== undefined);
+      if (!tokenAudiences.some((aud) => audiences.includes(aud))) {
         return { ok: false, reason: 'the token is not meant for this service' };
       }
       if (claims.act !== undefined) {
@@ -82,12 +83,12 @@ export function createAuthenticator(
         const app = claims.act.sub ? world.app(claims.act.sub) : undefined;
         const user = world.user(claims.sub);
         if (!app || app.appKey === null || !user) return { ok: false, reason: 'the delegated token names an unknown person or app' };
-        return { ok: true, principal: { kind: 'delegated', user, app }, claims };
+        return { ok: true, principal: { kind: 'delegated', user, app }, audience: tokenAudiences, claims };
       }
       const user = world.user(claims.sub);
-      if (user) return { ok: true, principal: { kind: 'person', user }, claims };
+      if (user) return { ok: true, principal: { kind: 'person', user }, audience: tokenAudiences, claims };
       const app = claims.client_id === claims.sub ? world.app(claims.sub) : undefined;
-      if (app) return { ok: true, principal: { kind: 'app', app }, claims };
+      if (app) return { ok: true, principal: { kind: 'app', app }, audience: tokenAudiences, claims };
       return { ok: false, reason: 'the token names no person or app of this platform' };
     },
   };

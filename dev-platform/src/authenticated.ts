@@ -9,15 +9,21 @@ declare global {
   namespace Express {
     interface Locals {
       principal?: Principal;
+      /** The audiences the caller's token was issued for. */
+      tokenAudience?: readonly string[];
     }
   }
 }
 
+/** Identifies the caller by a token issued for one of `audiences`; 401 otherwise (several Authorization headers too). */
 export function requireAuthentication(authenticator: Authenticator, audiences: readonly string[]): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const result = await authenticator.authenticate(req.get('authorization'), audiences);
+    const headers = req.headersDistinct.authorization;
+    if (headers && headers.length > 1) throw new ApiError('invalid_token', 'send one Authorization header, not several');
+    const result = await authenticator.authenticate(headers?.[0], audiences);
     if (!result.ok) throw new ApiError('invalid_token', result.reason);
     res.locals.principal = result.principal;
+    res.locals.tokenAudience = result.audience;
     next();
   };
 }
@@ -26,6 +32,11 @@ export function principalOf(res: Response): Principal {
   const principal = res.locals.principal;
   if (!principal) throw new Error('requireAuthentication must run before this handler');
   return principal;
+}
+
+/** The audiences the caller's token was issued for. */
+export function tokenAudienceOf(res: Response): readonly string[] {
+  return res.locals.tokenAudience ?? [];
 }
 
 /** The principal, when it is a person or a delegated call (not an app on its own). */

@@ -12,7 +12,7 @@ import { createAuthenticator, createTokenVerifier } from './authenticate.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
 import { createDevTokenRoutes } from './dev-token.routes.ts';
 import { createInteractionRoutes, interactionErrorPage } from './interactions.routes.ts';
-import { createPlatformApiRoutes } from './platform-api.routes.ts';
+import { createMeRoute, createPlatformApiRoutes } from './platform-api.routes.ts';
 import type { Seed } from './seed.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createSigningKeys } from './signing-keys.ts';
@@ -54,9 +54,12 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
   app.use(createDevTokenRoutes(authorizationServer, world, settings.accessTokenTtlSeconds));
   app.use(createInteractionRoutes(provider, world));
   app.use('/interaction', interactionErrorPage);
-  // The platform API: person tokens may be issued for the API or the MCP server; delegated tokens
-  // are held to the API alone by the authenticator.
-  app.use('/api', express.json({ limit: '64kb' }), requireAuthentication(authenticator, authorizationServer.resources));
+  // GET /api/me answers a token of any audience the platform issued (the platform API, the MCP
+  // server), so resource servers can check their callers and read the audience; every other
+  // endpoint takes only tokens issued for the platform API. Delegated tokens are held to the API
+  // alone by the authenticator.
+  app.get('/api/me', requireAuthentication(authenticator, authorizationServer.resources), createMeRoute(world));
+  app.use('/api', express.json({ limit: '64kb' }), requireAuthentication(authenticator, [settings.issuer]));
   app.use(createPlatformApiRoutes(world));
   app.use(createAdminRoutes(world));
   app.use('/api', () => {
@@ -71,6 +74,6 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
     if (!res.headersSent) res.status(500).json({ error: 'server_error', message: 'Something went wrong on the platform.' });
   }) satisfies ErrorRequestHandler);
 
-  const aiApp = createAiService({ verify, logger: logger.child({ service: 'ai' }) });
+  const aiApp = createAiService({ verify, audience: settings.issuer, logger: logger.child({ service: 'ai' }) });
   return { app, aiApp, world, provider };
 }

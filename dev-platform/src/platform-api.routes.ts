@@ -3,17 +3,27 @@
 import { Router } from 'express';
 import { meView, may, mayReadProfile, visibleCompanies } from './access.ts';
 import { ApiError, idParam } from './api-error.ts';
-import { personOf, principalOf } from './authenticated.ts';
+import { personOf, principalOf, tokenAudienceOf } from './authenticated.ts';
 import type { Company, World } from './world.ts';
 
 const companyJson = (company: Company) => ({ id: company.id, name: company.name, parentId: company.parentId });
 
+/**
+ * GET /api/me: who the token stands for, the audiences it was issued for, and (delegated) the app.
+ * It is the one endpoint that answers a token of any audience the platform issued, so that a
+ * resource server (the MCP server) can check its callers; mount it behind a guard that says so.
+ */
+export function createMeRoute(world: World): Router {
+  const router = Router();
+  router.get('/api/me', (_req, res) => {
+    res.json(meView(world, personOf(res), tokenAudienceOf(res)));
+  });
+  return router;
+}
+
+/** The rest of the platform API's reads; a token issued for another audience never reaches them. */
 export function createPlatformApiRoutes(world: World): Router {
   const router = Router();
-
-  router.get('/api/me', (_req, res) => {
-    res.json(meView(world, personOf(res)));
-  });
 
   router.get('/api/apps/me', (_req, res) => {
     const principal = principalOf(res);

@@ -1,8 +1,10 @@
+import { request } from 'node:http';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
 import { appToken, delegatedToken, getJson, personToken, sendJson, startPlatform, type RunningPlatform } from './harness.ts';
 
+const mcpUrl = 'http://127.0.0.1:3000/mcp';
 let running: RunningPlatform;
 let api: string;
 beforeAll(async () => {
@@ -15,6 +17,8 @@ afterAll(async () => {
 
 interface Me {
   id: string;
+  audience: string[];
+  actor?: { clientId: string };
   companies: { id: number; name: string; isOwner: boolean; roles: string[]; permissions: string[] }[];
 }
 
@@ -52,6 +56,8 @@ describe('GET /api/me', () => {
     const result = await me(await delegatedToken(api, 'oscar'));
     expect(result).toEqual({
       id: 'u-oscar',
+      audience: [api],
+      actor: { clientId: 'webhook-tools' },
       companies: [
         { id: 1, name: 'Acme Telemetry', isOwner: false, roles: [], permissions: ['device-overview:manage', 'device-overview:view', 'webhook-tools:use'] },
         // Only view is consented at company 2; Borealis (3) has not installed the app.
@@ -98,9 +104,48 @@ describe('GET /api/me', () => {
     expect((await getJson(`${api}/api/me`, forged)).status).toBe(401);
   });
 
-  it("accepts a person's own token issued for the MCP server", async () => {
-    const forMcp = await personToken(api, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
-    expect((await me(forMcp)).id).toBe('u-oscar');
+  it("answers a person's own token issued for the MCP server, stating that audience", async () => {
+    const forMcp = await personToken(api, 'oscar', { resource: mcpUrl });
+    const result = await me(forMcp);
+    expect(result).toMatchObject({ id: 'u-oscar', audience: [mcpUrl] });
+    expect(result).not.toHaveProperty('actor');
+  });
+
+  it("states the platform API as the audience of a person's own token and of an API token", async () => {
+    expect((await me(await personToken(api, 'oscar'))).audience).toEqual([api]);
+    expect((await me(devSecrets.DEV_API_TOKEN_OSCAR, 'ApiToken')).audience).toEqual([api]);
+  });
+
+  it('answers 401 to several Authorization headers, even when each alone would do', async () => {
+    const token = await personToken(api, 'oscar');
+    const status = await new Promise<number>((resolvePromise, reject) => {
+      const url = new URL(`${api}/api/me`);
+      request({ host: url.hostname, port: url.port, path: url.pathname, headers: ['host', url.host, 'authorization', `Bearer ${token}`, 'authorization', `Bearer ${token}`] }, (res) => {
+        res.resume();
+        resolvePromise(res.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(401);
+  });
+});
+
+describe('a token issued for the MCP server', () => {
+  const reads = ['/api/companies', '/api/companies/1', '/api/me/legal-documents', '/api/me/profile', '/api/devices/1001', '/api/companies/1/devices'];
+
+  it.each(reads)('is no credential at GET %s (401)', async (path) => {
+    const forMcp = await personToken(api, 'olivia', { resource: mcpUrl });
+    const result = await getJson(`${api}${path}`, forMcp);
+    expect(result).toMatchObject({ status: 401, body: { error: 'invalid_token', message: 'the token is not meant for this service' } });
+    // The same person's token for the platform API is.
+    expect((await getJson(`${api}${path}`, await personToken(api, 'olivia'))).status).toBe(200);
+  });
+
+  it('makes no administration call, even for the owner who could make it with an API token (401)', async () => {
+    const forMcp = await personToken(api, 'olivia', { resource: mcpUrl });
+    const result = await sendJson('PUT', `${api}/api/companies/1/identity-providers`, forMcp, { providers: [] });
+    expect(result).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
   });
 });
 
@@ -205,6 +250,12 @@ describe('another platform service', () => {
 
   it('answers 401 to a token carrying act', async () => {
     const response = await embed(await delegatedToken(api, 'oscar'));
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
+  it('answers 401 to a token issued for the MCP server', async () => {
+    const response = await embed(await personToken(api, 'oscar', { resource: mcpUrl }));
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'invalid_token' });
   });
