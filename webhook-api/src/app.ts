@@ -1,6 +1,6 @@
 // Builds the webhook API: request logging, the caller check, JSON bodies, the routes, the OpenAPI
 // document, and one error edge that maps every failure to the API's error body.
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createRequestLogging, isPlatformError, type Logger } from '@platform/shared';
 import { requireCaller, type CallerCheck } from './caller-context.ts';
 import type { CredentialVault } from './credential-vault.ts';
@@ -32,11 +32,23 @@ function toApiError(error: unknown): WebhookApiError {
   const bodyError = error as { type?: string; status?: number };
   if (bodyError.type === 'entity.parse.failed') return new WebhookApiError('VALIDATION_FAILED', 'body: is not valid JSON', { field: 'body', cause: error });
   if (bodyError.type === 'entity.too.large') return new WebhookApiError('PAYLOAD_TOO_LARGE', 'body: is larger than 64 kB', { field: 'body', cause: error });
+  if (bodyError.type === 'charset.unsupported' || bodyError.type === 'encoding.unsupported') {
+    return new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'body: must be JSON in UTF-8, without a Content-Encoding', { field: 'body', cause: error });
+  }
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return new WebhookApiError('VALIDATION_FAILED', `body: ${(error as Error).message}`, { field: 'body', cause: error });
   }
-  return new WebhookApiError('INTERNAL', 'Something went wrong on our side.', { cause: error });
+  return new WebhookApiError('INTERNAL', undefined, { cause: error });
 }
+
+const jsonTypes = ['application/json', 'application/*+json'];
+
+/** A non-empty body in any other media type is refused with 415, not read as "no body". */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !req.is(jsonTypes)) throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: must be application/json', { field: 'Content-Type' });
+  next();
+};
 
 export function createApp(deps: AppDependencies): Express {
   const app = express();
@@ -52,7 +64,7 @@ export function createApp(deps: AppDependencies): Express {
     res.json({ status: 'ok' });
   });
 
-  app.use('/v2/webhooks', requireCaller(deps.checkCaller), express.json({ limit: '64kb', strict: true }));
+  app.use('/v2/webhooks', requireCaller(deps.checkCaller), requireJsonBody, express.json({ limit: '64kb', strict: true, type: jsonTypes }));
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');

@@ -2,7 +2,7 @@
 // token (a person's or a delegated one) or an ApiToken; the platform's /api/me says who it is,
 // through the SDK's cache. The companyView header narrows the call to one company. Another
 // company's resources are 404, never 403: their existence is not revealed.
-import { parseCredential, type Caller, type CallerCompany, type Credential } from '@platform/shared';
+import { createCallerCheck, type Caller, type CallerCheck, type CallerCompany, type Credential, type HttpClient } from '@platform/shared';
 import type { RequestHandler, Response } from 'express';
 import { notFound, WebhookApiError, invalid } from './errors.ts';
 
@@ -13,9 +13,23 @@ export interface CallerContext {
   readonly companyView: number | undefined;
 }
 
-export type { Credential };
+export type { CallerCheck, Credential };
 export type Right = 'view' | 'manage';
-export type CallerCheck = (credential: Credential) => Promise<Caller | null>;
+
+/**
+ * The webhook API's caller check: the SDK's, for Bearer and ApiToken credentials, accepting only
+ * tokens issued for the platform API (the webhook API is part of it), delegated ones included.
+ */
+export function createWebhookCallerCheck(options: { httpClient: HttpClient; platformApiBaseUrl: string; ttlSeconds: number }): CallerCheck {
+  return createCallerCheck({
+    apiBaseUrl: options.platformApiBaseUrl,
+    audience: options.platformApiBaseUrl,
+    httpClient: options.httpClient,
+    cacheTtlSeconds: options.ttlSeconds,
+    schemes: ['Bearer', 'ApiToken'],
+    actor: 'any',
+  });
+}
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -31,10 +45,10 @@ export function requireCaller(check: CallerCheck): RequestHandler {
     if (req.get('authversion') !== 'V0.0.1') {
       throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
     }
-    const credential = parseCredential(req.get('authorization'));
-    if (!credential) throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: a Bearer or ApiToken credential is required', { field: 'Authorization' });
-    const caller = await check(credential);
-    if (!caller) throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: the token is invalid or expired', { field: 'Authorization' });
+    // Every Authorization header, not the first only: several are refused, not guessed between.
+    const checked = await check(req.headersDistinct.authorization);
+    if (!checked.ok) throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${checked.description}`, { field: 'Authorization' });
+    const { caller, credential } = checked;
 
     const view = req.get('companyview');
     let companyView: number | undefined;

@@ -42,8 +42,12 @@ describe('CredentialVault', () => {
     const a = randomBytes(32).toString('base64');
     const b = randomBytes(32).toString('base64');
     expect(parseKeyRing(`new:${a},old:${b}`).map((k) => k.id)).toEqual(['new', 'old']);
-    expect(() => parseKeyRing('no-separator')).toThrow('id:base64key');
-    expect(() => new CredentialVault(parseKeyRing(`short:${randomBytes(16).toString('base64')}`))).toThrow('32 bytes');
+    expect(() => parseKeyRing('no-separator')).toThrow('WEBHOOK_ENCRYPTION_KEY entry 1 must be id:base64key');
+    const short = randomBytes(16).toString('base64');
+    expect(() => parseKeyRing(`new:${a},short:${short}`)).toThrow('WEBHOOK_ENCRYPTION_KEY entry 2 must hold 32 random bytes');
+    expect(() => parseKeyRing(`k:${a.slice(0, 20)}!!${a.slice(22)}`)).toThrow('32 random bytes');
+    expect(() => parseKeyRing(`bad id:${a}`)).toThrow('key id');
+    expect(() => parseKeyRing(`k:${a},k:${b}`)).toThrow('twice');
   });
 
   it('generates a local key file with mode 0600 when no key is configured, and warns', () => {

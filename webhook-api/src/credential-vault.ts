@@ -50,12 +50,27 @@ export class CredentialVault {
   }
 }
 
-/** Parses `WEBHOOK_ENCRYPTION_KEY`: `id:base64key[,id:base64key...]`, current key first. */
-export function parseKeyRing(value: string): EncryptionKey[] {
-  return value.split(',').map((part, index) => {
+const keyIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const base64Pattern = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/**
+ * Parses a key ring, `id:base64key[,id:base64key...]`, current key first. A bad entry throws a
+ * message naming `source` and the entry's position, never the key.
+ */
+export function parseKeyRing(value: string, source = 'WEBHOOK_ENCRYPTION_KEY'): EncryptionKey[] {
+  const entries = value.split(',').map((part) => part.trim());
+  const ring = entries.map((part, index) => {
+    const where = `${source} entry ${index + 1}`;
     const separator = part.indexOf(':');
-    if (separator <= 0) throw new TypeError(`WEBHOOK_ENCRYPTION_KEY: entry ${index + 1} must be id:base64key`);
-    const key = Buffer.from(part.slice(separator + 1).trim(), 'base64');
-    return { id: part.slice(0, separator).trim(), key };
+    if (separator <= 0) throw new TypeError(`${where} must be id:base64key`);
+    const id = part.slice(0, separator).trim();
+    const encoded = part.slice(separator + 1).trim();
+    if (!keyIdPattern.test(id)) throw new TypeError(`${where} has a key id that is not 1 to 64 letters, digits, _ or -`);
+    const key = Buffer.from(encoded, 'base64');
+    if (!base64Pattern.test(encoded) || key.length !== 32) throw new TypeError(`${where} must hold 32 random bytes in base64 (make one with: openssl rand -base64 32)`);
+    return { id, key };
   });
+  const ids = new Set(ring.map((k) => k.id));
+  if (ids.size !== ring.length) throw new TypeError(`${source} names a key id twice`);
+  return ring;
 }

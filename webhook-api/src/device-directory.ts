@@ -1,6 +1,6 @@
 // Where a device belongs, asked of the platform's device API with the caller's own credential, so
 // a device the caller may not view is as absent for them here as it is there.
-import { discardBody, endpoint, PlatformError, readJson, unexpectedStatus, type HttpClient } from '@platform/shared';
+import { endpoint, readPlatformAnswer, type HttpClient } from '@platform/shared';
 import { z } from 'zod';
 import type { Credential } from './caller-context.ts';
 
@@ -12,16 +12,6 @@ export type DeviceDirectory = (deviceId: number, credential: Credential) => Prom
 export function createDeviceDirectory(httpClient: HttpClient, apiBaseUrl: string): DeviceDirectory {
   return async (deviceId, credential) => {
     const response = await httpClient.get(endpoint(apiBaseUrl, `api/devices/${deviceId}`), { authorization: `${credential.scheme} ${credential.token}` });
-    if (response.status === 404 || response.status === 403) {
-      await discardBody(response);
-      return undefined;
-    }
-    if (response.status !== 200) {
-      await discardBody(response);
-      throw unexpectedStatus(response, 'GET /api/devices/{id}');
-    }
-    const parsed = deviceSchema.safeParse(await readJson(response));
-    if (!parsed.success) throw new PlatformError('PLATFORM_BAD_RESPONSE', 'GET /api/devices/{id} answered a body of an unexpected shape.', { cause: parsed.error });
-    return parsed.data;
+    return readPlatformAnswer(response, { what: 'GET /api/devices/{id}', schema: deviceSchema, absent: [403, 404] });
   };
 }

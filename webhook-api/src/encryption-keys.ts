@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import type { Logger } from '@platform/shared';
 import { parseKeyRing, type EncryptionKey } from './credential-vault.ts';
 
-export function loadEncryptionKeys(options: { configured: string | undefined; dataDir: string; logger: Logger }): EncryptionKey[] {
-  if (options.configured) return parseKeyRing(options.configured);
+/** The configured ring (already parsed by the settings), or the local key file's, made on first use. */
+export function loadEncryptionKeys(options: { configured: readonly EncryptionKey[] | undefined; dataDir: string; logger: Logger }): readonly EncryptionKey[] {
+  if (options.configured) return options.configured;
   const file = join(options.dataDir, 'webhook-encryption.key');
   if (!existsSync(file)) {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
@@ -17,5 +18,5 @@ export function loadEncryptionKeys(options: { configured: string | undefined; da
     chmodSync(file, 0o600);
   }
   options.logger.warn({ file }, 'WEBHOOK_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a generated local key file; set the variable in production');
-  return parseKeyRing(readFileSync(file, 'utf8').trim());
+  return parseKeyRing(readFileSync(file, 'utf8').trim(), file);
 }

@@ -51,7 +51,7 @@ describe('the OpenAPI document', () => {
     const app = createApp({
       store: {} as WebhookStore,
       vault: new CredentialVault([{ id: 'k', key: Buffer.alloc(32) }]),
-      checkCaller: () => Promise.resolve(null),
+      checkCaller: () => Promise.resolve({ ok: false, error: undefined, description: 'no caller in this test' }),
       devices: () => Promise.resolve(undefined),
       logger: createLogger({ name: 'test', level: 'silent' }),
       publicUrl: 'http://127.0.0.1:4100',

@@ -5,10 +5,11 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { createHttpClient, createLogger } from '@platform/shared';
+import { captureLogs } from '@platform/shared/testing';
 import { createApp } from '../src/app.ts';
-import { createCallerCheck } from '../src/caller-check.ts';
+import { createWebhookCallerCheck } from '../src/caller-context.ts';
+import { answerClientErrors } from '../src/client-errors.ts';
 import { CredentialVault } from '../src/credential-vault.ts';
 import { createDeviceDirectory } from '../src/device-directory.ts';
 import type { WebhookLimits } from '../src/limits.ts';
@@ -46,13 +47,7 @@ export const testKeyRing = [{ id: 'test-1', key: randomBytes(32) }];
 export async function startWebhookApi(options: { location: StoreLocation; platformUrl: string; vault?: CredentialVault; logLevel?: 'debug' | 'warn'; limits?: WebhookLimits }): Promise<RunningApi> {
   const store = await options.location.open();
   const vault = options.vault ?? new CredentialVault(testKeyRing);
-  const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logs.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
+  const logs = captureLogs();
   const http = createHttpClient({ timeoutMs: 2_000 });
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -63,18 +58,19 @@ export async function startWebhookApi(options: { location: StoreLocation; platfo
   const app = createApp({
     store,
     vault,
-    checkCaller: createCallerCheck({ httpClient: http, platformApiBaseUrl: options.platformUrl, ttlSeconds: 60 }),
+    checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: options.platformUrl, ttlSeconds: 60 }),
     devices: createDeviceDirectory(http, options.platformUrl),
-    logger: createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination }),
+    logger: createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination }),
     publicUrl: url,
     ...(options.limits && { limits: options.limits }),
   });
   server.on('request', app);
+  answerClientErrors(server);
   return {
     url,
     store,
     vault,
-    logs,
+    logs: logs.lines,
     async close() {
       server.closeAllConnections();
       server.close();

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { closedPort } from '../../shared/test/fixtures.ts';
+import { closedPort } from '@platform/shared/testing';
 
 export interface PostgresCluster {
   readonly url: string;

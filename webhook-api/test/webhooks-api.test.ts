@@ -1,6 +1,6 @@
 import { delegatedToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closedPort } from '../../shared/test/fixtures.ts';
+import { closedPort } from '@platform/shared/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi, type StoreLocation } from './harness.ts';
 
 let platform: RunningPlatform;

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { resolve } from 'node:path';
+import { delegatedToken, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, newStoreLocation, startWebhookApi, type RunningApi } from './harness.ts';
+
+let platform: RunningPlatform;
+let api: RunningApi;
+beforeAll(async () => {
+  platform = await startPlatform();
+  api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: platform.issuer });
+});
+afterAll(async () => {
+  await api.close();
+  await platform.close();
+});
+
+const hook = { name: 'Edge', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
+
+/** A raw request, for what fetch will not send: repeated headers, oversized ones. */
+function raw(path: string, headers: string[]): Promise<{ status: number; body: string }> {
+  const url = new URL(api.url);
+  return new Promise((resolvePromise, reject) => {
+    request({ host: url.hostname, port: url.port, path, headers: ['host', url.host, ...headers] }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        resolvePromise({ status: res.statusCode ?? 0, body });
+      });
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('the webhook API edge', () => {
+  it('refuses with 401 a person’s token issued for the MCP server: it is no credential here', async () => {
+    const forMcp = await personToken(platform.issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
+    const result = await apiClient(api.url, `Bearer ${forMcp}`)('GET', '/v2/webhooks?companyId=1');
+    expect(result).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED', field: 'Authorization', message: 'Authorization: the token was not issued for this service' } } });
+    const before = await api.store.countConfigs();
+    expect((await apiClient(api.url, `Bearer ${forMcp}`)('POST', '/v2/webhooks?companyId=1', hook)).status).toBe(401);
+    expect(await api.store.countConfigs()).toBe(before);
+  });
+
+  it('takes a delegated token and a person’s token issued for the platform API', async () => {
+    expect((await apiClient(api.url, `Bearer ${await delegatedToken(platform.issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
+    expect((await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
+  });
+
+  it('answers 401 to several Authorization headers, even when each alone would do', async () => {
+    const token = await personToken(platform.issuer, 'oscar');
+    const result = await raw('/v2/webhooks?companyId=1', ['authversion', 'V0.0.1', 'authorization', `Bearer ${token}`, 'authorization', `Bearer ${token}`]);
+    expect(result.status).toBe(401);
+    expect(JSON.parse(result.body)).toMatchObject({ error: { code: 'UNAUTHENTICATED', field: 'Authorization' } });
+  });
+
+  it('answers 415 to a body that is not JSON, and stores nothing', async () => {
+    const before = await api.store.countConfigs();
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const result = await client('POST', '/v2/webhooks?companyId=1', JSON.stringify(hook), { 'content-type': 'text/plain' });
+    expect(result).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'Content-Type' } } });
+    const form = await client('POST', '/v2/webhooks?companyId=1', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    expect(await api.store.countConfigs()).toBe(before);
+  });
+
+  it('answers headers too large with 431 and the API’s error body', async () => {
+    const result = await raw('/v2/webhooks?companyId=1', ['x-filler', 'x'.repeat(20_000)]);
+    expect(result.status).toBe(431);
+    expect(JSON.parse(result.body)).toEqual({ error: { code: 'HEADERS_TOO_LARGE', message: expect.any(String) as unknown } });
+  });
+
+  it('never logs a token sent in a query string or an unknown header', async () => {
+    const token = await personToken(platform.issuer, 'oscar');
+    await fetch(`${api.url}/v2/webhooks?companyId=1&access_token=${token}`, { headers: { authversion: 'V0.0.1', 'x-token': `query-leak-${token}` } });
+    await fetch(`${api.url}/v2/openapi.json?client_secret=query-client-secret-1`);
+    const output = api.logs.join('');
+    expect(output).toContain('"path":"/v2/webhooks"');
+    expect(output).not.toContain(token);
+    expect(output).not.toContain('query-client-secret-1');
+  });
+});
+
+describe('starting the webhook API', () => {
+  const main = resolve(import.meta.dirname, '../src/main.ts');
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', WEBHOOK_DATA_DIR: resolve(import.meta.dirname, '../../data/test-never'), ...env }, encoding: 'utf8', timeout: 20_000 });
+
+  it('stops with one line naming WEBHOOK_ENCRYPTION_KEY, never printing the key, when the key is malformed', () => {
+    const secretish = randomBytes(16).toString('base64');
+    const run = start({ WEBHOOK_ENCRYPTION_KEY: `2026-11:${secretish}` });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('webhook-api cannot start: Invalid settings: WEBHOOK_ENCRYPTION_KEY is malformed: entry 1 must hold 32 random bytes');
+    expect(run.stderr + run.stdout).not.toContain(secretish);
+  });
+
+  it('refuses a plain-http platform URL off loopback, where callers’ tokens would travel in clear', () => {
+    const run = start({ PLATFORM_API_BASE_URL: 'http://platform.example' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PLATFORM_API_BASE_URL must use https');
+  });
+});
