@@ -14,6 +14,15 @@ export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
 
+/**
+ * Text a person types: no control characters (Unicode Cc: C0, DEL, C1; PostgreSQL refuses NUL in
+ * text) and no unpaired surrogate (which PostgreSQL would store as U+FFFD and SQLite as it is).
+ */
+const plainText = (schema: z.ZodString) =>
+  schema
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
+
 const httpUrl = z
   .string()
   .max(2048, 'must be at most 2048 characters')
@@ -26,7 +35,7 @@ const httpUrl = z
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
   .strictObject({
-    name: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
+    name: plainText(z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
     url: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).trim().min(1, 'is required').pipe(httpUrl),
     method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).default('POST'),
     deliveryMode: z.enum(deliveryModes, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${deliveryModes.join(', ')}`) }),
@@ -79,7 +88,7 @@ export const deviceLink = z
 
 export type DeviceLink = z.output<typeof deviceLink>;
 
-const optionalText = z.string({ error: 'must be a string or null' }).max(255, 'must be at most 255 characters').nullable().optional();
+const optionalText = plainText(z.string({ error: 'must be a string or null' })).max(255, 'must be at most 255 characters').nullable().optional();
 
 export const scopeInput = z
   .strictObject({
