@@ -2,6 +2,7 @@
 // the OpenAPI document come from these same definitions.
 import { z } from 'zod';
 import { errorCodes } from './errors.ts';
+import { webhookUrl } from './webhook-url.ts';
 
 /** The named schemas of the API; the OpenAPI document's components come from here. */
 export const apiSchemas = z.registry<{ id: string; description?: string }>();
@@ -23,20 +24,11 @@ const plainText = (schema: z.ZodString) =>
     .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
     .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
 
-const httpUrl = z
-  .string()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((value) => {
-    if (!URL.canParse(value)) return false;
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  }, 'must be an absolute http or https URL');
-
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
   .strictObject({
     name: plainText(z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
-    url: z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }).trim().min(1, 'is required').pipe(httpUrl),
+    url: webhookUrl,
     method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).default('POST'),
     deliveryMode: z.enum(deliveryModes, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${deliveryModes.join(', ')}`) }),
     authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).default('None'),

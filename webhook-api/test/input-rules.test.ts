@@ -1,4 +1,4 @@
-// The input rules end to end on both stores: plain text fields without control characters.
+// The input rules end to end on both stores: plain text fields, sane urls stored as parsed.
 import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
@@ -83,6 +83,65 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
         expect(messageOf(answer)).toContain('control characters');
       }
       expect(await api.store.listScopes(configId, 1001)).toEqual(before);
+    });
+  });
+
+  describe('url', () => {
+    it.each([
+      ['user and password', 'https://ingest:s3cr3t-pw@receiver.example/hook'],
+      ['a user only', 'https://ingest-s3cr3t@receiver.example/hook'],
+      ['an empty user', 'https://@receiver.example/hook'],
+    ])('answers 400 naming url for a url with user information (%s), pointing to authPayload', async (_case, url) => {
+      for (const message of await expectRefused({ ...hook, url }, 'url')) {
+        expect(message).toContain('user information');
+        expect(message).toContain('authPayload');
+        expect(message).not.toContain('s3cr3t');
+      }
+    });
+
+    it.each([
+      ['a NUL', 'https://receiver.example/ho\u0000ok'],
+      ['a tab', 'https://receiver.example/ho\tok'],
+      ['a line feed', 'https://receiver.example/hook\n'],
+      ['a leading space', ' https://receiver.example/hook'],
+      ['a space in the host', 'https://receiver .example/hook'],
+      ['a no-break space', 'https://receiver.example/ho\u00a0ok'],
+      ['a backslash', 'https://receiver.example\\@evil.example/hook'],
+      ['a backslash for the slashes', 'https:\\\\receiver.example/hook'],
+      ['no slashes after the scheme', 'https:receiver.example/hook'],
+      ['one slash after the scheme', 'https:/receiver.example/hook'],
+      ['three slashes after the scheme', 'https:///receiver.example/hook'],
+      ['an ftp scheme', 'ftp://receiver.example/hook'],
+      ['a javascript scheme', 'javascript://receiver.example/%0aalert(1)'],
+      ['a fragment', 'https://receiver.example/hook#part'],
+      ['an empty fragment', 'https://receiver.example/hook#'],
+      ['an empty host', 'https://:443/hook'],
+      ['a percent-encoded host', 'https://receiver%2eexample/hook'],
+      ['an invalid port', 'https://receiver.example:99999/hook'],
+    ])('answers 400 naming url for a url with %s, and stores nothing', async (_case, url) => {
+      await expectRefused({ ...hook, url }, 'url');
+    });
+
+    it('answers 400 naming url when the serialized url grows past 2048 characters', async () => {
+      const url = `https://receiver.example/${'é'.repeat(1000)}`;
+      expect(url.length).toBeLessThanOrEqual(2048);
+      const [message] = await expectRefused({ ...hook, url }, 'url');
+      expect(message).toContain('2048');
+    });
+
+    it.each([
+      ['an upper-case scheme and host with the default port', 'HTTPS://Receiver.EXAMPLE:443/hook', 'https://receiver.example/hook'],
+      ['a host without a path', 'https://receiver.example', 'https://receiver.example/'],
+      ['dot segments', 'http://receiver.example/a/../hook?x=1', 'http://receiver.example/hook?x=1'],
+      ['a non-ASCII path', 'https://receiver.example/wärme', 'https://receiver.example/w%C3%A4rme'],
+      ['a non-ASCII host', 'https://bücher.example/hook', 'https://xn--bcher-kva.example/hook'],
+    ])('stores and returns the url as the WHATWG parser serializes it (%s)', async (_case, url, href) => {
+      const created = await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, url });
+      expect(created).toMatchObject({ status: 201, body: { url: href } });
+      const id = (created.body as { id: string }).id;
+      expect((await api.store.getConfig(id))?.url).toBe(href);
+      expect((await oscar('GET', `/v2/webhooks/${id}`)).body).toMatchObject({ url: href });
+      expect((await oscar('PUT', `/v2/webhooks/${id}`, { ...hook, url })).body).toMatchObject({ url: href });
     });
   });
 });
