@@ -1,22 +1,51 @@
 // What a configuration may put into delivery headers: authPayload with exactly the keys its
-// authType needs, and customHeaders as a JSON object of string values whose names are neither
-// reserved by the deliverer, hop-by-hop, nor the header the authType sets.
+// authType needs, and customHeaders as a bounded JSON object of string values. No header may break
+// a JSON delivery (body, host, forwarding, hop-by-hop, the deliverer's own), and customHeaders,
+// returned in clear on every read, may not carry credentials: those go to the encrypted authPayload.
 import { invalid } from './errors.ts';
 import type { AuthType } from './schemas.ts';
 
-/** RFC 9110 field-name (token) and a field value without control characters. */
-const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$/;
-const headerValue = /^[\t\x20-\x7e\x80-\xff]{0,8192}$/;
+/** At most this many headers in customHeaders, and in the headers of authType Custom. */
+export const maxHeaderCount = 20;
+/** A header name is at most this long. */
+export const maxHeaderNameLength = 128;
+/** A customHeaders value is at most this long. */
+export const maxHeaderValueLength = 1024;
+/** A credential (Bearer token, apiKeyValue, Basic username or password, a Custom header value) is at most this long: JWTs outgrow 1024. */
+export const maxCredentialLength = 4096;
 
-/** Headers the deliverer sets or HTTP owns; a configuration may not set them. */
-const reserved = new Set([
-  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer',
-  'upgrade', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'user-agent', 'expect', 'date',
-]);
+/** RFC 9110 field-name (token); the length is checked apart so the message can say so. */
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A field value: visible ASCII, space, tab and obs-text; no control characters (no CR or LF). */
+const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-function isReserved(name: string): boolean {
-  const lower = name.toLowerCase();
-  return reserved.has(lower) || lower.startsWith('x-webhook-');
+const hopByHop = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'http2-settings']);
+const routing = new Set(['host', 'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip']);
+const deliverers = new Set(['user-agent', 'expect', 'date']);
+
+/** Why a header would break a JSON delivery, or undefined when it would not. */
+function deliveryConflict(lower: string): string | undefined {
+  if (lower.startsWith('content-')) return 'it describes the body, which the deliverer sends as JSON';
+  if (hopByHop.has(lower) || lower.startsWith('proxy-')) return 'it is a hop-by-hop or proxy header, which HTTP does not forward';
+  if (routing.has(lower) || lower.startsWith('x-forwarded-')) return 'it is set by HTTP or by proxies on the way';
+  if (deliverers.has(lower) || lower.startsWith('x-webhook-')) return 'the deliverer sets it';
+  return undefined;
+}
+
+/** Parts of a name that mark a credential; matched with `-`, `_` and `.` removed, so api-key and api_key match apikey. */
+const credentialWords = ['auth', 'token', 'secret', 'password', 'passwd', 'apikey', 'accesskey', 'privatekey', 'session', 'cookie', 'credential', 'signature', 'bearer', 'jwt'];
+
+/** Whether a header name looks like it carries a credential (case-insensitive). */
+export function looksLikeCredential(name: string): boolean {
+  const squashed = name.toLowerCase().replace(/[-_.]/g, '');
+  return credentialWords.some((word) => squashed.includes(word));
+}
+
+/** The authType that sets this header itself, when there is one. */
+function matchingAuthType(lower: string): string | undefined {
+  if (lower === 'authorization') return 'Bearer or Basic';
+  if (lower === 'x-api-key') return 'ApiKey';
+  return undefined;
 }
 
 function parseObject(field: string, text: string): Record<string, unknown> {
@@ -30,27 +59,53 @@ function parseObject(field: string, text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/** A credential string: present, bounded, and fit for a header (never echoed). */
+function checkCredential(field: string, key: string, value: unknown, authType: AuthType): void {
+  if (typeof value !== 'string' || value === '') throw invalid(field, `needs a non-empty string ${key} for authType ${authType}`);
+  if (value.length > maxCredentialLength) throw invalid(field, `${key} must be at most ${maxCredentialLength} characters`);
+  if (!headerValue.test(value)) throw invalid(field, `${key} must not contain control characters`);
+}
+
 function exactKeys(field: string, object: Record<string, unknown>, keys: readonly string[], authType: AuthType): void {
   const extra = Object.keys(object).filter((key) => !keys.includes(key));
   if (extra.length > 0) throw invalid(field, `has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which authType ${authType} does not take (it takes ${keys.join(', ')})`);
   for (const key of keys) {
-    const value = object[key];
-    if (key === 'headers') continue;
-    if (typeof value !== 'string' || value === '') throw invalid(field, `needs a non-empty string ${key} for authType ${authType}`);
-    if (!headerValue.test(value)) throw invalid(field, `${key} must not contain control characters`);
+    if (key !== 'headers') checkCredential(field, key, object[key], authType);
   }
 }
 
-function checkHeaderMap(field: string, value: unknown, what: string): Record<string, string> {
+type HeaderUse = 'customHeaders' | 'Custom';
+
+/** Checks one name of a header map; names are echoed only once they are known to be valid tokens. */
+function checkName(field: string, name: string, use: HeaderUse): void {
+  if (name.length > maxHeaderNameLength) throw invalid(field, `header names must be at most ${maxHeaderNameLength} characters`);
+  if (!headerName.test(name)) throw invalid(field, "a header name is not a valid HTTP field name (letters, digits and !#$%&'*+-.^_`|~ only)");
+  const lower = name.toLowerCase();
+  const conflict = deliveryConflict(lower);
+  if (conflict !== undefined) throw invalid(field, `${name} cannot be configured: ${conflict}`);
+  if (use === 'customHeaders' && looksLikeCredential(name)) {
+    const matching = matchingAuthType(lower);
+    throw invalid(
+      field,
+      `${name} looks like a credential, and customHeaders are returned in clear on every read: send it with authType Custom, whose headers are stored encrypted${matching === undefined ? '' : ` (or use authType ${matching})`}`,
+    );
+  }
+}
+
+function checkHeaderMap(field: string, value: unknown, use: HeaderUse): Record<string, string> {
+  const what = use === 'Custom' ? 'headers' : 'customHeaders';
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(field, `${what} must be a JSON object of header names to string values`);
   const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > maxHeaderCount) throw invalid(field, `${what} may hold at most ${maxHeaderCount} headers`);
+  const maxValue = use === 'Custom' ? maxCredentialLength : maxHeaderValueLength;
   const seen = new Set<string>();
-  for (const [name, headerText] of entries) {
-    if (!headerName.test(name)) throw invalid(field, `${JSON.stringify(name)} is not a valid header name`);
-    if (typeof headerText !== 'string' || !headerValue.test(headerText)) throw invalid(field, `the value of ${name} must be a string without control characters`);
-    if (isReserved(name)) throw invalid(field, `${name} is set by the deliverer or by HTTP and cannot be configured`);
+  for (const [name, text] of entries) {
+    checkName(field, name, use);
     if (seen.has(name.toLowerCase())) throw invalid(field, `${name} is given twice`);
     seen.add(name.toLowerCase());
+    if (typeof text !== 'string') throw invalid(field, `the value of ${name} must be a string`);
+    if (text.length > maxValue) throw invalid(field, `the value of ${name} must be at most ${maxValue} characters`);
+    if (!headerValue.test(text)) throw invalid(field, `the value of ${name} must be a string without control characters`);
   }
   return Object.fromEntries(entries) as Record<string, string>;
 }
@@ -91,7 +146,7 @@ export function checkAuthPayload(authType: AuthType, text: string | null): Recor
       break;
     case 'Custom': {
       exactKeys('authPayload', object, ['headers'], authType);
-      const headers = checkHeaderMap('authPayload', object.headers, 'headers');
+      const headers = checkHeaderMap('authPayload', object.headers, 'Custom');
       if (Object.keys(headers).length === 0) throw invalid('authPayload', 'headers must name at least one header for authType Custom');
       break;
     }

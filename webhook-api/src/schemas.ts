@@ -1,6 +1,7 @@
 // The request and response shapes of the webhook API as zod schemas: validation at the edge and
 // the OpenAPI document come from these same definitions.
 import { z } from 'zod';
+import { maxCredentialLength, maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength } from './delivery-headers.ts';
 import { errorCodes } from './errors.ts';
 import { webhookUrl } from './webhook-url.ts';
 
@@ -24,6 +25,16 @@ const plainText = (schema: z.ZodString) =>
     .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
     .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
 
+const breaking = 'Content-*, Host, Forwarded, X-Forwarded-*, Via, X-Real-IP, hop-by-hop and Proxy-* headers, X-Webhook-*, User-Agent';
+
+const authPayloadText =
+  `Write-only: stored encrypted, never returned. A JSON object serialized as a string with exactly the keys its authType takes (Bearer: token; ApiKey: apiKeyValue; Basic: username, password; Custom: headers, an object of header names to values, credentials allowed). ` +
+  `Each credential at most ${maxCredentialLength} characters; Custom: 1 to ${maxHeaderCount} headers, names at most ${maxHeaderNameLength} characters, none of ${breaking}.`;
+
+const customHeadersText =
+  `A JSON object of header names to string values, serialized as a string, added to every delivery and returned in clear: at most ${maxHeaderCount} headers, names at most ${maxHeaderNameLength} characters, values at most ${maxHeaderValueLength}. ` +
+  `No credentials (Authorization, Cookie, X-API-Key, or names containing auth, token, secret, password, api-key, session, cookie, credential or signature: use authType Custom, whose headers are stored encrypted) and none of ${breaking}.`;
+
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
   .strictObject({
@@ -32,8 +43,8 @@ export const webhookConfigInput = z
     method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).default('POST'),
     deliveryMode: z.enum(deliveryModes, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${deliveryModes.join(', ')}`) }),
     authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).default('None'),
-    authPayload: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional(),
-    customHeaders: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional(),
+    authPayload: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional().meta({ description: authPayloadText }),
+    customHeaders: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional().meta({ description: customHeadersText }),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
   })

@@ -1,4 +1,4 @@
-// The input rules end to end on both stores: plain text fields, sane urls stored as parsed.
+// The input rules end to end on both stores: plain text fields, sane urls stored as parsed, write-only secrets, bounded headers.
 import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
@@ -12,6 +12,8 @@ afterAll(async () => {
 });
 
 const hook = { name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
+const custom = (headers: Record<string, string>) => ({ ...hook, authType: 'Custom', authPayload: JSON.stringify({ headers }) });
+const manyHeaders = (count: number) => JSON.stringify(Object.fromEntries(Array.from({ length: count }, (_, i) => [`X-Tenant-${i}`, 'a'])));
 
 interface ErrorAnswer {
   readonly status: number;
@@ -142,6 +144,93 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       expect((await api.store.getConfig(id))?.url).toBe(href);
       expect((await oscar('GET', `/v2/webhooks/${id}`)).body).toMatchObject({ url: href });
       expect((await oscar('PUT', `/v2/webhooks/${id}`, { ...hook, url })).body).toMatchObject({ url: href });
+    });
+  });
+
+  describe('customHeaders', () => {
+    it.each([
+      ['Authorization', 'Bearer or Basic'],
+      ['authorization', 'Bearer or Basic'],
+      ['X-API-Key', 'ApiKey'],
+      ['Cookie', 'authType Custom'],
+      ['Set-Cookie', 'authType Custom'],
+      ['X-Auth-Token', 'authType Custom'],
+      ['X-Access-Token', 'authType Custom'],
+      ['X-Client-Secret', 'authType Custom'],
+      ['X-Password', 'authType Custom'],
+      ['X-Apikey', 'authType Custom'],
+      ['Api_Key', 'authType Custom'],
+      ['X-Session-Id', 'authType Custom'],
+      ['X-Credentials', 'authType Custom'],
+      ['X-Hub-Signature-256', 'authType Custom'],
+    ])('answers 400 naming customHeaders for the credential header %s, pointing to %s, without echoing its value', async (name, advice) => {
+      for (const message of await expectRefused({ ...hook, customHeaders: JSON.stringify({ [name]: 'cust0m-secret-v4lue' }) }, 'customHeaders')) {
+        expect(message).toContain(name);
+        expect(message).toContain('authType Custom');
+        expect(message).toContain(advice);
+        expect(message).toContain('encrypted');
+        expect(message).not.toContain('cust0m-secret-v4lue');
+      }
+    });
+
+    it.each([
+      'Proxy-Authorization', 'Content-Encoding', 'Content-Type', 'Content-Length', 'Content-Language', 'Transfer-Encoding', 'Host',
+      'Forwarded', 'X-Forwarded-For', 'X-Forwarded-Host', 'Via', 'X-Real-IP', 'Connection', 'Keep-Alive', 'TE', 'Trailer',
+      'Upgrade', 'X-Webhook-Timestamp', 'User-Agent',
+    ])('answers 400 naming customHeaders for %s, which would break a JSON delivery', async (name) => {
+      const [message] = await expectRefused({ ...hook, customHeaders: JSON.stringify({ [name]: 'x' }) }, 'customHeaders');
+      expect(message).toContain(name);
+    });
+
+    it('accepts ordinary custom headers and returns them', async () => {
+      const customHeaders = JSON.stringify({ 'X-Tenant': 'acme', 'X-Region': 'eu-1', Accept: 'application/json' });
+      expect(await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders })).toMatchObject({ status: 201, body: { customHeaders } });
+    });
+  });
+
+  describe('authType Custom headers', () => {
+    it('accepts credential headers, since they are stored encrypted', async () => {
+      const created = await oscar('POST', '/v2/webhooks?companyId=1', custom({ Authorization: 'Bearer c-1', Cookie: 'session=s-1', 'X-Hub-Signature': 'sig' }));
+      expect(created.status).toBe(201);
+    });
+
+    it.each(['Content-Encoding', 'Content-Type', 'Host', 'X-Forwarded-For', 'Forwarded', 'Via', 'X-Real-IP', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization', 'X-Webhook-Retry-Count', 'User-Agent'])(
+      'answers 400 naming authPayload for %s, which would break a JSON delivery',
+      async (name) => {
+        const [message] = await expectRefused(custom({ [name]: 'cust0m-secret-v4lue' }), 'authPayload');
+        expect(message).toContain(name);
+        expect(message).not.toContain('cust0m-secret-v4lue');
+      },
+    );
+  });
+
+  describe('header limits', () => {
+    it('accepts 20 custom headers and answers 400 naming customHeaders for 21', async () => {
+      expect((await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders: manyHeaders(20) })).status).toBe(201);
+      expect((await expectRefused({ ...hook, customHeaders: manyHeaders(21) }, 'customHeaders'))[0]).toContain('at most 20 headers');
+    });
+
+    it('answers 400 naming customHeaders for a name over 128 characters or a value over 1024, without echoing them', async () => {
+      const longName = `X-${'n'.repeat(127)}`;
+      expect((await expectRefused({ ...hook, customHeaders: JSON.stringify({ [longName]: 'a' }) }, 'customHeaders'))[0]).toContain('128');
+      const [message] = await expectRefused({ ...hook, customHeaders: JSON.stringify({ 'X-Tenant': 'v'.repeat(1025) }) }, 'customHeaders');
+      expect(message).toContain('1024');
+      expect(message).not.toContain('vvvv');
+      expect((await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders: JSON.stringify({ [longName.slice(0, 128)]: 'v'.repeat(1024) }) })).status).toBe(201);
+    });
+
+    it('answers 400 naming authPayload for more than 20 Custom headers or a Custom header value over 4096 characters', async () => {
+      const headers = JSON.parse(manyHeaders(21)) as Record<string, string>;
+      expect((await expectRefused(custom(headers), 'authPayload'))[0]).toContain('at most 20 headers');
+      const [message] = await expectRefused(custom({ Authorization: `Bearer ${'t'.repeat(4096)}` }), 'authPayload');
+      expect(message).toContain('4096');
+      expect(message).not.toContain('tttt');
+      expect((await oscar('POST', '/v2/webhooks?companyId=1', custom({ Authorization: `Bearer ${'t'.repeat(4089)}` }))).status).toBe(201);
+    });
+
+    it('answers 400 naming authPayload for a Bearer token over 4096 characters', async () => {
+      const [message] = await expectRefused({ ...hook, authType: 'Bearer', authPayload: JSON.stringify({ token: 't'.repeat(4097) }) }, 'authPayload');
+      expect(message).toContain('4096');
     });
   });
 });

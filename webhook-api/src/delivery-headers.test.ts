@@ -1,0 +1,132 @@
+// The header rules: credential-looking and delivery-breaking names, the bounds, and messages that never echo a value.
+import { describe, expect, it } from 'vitest';
+import {
+  checkAuthPayload,
+  checkCustomHeaders,
+  looksLikeCredential,
+  maxCredentialLength,
+  maxHeaderCount,
+  maxHeaderNameLength,
+  maxHeaderValueLength,
+} from './delivery-headers.ts';
+import { WebhookApiError } from './errors.ts';
+
+/** The error a check throws: its field and message. */
+function refusal(check: () => unknown): { field: string | undefined; message: string } {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof WebhookApiError) return { field: error.field, message: error.message };
+    throw error;
+  }
+  throw new Error('expected the check to refuse');
+}
+
+const customHeaders = (headers: Record<string, unknown>) => refusal(() => checkCustomHeaders(JSON.stringify(headers), []));
+const customAuth = (headers: Record<string, unknown>) => refusal(() => checkAuthPayload('Custom', JSON.stringify({ headers })));
+const headersOf = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`X-Tenant-${i}`, 'a']));
+
+describe('the delivery header rules', () => {
+  it('bounds headers at 20, names at 128 characters, values at 1024 and credentials at 4096', () => {
+    expect([maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength, maxCredentialLength]).toEqual([20, 128, 1024, 4096]);
+  });
+
+  it.each([
+    'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-API-Key', 'X-Api-Key', 'api_key', 'X-Auth-Token', 'X-Amz-Security-Token',
+    'X-Client-Secret', 'X-Password', 'X-Passwd', 'X-Session-Id', 'X-Credentials', 'X-Hub-Signature-256', 'X-Access-Key', 'X-Private.Key', 'X-JWT', 'X-Bearer',
+  ])('takes %s for a credential header', (name) => {
+    expect(looksLikeCredential(name)).toBe(true);
+  });
+
+  it.each(['X-Tenant', 'Accept', 'X-Region', 'X-Correlation-Id', 'X-Device-Group', 'If-Match'])('takes %s for an ordinary header', (name) => {
+    expect(looksLikeCredential(name)).toBe(false);
+  });
+
+  describe('customHeaders', () => {
+    it('refuses a credential header, naming authType Custom and the matching authType, never the value', () => {
+      for (const [name, matching] of [['Authorization', 'authType Bearer or Basic'], ['x-api-key', 'authType ApiKey'], ['X-Session-Token', 'authType Custom']] as const) {
+        const { field, message } = customHeaders({ [name]: 'v4lue-never-echoed' });
+        expect(field).toBe('customHeaders');
+        expect(message).toContain(`customHeaders: ${name} looks like a credential`);
+        expect(message).toContain('authType Custom, whose headers are stored encrypted');
+        expect(message).toContain(matching);
+        expect(message).not.toContain('v4lue-never-echoed');
+      }
+    });
+
+    it.each([
+      ['Content-Encoding', 'the body'], ['Content-Type', 'the body'], ['content-length', 'the body'], ['Content-MD5', 'the body'],
+      ['Host', 'proxies'], ['Forwarded', 'proxies'], ['X-Forwarded-Proto', 'proxies'], ['Via', 'proxies'], ['X-Real-IP', 'proxies'],
+      ['Connection', 'hop-by-hop'], ['Keep-Alive', 'hop-by-hop'], ['TE', 'hop-by-hop'], ['Trailer', 'hop-by-hop'], ['Transfer-Encoding', 'hop-by-hop'],
+      ['Upgrade', 'hop-by-hop'], ['Proxy-Connection', 'hop-by-hop'], ['Proxy-Authorization', 'hop-by-hop'],
+      ['X-Webhook-Timestamp', 'deliverer'], ['User-Agent', 'deliverer'], ['Expect', 'deliverer'],
+    ])('refuses %s, which would break a JSON delivery', (name, reason) => {
+      const { field, message } = customHeaders({ [name]: 'x' });
+      expect(field).toBe('customHeaders');
+      expect(message).toContain(`${name} cannot be configured`);
+      expect(message).toContain(reason);
+    });
+
+    it('takes at most 20 headers', () => {
+      expect(checkCustomHeaders(JSON.stringify(headersOf(maxHeaderCount)), [])).not.toBeNull();
+      expect(customHeaders(headersOf(maxHeaderCount + 1)).message).toBe('customHeaders: customHeaders may hold at most 20 headers');
+    });
+
+    it('takes names up to 128 characters and values up to 1024, and never echoes what is too long', () => {
+      const name = `X-${'n'.repeat(maxHeaderNameLength - 2)}`;
+      expect(checkCustomHeaders(JSON.stringify({ [name]: 'v'.repeat(maxHeaderValueLength) }), [])).not.toBeNull();
+      expect(customHeaders({ [`${name}n`]: 'a' }).message).toBe('customHeaders: header names must be at most 128 characters');
+      expect(customHeaders({ 'X-Tenant': 'v'.repeat(maxHeaderValueLength + 1) }).message).toBe('customHeaders: the value of X-Tenant must be at most 1024 characters');
+    });
+
+    it('does not echo a header name that is not a valid field name', () => {
+      const { message } = customHeaders({ 'Authorization: Bearer s3cret': 'x' });
+      expect(message).toContain('not a valid HTTP field name');
+      expect(message).not.toContain('s3cret');
+    });
+
+    it('refuses the same name twice in any case, and a header the authType sets', () => {
+      expect(refusal(() => checkCustomHeaders('{"X-Tenant":"a","x-tenant":"b"}', [])).message).toContain('given twice');
+      expect(refusal(() => checkCustomHeaders('{"X-Cust":"a"}', ['x-cust'])).message).toContain('set by the configured authType');
+    });
+
+    it('returns ordinary headers as JSON, and null for nothing', () => {
+      expect(checkCustomHeaders('{"X-Tenant":"acme","Accept":"application/json"}', [])).toBe('{"X-Tenant":"acme","Accept":"application/json"}');
+      expect(checkCustomHeaders(' ', [])).toBeNull();
+      expect(checkCustomHeaders(null, [])).toBeNull();
+    });
+  });
+
+  describe('authType Custom', () => {
+    it('takes credential headers, which are stored encrypted', () => {
+      const headers = { Authorization: 'Bearer t', Cookie: 'session=s', 'X-API-Key': 'k', 'X-Hub-Signature': 'sig' };
+      expect(checkAuthPayload('Custom', JSON.stringify({ headers }))).toEqual({ headers });
+    });
+
+    it.each(['Content-Type', 'Content-Encoding', 'Host', 'X-Forwarded-For', 'Forwarded', 'Via', 'X-Real-IP', 'Connection', 'Transfer-Encoding', 'Proxy-Authorization', 'X-Webhook-Retry-Count', 'User-Agent'])(
+      'refuses %s, which would break a JSON delivery, without echoing its value',
+      (name) => {
+        const { field, message } = customAuth({ [name]: 'v4lue-never-echoed' });
+        expect(field).toBe('authPayload');
+        expect(message).toContain(`${name} cannot be configured`);
+        expect(message).not.toContain('v4lue-never-echoed');
+      },
+    );
+
+    it('takes at most 20 headers with values up to 4096 characters', () => {
+      expect(customAuth(headersOf(maxHeaderCount + 1)).message).toBe('authPayload: headers may hold at most 20 headers');
+      expect(checkAuthPayload('Custom', JSON.stringify({ headers: { Authorization: 't'.repeat(maxCredentialLength) } }))).not.toBeNull();
+      expect(customAuth({ Authorization: 't'.repeat(maxCredentialLength + 1) }).message).toBe('authPayload: the value of Authorization must be at most 4096 characters');
+    });
+  });
+
+  it.each([
+    ['Bearer', { token: 't'.repeat(maxCredentialLength + 1) }, 'token'],
+    ['ApiKey', { apiKeyValue: 'k'.repeat(maxCredentialLength + 1) }, 'apiKeyValue'],
+    ['Basic', { username: 'u', password: 'p'.repeat(maxCredentialLength + 1) }, 'password'],
+  ] as const)('refuses a %s credential over 4096 characters, naming the key and never the value', (authType, payload, key) => {
+    const { field, message } = refusal(() => checkAuthPayload(authType, JSON.stringify(payload)));
+    expect(field).toBe('authPayload');
+    expect(message).toBe(`authPayload: ${key} must be at most 4096 characters`);
+  });
+});
