@@ -8,7 +8,7 @@ import { createLogger } from '@platform/shared';
 import { createDevPlatform } from '../src/dev-platform.ts';
 import { parseSeed } from '../src/seed.ts';
 import { loadDevPlatformSettings } from '../src/settings.ts';
-import { listenOnFreePort } from '../test/harness.ts';
+import { listenOnFreePort } from '@platform/shared/testing';
 
 const secrets = JSON.parse(process.env.BENCH_SECRETS ?? '{}') as Record<string, string>;
 const platformServer = await listenOnFreePort();

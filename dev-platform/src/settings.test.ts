@@ -2,6 +2,16 @@ import { isPlatformError } from '@platform/shared';
 import { describe, expect, it } from 'vitest';
 import { loadDevPlatformSettings } from './settings.ts';
 
+function settingsError(env: Record<string, string>): string {
+  try {
+    loadDevPlatformSettings(env);
+  } catch (error) {
+    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
+    throw error;
+  }
+  throw new Error('expected the settings to be refused');
+}
+
 describe('loadDevPlatformSettings', () => {
   it('derives the issuer and the AI address from the ports by default', () => {
     expect(loadDevPlatformSettings({})).toMatchObject({ issuer: 'http://127.0.0.1:4000', aiBaseUrl: 'http://127.0.0.1:4001', tokenExchangeEnabled: true });
@@ -18,6 +28,23 @@ describe('loadDevPlatformSettings', () => {
     expect(isPlatformError(error, 'SETTINGS_INVALID')).toBe(true);
     expect((error as Error).message).toContain('PLATFORM_PORT must be a port number');
     expect((error as Error).message).toContain('PLATFORM_TOKEN_EXCHANGE must be true or false');
-    expect((error as Error).message).toContain('PLATFORM_ACCESS_TOKEN_TTL_SECONDS must be more than 0');
+    expect((error as Error).message).toContain('PLATFORM_ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds, 1 or more');
+  });
+
+  it('reports a bad extra resource and problems across variables together with the other bad variables', () => {
+    const message = settingsError({
+      PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:3000/mcp, not a url',
+      PLATFORM_PORT: '4000',
+      PLATFORM_AI_PORT: '4000',
+      LOG_LEVEL: 'chatty',
+    });
+    expect(message).toContain('PLATFORM_EXTRA_RESOURCES must be an absolute http or https URL');
+    expect(message).toContain('PLATFORM_AI_PORT must differ from PLATFORM_PORT');
+    expect(message).toContain('LOG_LEVEL must be one of');
+    expect(settingsError({ PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:4000' })).toContain('PLATFORM_EXTRA_RESOURCES must not name the platform API itself');
+  });
+
+  it('refuses a plain-http issuer off loopback, as every service of the stack does', () => {
+    expect(settingsError({ PLATFORM_ISSUER: 'http://platform.example' })).toContain('PLATFORM_ISSUER must use https');
   });
 });

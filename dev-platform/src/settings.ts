@@ -1,7 +1,7 @@
-// The dev platform's settings, read once from the environment; every bad variable named at once.
+// The dev platform's settings, read once from the environment in the SDK's vocabulary; every bad
+// variable, and every problem across variables, named at once.
 import { resolve } from 'node:path';
-import { parseEnvironment } from '@platform/shared';
-import { z } from 'zod';
+import { parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 
 export interface DevPlatformSettings {
   readonly host: string;
@@ -19,43 +19,43 @@ export interface DevPlatformSettings {
   readonly accessTokenTtlSeconds: number;
   /** Lifetime of an app's client-credentials token. */
   readonly clientCredentialsTtlSeconds: number;
-  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly logLevel: LogLevel;
 }
 
-export type Environment = Readonly<Record<string, string | undefined>>;
-
-const port = z.coerce.number({ error: 'must be a port number' }).int('must be a port number').min(0, 'must be a port number').max(65_535, 'must be a port number');
-const seconds = z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).refine((n) => n > 0, 'must be more than 0');
-const url = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' }).transform((u) => u.replace(/\/+$/, ''));
-
 const shape = {
-  PLATFORM_HOST: z.string().min(1).default('127.0.0.1'),
-  PLATFORM_PORT: port.default(4000),
-  PLATFORM_ISSUER: url.optional(),
-  PLATFORM_AI_PORT: port.default(4001),
-  PLATFORM_AI_BASE_URL: url.optional(),
-  PLATFORM_SEED: z.string().min(1).optional(),
-  PLATFORM_TOKEN_EXCHANGE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('true'),
-  PLATFORM_EXTRA_RESOURCES: z.string().default('http://127.0.0.1:3000/mcp'),
-  PLATFORM_ACCESS_TOKEN_TTL_SECONDS: seconds.default(3600),
-  PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS: seconds.default(600),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PLATFORM_HOST: setting.host.default('127.0.0.1'),
+  PLATFORM_PORT: setting.port.default(4000),
+  PLATFORM_ISSUER: setting.baseUrl.optional(),
+  PLATFORM_AI_PORT: setting.port.default(4001),
+  PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
+  PLATFORM_SEED: setting.text.optional(),
+  PLATFORM_TOKEN_EXCHANGE: setting.flag.default(true),
+  PLATFORM_EXTRA_RESOURCES: setting.baseUrlList.default(['http://127.0.0.1:3000/mcp']),
+  PLATFORM_ACCESS_TOKEN_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(3600),
+  PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(600),
+  LOG_LEVEL: setting.logLevel.default('info'),
 };
 
+const issuerOf = (values: { PLATFORM_ISSUER?: string | undefined; PLATFORM_PORT?: number | undefined }) =>
+  values.PLATFORM_ISSUER ?? `http://127.0.0.1:${values.PLATFORM_PORT ?? 4000}`;
+
 export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
-  const s = parseEnvironment(shape, env);
-  const extraResources = s.PLATFORM_EXTRA_RESOURCES.split(',').map((r) => r.trim()).filter(Boolean);
-  const bad = extraResources.filter((r) => !URL.canParse(r));
-  if (bad.length > 0) throw new Error(`Invalid settings: PLATFORM_EXTRA_RESOURCES has a value that is not a URL (${bad.join(', ')}).`);
+  const s = parseEnvironment(shape, env, function* crossCheck(values) {
+    if (values.PLATFORM_PORT !== undefined && values.PLATFORM_PORT !== 0 && values.PLATFORM_PORT === values.PLATFORM_AI_PORT) {
+      yield ['PLATFORM_AI_PORT', 'must differ from PLATFORM_PORT'];
+    }
+    // An extra resource that is the platform API itself would let a token for "another" resource be the API's own.
+    if (values.PLATFORM_EXTRA_RESOURCES?.includes(issuerOf(values))) yield ['PLATFORM_EXTRA_RESOURCES', 'must not name the platform API itself (the issuer)'];
+  });
   return Object.freeze({
     host: s.PLATFORM_HOST,
     port: s.PLATFORM_PORT,
-    issuer: s.PLATFORM_ISSUER ?? `http://127.0.0.1:${s.PLATFORM_PORT}`,
+    issuer: issuerOf(s),
     aiPort: s.PLATFORM_AI_PORT,
     aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? `http://127.0.0.1:${s.PLATFORM_AI_PORT}`,
     seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
-    tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE === 'true',
-    extraResources,
+    tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,
+    extraResources: Object.freeze([...s.PLATFORM_EXTRA_RESOURCES]),
     accessTokenTtlSeconds: s.PLATFORM_ACCESS_TOKEN_TTL_SECONDS,
     clientCredentialsTtlSeconds: s.PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS,
     logLevel: s.LOG_LEVEL,

@@ -1,9 +1,7 @@
 // Starts a real dev platform on loopback ports chosen by the OS, for whole-process tests.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
-import { Writable } from 'node:stream';
 import { createLogger } from '@platform/shared';
+import { captureLogs, listenOnFreePort } from '@platform/shared/testing';
 import * as oauth from 'openid-client';
 import { createDevPlatform, type DevPlatform } from '../src/dev-platform.ts';
 import { loadSeedFile, parseSeed, type Seed } from '../src/seed.ts';
@@ -19,16 +17,6 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
-/** An HTTP server with no handler yet, on a loopback port the OS chose. */
-export async function listenOnFreePort(): Promise<{ server: Server; url: string }> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { server, url: `http://127.0.0.1:${address.port}` };
-}
-
 export const defaultSeed = (): Seed => loadSeedFile(resolve(import.meta.dirname, '../seed.json'), devSecrets);
 
 export async function startPlatform(options: { env?: Record<string, string>; seed?: unknown } = {}): Promise<RunningPlatform> {
@@ -36,27 +24,17 @@ export async function startPlatform(options: { env?: Record<string, string>; see
   const ai = await listenOnFreePort();
   const settings = loadDevPlatformSettings({ PLATFORM_ISSUER: main.url, PLATFORM_AI_BASE_URL: ai.url, ...options.env });
   const seed = options.seed === undefined ? defaultSeed() : parseSeed(options.seed, devSecrets);
-  const logs: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logs.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const platform = await createDevPlatform({ settings, seed, logger: createLogger({ name: 'dev-platform', level: 'debug', destination }) });
+  const logs = captureLogs();
+  const platform = await createDevPlatform({ settings, seed, logger: createLogger({ name: 'dev-platform', level: 'debug', destination: logs.destination }) });
   main.server.on('request', platform.app);
   ai.server.on('request', platform.aiApp);
   return {
     issuer: main.url,
     aiUrl: ai.url,
     platform,
-    logs,
+    logs: logs.lines,
     async close() {
-      for (const server of [main.server, ai.server]) {
-        server.closeAllConnections();
-        server.close();
-      }
-      await Promise.all([once(main.server, 'close'), once(ai.server, 'close')]);
+      await Promise.all([main.close(), ai.close()]);
     },
   };
 }

@@ -2,7 +2,7 @@
 // webhook API on SQLite and on PostgreSQL, and a bare Express 5 handler as the same-run baseline.
 import express from 'express';
 import { startPlatform } from '@platform/dev-platform/testing';
-import { listenOnFreePort } from '@platform/dev-platform/testing';
+import { listenOnFreePort } from '@platform/shared/testing';
 import { newStoreLocation, startWebhookApi } from '../test/harness.ts';
 
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';
