@@ -1,15 +1,17 @@
-// The platform API's one error shape, `{ "error": code, "message": text }`, and its Express edge.
+// The platform API's one error shape, `{ "error": code, "message": text }`, its catalog (each code
+// with its status and a message safe to show), and its Express edge.
 import type { ErrorRequestHandler, Request } from 'express';
 import type { z } from 'zod';
 
 export const apiErrors = {
-  invalid_request: 400,
-  invalid_token: 401,
-  forbidden: 403,
-  delegation_forbidden: 403,
-  not_a_person: 403,
-  not_found: 404,
-} as const;
+  invalid_request: { status: 400, message: 'The request is invalid.' },
+  invalid_token: { status: 401, message: 'A valid token issued for this service is required.' },
+  forbidden: { status: 403, message: 'The caller may not do this.' },
+  delegation_forbidden: { status: 403, message: 'Administration calls are refused under delegation.' },
+  not_a_person: { status: 403, message: 'This call needs a person; an app token has none.' },
+  not_found: { status: 404, message: 'Not found.' },
+  server_error: { status: 500, message: 'Something went wrong on the platform.' },
+} as const satisfies Record<string, { status: number; message: string }>;
 
 export type ApiErrorCode = keyof typeof apiErrors;
 
@@ -18,10 +20,10 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
 
-  constructor(code: ApiErrorCode, message: string) {
+  constructor(code: ApiErrorCode, message: string = apiErrors[code].message) {
     super(message);
     this.code = code;
-    this.status = apiErrors[code];
+    this.status = apiErrors[code].status;
   }
 }
 
@@ -49,7 +51,8 @@ export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, n
     return;
   }
   if (error instanceof ApiError) {
-    if (error.status === 401) res.set('www-authenticate', `Bearer error="invalid_token", error_description="${error.message}"`);
+    // A quoted-string may hold neither a quote nor a backslash, and a header nothing but ASCII.
+    if (error.status === 401) res.set('www-authenticate', `Bearer error="invalid_token", error_description="${error.message.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '')}"`);
     res.status(error.status).json({ error: error.code, message: error.message });
     return;
   }
@@ -60,5 +63,5 @@ export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, n
     return;
   }
   req.log.error({ err: error }, 'unexpected error');
-  res.status(500).json({ error: 'server_error', message: 'Something went wrong on the platform.' });
+  res.status(500).json({ error: 'server_error', message: apiErrors.server_error.message });
 };
