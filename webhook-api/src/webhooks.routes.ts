@@ -11,7 +11,8 @@ import { invalid, notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from './limits.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './schemas.ts';
 import { applyScopeRules } from './scope-rules.ts';
-import type { StoredConfig, WebhookStore } from './store/webhook-store.ts';
+import { decodeCursor, encodeCursor, type PagedCollection } from './store/page-cursor.ts';
+import type { Page, PageRequest, StoredConfig, WebhookStore } from './store/webhook-store.ts';
 
 export interface RouteDependencies {
   readonly store: WebhookStore;
@@ -31,6 +32,8 @@ export interface RouteSpec {
   readonly body?: z.ZodType;
   readonly success: { readonly status: 200 | 201 | 204; readonly schema?: z.ZodType; readonly description: string };
   readonly errors: readonly number[];
+  /** A list endpoint: pages of at most this limit's number of items (`limit`, `cursor`, a Link to the next page). */
+  readonly paging?: keyof WebhookLimits;
 }
 
 type Handler = (req: Request, res: Response, deps: RouteDependencies) => Promise<void>;
@@ -54,16 +57,30 @@ function deviceIdOf(req: Request): number {
   return id;
 }
 
+const controlCharacter = /\p{Cc}/u;
+/** Configuration and route ids are UUIDs this service generated (randomUUID: lower case). */
+const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The id in path parameter `name`: 400 for a control character (PostgreSQL refuses NUL in text),
+ * undefined when it cannot be an id this service made, so it is not found without a query.
+ */
+function idOf(req: Request, name: 'id' | 'routeId'): string | undefined {
+  const raw = String(req.params[name]);
+  if (controlCharacter.test(raw)) throw invalid(name, 'must not contain control characters');
+  return generatedId.test(raw) ? raw : undefined;
+}
+
 const companyQuery = z.object({
   companyId: z.string({ error: 'is required' }).regex(/^\d{1,15}$/, 'must be a positive whole number').transform(Number).refine((n) => n > 0, 'must be a positive whole number'),
 });
 
 /** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
 async function configFor(req: Request, res: Response, deps: RouteDependencies, right: Right): Promise<StoredConfig> {
-  const id = String(req.params.id);
-  const config = await deps.store.getConfig(id);
-  if (!config) throw notFound(`webhook configuration ${id}`);
-  requireRight(callerContextOf(res), config.companyId, right, `webhook configuration ${id}`);
+  const id = idOf(req, 'id');
+  const config = id === undefined ? undefined : await deps.store.getConfig(id);
+  if (!config) throw notFound(`webhook configuration ${String(req.params.id)}`);
+  requireRight(callerContextOf(res), config.companyId, right, `webhook configuration ${config.id}`);
   return config;
 }
 
@@ -74,20 +91,48 @@ async function linkedDevice(req: Request, res: Response, deps: RouteDependencies
   return { config, deviceId };
 }
 
+/** The page a list request asks for: `limit` from 1 to the collection's limit (all of it by default), `cursor` from a Link. */
+function pageOf(req: Request, collection: PagedCollection, max: number): PageRequest {
+  const { limit, cursor } = req.query;
+  if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,7}$/.test(limit) || Number(limit) < 1 || Number(limit) > max)) {
+    throw invalid('limit', `must be a whole number from 1 to ${max}`);
+  }
+  if (cursor === undefined) return { limit: limit === undefined ? max : Number(limit) };
+  const after = typeof cursor === 'string' ? decodeCursor(collection, cursor) : undefined;
+  if (after === undefined) throw invalid('cursor', 'must be the cursor of a Link header of this list');
+  return { limit: limit === undefined ? max : Number(limit), after };
+}
+
+/** Sends a page as a JSON array; a path-absolute Link to the next page (same path and query, its cursor) when more follow. */
+function sendPage<T>(req: Request, res: Response, path: string, collection: PagedCollection, page: Page<T>): void {
+  if (page.next !== undefined) {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(req.query)) {
+      for (const one of Array.isArray(value) ? value : [value]) if (typeof one === 'string') query.append(name, one);
+    }
+    query.set('cursor', encodeCursor(collection, page.next));
+    res.set('link', `<${path}?${query.toString()}>; rel="next"`);
+  }
+  res.json(page.items);
+}
+
+const limitReached = (message: string) => new WebhookApiError('LIMIT_REACHED', `${message}, the most it may have`);
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** Statuses the handlers answer; the edge's own (401, 5xx, body refusals) are added by the OpenAPI document. */
 const standardErrors = [400, 403, 404];
 
 export const routeSpecs = [
-  { operationId: 'createWebhook', method: 'post', path: '/v2/webhooks', summary: 'Create a webhook configuration for a company', right: 'manage', query: companyQuery, body: webhookConfigInput, success: { status: 201, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: standardErrors },
-  { operationId: 'listWebhooks', method: 'get', path: '/v2/webhooks', summary: "List a company's webhook configurations", right: 'view', query: companyQuery, success: { status: 200, schema: z.array(webhookConfig), description: 'The configurations, without credentials' }, errors: standardErrors },
+  { operationId: 'createWebhook', method: 'post', path: '/v2/webhooks', summary: 'Create a webhook configuration for a company', right: 'manage', query: companyQuery, body: webhookConfigInput, success: { status: 201, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: [...standardErrors, 409] },
+  { operationId: 'listWebhooks', method: 'get', path: '/v2/webhooks', summary: "List a company's webhook configurations", right: 'view', query: companyQuery, success: { status: 200, schema: z.array(webhookConfig), description: 'The configurations, without credentials, in creation order' }, errors: standardErrors, paging: 'configsPerCompany' },
   { operationId: 'getWebhook', method: 'get', path: '/v2/webhooks/:id', summary: 'Get one webhook configuration', right: 'view', success: { status: 200, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: standardErrors },
   { operationId: 'updateWebhook', method: 'put', path: '/v2/webhooks/:id', summary: 'Update a configuration: name, url and deliveryMode are required; omitted fields keep their values; authPayload and customHeaders: null keeps, a value replaces, "" clears', right: 'manage', body: webhookConfigUpdate, success: { status: 200, schema: webhookConfig, description: 'The updated configuration' }, errors: standardErrors },
   { operationId: 'deleteWebhook', method: 'delete', path: '/v2/webhooks/:id', summary: 'Delete a configuration; delivery stops at once for every linked device', right: 'manage', success: { status: 200, schema: z.literal(true), description: 'true' }, errors: standardErrors },
   { operationId: 'linkDevice', method: 'post', path: '/v2/webhooks/:id/devices/:deviceId', summary: "Link a device of the configuration's company", right: 'manage', success: { status: 201, schema: deviceLink, description: 'The device link' }, errors: [...standardErrors, 409] },
-  { operationId: 'listDevices', method: 'get', path: '/v2/webhooks/:id/devices', summary: 'List the linked devices', right: 'view', success: { status: 200, schema: z.array(deviceLink), description: 'The device links' }, errors: standardErrors },
+  { operationId: 'listDevices', method: 'get', path: '/v2/webhooks/:id/devices', summary: 'List the linked devices', right: 'view', success: { status: 200, schema: z.array(deviceLink), description: 'The device links, in creation order' }, errors: standardErrors, paging: 'devicesPerConfig' },
   { operationId: 'unlinkDevice', method: 'delete', path: '/v2/webhooks/:id/devices/:deviceId', summary: 'Unlink a device (its scopes go with it)', right: 'manage', success: { status: 204, description: 'Unlinked' }, errors: standardErrors },
   { operationId: 'createScope', method: 'post', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'Add a scope (data route) to a device link', right: 'manage', body: scopeInput, success: { status: 201, schema: scope, description: 'The scope with its generated id' }, errors: [...standardErrors, 409] },
-  { operationId: 'listScopes', method: 'get', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'List the scopes of a device link', right: 'view', success: { status: 200, schema: z.array(scope), description: 'The scopes' }, errors: standardErrors },
+  { operationId: 'listScopes', method: 'get', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'List the scopes of a device link', right: 'view', success: { status: 200, schema: z.array(scope), description: 'The scopes, in creation order' }, errors: standardErrors, paging: 'scopesPerLink' },
   { operationId: 'updateScope', method: 'put', path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId', summary: 'Edit a scope (also how enabled is toggled)', right: 'manage', body: scopeInput, success: { status: 200, schema: scope, description: 'The edited scope' }, errors: [...standardErrors, 409] },
   { operationId: 'deleteScope', method: 'delete', path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId', summary: 'Remove a scope', right: 'manage', success: { status: 204, description: 'Removed' }, errors: standardErrors },
 ] as const satisfies readonly RouteSpec[];
@@ -100,13 +145,16 @@ const handlers: Record<OperationId, Handler> = {
     requireRight(callerContextOf(res), companyId, 'manage', `company ${companyId}`);
     const input = parse(webhookConfigInput, req.body, 'body');
     const id = randomUUID();
-    const created = await deps.store.createConfig({ id, companyId, ...fieldsForCreate(id, input, deps.vault) });
+    const limit = deps.limits.configsPerCompany;
+    const created = await deps.store.createConfig({ id, companyId, ...fieldsForCreate(id, input, deps.vault) }, limit);
+    if (created === 'limit-reached') throw limitReached(`company ${companyId} already has ${plural(limit, 'webhook configuration', 'webhook configurations')}`);
     res.status(201).json(publicConfig(created));
   },
   async listWebhooks(req, res, deps) {
     const { companyId } = parse(companyQuery, req.query, 'query');
     requireRight(callerContextOf(res), companyId, 'view', `company ${companyId}`);
-    res.json((await deps.store.listConfigs(companyId)).map(publicConfig));
+    const page = await deps.store.pageConfigs(companyId, pageOf(req, 'configs', deps.limits.configsPerCompany));
+    sendPage(req, res, '/v2/webhooks', 'configs', { items: page.items.map(publicConfig), next: page.next });
   },
   async getWebhook(req, res, deps) {
     res.json(publicConfig(await configFor(req, res, deps, 'view')));
@@ -128,13 +176,17 @@ const handlers: Record<OperationId, Handler> = {
     const config = await configFor(req, res, deps, 'manage');
     const device = await deps.devices(deviceId, callerContextOf(res).credential);
     if (!device || device.companyId !== config.companyId) throw notFound(`device ${deviceId} in company ${config.companyId}`);
-    const link = await deps.store.linkDevice({ webhookConfigId: config.id, deviceId, createdAt: (deps.now?.() ?? new Date()).toISOString() });
+    const limit = deps.limits.devicesPerConfig;
+    const link = await deps.store.linkDevice({ webhookConfigId: config.id, deviceId, createdAt: (deps.now?.() ?? new Date()).toISOString() }, limit);
+    if (link === 'not-found') throw notFound(`webhook configuration ${config.id}`);
     if (link === 'already-linked') throw new WebhookApiError('CONFLICT', `device ${deviceId} is already linked to webhook configuration ${config.id}`);
+    if (link === 'limit-reached') throw limitReached(`webhook configuration ${config.id} already has ${plural(limit, 'linked device', 'linked devices')}`);
     res.status(201).json(link);
   },
   async listDevices(req, res, deps) {
     const config = await configFor(req, res, deps, 'view');
-    res.json(await deps.store.listLinks(config.id));
+    const page = await deps.store.pageLinks(config.id, pageOf(req, 'links', deps.limits.devicesPerConfig));
+    sendPage(req, res, `/v2/webhooks/${config.id}/devices`, 'links', page);
   },
   async unlinkDevice(req, res, deps) {
     const deviceId = deviceIdOf(req);
@@ -145,25 +197,31 @@ const handlers: Record<OperationId, Handler> = {
   async createScope(req, res, deps) {
     const { config, deviceId } = await linkedDevice(req, res, deps, 'manage');
     const route = applyScopeRules(parse(scopeInput, req.body, 'body'));
-    const created = await deps.store.createScope(config.id, deviceId, { id: randomUUID(), ...route });
+    const limit = deps.limits.scopesPerLink;
+    const created = await deps.store.createScope(config.id, deviceId, { id: randomUUID(), ...route }, limit);
+    if (created === 'not-found') throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
     if (created === 'duplicate') throw new WebhookApiError('CONFLICT', 'an identical scope is already on this device link');
+    if (created === 'limit-reached') throw limitReached(`device ${deviceId} on webhook configuration ${config.id} already has ${plural(limit, 'scope', 'scopes')}`);
     res.status(201).json(created);
   },
   async listScopes(req, res, deps) {
     const { config, deviceId } = await linkedDevice(req, res, deps, 'view');
-    res.json(await deps.store.listScopes(config.id, deviceId));
+    const page = await deps.store.pageScopes(config.id, deviceId, pageOf(req, 'scopes', deps.limits.scopesPerLink));
+    sendPage(req, res, `/v2/webhooks/${config.id}/devices/${deviceId}/routes`, 'scopes', page);
   },
   async updateScope(req, res, deps) {
+    const routeId = idOf(req, 'routeId');
     const { config, deviceId } = await linkedDevice(req, res, deps, 'manage');
     const route = applyScopeRules(parse(scopeInput, req.body, 'body'));
-    const updated = await deps.store.updateScope(config.id, deviceId, { id: String(req.params.routeId), ...route });
+    const updated = routeId === undefined ? undefined : await deps.store.updateScope(config.id, deviceId, { id: routeId, ...route });
     if (updated === 'duplicate') throw new WebhookApiError('CONFLICT', 'an identical scope is already on this device link');
     if (!updated) throw notFound(`route ${String(req.params.routeId)}`);
     res.json(updated);
   },
   async deleteScope(req, res, deps) {
+    const routeId = idOf(req, 'routeId');
     const { config, deviceId } = await linkedDevice(req, res, deps, 'manage');
-    if (!(await deps.store.deleteScope(config.id, deviceId, String(req.params.routeId)))) throw notFound(`route ${String(req.params.routeId)}`);
+    if (routeId === undefined || !(await deps.store.deleteScope(config.id, deviceId, routeId))) throw notFound(`route ${String(req.params.routeId)}`);
     res.status(204).end();
   },
 };

@@ -2,8 +2,4 @@
 // timeout, disk full): an outage of ours, answered 503 like a platform outage, never the caller's fault.
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }

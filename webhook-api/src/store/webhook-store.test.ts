@@ -117,6 +117,73 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     expect(await s.deleteConfig('a')).toBe(false);
     expect(await s.listLinks('a')).toEqual([]);
   });
+
+  it('answers not-found when a device is linked to a configuration deleted meanwhile, or a scope added to a link removed meanwhile', async () => {
+    const { store: s } = await store();
+    await s.createConfig(config('a'));
+    await s.linkDevice({ webhookConfigId: 'a', deviceId: 7, createdAt: '2026-11-22T10:00:00.000Z' });
+    await s.unlinkDevice('a', 7);
+    expect(await s.createScope('a', 7, { id: 's1', scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true })).toBe('not-found');
+    await s.deleteConfig('a');
+    expect(await s.linkDevice({ webhookConfigId: 'a', deviceId: 7, createdAt: '2026-11-22T10:00:00.000Z' })).toBe('not-found');
+  });
+
+  it('stops at each limit: configurations per company, devices per configuration, scopes per link', async () => {
+    const { store: s } = await store();
+    expect(await s.createConfig(config('a', 1), 2)).toMatchObject({ id: 'a' });
+    expect(await s.createConfig(config('b', 1), 2)).toMatchObject({ id: 'b' });
+    expect(await s.createConfig(config('c', 1), 2)).toBe('limit-reached');
+    expect(await s.createConfig(config('d', 2), 2)).toMatchObject({ id: 'd' });
+    const link = (deviceId: number) => ({ webhookConfigId: 'a', deviceId, createdAt: '2026-11-22T10:00:00.000Z' });
+    expect(await s.linkDevice(link(1), 1)).toEqual(link(1));
+    expect(await s.linkDevice(link(1), 1)).toBe('already-linked');
+    expect(await s.linkDevice(link(2), 1)).toBe('limit-reached');
+    const scope = (id: string) => ({ id, scopeLevel: 'Connection' as const, connectionTag: id, measurement: null, enabled: true });
+    expect(await s.createScope('a', 1, scope('s1'), 1)).toMatchObject({ id: 's1' });
+    expect(await s.createScope('a', 1, scope('s2'), 1)).toBe('limit-reached');
+    expect(await s.countConfigs()).toBe(3);
+  });
+
+  it('lets no two concurrent creates pass a limit', async () => {
+    const { store: s } = await store();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => s.createConfig(config(`c${i}`, 5), 4)));
+    expect(results.filter((r) => r !== 'limit-reached')).toHaveLength(4);
+    const [first] = await s.listConfigs(5);
+    expect(await s.listConfigs(5)).toHaveLength(4);
+    const id = first?.id ?? '';
+    const links = await Promise.all(Array.from({ length: 12 }, (_, i) => s.linkDevice({ webhookConfigId: id, deviceId: 100 + i, createdAt: '2026-11-22T10:00:00.000Z' }, 3)));
+    expect(links.filter((r) => r !== 'limit-reached')).toHaveLength(3);
+    const linked = (await s.listLinks(id))[0]?.deviceId ?? 0;
+    const scopes = await Promise.all(Array.from({ length: 12 }, (_, i) => s.createScope(id, linked, { id: `s${i}`, scopeLevel: 'Connection', connectionTag: `t${i}`, measurement: null, enabled: true }, 5)));
+    expect(scopes.filter((r) => r !== 'limit-reached')).toHaveLength(5);
+  });
+
+  it('pages configurations, links and scopes in creation order, a cursor position past the last item of each page', async () => {
+    const { store: s } = await store();
+    for (const id of ['z', 'y', 'x', 'w', 'v']) await s.createConfig(config(id, 1));
+    const first = await s.pageConfigs(1, { limit: 2 });
+    expect(first.items.map((c) => c.id)).toEqual(['z', 'y']);
+    const second = await s.pageConfigs(1, { limit: 2, after: first.next });
+    expect(second.items.map((c) => c.id)).toEqual(['x', 'w']);
+    const third = await s.pageConfigs(1, { limit: 2, after: second.next });
+    expect(third).toEqual({ items: [expect.objectContaining({ id: 'v' }) as unknown], next: undefined });
+    expect((await s.pageConfigs(1, { limit: 5 })).next).toBeUndefined();
+    for (const deviceId of [9, 3, 7]) await s.linkDevice({ webhookConfigId: 'z', deviceId, createdAt: '2026-11-22T10:00:00.000Z' });
+    const links = await s.pageLinks('z', { limit: 2 });
+    expect(links.items.map((l) => l.deviceId)).toEqual([9, 3]);
+    expect((await s.pageLinks('z', { limit: 2, after: links.next })).items.map((l) => l.deviceId)).toEqual([7]);
+    for (const id of ['s9', 's1', 's5']) await s.createScope('z', 9, { id, scopeLevel: 'Connection', connectionTag: id, measurement: null, enabled: true });
+    const scopes = await s.pageScopes('z', 9, { limit: 1 });
+    expect(scopes.items.map((x) => x.id)).toEqual(['s9']);
+    expect((await s.pageScopes('z', 9, { limit: 5, after: scopes.next })).items.map((x) => x.id)).toEqual(['s1', 's5']);
+  });
+
+  it('applies each migration once when several processes open the database together', async () => {
+    const { store: s, reopen } = await store();
+    await s.createConfig(config('a'));
+    const others = await Promise.all([reopen(), reopen(), reopen()]);
+    for (const other of others) expect(await other.getConfig('a')).toEqual(config('a'));
+  });
 });
 
 describe('the PostgreSQL store', () => {

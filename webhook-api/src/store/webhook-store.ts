@@ -1,6 +1,7 @@
 // The webhook API's persistence, one interface over SQLite (the embedded default) and PostgreSQL.
-// Conflicts come back as values, not exceptions, so callers answer 409 without guessing at driver
-// error codes.
+// Conflicts, limits and rows that vanished in a race come back as values, not exceptions, so
+// callers answer 404 or 409 without guessing at driver error codes; an outage throws
+// StoreUnavailableError.
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { DeviceLink, Scope, WebhookConfig } from '../schemas.ts';
 
@@ -12,23 +13,46 @@ export interface StoredConfig extends WebhookConfig {
 
 export type ConfigFields = Omit<StoredConfig, 'id' | 'companyId'>;
 
+/** At most `limit` items after the position `after` (a previous page's `next`), in creation order. */
+export interface PageRequest {
+  readonly limit: number;
+  readonly after?: number | undefined;
+}
+
+/** A page of items; `next` is the position to ask for the following page, undefined on the last. */
+export interface Page<T> {
+  readonly items: T[];
+  readonly next: number | undefined;
+}
+
+/** The parent row went away (deleted by a concurrent request) before the child could be added. */
+export type NotFound = 'not-found';
+/** The parent already holds as many children as `limit` allows. */
+export type LimitReached = 'limit-reached';
+
 export interface WebhookStore {
-  createConfig(config: StoredConfig): Promise<StoredConfig>;
+  /** With `limit`, refuses the configuration when its company already has that many. */
+  createConfig(config: StoredConfig, limit?: number): Promise<StoredConfig | LimitReached>;
   getConfig(id: string): Promise<StoredConfig | undefined>;
   listConfigs(companyId: number): Promise<StoredConfig[]>;
+  pageConfigs(companyId: number, page: PageRequest): Promise<Page<StoredConfig>>;
   /** Replaces every field; undefined when the configuration does not exist. */
   updateConfig(id: string, fields: ConfigFields): Promise<StoredConfig | undefined>;
   /** Deletes the configuration with its links and scopes; false when it did not exist. */
   deleteConfig(id: string): Promise<boolean>;
 
-  linkDevice(link: DeviceLink): Promise<DeviceLink | 'already-linked'>;
+  /** With `limit`, refuses the link when the configuration already links that many devices. */
+  linkDevice(link: DeviceLink, limit?: number): Promise<DeviceLink | 'already-linked' | NotFound | LimitReached>;
   getLink(webhookConfigId: string, deviceId: number): Promise<DeviceLink | undefined>;
   listLinks(webhookConfigId: string): Promise<DeviceLink[]>;
+  pageLinks(webhookConfigId: string, page: PageRequest): Promise<Page<DeviceLink>>;
   /** Removes the link with its scopes; false when there was none. */
   unlinkDevice(webhookConfigId: string, deviceId: number): Promise<boolean>;
 
-  createScope(webhookConfigId: string, deviceId: number, scope: ScopeRoute & { id: string }): Promise<Scope | 'duplicate'>;
+  /** With `limit`, refuses the scope when the link already carries that many. */
+  createScope(webhookConfigId: string, deviceId: number, scope: ScopeRoute & { id: string }, limit?: number): Promise<Scope | 'duplicate' | NotFound | LimitReached>;
   listScopes(webhookConfigId: string, deviceId: number): Promise<Scope[]>;
+  pageScopes(webhookConfigId: string, deviceId: number, page: PageRequest): Promise<Page<Scope>>;
   updateScope(webhookConfigId: string, deviceId: number, scope: ScopeRoute & { id: string }): Promise<Scope | 'duplicate' | undefined>;
   deleteScope(webhookConfigId: string, deviceId: number, scopeId: string): Promise<boolean>;
 

@@ -1,0 +1,119 @@
+// The SQL driver for PostgreSQL (pg): a pool with connect and query timeouts, so a dead or silent
+// server fails a request within seconds; connection trouble is thrown as StoreUnavailableError.
+import pg from 'pg';
+import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlValue } from './sql-driver.ts';
+import { StoreUnavailableError } from './store-unavailable.ts';
+
+const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** pg's own words for a connection that failed, timed out or is gone. */
+const unavailableMessage = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|timeout expired|Cannot use a pool after calling end/i;
+
+/** Sorts a pg or socket error: SQLSTATE classes 08 and 53, 57P0x and 57014 (timeouts, shutdowns) are outages. */
+export function classifyPostgresError(error: unknown): SqlFailure | undefined {
+  if (error instanceof AggregateError) return error.errors.some((e) => classifyPostgresError(e) === 'unavailable') ? 'unavailable' : undefined;
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (code === '23505') return 'unique';
+    if (code === '23503') return 'foreign-key';
+    if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57P0') || code === '57014') return 'unavailable';
+    if (unavailableNodeCodes.has(code)) return 'unavailable';
+  }
+  return unavailableMessage.test(error.message) ? 'unavailable' : undefined;
+}
+
+function rethrow(error: unknown): never {
+  if (classifyPostgresError(error) === 'unavailable') throw new StoreUnavailableError('the PostgreSQL database is unavailable', { cause: error });
+  throw error;
+}
+
+type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
+const { INT8, TIMESTAMPTZ } = pg.types.builtins;
+const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ) as (text: string) => Date;
+/** int8 as a number (ids and counts stay below 2^53), timestamptz as ISO text like SQLite's. */
+const types: pg.CustomTypesConfig = {
+  getTypeParser: (oid: TypeId, format?: 'text' | 'binary'): unknown => {
+    if (oid === INT8) return (text: string) => Number(text);
+    if (oid === TIMESTAMPTZ) return (text: string) => parseTimestamptz(text).toISOString();
+    return pg.types.getTypeParser(oid, format) as unknown;
+  },
+};
+
+export interface PostgresDriverOptions {
+  readonly maxConnections: number;
+  readonly connectionTimeoutMs: number;
+  readonly queryTimeoutMs: number;
+  readonly onIdleConnectionError?: ((error: Error) => void) | undefined;
+}
+
+export function createPostgresDriver(connectionString: string, options: PostgresDriverOptions): SqlDriver {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.maxConnections,
+    connectionTimeoutMillis: options.connectionTimeoutMs,
+    statement_timeout: options.queryTimeoutMs,
+    // The client gives up a little after the server would have, for a server that does not answer at all.
+    query_timeout: options.queryTimeoutMs + 1_000,
+    idle_in_transaction_session_timeout: options.queryTimeoutMs * 2,
+    keepAlive: true,
+    types,
+  });
+  pool.on('error', (error) => {
+    options.onIdleConnectionError?.(error);
+  });
+
+  /** A pooled connection for `work`; dropped, not reused, when it failed with the database unreachable. */
+  async function withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect().catch(rethrow);
+    // A checked-out client has no listener: without one, a dropped connection would end the process.
+    const ignore = () => undefined;
+    client.on('error', ignore);
+    try {
+      const result = await work(client);
+      client.removeListener('error', ignore);
+      client.release();
+      return result;
+    } catch (error) {
+      client.removeListener('error', ignore);
+      client.release(classifyPostgresError(error) === 'unavailable' ? (error as Error) : undefined);
+      return rethrow(error);
+    }
+  }
+
+  const on = (client: pg.PoolClient): SqlQueryable => ({
+    one: async (sql, values = []) => (await client.query<SqlRow>(sql, values as SqlValue[])).rows[0],
+    all: async (sql, values = []) => (await client.query<SqlRow>(sql, values as SqlValue[])).rows,
+    run: async (sql, values = []) => (await client.query(sql, values as SqlValue[])).rowCount ?? 0,
+    exec: async (script) => {
+      await client.query(script);
+    },
+  });
+
+  return {
+    dialect: { sequence: 'seq', forUpdate: ' FOR UPDATE' },
+    one: (sql, values) => withClient((client) => on(client).one(sql, values)),
+    all: (sql, values) => withClient((client) => on(client).all(sql, values)),
+    run: (sql, values) => withClient((client) => on(client).run(sql, values)),
+    exec: (script) => withClient((client) => on(client).exec(script)),
+    transaction: (work) =>
+      withClient(async (client) => {
+        await client.query('BEGIN');
+        try {
+          const result = await work({
+            ...on(client),
+            lock: async (key) => {
+              await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+            },
+          });
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          // A connection that failed is dropped instead, and the server rolls back on its own.
+          if (classifyPostgresError(error) !== 'unavailable') await client.query('ROLLBACK');
+          throw error;
+        }
+      }),
+    failureOf: classifyPostgresError,
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,41 @@
+// Rows of either dialect to the API's objects: one mapping for both stores. SQLite answers 0/1 for
+// booleans; PostgreSQL answers booleans (its int8 and timestamptz come as numbers and ISO text).
+import type { DeviceLink, Scope } from '../schemas.ts';
+import type { SqlRow } from './sql-driver.ts';
+import type { StoredConfig } from './webhook-store.ts';
+
+/** The columns each mapping reads, for the SELECT and RETURNING lists. */
+export const configColumns = 'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header';
+export const linkColumns = 'webhook_config_id, device_id, created_at';
+export const scopeColumns = 'id, scope_level, connection_tag, measurement, enabled';
+
+const text = (value: unknown): string => {
+  if (typeof value !== 'string') throw new TypeError(`expected text in a row, found ${typeof value}`);
+  return value;
+};
+const textOrNull = (value: unknown): string | null => (value === null ? null : text(value));
+const flag = (value: unknown): boolean => value === true || value === 1;
+
+export const toConfig = (r: SqlRow): StoredConfig => ({
+  id: text(r.id),
+  companyId: Number(r.company_id),
+  name: text(r.name),
+  url: text(r.url),
+  method: text(r.method) as StoredConfig['method'],
+  deliveryMode: text(r.delivery_mode) as StoredConfig['deliveryMode'],
+  authType: text(r.auth_type) as StoredConfig['authType'],
+  authPayloadEncrypted: textOrNull(r.auth_payload_encrypted),
+  customHeaders: textOrNull(r.custom_headers),
+  includeMetadataHeaders: flag(r.include_metadata_headers),
+  includeRetryHeader: flag(r.include_retry_header),
+});
+
+export const toLink = (r: SqlRow): DeviceLink => ({ deviceId: Number(r.device_id), webhookConfigId: text(r.webhook_config_id), createdAt: text(r.created_at) });
+
+export const toScope = (r: SqlRow): Scope => ({
+  id: text(r.id),
+  scopeLevel: text(r.scope_level) as Scope['scopeLevel'],
+  connectionTag: textOrNull(r.connection_tag),
+  measurement: textOrNull(r.measurement),
+  enabled: flag(r.enabled),
+});

@@ -1,0 +1,43 @@
+// What the one SQL store needs from a database: statements with `$1`-style parameters, rows as
+// plain objects, transactions, and failures sorted into the few kinds the store answers for.
+// Implemented for node:sqlite (sqlite-driver.ts) and pg (postgres-driver.ts).
+
+export type SqlValue = string | number | boolean | null;
+export type SqlRow = Readonly<Record<string, unknown>>;
+
+/** The failures the store turns into answers; an unavailable database is thrown as StoreUnavailableError. */
+export type SqlFailure = 'unique' | 'foreign-key' | 'unavailable';
+
+export interface SqlQueryable {
+  one(sql: string, values?: readonly SqlValue[]): Promise<SqlRow | undefined>;
+  all(sql: string, values?: readonly SqlValue[]): Promise<SqlRow[]>;
+  /** Runs a write; the number of rows it changed. */
+  run(sql: string, values?: readonly SqlValue[]): Promise<number>;
+  /** Runs a script of statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+export interface SqlTransaction extends SqlQueryable {
+  /**
+   * Holds `key` until the transaction ends, so transactions taking the same key run one at a time:
+   * an advisory transaction lock on PostgreSQL; nothing on SQLite, whose transactions are serialized.
+   */
+  lock(key: string): Promise<void>;
+}
+
+/** Where the two SQL dialects differ in the store's statements. */
+export interface SqlDialect {
+  /** A column that grows with each insert: creation order for paging (never a timestamp). */
+  readonly sequence: string;
+  /** Appended to a SELECT that locks the row it reads until the transaction ends. */
+  readonly forUpdate: string;
+}
+
+export interface SqlDriver extends SqlQueryable {
+  readonly dialect: SqlDialect;
+  /** Runs `work` in a transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
+  /** The kind of a failure the driver threw, when the store answers for it. */
+  failureOf(error: unknown): SqlFailure | undefined;
+  close(): Promise<void>;
+}

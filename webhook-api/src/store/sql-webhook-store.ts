@@ -1,0 +1,147 @@
+// The one WebhookStore, on any SqlDriver: the statements, the limits checked in the same
+// transaction as the insert (the parent row locked), and races answered as values.
+import type { ScopeRoute } from '../scope-rules.ts';
+import type { DeviceLink } from '../schemas.ts';
+import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
+import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
+import type { ConfigFields, Page, PageRequest, StoredConfig, WebhookStore } from './webhook-store.ts';
+
+const configValues = (f: ConfigFields): SqlValue[] => [
+  f.name, f.url, f.method, f.deliveryMode, f.authType, f.authPayloadEncrypted, f.customHeaders, f.includeMetadataHeaders, f.includeRetryHeader,
+];
+
+/** The row a RETURNING statement gave back. */
+function returned(row: SqlRow | undefined): SqlRow {
+  if (!row) throw new Error('the statement returned no row');
+  return row;
+}
+
+const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Number((await q.one(sql, values))?.n ?? 0);
+
+/**
+ * `driver` must not be used before `ready` (the migrations) settles; every method waits for it,
+ * so a store can be handed out before its schema is in place.
+ */
+export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = Promise.resolve()): WebhookStore {
+  const { sequence, forUpdate } = driver.dialect;
+  const db = async () => {
+    await ready;
+    return driver;
+  };
+
+  /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
+  async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
+    const limit = request?.limit ?? Number.MAX_SAFE_INTEGER - 1;
+    const n = values.length;
+    const rows = await (await db()).all(
+      `SELECT ${columns}, ${sequence} AS position ${from} AND ${sequence} > $${n + 1} ORDER BY ${sequence} LIMIT $${n + 2}`,
+      [...values, request?.after ?? 0, limit + 1],
+    );
+    const items = rows.slice(0, limit);
+    return { items: items.map(map), next: rows.length > limit ? Number(items.at(-1)?.position) : undefined };
+  }
+
+  const inTransaction = async <T>(work: (tx: SqlTransaction) => Promise<T>) => (await db()).transaction(work);
+
+  /** What `work` answers, or the given answer for a unique or foreign-key violation it ran into. */
+  async function answering<T, U = never, F = never>(work: Promise<T>, answers: { unique?: U; foreignKey?: F }): Promise<T | U | F> {
+    try {
+      return await work;
+    } catch (error) {
+      const failure = driver.failureOf(error);
+      if (failure === 'unique' && 'unique' in answers) return answers.unique as U;
+      if (failure === 'foreign-key' && 'foreignKey' in answers) return answers.foreignKey as F;
+      throw error;
+    }
+  }
+
+  const insertConfig = async (q: SqlQueryable, c: StoredConfig) =>
+    toConfig(
+      returned(await q.one(
+        `INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${configColumns}`,
+        [c.id, c.companyId, ...configValues(c)],
+      )),
+    );
+
+  const configsPage = (companyId: number, request?: PageRequest) => page('FROM webhook_configs WHERE company_id = $1', [companyId], configColumns, toConfig, request);
+  const linksPage = (webhookConfigId: string, request?: PageRequest) => page('FROM device_links WHERE webhook_config_id = $1', [webhookConfigId], linkColumns, toLink, request);
+  const scopesPage = (webhookConfigId: string, deviceId: number, request?: PageRequest) =>
+    page('FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId], scopeColumns, toScope, request);
+
+  return {
+    async createConfig(c, limit) {
+      if (limit === undefined) return insertConfig(await db(), c);
+      // No parent row to lock: the company's configurations are counted under a lock on the company.
+      return inTransaction(async (tx) => {
+        await tx.lock(`webhook-api company ${c.companyId}`);
+        const count = await countOf(tx, 'SELECT COUNT(*) AS n FROM webhook_configs WHERE company_id = $1', [c.companyId]);
+        return count >= limit ? 'limit-reached' : insertConfig(tx, c);
+      });
+    },
+    async getConfig(id) {
+      const row = await (await db()).one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [id]);
+      return row && toConfig(row);
+    },
+    listConfigs: async (companyId) => (await configsPage(companyId)).items,
+    pageConfigs: configsPage,
+    async updateConfig(id, fields) {
+      const row = await (await db()).one(
+        `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
+           include_metadata_headers = $8, include_retry_header = $9, updated_at = $10 WHERE id = $11 RETURNING ${configColumns}`,
+        [...configValues(fields), new Date().toISOString(), id],
+      );
+      return row && toConfig(row);
+    },
+    deleteConfig: async (id) => (await (await db()).run('DELETE FROM webhook_configs WHERE id = $1', [id])) > 0,
+    countConfigs: async () => countOf(await db(), 'SELECT COUNT(*) AS n FROM webhook_configs', []),
+
+    linkDevice(link: DeviceLink, limit?: number) {
+      const linked = inTransaction(async (tx) => {
+          // The configuration is locked: a concurrent delete waits, or has happened and it is not found.
+          if (!(await tx.one(`SELECT id FROM webhook_configs WHERE id = $1${forUpdate}`, [link.webhookConfigId]))) return 'not-found' as const;
+          if (await tx.one('SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [link.webhookConfigId, link.deviceId])) return 'already-linked' as const;
+          if (limit !== undefined && (await countOf(tx, 'SELECT COUNT(*) AS n FROM device_links WHERE webhook_config_id = $1', [link.webhookConfigId])) >= limit) return 'limit-reached' as const;
+          const row = await tx.one(`INSERT INTO device_links (webhook_config_id, device_id, created_at) VALUES ($1, $2, $3) RETURNING ${linkColumns}`, [link.webhookConfigId, link.deviceId, link.createdAt]);
+          return toLink(returned(row));
+      });
+      return answering(linked, { unique: 'already-linked' as const, foreignKey: 'not-found' as const });
+    },
+    async getLink(webhookConfigId, deviceId) {
+      const row = await (await db()).one(`SELECT ${linkColumns} FROM device_links WHERE webhook_config_id = $1 AND device_id = $2`, [webhookConfigId, deviceId]);
+      return row && toLink(row);
+    },
+    listLinks: async (webhookConfigId) => (await linksPage(webhookConfigId)).items,
+    pageLinks: linksPage,
+    unlinkDevice: async (webhookConfigId, deviceId) => (await (await db()).run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0,
+
+    createScope(webhookConfigId: string, deviceId: number, s: ScopeRoute & { id: string }, limit?: number) {
+      const created = inTransaction(async (tx) => {
+          // The link is locked: a concurrent unlink waits, or has happened and it is not found.
+          if (!(await tx.one(`SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2${forUpdate}`, [webhookConfigId, deviceId]))) return 'not-found' as const;
+          if (limit !== undefined && (await countOf(tx, 'SELECT COUNT(*) AS n FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) >= limit) return 'limit-reached' as const;
+          const row = await tx.one(
+            `INSERT INTO scopes (id, webhook_config_id, device_id, scope_level, connection_tag, measurement, enabled) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${scopeColumns}`,
+            [s.id, webhookConfigId, deviceId, s.scopeLevel, s.connectionTag, s.measurement, s.enabled],
+          );
+          return toScope(returned(row));
+      });
+      return answering(created, { unique: 'duplicate' as const, foreignKey: 'not-found' as const });
+    },
+    listScopes: async (webhookConfigId, deviceId) => (await scopesPage(webhookConfigId, deviceId)).items,
+    pageScopes: scopesPage,
+    async updateScope(webhookConfigId, deviceId, s) {
+      const updated = (await db()).one(
+        `UPDATE scopes SET scope_level = $1, connection_tag = $2, measurement = $3, enabled = $4 WHERE id = $5 AND webhook_config_id = $6 AND device_id = $7 RETURNING ${scopeColumns}`,
+        [s.scopeLevel, s.connectionTag, s.measurement, s.enabled, s.id, webhookConfigId, deviceId],
+      );
+      const row = await answering(updated, { unique: 'duplicate' as const });
+      return row === 'duplicate' || row === undefined ? row : toScope(row);
+    },
+    deleteScope: async (webhookConfigId, deviceId, scopeId) => (await (await db()).run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
+    async close() {
+      await ready.catch(() => undefined);
+      await driver.close();
+    },
+  };
+}
