@@ -2,6 +2,7 @@
 // validate the requests, so the document cannot drift from what the service does.
 import { z } from 'zod';
 import { errorCatalog } from './errors.ts';
+import { defaultLimits } from './limits.ts';
 import { apiSchemas } from './schemas.ts';
 import { routeSpecs, type RouteSpec } from './webhooks.routes.ts';
 
@@ -39,6 +40,27 @@ function jsonSchema(schema: z.ZodType): unknown {
   return inline;
 }
 
+/** `limit` and `cursor` of a list endpoint whose pages hold at most the `limit` limit's number of items. */
+function pagingParameters(limit: NonNullable<RouteSpec['paging']>) {
+  const most = defaultLimits[limit];
+  return [
+    {
+      name: 'limit',
+      in: 'query',
+      required: false,
+      description: `Items per page, at most the ${limit} limit (${most} unless configured otherwise), which is also the default: by default one page holds everything.`,
+      schema: { type: 'integer', minimum: 1 },
+    },
+    {
+      name: 'cursor',
+      in: 'query',
+      required: false,
+      description: 'Where the page starts: opaque, taken from the previous page\'s Link header. Items come in creation order.',
+      schema: { type: 'string' },
+    },
+  ];
+}
+
 function operation(spec: RouteSpec) {
   const pathParams = [...spec.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
     name,
@@ -49,9 +71,11 @@ function operation(spec: RouteSpec) {
   const queryParams = spec.query
     ? Object.keys(spec.query.shape).map((name) => ({ name, in: 'query', required: true, schema: { type: 'integer', minimum: 1 } }))
     : [];
+  const pagingParams = spec.paging ? pagingParameters(spec.paging) : [];
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
       description: spec.success.description,
+      ...(spec.paging && { headers: { Link: { $ref: '#/components/headers/Link' } } }),
       ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema) } } }),
     },
   };
@@ -63,7 +87,7 @@ function operation(spec: RouteSpec) {
     operationId: spec.operationId,
     summary: spec.summary,
     description: `Needs device-overview:${spec.right} on the owning company.`,
-    parameters: [...pathParams, ...queryParams, { $ref: '#/components/parameters/AuthVersion' }, { $ref: '#/components/parameters/CompanyView' }],
+    parameters: [...pathParams, ...queryParams, ...pagingParams, { $ref: '#/components/parameters/AuthVersion' }, { $ref: '#/components/parameters/CompanyView' }],
     ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(spec.body) } } } }),
     responses,
     security: [{ bearer: [] }, { apiToken: [] }],
@@ -87,6 +111,12 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
     paths,
     components: {
       schemas: componentSchemas(),
+      headers: {
+        Link: {
+          description: 'Present when more items follow: `</v2/...same path and query with cursor=...>; rel="next"` (RFC 8288), a path-absolute reference to the next page.',
+          schema: { type: 'string' },
+        },
+      },
       parameters: {
         AuthVersion: { name: 'AuthVersion', in: 'header', required: true, schema: { type: 'string', const: 'V0.0.1' } },
         CompanyView: { name: 'companyView', in: 'header', required: false, description: 'Restricts the call to this company', schema: { type: 'integer', minimum: 1 } },
