@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { repoRoot } from './services.ts';
+
+describe('the gates CI runs', () => {
+  it('refuses an import cycle: the lint configuration finds one in the deliberate fixture', async () => {
+    const eslint = new ESLint({ cwd: repoRoot, ignore: false });
+    const results = await eslint.lintFiles(['scripts/test/cycle-fixture/*.ts']);
+    const cycles = results.flatMap((result) => result.messages.filter((message) => message.ruleId === 'import-x/no-cycle'));
+    expect(cycles.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('keeps the docs self-contained: every relative link in the README and docs/ points at a file inside the repository', () => {
+    const documents = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const problems: string[] = [];
+    for (const document of documents) {
+      const text = readFileSync(join(repoRoot, document), 'utf8');
+      if (/\.\.\/shared\//.test(text)) problems.push(`${document} mentions ../shared/, a folder outside the repository`);
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target)) continue;
+        const path = resolve(dirname(join(repoRoot, document)), decodeURI(target.replace(/#.*$/, '')));
+        const inside = !relative(repoRoot, path).startsWith('..');
+        if (!inside) problems.push(`${document} links outside the repository: ${target}`);
+        else if (!statSync(path, { throwIfNoEntry: false })) problems.push(`${document} links to a missing file: ${target}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
