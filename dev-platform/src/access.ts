@@ -2,6 +2,7 @@
 // owner. A delegated token: only companies where the app is installed, and there the person's
 // roles intersected with the app's set (consented permissions plus its own namespace); no owner
 // wildcard, no roles shown.
+import type { MeAnswer } from '@platform/shared';
 import type { App, Company, User, World } from './world.ts';
 
 export type Principal =
@@ -9,22 +10,8 @@ export type Principal =
   | { readonly kind: 'delegated'; readonly user: User; readonly app: App }
   | { readonly kind: 'app'; readonly app: App };
 
-export interface CompanyView {
-  readonly id: number;
-  readonly name: string;
-  readonly isOwner: boolean;
-  readonly roles: readonly string[];
-  readonly permissions: readonly string[];
-}
-
-export interface MeView {
-  readonly id: string;
-  /** The audiences the token was issued for. */
-  readonly audience: readonly string[];
-  /** Only for a delegated token: the app it was delegated to. */
-  readonly actor?: { readonly clientId: string };
-  readonly companies: readonly CompanyView[];
-}
+/** GET /api/me's answer: the SDK's schema of it is the contract both sides keep. */
+export type MeView = MeAnswer;
 
 function rolePermissions(world: World, user: User, companyId: number): Set<string> {
   const granted = new Set<string>();

@@ -1,5 +1,6 @@
 // The platform API's one error shape, `{ "error": code, "message": text }`, its catalog (each code
 // with its status and a message safe to show), and its Express edge.
+import { CatalogError } from '@platform/shared';
 import type { ErrorRequestHandler, Request } from 'express';
 import type { z } from 'zod';
 
@@ -15,15 +16,11 @@ export const apiErrors = {
 
 export type ApiErrorCode = keyof typeof apiErrors;
 
-export class ApiError extends Error {
+export class ApiError extends CatalogError<typeof apiErrors> {
   override readonly name = 'ApiError';
-  readonly code: ApiErrorCode;
-  readonly status: number;
 
-  constructor(code: ApiErrorCode, message: string = apiErrors[code].message) {
-    super(message);
-    this.code = code;
-    this.status = apiErrors[code].status;
+  constructor(code: ApiErrorCode, message?: string) {
+    super(apiErrors, code, message);
   }
 }
 

@@ -1,16 +1,6 @@
-import { isPlatformError } from '@platform/shared';
+import { settingsFailure } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { loadDevPlatformSettings } from './settings.ts';
-
-function settingsError(env: Record<string, string>): string {
-  try {
-    loadDevPlatformSettings(env);
-  } catch (error) {
-    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
-    throw error;
-  }
-  throw new Error('expected the settings to be refused');
-}
 
 describe('loadDevPlatformSettings', () => {
   it('derives the issuer and the AI address from the ports by default', () => {
@@ -19,32 +9,26 @@ describe('loadDevPlatformSettings', () => {
   });
 
   it('names every bad variable in one message', () => {
-    let error: unknown;
-    try {
-      loadDevPlatformSettings({ PLATFORM_PORT: '-3', PLATFORM_TOKEN_EXCHANGE: 'maybe', PLATFORM_ACCESS_TOKEN_TTL_SECONDS: '0' });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(isPlatformError(error, 'SETTINGS_INVALID')).toBe(true);
-    expect((error as Error).message).toContain('PLATFORM_PORT must be a port number');
-    expect((error as Error).message).toContain('PLATFORM_TOKEN_EXCHANGE must be true or false');
-    expect((error as Error).message).toContain('PLATFORM_ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds, 1 or more');
+    const message = settingsFailure(() => loadDevPlatformSettings({ PLATFORM_PORT: '-3', PLATFORM_TOKEN_EXCHANGE: 'maybe', PLATFORM_ACCESS_TOKEN_TTL_SECONDS: '0' }));
+    expect(message).toContain('PLATFORM_PORT must be a port number');
+    expect(message).toContain('PLATFORM_TOKEN_EXCHANGE must be true or false');
+    expect(message).toContain('PLATFORM_ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds, 1 or more');
   });
 
   it('reports a bad extra resource and problems across variables together with the other bad variables', () => {
-    const message = settingsError({
+    const message = settingsFailure(() => loadDevPlatformSettings({
       PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:3000/mcp, not a url',
       PLATFORM_PORT: '4000',
       PLATFORM_AI_PORT: '4000',
       LOG_LEVEL: 'chatty',
-    });
+    }));
     expect(message).toContain('PLATFORM_EXTRA_RESOURCES must be an absolute http or https URL');
     expect(message).toContain('PLATFORM_AI_PORT must differ from PLATFORM_PORT');
     expect(message).toContain('LOG_LEVEL must be one of');
-    expect(settingsError({ PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:4000' })).toContain('PLATFORM_EXTRA_RESOURCES must not name the platform API itself');
+    expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:4000' }))).toContain('PLATFORM_EXTRA_RESOURCES must not name the platform API itself');
   });
 
   it('refuses a plain-http issuer off loopback, as every service of the stack does', () => {
-    expect(settingsError({ PLATFORM_ISSUER: 'http://platform.example' })).toContain('PLATFORM_ISSUER must use https');
+    expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_ISSUER: 'http://platform.example' }))).toContain('PLATFORM_ISSUER must use https');
   });
 });

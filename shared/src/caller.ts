@@ -39,6 +39,9 @@ export const meResponseSchema = z.object({
   ),
 });
 
+/** GET /api/me's answer as the platform sends it: the contract between the platform and every caller check. */
+export type MeAnswer = z.input<typeof meResponseSchema>;
+
 export function toCaller(me: z.output<typeof meResponseSchema>): Caller {
   return Object.freeze({
     id: me.id,

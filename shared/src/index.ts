@@ -2,13 +2,14 @@
 // credentials, the platform's answers, errors, logging, and how a service starts and stops.
 // Tests use `@platform/shared/testing`.
 export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
+export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
 export { parseEnvironment, setting, logLevels, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
 export { loadPlatformAppSettings, loadPlatformMcpSettings, type PlatformAppSettings, type PlatformMcpSettings } from './settings.ts';
 export { extractBearer, parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
 export { createHttpClient, endpoint, type HttpClient, type HttpClientOptions } from './http-client.ts';
 export { defaultMaxAnswerBytes, discardBody, readJson, readPlatformAnswer, unexpectedStatus, type PlatformAnswerOptions } from './platform-answer.ts';
-export { meResponseSchema, toCaller, type Caller, type CallerCompany } from './caller.ts';
+export { meResponseSchema, toCaller, type Caller, type CallerCompany, type MeAnswer } from './caller.ts';
 export { fetchCaller, resolveCaller } from './resolve-caller.ts';
 export { createCallerCheck, type ActorRule, type CallerCheck, type CallerCheckOptions, type CallerCheckResult } from './check-caller.ts';
 export { CachedTokenResolver, tokenExpiry, type CachedTokenResolverOptions, type TokenCheck } from './cached-token-resolver.ts';

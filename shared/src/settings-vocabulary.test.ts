@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPlatformError } from './errors.ts';
 import { parseEnvironment, setting } from './settings-vocabulary.ts';
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
-    throw error;
-  }
-  throw new Error('expected SETTINGS_INVALID');
-}
+import { settingsFailure } from './testing/index.ts';
 
 describe('the settings vocabulary', () => {
   it.each([
@@ -29,7 +19,7 @@ describe('the settings vocabulary', () => {
     ['a query', 'https://platform.example/?token=x', 'must not carry credentials, a query'],
     ['no URL at all', 'platform', 'must be an absolute http or https URL'],
   ])('refuses a base URL with %s', (_case, value, message) => {
-    const text = refusal(() => parseEnvironment({ PLATFORM_API_BASE_URL: setting.baseUrl }, { PLATFORM_API_BASE_URL: value }));
+    const text = settingsFailure(() => parseEnvironment({ PLATFORM_API_BASE_URL: setting.baseUrl }, { PLATFORM_API_BASE_URL: value }));
     expect(text).toContain(`PLATFORM_API_BASE_URL ${message}`);
     expect(text).not.toContain('pw@');
   });
@@ -43,7 +33,7 @@ describe('the settings vocabulary', () => {
   });
 
   it('names every bad variable and every cross-variable problem in one message, treating empty as unset', () => {
-    const text = refusal(() =>
+    const text = settingsFailure(() =>
       parseEnvironment(
         { A_PORT: setting.port, B_PORT: setting.port.default(4000), LIST: setting.baseUrlList, LEVEL: setting.logLevel.default('info') },
         { A_PORT: '4000', B_PORT: '', LIST: 'http://127.0.0.1:3000/mcp,not a url', LEVEL: 'loud' },
@@ -57,6 +47,6 @@ describe('the settings vocabulary', () => {
   });
 
   it.each(['65536', '-1', '80a', ' '])('refuses the port %j', (value) => {
-    expect(refusal(() => parseEnvironment({ P: setting.port }, { P: value }))).toMatch(/P (must be a port number|is required)/);
+    expect(settingsFailure(() => parseEnvironment({ P: setting.port }, { P: value }))).toMatch(/P (must be a port number|is required)/);
   });
 });

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isPlatformError } from './errors.ts';
 import { loadPlatformAppSettings, loadPlatformMcpSettings } from './settings.ts';
+import { settingsFailure } from './testing/index.ts';
 
 const minimal = { APP_CLIENT_ID: 'webhook-tools', APP_CLIENT_SECRET: 'a-secret-from-the-environment' };
-
-function settingsError(load: () => unknown): string {
-  try {
-    load();
-  } catch (error) {
-    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
-    throw error;
-  }
-  throw new Error('expected the settings to be refused');
-}
 
 describe('loadPlatformAppSettings', () => {
   it('applies the documented defaults, with a 60 s caller cache', () => {
@@ -34,7 +24,7 @@ describe('loadPlatformAppSettings', () => {
   });
 
   it.each(['-1', 'sixty', '1.5', '60s', '1e3'])('refuses ME_CACHE_TTL_SECONDS=%j with a message naming it', (value) => {
-    const message = settingsError(() => loadPlatformAppSettings({ ...minimal, ME_CACHE_TTL_SECONDS: value }));
+    const message = settingsFailure(() => loadPlatformAppSettings({ ...minimal, ME_CACHE_TTL_SECONDS: value }));
     expect(message).toMatch(/ME_CACHE_TTL_SECONDS must be a whole number of seconds, 0 or more/);
   });
 
@@ -43,23 +33,23 @@ describe('loadPlatformAppSettings', () => {
   });
 
   it('requires the client secret from the environment and has no default for it', () => {
-    const message = settingsError(() => loadPlatformAppSettings({ APP_CLIENT_ID: 'webhook-tools' }));
+    const message = settingsFailure(() => loadPlatformAppSettings({ APP_CLIENT_ID: 'webhook-tools' }));
     expect(message).toContain('APP_CLIENT_SECRET is required');
   });
 
   it('names every bad variable in one message and never echoes a secret', () => {
-    const message = settingsError(() =>
+    const message = settingsFailure(() =>
       loadPlatformAppSettings({ APP_CLIENT_SECRET: 'x', PLATFORM_API_BASE_URL: 'ftp://platform', ME_CACHE_TTL_SECONDS: '-5' }),
     );
     expect(message).toContain('APP_CLIENT_ID is required');
     expect(message).toContain('PLATFORM_API_BASE_URL must be an absolute http or https URL');
     expect(message).toContain('ME_CACHE_TTL_SECONDS');
-    const withSecret = settingsError(() => loadPlatformAppSettings({ ...minimal, APP_CLIENT_ID: '', APP_CLIENT_SECRET: 'hunter2-secret' }));
+    const withSecret = settingsFailure(() => loadPlatformAppSettings({ ...minimal, APP_CLIENT_ID: '', APP_CLIENT_SECRET: 'hunter2-secret' }));
     expect(withSecret).not.toContain('hunter2-secret');
   });
 
   it('allows plain http only on loopback', () => {
-    expect(settingsError(() => loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'http://platform.example.com' }))).toContain(
+    expect(settingsFailure(() => loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'http://platform.example.com' }))).toContain(
       'PLATFORM_API_BASE_URL must use https',
     );
     expect(loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'https://platform.example.com/' }).apiBaseUrl).toBe(
@@ -69,7 +59,7 @@ describe('loadPlatformAppSettings', () => {
   });
 
   it('refuses a base address carrying credentials or a query', () => {
-    expect(settingsError(() => loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'https://u:p@platform.example.com' }))).toContain(
+    expect(settingsFailure(() => loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'https://u:p@platform.example.com' }))).toContain(
       'must not carry credentials',
     );
   });
@@ -93,7 +83,7 @@ describe('loadPlatformMcpSettings', () => {
   });
 
   it('names a bad address and a missing service name', () => {
-    const message = settingsError(() => loadPlatformMcpSettings({ ...minimal, GATEWAY_ADDRESS: 'nowhere', TOOL_REGISTRATION_TTL_SECONDS: '0' }));
+    const message = settingsFailure(() => loadPlatformMcpSettings({ ...minimal, GATEWAY_ADDRESS: 'nowhere', TOOL_REGISTRATION_TTL_SECONDS: '0' }));
     expect(message).toContain('GATEWAY_ADDRESS must be host:port');
     expect(message).toContain('SERVICE_NAME is required');
     expect(message).toContain('TOOL_REGISTRATION_TTL_SECONDS must be a whole number of seconds, 1 or more');

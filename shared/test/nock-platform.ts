@@ -1,5 +1,5 @@
 // Staging the platform's answers with nock. Importing nock patches Node's HTTP client for the whole
-// process, so this lives apart from fixtures.ts and only unit tests that stage failures import it.
+// process, so this lives apart from the testing export and only unit tests that stage failures import it.
 import nock from 'nock';
 import { afterEach, beforeEach } from 'vitest';
 

@@ -3,12 +3,15 @@
 import express from 'express';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { listenOnFreePort } from '@platform/shared/testing';
+import { defaultLimits } from '../src/limits.ts';
 import { newStoreLocation, startWebhookApi } from '../test/harness.ts';
 
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';
 const platform = await startPlatform();
-const sqlite = await startWebhookApi({ location: await newStoreLocation('SQLite', postgresUrl), platformUrl: platform.issuer, logLevel: 'warn' });
-const postgres = await startWebhookApi({ location: await newStoreLocation('PostgreSQL', postgresUrl), platformUrl: platform.issuer, logLevel: 'warn' });
+// The create benchmark makes thousands of configurations for one company: lift that limit.
+const limits = { ...defaultLimits, configsPerCompany: 10_000_000 };
+const sqlite = await startWebhookApi({ location: await newStoreLocation('SQLite', postgresUrl), platformUrl: platform.issuer, logLevel: 'warn', limits });
+const postgres = await startWebhookApi({ location: await newStoreLocation('PostgreSQL', postgresUrl), platformUrl: platform.issuer, logLevel: 'warn', limits });
 const bare = await listenOnFreePort();
 const app = express();
 app.get('/bare', (_req, res) => {

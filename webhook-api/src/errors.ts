@@ -1,6 +1,7 @@
 // The webhook API's one error type and its catalog: each code with its HTTP status and a message
 // safe to show, kept together; a thrown error may say more (naming the field), and its cause is
 // kept for the logs only.
+import { CatalogError } from '@platform/shared';
 
 export const errorCatalog = {
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid; the message and `field` name what to fix.' },
@@ -27,17 +28,14 @@ export interface ErrorBody {
   readonly error: { readonly code: ErrorCode; readonly message: string; readonly field?: string };
 }
 
-export class WebhookApiError extends Error {
+export class WebhookApiError extends CatalogError<typeof errorCatalog> {
   override readonly name = 'WebhookApiError';
-  readonly code: ErrorCode;
-  readonly status: number;
+  /** The request field the error is about, when there is one. */
   readonly field: string | undefined;
 
   /** `message` defaults to the catalog's; it is shown to the client, so it never holds a secret. */
-  constructor(code: ErrorCode, message: string = errorCatalog[code].message, options: { field?: string; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.code = code;
-    this.status = errorCatalog[code].status;
+  constructor(code: ErrorCode, message?: string, options: { field?: string; cause?: unknown } = {}) {
+    super(errorCatalog, code, message, { cause: options.cause });
     this.field = options.field;
   }
 

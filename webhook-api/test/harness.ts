@@ -28,7 +28,7 @@ export interface StoreLocation {
 export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
-    return { backend, open: () => Promise.resolve(openSqliteStore(path)) };
+    return { backend, open: () => openSqliteStore(path) };
   }
   const url = await freshDatabase(postgresUrl);
   return { backend, open: () => openPostgresStore(url, { maxConnections: 4 }) };

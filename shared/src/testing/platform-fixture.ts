@@ -2,20 +2,11 @@
 // caller they stand for (or a failure), every other credential refused with 401. For the SDK's own
 // tests and a tool service's unit tests; whole-stack tests use the dev platform itself.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MeAnswer } from '../caller.ts';
 import { listen } from './loopback-server.ts';
 
-export interface StagedCaller {
-  readonly id: string;
-  readonly audience: readonly string[];
-  readonly actor?: { readonly clientId: string };
-  readonly companies: readonly {
-    readonly id: number;
-    readonly name: string;
-    readonly isOwner: boolean;
-    readonly roles: readonly string[];
-    readonly permissions: readonly string[];
-  }[];
-}
+/** A caller as GET /api/me answers it. */
+export type StagedCaller = MeAnswer;
 
 /** A staged answer other than a caller: a status with a raw body (a 503, garbage, a huge body). */
 export interface StagedFailure {

@@ -1,5 +1,5 @@
 // Values tests stage for the platform: tokens with a chosen expiry, a discovery document, and the
-// PlatformError a promise must end in.
+// PlatformError a promise (or a settings loader) must end in.
 import { UnsecuredJWT } from 'jose';
 import { isPlatformError, type PlatformError } from '../errors.ts';
 
@@ -31,4 +31,15 @@ export async function platformFailure(promise: Promise<unknown>): Promise<Platfo
     throw error;
   }
   throw new Error('expected a PlatformError');
+}
+
+/** The message of the SETTINGS_INVALID error a settings loader throws; fails the test when it throws nothing or anything else. */
+export function settingsFailure(load: () => unknown): string {
+  try {
+    load();
+  } catch (error) {
+    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
+    throw error;
+  }
+  throw new Error('expected the settings to be refused');
 }

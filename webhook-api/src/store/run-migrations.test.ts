@@ -49,7 +49,7 @@ describe('the migrations', () => {
     await runMigrations(driver, sqliteMigrations.slice(0, 1));
     await seedFirstSchema(driver);
     await driver.close();
-    await expectUpgraded(openSqliteStore(path));
+    await expectUpgraded(await openSqliteStore(path));
   });
 
   it('bring a PostgreSQL database made by the first migration up to date, keeping its rows in creation order', async () => {

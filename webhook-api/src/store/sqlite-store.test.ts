@@ -30,15 +30,15 @@ describe('the SQLite store', () => {
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
-  const openStore = (path: string, options?: { busyTimeoutMs?: number }) => {
-    const store = openSqliteStore(path, options);
+  const openStore = async (path: string, options?: { busyTimeoutMs?: number }) => {
+    const store = await openSqliteStore(path, options);
     open.push(store);
     return store;
   };
 
   it('creates its file, and the write-ahead log beside it, readable by the owner only (0600)', async () => {
     const path = newPath();
-    const store = openStore(path);
+    const store = await openStore(path);
     await store.createConfig(config);
     expect(modeOf(path)).toBe(0o600);
     expect(existsSync(`${path}-wal`)).toBe(true);
@@ -47,17 +47,17 @@ describe('the SQLite store', () => {
 
   it('sets an existing file to 0600 when it opens it', async () => {
     const path = newPath();
-    await openStore(path).close();
+    await (await openStore(path)).close();
     open.splice(0);
     chmodSync(path, 0o644);
-    const store = openStore(path);
+    const store = await openStore(path);
     expect(modeOf(path)).toBe(0o600);
     expect(await store.countConfigs()).toBe(0);
   });
 
   it('answers StoreUnavailableError when another connection holds the database past the busy timeout', async () => {
     const path = newPath();
-    const store = openStore(path, { busyTimeoutMs: 50 });
+    const store = await openStore(path, { busyTimeoutMs: 50 });
     expect(await store.countConfigs()).toBe(0);
     const other = new DatabaseSync(path);
     other.exec('BEGIN EXCLUSIVE');

@@ -65,14 +65,12 @@ function ownerOnly(path: string): void {
   }
 }
 
-/**
- * Opens the store at once; the migrations finish before any call runs. A migration that fails
- * rejects every call, and is an unhandled rejection that stops the process when nothing calls.
- */
-export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): WebhookStore {
+/** Opens the store once its migrations are applied; a migration that fails rejects, so start-up can say why. */
+export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<WebhookStore> {
   if (path !== ':memory:') ownerOnly(path);
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}; PRAGMA synchronous = NORMAL;`);
   const driver = createSqliteDriver(db);
-  return createSqlWebhookStore(driver, runMigrations(driver, sqliteMigrations));
+  await runMigrations(driver, sqliteMigrations);
+  return createSqlWebhookStore(driver);
 }

@@ -11,7 +11,7 @@ import type { StoredConfig, WebhookStore } from './webhook-store.ts';
 const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][] = [
   ['SQLite', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'webhooks-')), 'webhooks.db');
-    return Promise.resolve({ open: () => Promise.resolve(openSqliteStore(path)) });
+    return Promise.resolve({ open: () => openSqliteStore(path) });
   }],
   ['PostgreSQL', async () => {
     const url = await freshDatabase(inject('postgresUrl'));
