@@ -31,7 +31,12 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIC
 const person = String((await post(`${platform}/dev/token`, JSON.stringify({ username: 'oscar' }), { 'content-type': 'application/json' })).access_token);
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const app = String(
-  (await post(`${platform}/token`, 'grant_type=client_credentials&scope=api', { ...form, authorization: basic('webhook-tools', secrets.WEBHOOK_TOOLS_CLIENT_SECRET ?? '') })).access_token,
+  (
+    await post(`${platform}/token`, 'grant_type=client_credentials&scope=api', {
+      ...form,
+      authorization: basic('webhook-tools', secrets.WEBHOOK_TOOLS_CLIENT_SECRET ?? ''),
+    })
+  ).access_token,
 );
 const exchangeBody = new URLSearchParams({
   grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
@@ -53,8 +58,16 @@ try {
     { connections, secondsPerRound, rounds },
   );
   const bareFigure = { name: 'bare Express 5 handler (same run)', value: figures.bare, unit: 'req/s' };
-  printComparison(`Dev platform, ${connections} connections, median of ${rounds} interleaved ${secondsPerRound}-s rounds, server in its own process`, { name: 'GET /api/me (delegated token: verify + narrow)', value: figures.me, unit: 'req/s' }, bareFigure);
-  printComparison('Token exchange (verify two JWTs, sign one RS256 JWT)', { name: 'POST /token grant_type=token-exchange', value: figures.exchange, unit: 'req/s' }, bareFigure);
+  printComparison(
+    `Dev platform, ${connections} connections, median of ${rounds} interleaved ${secondsPerRound}-s rounds, server in its own process`,
+    { name: 'GET /api/me (delegated token: verify + narrow)', value: figures.me, unit: 'req/s' },
+    bareFigure,
+  );
+  printComparison(
+    'Token exchange (verify two JWTs, sign one RS256 JWT)',
+    { name: 'POST /token grant_type=token-exchange', value: figures.exchange, unit: 'req/s' },
+    bareFigure,
+  );
 } finally {
   child.kill();
 }

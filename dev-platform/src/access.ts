@@ -84,7 +84,5 @@ export function meView(world: World, principal: Exclude<Principal, { kind: 'app'
 /** Whether an app may read the person's profile: consented to iam:profile:view at a company it can reach. */
 export function mayReadProfile(world: World, principal: Exclude<Principal, { kind: 'app' }>): boolean {
   if (principal.kind === 'person') return true;
-  return visibleCompanies(world, principal).some((company) =>
-    world.installation(principal.app, company.id)?.consentedPermissions.includes('iam:profile:view'),
-  );
+  return visibleCompanies(world, principal).some((company) => world.installation(principal.app, company.id)?.consentedPermissions.includes('iam:profile:view'));
 }

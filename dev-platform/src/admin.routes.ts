@@ -47,7 +47,10 @@ export function createAdminRoutes(world: World): Router {
   router.put('/api/roles/:name', (req, res) => {
     const person = adminPerson(res);
     requireAnywhere(person, 'iam:roles:manage');
-    const name = z.string().regex(/^[a-z0-9-]+$/).safeParse(req.params.name);
+    const name = z
+      .string()
+      .regex(/^[a-z0-9-]+$/)
+      .safeParse(req.params.name);
     if (!name.success) throw new ApiError('invalid_request', 'name must be lower-case letters, digits and dashes');
     const body = parseBody(z.strictObject({ permissions: z.array(permission) }), req);
     res.json(world.putRole(name.data, body.permissions));
@@ -101,14 +104,17 @@ export function createAdminRoutes(world: World): Router {
     const person = adminPerson(res);
     requireAnywhere(person, 'apps:manage');
     const app = appOf(req.params.clientId);
-    const body = parseBody(
-      z.strictObject({ name: z.string().min(1), permissions: z.array(permission), requestedClientPermissions: z.array(permission) }),
-      req,
-    );
+    const body = parseBody(z.strictObject({ name: z.string().min(1), permissions: z.array(permission), requestedClientPermissions: z.array(permission) }), req);
     const outside = body.permissions.find((p) => app.appKey === null || !p.startsWith(`${app.appKey}:`));
     if (outside) throw new ApiError('invalid_request', `permissions: ${outside} is outside the app's namespace`);
     world.defineApp(app, body);
-    res.json({ clientId: app.clientId, appKey: app.appKey, name: app.name, permissions: app.permissions, requestedClientPermissions: app.requestedClientPermissions });
+    res.json({
+      clientId: app.clientId,
+      appKey: app.appKey,
+      name: app.name,
+      permissions: app.permissions,
+      requestedClientPermissions: app.requestedClientPermissions,
+    });
   });
 
   router.put('/api/apps/:clientId/availability', (req, res) => {

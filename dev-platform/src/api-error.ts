@@ -49,7 +49,8 @@ export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, n
   }
   if (error instanceof ApiError) {
     // A quoted-string may hold neither a quote nor a backslash, and a header nothing but ASCII.
-    if (error.status === 401) res.set('www-authenticate', `Bearer error="invalid_token", error_description="${error.message.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '')}"`);
+    if (error.status === 401)
+      res.set('www-authenticate', `Bearer error="invalid_token", error_description="${error.message.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '')}"`);
     res.status(error.status).json({ error: error.code, message: error.message });
     return;
   }

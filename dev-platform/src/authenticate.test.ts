@@ -32,8 +32,14 @@ beforeAll(async () => {
 describe('createAuthenticator', () => {
   it('holds a delegated token to the platform API audience', async () => {
     const delegated = { sub: 'u-oscar', client_id: 'mcp-gateway', act: { sub: 'webhook-tools' } };
-    expect(await authenticator.authenticate(`Bearer ${await sign(delegated, issuer)}`, [issuer, mcp])).toMatchObject({ ok: true, principal: { kind: 'delegated' } });
-    expect(await authenticator.authenticate(`Bearer ${await sign(delegated, mcp)}`, [issuer, mcp])).toEqual({ ok: false, reason: 'a delegated token is valid on the platform API only' });
+    expect(await authenticator.authenticate(`Bearer ${await sign(delegated, issuer)}`, [issuer, mcp])).toMatchObject({
+      ok: true,
+      principal: { kind: 'delegated' },
+    });
+    expect(await authenticator.authenticate(`Bearer ${await sign(delegated, mcp)}`, [issuer, mcp])).toEqual({
+      ok: false,
+      reason: 'a delegated token is valid on the platform API only',
+    });
     expect((await authenticator.authenticate(`Bearer ${await sign(delegated, [issuer, mcp])}`, [issuer, mcp])).ok).toBe(false);
   });
 
@@ -48,9 +54,15 @@ describe('createAuthenticator', () => {
   });
 
   it('tells a person, an app and an ApiToken apart', async () => {
-    expect(await authenticator.authenticate(`Bearer ${await sign({ sub: 'u-vera', client_id: 'x' }, issuer)}`, [issuer])).toMatchObject({ principal: { kind: 'person' } });
-    expect(await authenticator.authenticate(`bearer ${await sign({ sub: 'webhook-tools', client_id: 'webhook-tools' }, issuer)}`, [issuer])).toMatchObject({ principal: { kind: 'app' } });
-    expect(await authenticator.authenticate(`ApiToken ${devSecrets.DEV_API_TOKEN_OSCAR}`, [issuer])).toMatchObject({ principal: { kind: 'person', user: { id: 'u-oscar' } } });
+    expect(await authenticator.authenticate(`Bearer ${await sign({ sub: 'u-vera', client_id: 'x' }, issuer)}`, [issuer])).toMatchObject({
+      principal: { kind: 'person' },
+    });
+    expect(await authenticator.authenticate(`bearer ${await sign({ sub: 'webhook-tools', client_id: 'webhook-tools' }, issuer)}`, [issuer])).toMatchObject({
+      principal: { kind: 'app' },
+    });
+    expect(await authenticator.authenticate(`ApiToken ${devSecrets.DEV_API_TOKEN_OSCAR}`, [issuer])).toMatchObject({
+      principal: { kind: 'person', user: { id: 'u-oscar' } },
+    });
     expect((await authenticator.authenticate('Basic abc', [issuer])).ok).toBe(false);
     expect((await authenticator.authenticate(undefined, [issuer])).ok).toBe(false);
   });

@@ -55,11 +55,7 @@ export interface Authenticator {
 /**
  * `platformAudience` is the platform API's audience: the only one a delegated token may carry.
  */
-export function createAuthenticator(
-  world: World,
-  verify: (token: string) => Promise<AccessTokenClaims | null>,
-  platformAudience: string,
-): Authenticator {
+export function createAuthenticator(world: World, verify: (token: string) => Promise<AccessTokenClaims | null>, platformAudience: string): Authenticator {
   return {
     async authenticate(authorization, audiences) {
       const credential = parseCredential(authorization);

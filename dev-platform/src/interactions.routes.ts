@@ -52,7 +52,10 @@ export function createInteractionRoutes(provider: Provider, world: World): Route
     const user = typeof body.username === 'string' ? world.userByUsername(body.username.trim()) : undefined;
     if (!user || typeof body.password !== 'string' || !constantTimeEqual(body.password, user.password)) {
       const client = await provider.Client.find(String(details.params.client_id));
-      res.status(401).type('html').send(loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'Wrong username or password.'));
+      res
+        .status(401)
+        .type('html')
+        .send(loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'Wrong username or password.'));
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
@@ -75,7 +78,9 @@ export const interactionErrorPage: ErrorRequestHandler = (error: unknown, req, r
   res
     .status(clientError ? status : 500)
     .type('html')
-    .send(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in</title><body style="font-family:system-ui,sans-serif;max-width:30rem;margin:4rem auto"><h1>Sign-in could not continue</h1><p>${escapeHtml(message)}</p></body></html>`);
+    .send(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in</title><body style="font-family:system-ui,sans-serif;max-width:30rem;margin:4rem auto"><h1>Sign-in could not continue</h1><p>${escapeHtml(message)}</p></body></html>`,
+    );
 };
 
 /** Compares passwords without revealing through timing how much of them matched. */

@@ -22,4 +22,12 @@ for (const { server, port, portVariable, what } of servers) {
 }
 logger.info({ seed: settings.seedPath, tokenExchange: settings.tokenExchangeEnabled }, 'dev platform ready');
 
-stopOnSignals({ logger, steps: servers.map(({ server }) => () => closeServer(server)), deadlineMs: 2_000 });
+stopOnSignals({
+  logger,
+  steps: servers.map(
+    ({ server }) =>
+      () =>
+        closeServer(server),
+  ),
+  deadlineMs: 2_000,
+});

@@ -5,7 +5,8 @@ import { devSecrets } from '../test/dev-env.ts';
 import { loadSeedFile, parseSeed, SeedError } from './seed.ts';
 
 const seedPath = resolve(import.meta.dirname, '../seed.json');
-const defaultSeed = () => JSON.parse(readFileSync(seedPath, 'utf8')) as Record<string, unknown[]> & { users: Record<string, unknown>[]; apps: Record<string, unknown>[] };
+const defaultSeed = () =>
+  JSON.parse(readFileSync(seedPath, 'utf8')) as Record<string, unknown[]> & { users: Record<string, unknown>[]; apps: Record<string, unknown>[] };
 
 function refusal(json: unknown, env: Record<string, string> = devSecrets): string {
   try {

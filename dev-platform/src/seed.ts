@@ -39,7 +39,10 @@ function seedSchema(env: Environment) {
     ),
     apps: z.array(
       z.strictObject({
-        appKey: z.string().regex(/^[a-z0-9-]+$/).nullable(),
+        appKey: z
+          .string()
+          .regex(/^[a-z0-9-]+$/)
+          .nullable(),
         clientId,
         clientSecret: secret,
         name: z.string().min(1),
@@ -51,9 +54,7 @@ function seedSchema(env: Environment) {
     ),
     clients: z.array(z.strictObject({ clientId, clientSecret: secret, name: z.string().min(1), tokenExchange: z.boolean() })),
     devices: z.array(z.strictObject({ id, companyId: id, gatewayId: z.string().min(1), name: z.string().min(1) })),
-    legalDocuments: z.array(
-      z.strictObject({ id: z.string().min(1), companyId: id, title: z.string().min(1), version: z.string().min(1), url: z.url() }),
-    ),
+    legalDocuments: z.array(z.strictObject({ id: z.string().min(1), companyId: id, title: z.string().min(1), version: z.string().min(1), url: z.url() })),
   });
 }
 
@@ -104,14 +105,35 @@ function crossCheck(seed: Seed): string[] {
   const unique = (label: string, values: readonly unknown[]) => {
     for (const value of duplicates(values)) problems.push(`${label}: ${String(value)} appears twice`);
   };
-  unique('companies[].id', seed.companies.map((c) => c.id));
-  unique('roles[].name', seed.roles.map((r) => r.name));
-  unique('users[].id', seed.users.map((u) => u.id));
-  unique('users[].username', seed.users.map((u) => u.username));
+  unique(
+    'companies[].id',
+    seed.companies.map((c) => c.id),
+  );
+  unique(
+    'roles[].name',
+    seed.roles.map((r) => r.name),
+  );
+  unique(
+    'users[].id',
+    seed.users.map((u) => u.id),
+  );
+  unique(
+    'users[].username',
+    seed.users.map((u) => u.username),
+  );
   unique('clientId', [...seed.apps.map((a) => a.clientId), ...seed.clients.map((c) => c.clientId)]);
-  unique('apps[].appKey', seed.apps.flatMap((a) => (a.appKey ? [a.appKey] : [])));
-  unique('devices[].id', seed.devices.map((d) => d.id));
-  unique('apiTokens', seed.users.flatMap((u) => u.apiTokens));
+  unique(
+    'apps[].appKey',
+    seed.apps.flatMap((a) => (a.appKey ? [a.appKey] : [])),
+  );
+  unique(
+    'devices[].id',
+    seed.devices.map((d) => d.id),
+  );
+  unique(
+    'apiTokens',
+    seed.users.flatMap((u) => u.apiTokens),
+  );
 
   seed.companies.forEach((company, i) => {
     if (company.parentId !== null && !companies.has(company.parentId)) problems.push(`companies[${i}].parentId: no company ${company.parentId}`);

@@ -5,27 +5,36 @@ import { loadDevPlatformSettings } from './settings.ts';
 describe('loadDevPlatformSettings', () => {
   it('derives the issuer and the AI address from the ports by default', () => {
     expect(loadDevPlatformSettings({})).toMatchObject({ issuer: 'http://127.0.0.1:4000', aiBaseUrl: 'http://127.0.0.1:4001', tokenExchangeEnabled: true });
-    expect(loadDevPlatformSettings({ PLATFORM_PORT: '4500', PLATFORM_TOKEN_EXCHANGE: 'false' })).toMatchObject({ issuer: 'http://127.0.0.1:4500', tokenExchangeEnabled: false });
+    expect(loadDevPlatformSettings({ PLATFORM_PORT: '4500', PLATFORM_TOKEN_EXCHANGE: 'false' })).toMatchObject({
+      issuer: 'http://127.0.0.1:4500',
+      tokenExchangeEnabled: false,
+    });
   });
 
   it('names every bad variable in one message', () => {
-    const message = settingsFailure(() => loadDevPlatformSettings({ PLATFORM_PORT: '-3', PLATFORM_TOKEN_EXCHANGE: 'maybe', PLATFORM_ACCESS_TOKEN_TTL_SECONDS: '0' }));
+    const message = settingsFailure(() =>
+      loadDevPlatformSettings({ PLATFORM_PORT: '-3', PLATFORM_TOKEN_EXCHANGE: 'maybe', PLATFORM_ACCESS_TOKEN_TTL_SECONDS: '0' }),
+    );
     expect(message).toContain('PLATFORM_PORT must be a port number');
     expect(message).toContain('PLATFORM_TOKEN_EXCHANGE must be true or false');
     expect(message).toContain('PLATFORM_ACCESS_TOKEN_TTL_SECONDS must be a whole number of seconds, 1 or more');
   });
 
   it('reports a bad extra resource and problems across variables together with the other bad variables', () => {
-    const message = settingsFailure(() => loadDevPlatformSettings({
-      PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:3000/mcp, not a url',
-      PLATFORM_PORT: '4000',
-      PLATFORM_AI_PORT: '4000',
-      LOG_LEVEL: 'chatty',
-    }));
+    const message = settingsFailure(() =>
+      loadDevPlatformSettings({
+        PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:3000/mcp, not a url',
+        PLATFORM_PORT: '4000',
+        PLATFORM_AI_PORT: '4000',
+        LOG_LEVEL: 'chatty',
+      }),
+    );
     expect(message).toContain('PLATFORM_EXTRA_RESOURCES must be an absolute http or https URL');
     expect(message).toContain('PLATFORM_AI_PORT must differ from PLATFORM_PORT');
     expect(message).toContain('LOG_LEVEL must be one of');
-    expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:4000' }))).toContain('PLATFORM_EXTRA_RESOURCES must not name the platform API itself');
+    expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:4000' }))).toContain(
+      'PLATFORM_EXTRA_RESOURCES must not name the platform API itself',
+    );
   });
 
   it('refuses a plain-http issuer off loopback, as every service of the stack does', () => {

@@ -61,7 +61,8 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
       // The person.
       const subjectToken = single('subject_token');
       if (!subjectToken) throw new errors.InvalidRequest("missing required parameter 'subject_token'");
-      if (single('subject_token_type') !== accessTokenType) throw new errors.InvalidRequest('subject_token_type must be urn:ietf:params:oauth:token-type:access_token');
+      if (single('subject_token_type') !== accessTokenType)
+        throw new errors.InvalidRequest('subject_token_type must be urn:ietf:params:oauth:token-type:access_token');
       const subject = await verify(subjectToken);
       if (!subject?.sub || !subject.exp) throw new errors.InvalidRequest('subject_token is invalid or expired');
       if (subject.act !== undefined) throw new errors.InvalidRequest('subject_token is already delegated');
@@ -71,7 +72,8 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
       // The app the call is made through.
       const actorToken = single('actor_token');
       if (!actorToken) throw new errors.InvalidRequest("missing required parameter 'actor_token'");
-      if (single('actor_token_type') !== accessTokenType) throw new errors.InvalidRequest('actor_token_type must be urn:ietf:params:oauth:token-type:access_token');
+      if (single('actor_token_type') !== accessTokenType)
+        throw new errors.InvalidRequest('actor_token_type must be urn:ietf:params:oauth:token-type:access_token');
       const actor = await verify(actorToken);
       if (!actor?.sub || actor.act !== undefined || actor.client_id !== actor.sub) {
         throw new errors.InvalidRequest("actor_token is invalid, expired, or not an app's client-credentials token");

@@ -157,7 +157,9 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
         code_challenge_methods_supported: ['S256'],
         registration_endpoint: `${running.issuer}/reg`,
       });
-      expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange']));
+      expect(metadata.grant_types_supported).toEqual(
+        expect.arrayContaining(['authorization_code', 'client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange']),
+      );
     }
     const preflight = await fetch(`${running.issuer}/reg`, {
       method: 'OPTIONS',

@@ -67,7 +67,12 @@ export const tokenExchange = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';
 
 /** A delegated token for `username` through the app `appClientId`, exchanged by the MCP gateway. */
-export async function delegatedToken(issuer: string, username: string, appClientId = 'webhook-tools', appSecret: string = devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET): Promise<string> {
+export async function delegatedToken(
+  issuer: string,
+  username: string,
+  appClientId = 'webhook-tools',
+  appSecret: string = devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+): Promise<string> {
   const gateway = await clientFor(issuer, 'mcp-gateway', devSecrets.MCP_GATEWAY_CLIENT_SECRET);
   const response = await oauth.genericGrantRequest(gateway, tokenExchange, {
     subject_token: await personToken(issuer, username),

@@ -120,10 +120,18 @@ describe('GET /api/me', () => {
     const token = await personToken(api, 'oscar');
     const status = await new Promise<number>((resolvePromise, reject) => {
       const url = new URL(`${api}/api/me`);
-      request({ host: url.hostname, port: url.port, path: url.pathname, headers: ['host', url.host, 'authorization', `Bearer ${token}`, 'authorization', `Bearer ${token}`] }, (res) => {
-        res.resume();
-        resolvePromise(res.statusCode ?? 0);
-      })
+      request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: ['host', url.host, 'authorization', `Bearer ${token}`, 'authorization', `Bearer ${token}`],
+        },
+        (res) => {
+          res.resume();
+          resolvePromise(res.statusCode ?? 0);
+        },
+      )
         .on('error', reject)
         .end();
     });
@@ -171,12 +179,14 @@ describe('identity reads under delegation', () => {
     expect(notConsented.body).toEqual({ id: 'u-oscar' });
   });
 
-  it("answers 404 for a device the caller may not view, never revealing its company", async () => {
+  it('answers 404 for a device the caller may not view, never revealing its company', async () => {
     const delegated = await delegatedToken(api, 'oscar');
     expect((await getJson(`${api}/api/devices/1001`, delegated)).body).toMatchObject({ id: 1001, companyId: 1, gatewayId: 'gw-acme-01' });
     expect((await getJson(`${api}/api/devices/3001`, delegated)).status).toBe(404);
     expect((await getJson(`${api}/api/devices/9999`, delegated)).status).toBe(404);
-    expect((await getJson(`${api}/api/companies/2/devices`, delegated)).body).toEqual([{ id: 2001, companyId: 2, gatewayId: 'gw-field-07', name: 'Pump station 7' }]);
+    expect((await getJson(`${api}/api/companies/2/devices`, delegated)).body).toEqual([
+      { id: 2001, companyId: 2, gatewayId: 'gw-field-07', name: 'Pump station 7' },
+    ]);
   });
 });
 
@@ -201,7 +211,13 @@ describe('administration calls', () => {
 
   it('lets a person with the right make them, and refuses one without', async () => {
     const owner = await personToken(api, 'olivia');
-    expect((await sendJson('PUT', `${api}/api/companies/1/identity-providers`, owner, { providers: [{ id: 'acme-sso', type: 'oidc', issuer: 'https://sso.acme.example' }] })).status).toBe(200);
+    expect(
+      (
+        await sendJson('PUT', `${api}/api/companies/1/identity-providers`, owner, {
+          providers: [{ id: 'acme-sso', type: 'oidc', issuer: 'https://sso.acme.example' }],
+        })
+      ).status,
+    ).toBe(200);
     const viewer = await personToken(api, 'vera');
     expect((await sendJson('PUT', `${api}/api/companies/1/identity-providers`, viewer, { providers: [] })).status).toBe(403);
     expect((await sendJson('PUT', `${api}/api/companies/1/identity-providers`, owner, { providers: [{ id: 'x' }] })).body).toMatchObject({
@@ -215,7 +231,9 @@ describe('administration calls', () => {
     const before = await me(delegated);
     expect(before.companies[0]?.permissions).toContain('device-overview:manage');
     const owner = await personToken(api, 'olivia');
-    const withdrawn = await sendJson('PUT', `${api}/api/companies/1/apps/webhook-tools/consent`, owner, { permissions: ['device-overview:view', 'iam:profile:view'] });
+    const withdrawn = await sendJson('PUT', `${api}/api/companies/1/apps/webhook-tools/consent`, owner, {
+      permissions: ['device-overview:view', 'iam:profile:view'],
+    });
     expect(withdrawn.status).toBe(200);
     const after = await me(delegated);
     expect(after.companies[0]?.permissions).toEqual(['device-overview:view', 'webhook-tools:use']);
@@ -223,7 +241,9 @@ describe('administration calls', () => {
     expect((await sendJson('PUT', `${api}/api/companies/1/role-assignments/u-oscar`, owner, { roles: [] })).status).toBe(200);
     expect((await me(delegated)).companies[0]?.permissions).toEqual([]);
     await sendJson('PUT', `${api}/api/companies/1/role-assignments/u-oscar`, owner, { roles: ['device-operator'] });
-    await sendJson('PUT', `${api}/api/companies/1/apps/webhook-tools/consent`, owner, { permissions: ['device-overview:view', 'device-overview:manage', 'iam:profile:view'] });
+    await sendJson('PUT', `${api}/api/companies/1/apps/webhook-tools/consent`, owner, {
+      permissions: ['device-overview:view', 'device-overview:manage', 'iam:profile:view'],
+    });
   });
 
   it('refuses consent to a permission the app does not request', async () => {
@@ -234,7 +254,11 @@ describe('administration calls', () => {
 
   it('answers a malformed JSON body with 400, not 500', async () => {
     const owner = await personToken(api, 'olivia');
-    const response = await fetch(`${api}/api/roles/x`, { method: 'PUT', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, body: '{"permissions":' });
+    const response = await fetch(`${api}/api/roles/x`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      body: '{"permissions":',
+    });
     expect(response.status).toBe(400);
   });
 });

@@ -1,11 +1,4 @@
-import {
-  CachedTokenResolver,
-  createHttpClient,
-  loadPlatformAppSettings,
-  platformAppIdentity,
-  resolveCaller,
-  type Caller,
-} from '@platform/shared';
+import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, platformAppIdentity, resolveCaller, type Caller } from '@platform/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
 import { delegatedToken, getJson, personToken, startPlatform, type RunningPlatform } from './harness.ts';
@@ -58,7 +51,11 @@ describe('the SDK against the dev platform', () => {
 
 describe('POST /dev/token', () => {
   async function devToken(body: unknown) {
-    const response = await fetch(`${running.issuer}/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${running.issuer}/dev/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 

@@ -27,7 +27,10 @@ async function refusal(promise: Promise<unknown>): Promise<{ error: string; desc
   throw new Error('expected the exchange to be refused');
 }
 
-async function standardParams(username = 'oscar', actor: { id: string; secret: string } = { id: 'webhook-tools', secret: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET }) {
+async function standardParams(
+  username = 'oscar',
+  actor: { id: string; secret: string } = { id: 'webhook-tools', secret: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET },
+) {
   return {
     subject_token: await personToken(running.issuer, username),
     subject_token_type: accessTokenType,

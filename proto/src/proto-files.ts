@@ -5,10 +5,7 @@ import type { Options } from '@grpc/proto-loader';
 
 export const protoRoot = resolve(import.meta.dirname, '..');
 
-export const protoFiles = [
-  'platform/tools/v1/tool_service.proto',
-  'platform/registry/v1/tool_registry.proto',
-] as const;
+export const protoFiles = ['platform/tools/v1/tool_service.proto', 'platform/registry/v1/tool_registry.proto'] as const;
 
 export const loaderOptions = {
   keepCase: false,

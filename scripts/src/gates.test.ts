@@ -13,7 +13,12 @@ describe('the gates CI runs', () => {
   }, 60_000);
 
   it('keeps the docs self-contained: every relative link in the README and docs/ points at a file inside the repository', () => {
-    const documents = ['README.md', ...readdirSync(join(repoRoot, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const documents = [
+      'README.md',
+      ...readdirSync(join(repoRoot, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     const problems: string[] = [];
     for (const document of documents) {
       const text = readFileSync(join(repoRoot, document), 'utf8');

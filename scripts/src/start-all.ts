@@ -19,9 +19,10 @@ const childEnv = { ...process.env, ...secrets };
 
 // Services log JSON (for log pipelines); a person watching npm start reads them formatted, unless
 // LOG_FORMAT=json asks for the raw lines.
-const pretty = process.env.LOG_FORMAT === 'json'
-  ? undefined
-  : prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss', singleLine: true });
+const pretty =
+  process.env.LOG_FORMAT === 'json'
+    ? undefined
+    : prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss', singleLine: true });
 
 function display(line: string): string {
   if (!pretty || !line.startsWith('{')) return `${line}\n`;
@@ -63,5 +64,9 @@ for (const service of present) {
 
 console.log(`Starting ${present.map((s) => `${s.name} (${s.address})`).join(', ')}. Ctrl-C stops everything.`);
 console.log(`Local secrets (client secrets, API tokens): ${devSecretsFile(repoRoot)}`);
-process.on('SIGINT', () => { stopAll(0); });
-process.on('SIGTERM', () => { stopAll(0); });
+process.on('SIGINT', () => {
+  stopAll(0);
+});
+process.on('SIGTERM', () => {
+  stopAll(0);
+});

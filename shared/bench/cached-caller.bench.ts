@@ -134,7 +134,6 @@ printComparison(
   bare,
 );
 
-
 const bounded = heapInChild('bounded');
 const unbounded = heapInChild('map');
 if (bounded.size !== bound) throw new Error(`expected ${bound} entries, found ${bounded.size}`);

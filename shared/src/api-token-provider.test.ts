@@ -10,7 +10,9 @@ const clientSecret = 'tools-secret-value';
 
 /** The client id and secret of a Basic header, form-decoded as RFC 6749 section 2.3.1 encodes them. */
 function basicCredentials(header: string): string {
-  const [id = '', secret = ''] = Buffer.from(header.replace(/^Basic /, ''), 'base64').toString('utf8').split(':');
+  const [id = '', secret = ''] = Buffer.from(header.replace(/^Basic /, ''), 'base64')
+    .toString('utf8')
+    .split(':');
   return `${decodeURIComponent(id)}:${decodeURIComponent(secret)}`;
 }
 
@@ -28,7 +30,6 @@ function stageToken(accessToken: string, expiresIn = 300) {
     .matchHeader('authorization', (value) => basicCredentials(value ?? '') === `${clientId}:${clientSecret}`)
     .reply(200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, scope: 'api' });
 }
-
 
 stagePlatformWithNock();
 

@@ -26,7 +26,13 @@ export interface Caller {
 
 export const meResponseSchema = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
-  audience: z.union([z.string().min(1).transform((aud) => [aud]), z.array(z.string().min(1)).min(1)]),
+  audience: z.union([
+    z
+      .string()
+      .min(1)
+      .transform((aud) => [aud]),
+    z.array(z.string().min(1)).min(1),
+  ]),
   actor: z.object({ clientId: z.string().min(1) }).nullish(),
   companies: z.array(
     z.object({

@@ -17,14 +17,24 @@ const person = (audience: string[]): StagedCaller => ({ id: 'u-oscar', audience,
 const delegated = (clientId: string): StagedCaller => ({ id: 'u-oscar', audience: [platform.url], actor: { clientId }, companies });
 
 function check(options: Partial<CallerCheckOptions> = {}) {
-  return createCallerCheck({ apiBaseUrl: platform.url, audience: platform.url, httpClient: createHttpClient({ timeoutMs: 2_000 }), cacheTtlSeconds: 60, ...options });
+  return createCallerCheck({
+    apiBaseUrl: platform.url,
+    audience: platform.url,
+    httpClient: createHttpClient({ timeoutMs: 2_000 }),
+    cacheTtlSeconds: 60,
+    ...options,
+  });
 }
 
 describe('createCallerCheck', () => {
   it('answers the caller and the credential for a token issued for this service', async () => {
     platform.stage('api-token-1', person([platform.url]));
     const result = await check()('Bearer api-token-1');
-    expect(result).toMatchObject({ ok: true, caller: { id: 'u-oscar', audience: [platform.url], actor: undefined }, credential: { scheme: 'Bearer', token: 'api-token-1' } });
+    expect(result).toMatchObject({
+      ok: true,
+      caller: { id: 'u-oscar', audience: [platform.url], actor: undefined },
+      credential: { scheme: 'Bearer', token: 'api-token-1' },
+    });
   });
 
   it('refuses a token issued for another audience (a token meant for the MCP server is no credential here)', async () => {
@@ -43,10 +53,17 @@ describe('createCallerCheck', () => {
 
   it('holds delegated tokens to the actor rule: person-only, any, or one app', async () => {
     platform.stage('delegated-tools', delegated('webhook-tools'));
-    expect(await check({ actor: 'person-only' })('Bearer delegated-tools')).toMatchObject({ ok: false, error: 'invalid_token', description: 'a delegated token is not accepted here' });
+    expect(await check({ actor: 'person-only' })('Bearer delegated-tools')).toMatchObject({
+      ok: false,
+      error: 'invalid_token',
+      description: 'a delegated token is not accepted here',
+    });
     expect((await check({ actor: 'any' })('Bearer delegated-tools')).ok).toBe(true);
     expect((await check({ actor: { clientId: 'webhook-tools' } })('Bearer delegated-tools')).ok).toBe(true);
-    expect(await check({ actor: { clientId: 'fleet-insights' } })('Bearer delegated-tools')).toMatchObject({ ok: false, description: 'the token is not delegated to this app' });
+    expect(await check({ actor: { clientId: 'fleet-insights' } })('Bearer delegated-tools')).toMatchObject({
+      ok: false,
+      description: 'the token is not delegated to this app',
+    });
     // A person's own token where a delegated one belongs is refused too.
     platform.stage('own-token', person([platform.url]));
     expect((await check({ actor: { clientId: 'webhook-tools' } })('Bearer own-token')).ok).toBe(false);
@@ -59,7 +76,11 @@ describe('createCallerCheck', () => {
     expect(await run('Basic dTpw')).toMatchObject({ ok: false, error: 'invalid_request' });
     expect(await run('Bearer two tokens')).toMatchObject({ ok: false, error: 'invalid_request' });
     platform.stage('dup-token', person([platform.url]));
-    expect(await run(['Bearer dup-token', 'Bearer dup-token'])).toMatchObject({ ok: false, error: 'invalid_request', description: 'send one Authorization header, not several' });
+    expect(await run(['Bearer dup-token', 'Bearer dup-token'])).toMatchObject({
+      ok: false,
+      error: 'invalid_request',
+      description: 'send one Authorization header, not several',
+    });
     expect((await run(['Bearer dup-token'])).ok).toBe(true);
   });
 
@@ -94,7 +115,10 @@ describe('createCallerCheck', () => {
   it('throws PLATFORM_BAD_RESPONSE for an answer without an audience or a huge one', async () => {
     platform.stage('no-audience', { status: 200, body: JSON.stringify({ id: 'u-1', companies: [] }) });
     expect((await platformFailure(check()('Bearer no-audience'))).code).toBe('PLATFORM_BAD_RESPONSE');
-    platform.stage('huge-answer', { status: 200, body: JSON.stringify({ id: 'u-1', audience: [platform.url], companies: [], padding: 'x'.repeat(2 * 1024 * 1024) }) });
+    platform.stage('huge-answer', {
+      status: 200,
+      body: JSON.stringify({ id: 'u-1', audience: [platform.url], companies: [], padding: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     expect((await platformFailure(check()('Bearer huge-answer'))).code).toBe('PLATFORM_BAD_RESPONSE');
   });
 

@@ -39,7 +39,9 @@ describe('readPlatformAnswer', () => {
           written += 64 * 1024;
           res.write('x'.repeat(64 * 1024));
         }, 1);
-        res.on('close', () => { clearInterval(timer); });
+        res.on('close', () => {
+          clearInterval(timer);
+        });
       }, 256 * 1024),
     );
     expect(error.code).toBe('PLATFORM_BAD_RESPONSE');

@@ -27,11 +27,7 @@ const identities = new Map<string, PlatformAppIdentity>();
 
 /** The process's identity for these credentials, built on first use. */
 export function platformAppIdentity(settings: PlatformAppSettings, options: PlatformAppIdentityOptions = {}): PlatformAppIdentity {
-  const key = hash(
-    'sha256',
-    JSON.stringify([settings.issuerUrl, settings.apiBaseUrl, settings.appClientId, settings.appClientSecret]),
-    'base64url',
-  );
+  const key = hash('sha256', JSON.stringify([settings.issuerUrl, settings.apiBaseUrl, settings.appClientId, settings.appClientSecret]), 'base64url');
   let identity = identities.get(key);
   if (!identity) {
     identity = createIdentity(settings, options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs }), options.clock);

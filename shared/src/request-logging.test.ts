@@ -25,7 +25,13 @@ async function serve(level: 'debug' | 'warn') {
   await once(server, 'listening');
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
-  return { lines, url: `http://127.0.0.1:${address.port}`, close: () => { server.close(); } };
+  return {
+    lines,
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => {
+      server.close();
+    },
+  };
 }
 
 describe('createRequestLogging', () => {
@@ -46,7 +52,9 @@ describe('createRequestLogging', () => {
       headers: { 'x-api-key': 'header-secret-key', cookie: 'session=cookie-secret', 'x-custom-auth': 'custom-secret', 'user-agent': 'test-agent/1' },
     });
     close();
-    const completion = lines.map((l) => JSON.parse(l) as { msg: string; req?: { path: string; headers: Record<string, string> } }).find((l) => l.msg === 'request completed');
+    const completion = lines
+      .map((l) => JSON.parse(l) as { msg: string; req?: { path: string; headers: Record<string, string> } })
+      .find((l) => l.msg === 'request completed');
     expect(completion?.req?.path).toBe('/v2/webhooks');
     expect(Object.keys(completion?.req?.headers ?? {}).sort()).toEqual(['user-agent']);
     for (const secret of ['query-secret-token', 'header-secret-key', 'cookie-secret', 'custom-secret']) expect(lines.join('')).not.toContain(secret);
@@ -58,7 +66,7 @@ describe('createRequestLogging', () => {
     await fetch(`${url}/fail`);
     close();
     expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const messages = lines.map((l) => (JSON.parse(l) as { msg: string; res?: { statusCode: number } }));
+    const messages = lines.map((l) => JSON.parse(l) as { msg: string; res?: { statusCode: number } });
     expect(messages.filter((m) => m.msg === 'request completed').map((m) => m.res?.statusCode)).toEqual([500]);
   });
 });

@@ -17,7 +17,6 @@ const me = {
   ],
 };
 
-
 stagePlatformWithNock();
 
 describe('resolveCaller', () => {
@@ -36,7 +35,9 @@ describe('resolveCaller', () => {
   });
 
   it('returns an empty company list for a valid token with no companies', async () => {
-    nock(api).get('/api/me').reply(200, { id: 'user-7', audience: [api], companies: [] });
+    nock(api)
+      .get('/api/me')
+      .reply(200, { id: 'user-7', audience: [api], companies: [] });
     const caller = await resolveCaller('tok-1', httpClient, api);
     expect(caller).not.toBeNull();
     expect(caller?.companies).toEqual([]);

@@ -38,7 +38,8 @@ export async function listenOn(server: Server, options: ListenOptions): Promise<
   const [outcome] = (await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error')])) as [unknown];
   if (outcome !== 'listening') {
     const code = (outcome as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'may not be used by this user' : `cannot be listened on (${code ?? 'unknown error'})`;
+    const why =
+      code === 'EADDRINUSE' ? 'is already in use' : code === 'EACCES' ? 'may not be used by this user' : `cannot be listened on (${code ?? 'unknown error'})`;
     throw new Error(`port ${port} on ${host} ${why}; set ${portVariable} to another port`, { cause: outcome });
   }
   const address = server.address();

@@ -29,7 +29,12 @@ const baseUrl = z.string(expected('an http or https URL')).trim().transform(pars
 /** A comma-separated list of base addresses (blank entries ignored). */
 const baseUrlList = z
   .string(expected('a comma-separated list of http or https URLs'))
-  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(baseUrl));
 
 const wholeNumber = (min: number, unit: string) =>
@@ -49,7 +54,10 @@ const port = z
   .refine((n) => n <= 65_535, 'must be a port number (0 to 65535)');
 
 /** A host name or IP address to listen on or connect to. */
-const host = z.string(expected('a host name or IP address')).trim().regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.:-]+)$/, 'must be a host name or IP address');
+const host = z
+  .string(expected('a host name or IP address'))
+  .trim()
+  .regex(/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.:-]+)$/, 'must be a host name or IP address');
 
 const hostPort = z
   .string(expected('host:port'))

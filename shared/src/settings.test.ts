@@ -52,9 +52,7 @@ describe('loadPlatformAppSettings', () => {
     expect(settingsFailure(() => loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'http://platform.example.com' }))).toContain(
       'PLATFORM_API_BASE_URL must use https',
     );
-    expect(loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'https://platform.example.com/' }).apiBaseUrl).toBe(
-      'https://platform.example.com',
-    );
+    expect(loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'https://platform.example.com/' }).apiBaseUrl).toBe('https://platform.example.com');
     expect(loadPlatformAppSettings({ ...minimal, PLATFORM_API_BASE_URL: 'http://localhost:4000' }).apiBaseUrl).toBe('http://localhost:4000');
   });
 

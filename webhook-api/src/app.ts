@@ -27,7 +27,8 @@ export interface AppDependencies {
 function toApiError(error: unknown): WebhookApiError {
   if (error instanceof WebhookApiError) return error;
   if (error instanceof StoreUnavailableError) return new WebhookApiError('STORE_UNAVAILABLE', undefined, { cause: error });
-  if (isPlatformError(error, 'PLATFORM_UNAVAILABLE')) return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
+  if (isPlatformError(error, 'PLATFORM_UNAVAILABLE'))
+    return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
   if (isPlatformError(error)) return new WebhookApiError('PLATFORM_BAD_RESPONSE', 'The platform answered unexpectedly; try again later.', { cause: error });
   const bodyError = error as { type?: string; status?: number };
   if (bodyError.type === 'entity.parse.failed') return new WebhookApiError('VALIDATION_FAILED', 'body: is not valid JSON', { field: 'body', cause: error });

@@ -64,7 +64,10 @@ export function fieldsForUpdate(existing: StoredConfig, update: WebhookConfigUpd
       payload = JSON.parse(vault.decrypt(existing.authPayloadEncrypted, existing.id)) as Record<string, unknown>;
       encrypted = existing.authPayloadEncrypted;
     } else {
-      throw invalid('authPayload', `is required when authType ${existing.authType === input.authType ? 'has no stored credentials' : `changes to ${input.authType}`}`);
+      throw invalid(
+        'authPayload',
+        `is required when authType ${existing.authType === input.authType ? 'has no stored credentials' : `changes to ${input.authType}`}`,
+      );
     }
   } else if (given === '') {
     if (input.authType !== 'None') throw invalid('authPayload', `cannot be cleared while authType is ${input.authType} (set authType None)`);

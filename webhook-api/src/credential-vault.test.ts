@@ -53,7 +53,15 @@ describe('CredentialVault', () => {
   it('generates a local key file with mode 0600 when no key is configured, and warns', () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'keys-')), 'data');
     const lines: string[] = [];
-    const logger = createLogger({ name: 't', destination: new Writable({ write(chunk: Buffer, _e, cb) { lines.push(chunk.toString()); cb(); } }) });
+    const logger = createLogger({
+      name: 't',
+      destination: new Writable({
+        write(chunk: Buffer, _e, cb) {
+          lines.push(chunk.toString());
+          cb();
+        },
+      }),
+    });
     const ring = loadEncryptionKeys({ configured: undefined, dataDir, logger });
     const file = join(dataDir, 'webhook-encryption.key');
     expect(statSync(file).mode & 0o777).toBe(0o600);

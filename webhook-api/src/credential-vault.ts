@@ -67,7 +67,8 @@ export function parseKeyRing(value: string, source = 'WEBHOOK_ENCRYPTION_KEY'): 
     const encoded = part.slice(separator + 1).trim();
     if (!keyIdPattern.test(id)) throw new TypeError(`${where} has a key id that is not 1 to 64 letters, digits, _ or -`);
     const key = Buffer.from(encoded, 'base64');
-    if (!base64Pattern.test(encoded) || key.length !== 32) throw new TypeError(`${where} must hold 32 random bytes in base64 (make one with: openssl rand -base64 32)`);
+    if (!base64Pattern.test(encoded) || key.length !== 32)
+      throw new TypeError(`${where} must hold 32 random bytes in base64 (make one with: openssl rand -base64 32)`);
     return { id, key };
   });
   const ids = new Set(ring.map((k) => k.id));

@@ -32,8 +32,25 @@ describe('the delivery header rules', () => {
   });
 
   it.each([
-    'Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-API-Key', 'X-Api-Key', 'api_key', 'X-Auth-Token', 'X-Amz-Security-Token',
-    'X-Client-Secret', 'X-Password', 'X-Passwd', 'X-Session-Id', 'X-Credentials', 'X-Hub-Signature-256', 'X-Access-Key', 'X-Private.Key', 'X-JWT', 'X-Bearer',
+    'Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'Set-Cookie',
+    'X-API-Key',
+    'X-Api-Key',
+    'api_key',
+    'X-Auth-Token',
+    'X-Amz-Security-Token',
+    'X-Client-Secret',
+    'X-Password',
+    'X-Passwd',
+    'X-Session-Id',
+    'X-Credentials',
+    'X-Hub-Signature-256',
+    'X-Access-Key',
+    'X-Private.Key',
+    'X-JWT',
+    'X-Bearer',
   ])('takes %s for a credential header', (name) => {
     expect(looksLikeCredential(name)).toBe(true);
   });
@@ -44,7 +61,11 @@ describe('the delivery header rules', () => {
 
   describe('customHeaders', () => {
     it('refuses a credential header, naming authType Custom and the matching authType, never the value', () => {
-      for (const [name, matching] of [['Authorization', 'authType Bearer or Basic'], ['x-api-key', 'authType ApiKey'], ['X-Session-Token', 'authType Custom']] as const) {
+      for (const [name, matching] of [
+        ['Authorization', 'authType Bearer or Basic'],
+        ['x-api-key', 'authType ApiKey'],
+        ['X-Session-Token', 'authType Custom'],
+      ] as const) {
         const { field, message } = customHeaders({ [name]: 'v4lue-never-echoed' });
         expect(field).toBe('customHeaders');
         expect(message).toContain(`customHeaders: ${name} looks like a credential`);
@@ -55,11 +76,26 @@ describe('the delivery header rules', () => {
     });
 
     it.each([
-      ['Content-Encoding', 'the body'], ['Content-Type', 'the body'], ['content-length', 'the body'], ['Content-MD5', 'the body'],
-      ['Host', 'proxies'], ['Forwarded', 'proxies'], ['X-Forwarded-Proto', 'proxies'], ['Via', 'proxies'], ['X-Real-IP', 'proxies'],
-      ['Connection', 'hop-by-hop'], ['Keep-Alive', 'hop-by-hop'], ['TE', 'hop-by-hop'], ['Trailer', 'hop-by-hop'], ['Transfer-Encoding', 'hop-by-hop'],
-      ['Upgrade', 'hop-by-hop'], ['Proxy-Connection', 'hop-by-hop'], ['Proxy-Authorization', 'hop-by-hop'],
-      ['X-Webhook-Timestamp', 'deliverer'], ['User-Agent', 'deliverer'], ['Expect', 'deliverer'],
+      ['Content-Encoding', 'the body'],
+      ['Content-Type', 'the body'],
+      ['content-length', 'the body'],
+      ['Content-MD5', 'the body'],
+      ['Host', 'proxies'],
+      ['Forwarded', 'proxies'],
+      ['X-Forwarded-Proto', 'proxies'],
+      ['Via', 'proxies'],
+      ['X-Real-IP', 'proxies'],
+      ['Connection', 'hop-by-hop'],
+      ['Keep-Alive', 'hop-by-hop'],
+      ['TE', 'hop-by-hop'],
+      ['Trailer', 'hop-by-hop'],
+      ['Transfer-Encoding', 'hop-by-hop'],
+      ['Upgrade', 'hop-by-hop'],
+      ['Proxy-Connection', 'hop-by-hop'],
+      ['Proxy-Authorization', 'hop-by-hop'],
+      ['X-Webhook-Timestamp', 'deliverer'],
+      ['User-Agent', 'deliverer'],
+      ['Expect', 'deliverer'],
     ])('refuses %s, which would break a JSON delivery', (name, reason) => {
       const { field, message } = customHeaders({ [name]: 'x' });
       expect(field).toBe('customHeaders');
@@ -76,7 +112,9 @@ describe('the delivery header rules', () => {
       const name = `X-${'n'.repeat(maxHeaderNameLength - 2)}`;
       expect(checkCustomHeaders(JSON.stringify({ [name]: 'v'.repeat(maxHeaderValueLength) }), [])).not.toBeNull();
       expect(customHeaders({ [`${name}n`]: 'a' }).message).toBe('customHeaders: header names must be at most 128 characters');
-      expect(customHeaders({ 'X-Tenant': 'v'.repeat(maxHeaderValueLength + 1) }).message).toBe('customHeaders: the value of X-Tenant must be at most 1024 characters');
+      expect(customHeaders({ 'X-Tenant': 'v'.repeat(maxHeaderValueLength + 1) }).message).toBe(
+        'customHeaders: the value of X-Tenant must be at most 1024 characters',
+      );
     });
 
     it('does not echo a header name that is not a valid field name', () => {
@@ -103,20 +141,32 @@ describe('the delivery header rules', () => {
       expect(checkAuthPayload('Custom', JSON.stringify({ headers }))).toEqual({ headers });
     });
 
-    it.each(['Content-Type', 'Content-Encoding', 'Host', 'X-Forwarded-For', 'Forwarded', 'Via', 'X-Real-IP', 'Connection', 'Transfer-Encoding', 'Proxy-Authorization', 'X-Webhook-Retry-Count', 'User-Agent'])(
-      'refuses %s, which would break a JSON delivery, without echoing its value',
-      (name) => {
-        const { field, message } = customAuth({ [name]: 'v4lue-never-echoed' });
-        expect(field).toBe('authPayload');
-        expect(message).toContain(`${name} cannot be configured`);
-        expect(message).not.toContain('v4lue-never-echoed');
-      },
-    );
+    it.each([
+      'Content-Type',
+      'Content-Encoding',
+      'Host',
+      'X-Forwarded-For',
+      'Forwarded',
+      'Via',
+      'X-Real-IP',
+      'Connection',
+      'Transfer-Encoding',
+      'Proxy-Authorization',
+      'X-Webhook-Retry-Count',
+      'User-Agent',
+    ])('refuses %s, which would break a JSON delivery, without echoing its value', (name) => {
+      const { field, message } = customAuth({ [name]: 'v4lue-never-echoed' });
+      expect(field).toBe('authPayload');
+      expect(message).toContain(`${name} cannot be configured`);
+      expect(message).not.toContain('v4lue-never-echoed');
+    });
 
     it('takes at most 20 headers with values up to 4096 characters', () => {
       expect(customAuth(headersOf(maxHeaderCount + 1)).message).toBe('authPayload: headers may hold at most 20 headers');
       expect(checkAuthPayload('Custom', JSON.stringify({ headers: { Authorization: 't'.repeat(maxCredentialLength) } }))).not.toBeNull();
-      expect(customAuth({ Authorization: 't'.repeat(maxCredentialLength + 1) }).message).toBe('authPayload: the value of Authorization must be at most 4096 characters');
+      expect(customAuth({ Authorization: 't'.repeat(maxCredentialLength + 1) }).message).toBe(
+        'authPayload: the value of Authorization must be at most 4096 characters',
+      );
     });
   });
 

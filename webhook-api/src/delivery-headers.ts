@@ -33,7 +33,22 @@ function deliveryConflict(lower: string): string | undefined {
 }
 
 /** Parts of a name that mark a credential; matched with `-`, `_` and `.` removed, so api-key and api_key match apikey. */
-const credentialWords = ['auth', 'token', 'secret', 'password', 'passwd', 'apikey', 'accesskey', 'privatekey', 'session', 'cookie', 'credential', 'signature', 'bearer', 'jwt'];
+const credentialWords = [
+  'auth',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'apikey',
+  'accesskey',
+  'privatekey',
+  'session',
+  'cookie',
+  'credential',
+  'signature',
+  'bearer',
+  'jwt',
+];
 
 /** Whether a header name looks like it carries a credential (case-insensitive). */
 export function looksLikeCredential(name: string): boolean {
@@ -68,7 +83,8 @@ function checkCredential(field: string, key: string, value: unknown, authType: A
 
 function exactKeys(field: string, object: Record<string, unknown>, keys: readonly string[], authType: AuthType): void {
   const extra = Object.keys(object).filter((key) => !keys.includes(key));
-  if (extra.length > 0) throw invalid(field, `has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which authType ${authType} does not take (it takes ${keys.join(', ')})`);
+  if (extra.length > 0)
+    throw invalid(field, `has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which authType ${authType} does not take (it takes ${keys.join(', ')})`);
   for (const key of keys) {
     if (key !== 'headers') checkCredential(field, key, object[key], authType);
   }
@@ -94,7 +110,8 @@ function checkName(field: string, name: string, use: HeaderUse): void {
 
 function checkHeaderMap(field: string, value: unknown, use: HeaderUse): Record<string, string> {
   const what = use === 'Custom' ? 'headers' : 'customHeaders';
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(field, `${what} must be a JSON object of header names to string values`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalid(field, `${what} must be a JSON object of header names to string values`);
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > maxHeaderCount) throw invalid(field, `${what} may hold at most ${maxHeaderCount} headers`);
   const maxValue = use === 'Custom' ? maxCredentialLength : maxHeaderValueLength;
@@ -142,7 +159,8 @@ export function checkAuthPayload(authType: AuthType, text: string | null): Recor
       break;
     case 'Basic':
       exactKeys('authPayload', object, ['username', 'password'], authType);
-      if (String(object.username).includes(':')) throw invalid('authPayload', 'username must not contain ":" (Basic authentication joins it with the password by one)');
+      if (String(object.username).includes(':'))
+        throw invalid('authPayload', 'username must not contain ":" (Basic authentication joins it with the password by one)');
       break;
     case 'Custom': {
       exactKeys('authPayload', object, ['headers'], authType);

@@ -17,6 +17,9 @@ export function loadEncryptionKeys(options: { configured: readonly EncryptionKey
     writeFileSync(file, `${id}:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
   }
-  options.logger.warn({ file }, 'WEBHOOK_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a generated local key file; set the variable in production');
+  options.logger.warn(
+    { file },
+    'WEBHOOK_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a generated local key file; set the variable in production',
+  );
   return parseKeyRing(readFileSync(file, 'utf8').trim(), file);
 }

@@ -24,12 +24,23 @@ const store = await exitOnStartupFailure(service, async () =>
       })
     : openSqliteStore(join(settings.dataDir, 'webhooks.db')),
 );
-const vault = exitOnStartupFailure(service, () => new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger })));
+const vault = exitOnStartupFailure(
+  service,
+  () => new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger })),
+);
 
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
 const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
 const publicUrl = `http://${settings.host}:${settings.port}`;
-const app = createApp({ store, vault, checkCaller, devices: createDeviceDirectory(http, settings.platformApiBaseUrl), logger, publicUrl, limits: settings.limits });
+const app = createApp({
+  store,
+  vault,
+  checkCaller,
+  devices: createDeviceDirectory(http, settings.platformApiBaseUrl),
+  logger,
+  publicUrl,
+  limits: settings.limits,
+});
 
 const server = createServer(app);
 answerClientErrors(server);

@@ -55,7 +55,7 @@ function pagingParameters(limit: NonNullable<RouteSpec['paging']>) {
       name: 'cursor',
       in: 'query',
       required: false,
-      description: 'Where the page starts: opaque, taken from the previous page\'s Link header. Items come in creation order.',
+      description: "Where the page starts: opaque, taken from the previous page's Link header. Items come in creation order.",
       schema: { type: 'string' },
     },
   ];
@@ -87,7 +87,13 @@ function operation(spec: RouteSpec) {
     operationId: spec.operationId,
     summary: spec.summary,
     description: `Needs device-overview:${spec.right} on the owning company.`,
-    parameters: [...pathParams, ...queryParams, ...pagingParams, { $ref: '#/components/parameters/AuthVersion' }, { $ref: '#/components/parameters/CompanyView' }],
+    parameters: [
+      ...pathParams,
+      ...queryParams,
+      ...pagingParams,
+      { $ref: '#/components/parameters/AuthVersion' },
+      { $ref: '#/components/parameters/CompanyView' },
+    ],
     ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(spec.body) } } } }),
     responses,
     security: [{ bearer: [] }, { apiToken: [] }],
@@ -104,7 +110,8 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
     info: {
       title: 'Device telemetry webhooks',
       version: '2.0.0',
-      description: 'Configure webhooks that push raw device telemetry to your endpoint. Experimental: the API and payload format may change between releases. Requires cloud 3.7.0 or later.',
+      description:
+        'Configure webhooks that push raw device telemetry to your endpoint. Experimental: the API and payload format may change between releases. Requires cloud 3.7.0 or later.',
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: serverUrl }],
@@ -113,13 +120,20 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
       schemas: componentSchemas(),
       headers: {
         Link: {
-          description: 'Present when more items follow: `</v2/...same path and query with cursor=...>; rel="next"` (RFC 8288), a path-absolute reference to the next page.',
+          description:
+            'Present when more items follow: `</v2/...same path and query with cursor=...>; rel="next"` (RFC 8288), a path-absolute reference to the next page.',
           schema: { type: 'string' },
         },
       },
       parameters: {
         AuthVersion: { name: 'AuthVersion', in: 'header', required: true, schema: { type: 'string', const: 'V0.0.1' } },
-        CompanyView: { name: 'companyView', in: 'header', required: false, description: 'Restricts the call to this company', schema: { type: 'integer', minimum: 1 } },
+        CompanyView: {
+          name: 'companyView',
+          in: 'header',
+          required: false,
+          description: 'Restricts the call to this company',
+          schema: { type: 'integer', minimum: 1 },
+        },
       },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

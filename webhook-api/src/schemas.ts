@@ -38,7 +38,10 @@ const customHeadersText =
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
   .strictObject({
-    name: plainText(z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
+    name: plainText(z.string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') }))
+      .trim()
+      .min(1, 'is required')
+      .max(255, 'must be at most 255 characters'),
     url: webhookUrl,
     method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).default('POST'),
     deliveryMode: z.enum(deliveryModes, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${deliveryModes.join(', ')}`) }),
@@ -91,7 +94,10 @@ export const deviceLink = z
 
 export type DeviceLink = z.output<typeof deviceLink>;
 
-const optionalText = plainText(z.string({ error: 'must be a string or null' })).max(255, 'must be at most 255 characters').nullable().optional();
+const optionalText = plainText(z.string({ error: 'must be a string or null' }))
+  .max(255, 'must be at most 255 characters')
+  .nullable()
+  .optional();
 
 export const scopeInput = z
   .strictObject({

@@ -10,7 +10,8 @@ export const urlMessages = {
   invisible: 'must not contain whitespace, control characters or invisible formatting characters',
   backslash: 'must not contain backslashes',
   scheme: 'must be an absolute http or https URL, starting with http:// or https://',
-  userInfo: 'must not contain user information (user:password@); send credentials in authPayload, which is stored encrypted (authType Basic for a user name and password)',
+  userInfo:
+    'must not contain user information (user:password@); send credentials in authPayload, which is stored encrypted (authType Basic for a user name and password)',
   fragment: 'must not have a fragment (#...); it is never sent to the endpoint',
   host: 'must name a host after the //',
   encodedHost: 'must not percent-encode its host',

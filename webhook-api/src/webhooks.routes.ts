@@ -72,7 +72,11 @@ function idOf(req: Request, name: 'id' | 'routeId'): string | undefined {
 }
 
 const companyQuery = z.object({
-  companyId: z.string({ error: 'is required' }).regex(/^\d{1,15}$/, 'must be a positive whole number').transform(Number).refine((n) => n > 0, 'must be a positive whole number'),
+  companyId: z
+    .string({ error: 'is required' })
+    .regex(/^\d{1,15}$/, 'must be a positive whole number')
+    .transform(Number)
+    .refine((n) => n > 0, 'must be a positive whole number'),
 });
 
 /** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
@@ -123,18 +127,124 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 const standardErrors = [400, 403, 404];
 
 export const routeSpecs = [
-  { operationId: 'createWebhook', method: 'post', path: '/v2/webhooks', summary: 'Create a webhook configuration for a company', right: 'manage', query: companyQuery, body: webhookConfigInput, success: { status: 201, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: [...standardErrors, 409] },
-  { operationId: 'listWebhooks', method: 'get', path: '/v2/webhooks', summary: "List a company's webhook configurations", right: 'view', query: companyQuery, success: { status: 200, schema: z.array(webhookConfig), description: 'The configurations, without credentials, in creation order' }, errors: standardErrors, paging: 'configsPerCompany' },
-  { operationId: 'getWebhook', method: 'get', path: '/v2/webhooks/:id', summary: 'Get one webhook configuration', right: 'view', success: { status: 200, schema: webhookConfig, description: 'The configuration, without credentials' }, errors: standardErrors },
-  { operationId: 'updateWebhook', method: 'put', path: '/v2/webhooks/:id', summary: 'Update a configuration: name, url and deliveryMode are required; omitted fields keep their values; authPayload and customHeaders: null keeps, a value replaces, "" clears', right: 'manage', body: webhookConfigUpdate, success: { status: 200, schema: webhookConfig, description: 'The updated configuration' }, errors: standardErrors },
-  { operationId: 'deleteWebhook', method: 'delete', path: '/v2/webhooks/:id', summary: 'Delete a configuration; delivery stops at once for every linked device', right: 'manage', success: { status: 200, schema: z.literal(true), description: 'true' }, errors: standardErrors },
-  { operationId: 'linkDevice', method: 'post', path: '/v2/webhooks/:id/devices/:deviceId', summary: "Link a device of the configuration's company", right: 'manage', success: { status: 201, schema: deviceLink, description: 'The device link' }, errors: [...standardErrors, 409] },
-  { operationId: 'listDevices', method: 'get', path: '/v2/webhooks/:id/devices', summary: 'List the linked devices', right: 'view', success: { status: 200, schema: z.array(deviceLink), description: 'The device links, in creation order' }, errors: standardErrors, paging: 'devicesPerConfig' },
-  { operationId: 'unlinkDevice', method: 'delete', path: '/v2/webhooks/:id/devices/:deviceId', summary: 'Unlink a device (its scopes go with it)', right: 'manage', success: { status: 204, description: 'Unlinked' }, errors: standardErrors },
-  { operationId: 'createScope', method: 'post', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'Add a scope (data route) to a device link', right: 'manage', body: scopeInput, success: { status: 201, schema: scope, description: 'The scope with its generated id' }, errors: [...standardErrors, 409] },
-  { operationId: 'listScopes', method: 'get', path: '/v2/webhooks/:id/devices/:deviceId/routes', summary: 'List the scopes of a device link', right: 'view', success: { status: 200, schema: z.array(scope), description: 'The scopes, in creation order' }, errors: standardErrors, paging: 'scopesPerLink' },
-  { operationId: 'updateScope', method: 'put', path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId', summary: 'Edit a scope (also how enabled is toggled)', right: 'manage', body: scopeInput, success: { status: 200, schema: scope, description: 'The edited scope' }, errors: [...standardErrors, 409] },
-  { operationId: 'deleteScope', method: 'delete', path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId', summary: 'Remove a scope', right: 'manage', success: { status: 204, description: 'Removed' }, errors: standardErrors },
+  {
+    operationId: 'createWebhook',
+    method: 'post',
+    path: '/v2/webhooks',
+    summary: 'Create a webhook configuration for a company',
+    right: 'manage',
+    query: companyQuery,
+    body: webhookConfigInput,
+    success: { status: 201, schema: webhookConfig, description: 'The configuration, without credentials' },
+    errors: [...standardErrors, 409],
+  },
+  {
+    operationId: 'listWebhooks',
+    method: 'get',
+    path: '/v2/webhooks',
+    summary: "List a company's webhook configurations",
+    right: 'view',
+    query: companyQuery,
+    success: { status: 200, schema: z.array(webhookConfig), description: 'The configurations, without credentials, in creation order' },
+    errors: standardErrors,
+    paging: 'configsPerCompany',
+  },
+  {
+    operationId: 'getWebhook',
+    method: 'get',
+    path: '/v2/webhooks/:id',
+    summary: 'Get one webhook configuration',
+    right: 'view',
+    success: { status: 200, schema: webhookConfig, description: 'The configuration, without credentials' },
+    errors: standardErrors,
+  },
+  {
+    operationId: 'updateWebhook',
+    method: 'put',
+    path: '/v2/webhooks/:id',
+    summary:
+      'Update a configuration: name, url and deliveryMode are required; omitted fields keep their values; authPayload and customHeaders: null keeps, a value replaces, "" clears',
+    right: 'manage',
+    body: webhookConfigUpdate,
+    success: { status: 200, schema: webhookConfig, description: 'The updated configuration' },
+    errors: standardErrors,
+  },
+  {
+    operationId: 'deleteWebhook',
+    method: 'delete',
+    path: '/v2/webhooks/:id',
+    summary: 'Delete a configuration; delivery stops at once for every linked device',
+    right: 'manage',
+    success: { status: 200, schema: z.literal(true), description: 'true' },
+    errors: standardErrors,
+  },
+  {
+    operationId: 'linkDevice',
+    method: 'post',
+    path: '/v2/webhooks/:id/devices/:deviceId',
+    summary: "Link a device of the configuration's company",
+    right: 'manage',
+    success: { status: 201, schema: deviceLink, description: 'The device link' },
+    errors: [...standardErrors, 409],
+  },
+  {
+    operationId: 'listDevices',
+    method: 'get',
+    path: '/v2/webhooks/:id/devices',
+    summary: 'List the linked devices',
+    right: 'view',
+    success: { status: 200, schema: z.array(deviceLink), description: 'The device links, in creation order' },
+    errors: standardErrors,
+    paging: 'devicesPerConfig',
+  },
+  {
+    operationId: 'unlinkDevice',
+    method: 'delete',
+    path: '/v2/webhooks/:id/devices/:deviceId',
+    summary: 'Unlink a device (its scopes go with it)',
+    right: 'manage',
+    success: { status: 204, description: 'Unlinked' },
+    errors: standardErrors,
+  },
+  {
+    operationId: 'createScope',
+    method: 'post',
+    path: '/v2/webhooks/:id/devices/:deviceId/routes',
+    summary: 'Add a scope (data route) to a device link',
+    right: 'manage',
+    body: scopeInput,
+    success: { status: 201, schema: scope, description: 'The scope with its generated id' },
+    errors: [...standardErrors, 409],
+  },
+  {
+    operationId: 'listScopes',
+    method: 'get',
+    path: '/v2/webhooks/:id/devices/:deviceId/routes',
+    summary: 'List the scopes of a device link',
+    right: 'view',
+    success: { status: 200, schema: z.array(scope), description: 'The scopes, in creation order' },
+    errors: standardErrors,
+    paging: 'scopesPerLink',
+  },
+  {
+    operationId: 'updateScope',
+    method: 'put',
+    path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId',
+    summary: 'Edit a scope (also how enabled is toggled)',
+    right: 'manage',
+    body: scopeInput,
+    success: { status: 200, schema: scope, description: 'The edited scope' },
+    errors: [...standardErrors, 409],
+  },
+  {
+    operationId: 'deleteScope',
+    method: 'delete',
+    path: '/v2/webhooks/:id/devices/:deviceId/routes/:routeId',
+    summary: 'Remove a scope',
+    right: 'manage',
+    success: { status: 204, description: 'Removed' },
+    errors: standardErrors,
+  },
 ] as const satisfies readonly RouteSpec[];
 
 type OperationId = (typeof routeSpecs)[number]['operationId'];
@@ -201,7 +311,8 @@ const handlers: Record<OperationId, Handler> = {
     const created = await deps.store.createScope(config.id, deviceId, { id: randomUUID(), ...route }, limit);
     if (created === 'not-found') throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
     if (created === 'duplicate') throw new WebhookApiError('CONFLICT', 'an identical scope is already on this device link');
-    if (created === 'limit-reached') throw limitReached(`device ${deviceId} on webhook configuration ${config.id} already has ${plural(limit, 'scope', 'scopes')}`);
+    if (created === 'limit-reached')
+      throw limitReached(`device ${deviceId} on webhook configuration ${config.id} already has ${plural(limit, 'scope', 'scopes')}`);
     res.status(201).json(created);
   },
   async listScopes(req, res, deps) {

@@ -40,7 +40,10 @@ describe('the webhook API edge', () => {
   it('refuses with 401 a person’s token issued for the MCP server: it is no credential here', async () => {
     const forMcp = await personToken(platform.issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
     const result = await apiClient(api.url, `Bearer ${forMcp}`)('GET', '/v2/webhooks?companyId=1');
-    expect(result).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED', field: 'Authorization', message: 'Authorization: the token was not issued for this service' } } });
+    expect(result).toMatchObject({
+      status: 401,
+      body: { error: { code: 'UNAUTHENTICATED', field: 'Authorization', message: 'Authorization: the token was not issued for this service' } },
+    });
     const before = await api.store.countConfigs();
     expect((await apiClient(api.url, `Bearer ${forMcp}`)('POST', '/v2/webhooks?companyId=1', hook)).status).toBe(401);
     expect(await api.store.countConfigs()).toBe(before);
@@ -88,7 +91,11 @@ describe('the webhook API edge', () => {
 describe('starting the webhook API', () => {
   const main = resolve(import.meta.dirname, '../src/main.ts');
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', WEBHOOK_DATA_DIR: resolve(import.meta.dirname, '../../data/test-never'), ...env }, encoding: 'utf8', timeout: 20_000 });
+    spawnSync(process.execPath, [main], {
+      env: { PATH: process.env.PATH ?? '', WEBHOOK_DATA_DIR: resolve(import.meta.dirname, '../../data/test-never'), ...env },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
 
   it('stops with one line naming WEBHOOK_ENCRYPTION_KEY, never printing the key, when the key is malformed', () => {
     const secretish = randomBytes(16).toString('base64');

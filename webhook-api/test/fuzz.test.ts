@@ -18,15 +18,44 @@ const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c)
 const rawText = (maxLength: number) =>
   fc.oneof(
     fc.string({ unit: 'binary', maxLength }),
-    fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u200b', '\\', ' '), fc.constantFrom('a', 'é', '-')), maxLength }),
+    fc.string({
+      unit: fc.oneof(fc.constantFrom('\u0000', '\t', '\n', '\r', '\u001b', '\u007f', '\u0085', '\u200b', '\\', ' '), fc.constantFrom('a', 'é', '-')),
+      maxLength,
+    }),
   );
 
 /** Header names: ordinary, credential-like, delivery-breaking, invalid, overlong. */
 const headerName = fc.oneof(
   fc.constantFrom('X-Tenant', 'Accept', 'X-Region'),
-  fc.constantFrom('Authorization', 'Proxy-Authorization', 'Cookie', 'Set-Cookie', 'X-API-Key', 'api_key', 'X-Auth-Token', 'X-Client-Secret', 'X-Password', 'X-Session', 'X-Credential', 'X-Signature'),
-  fc.constantFrom('Content-Encoding', 'Content-Type', 'Host', 'Forwarded', 'X-Forwarded-For', 'Via', 'X-Real-IP', 'Connection', 'X-Webhook-Retry-Count', 'User-Agent'),
-  fc.tuple(fc.constantFrom('X-', 'x-my-', ''), fc.constantFrom('token', 'Secret', 'APIKEY', 'auth', 'cookie', 'sig', 'tenant')).map(([prefix, word]) => prefix + word),
+  fc.constantFrom(
+    'Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'Set-Cookie',
+    'X-API-Key',
+    'api_key',
+    'X-Auth-Token',
+    'X-Client-Secret',
+    'X-Password',
+    'X-Session',
+    'X-Credential',
+    'X-Signature',
+  ),
+  fc.constantFrom(
+    'Content-Encoding',
+    'Content-Type',
+    'Host',
+    'Forwarded',
+    'X-Forwarded-For',
+    'Via',
+    'X-Real-IP',
+    'Connection',
+    'X-Webhook-Retry-Count',
+    'User-Agent',
+  ),
+  fc
+    .tuple(fc.constantFrom('X-', 'x-my-', ''), fc.constantFrom('token', 'Secret', 'APIKEY', 'auth', 'cookie', 'sig', 'tenant'))
+    .map(([prefix, word]) => prefix + word),
   fc.string({ maxLength: 20 }),
   fc.constant(`X-${'n'.repeat(127)}`),
 );
@@ -35,7 +64,16 @@ const headerMap = fc.dictionary(headerName, fc.oneof(printable, rawText(20), fc.
 const jsonText = fc.oneof(
   fc.json(),
   printable,
-  fc.constantFrom('{"token":"t"}', '{"apiKeyValue":"k"}', '{"username":"u","password":"p"}', '{"headers":{"X-A":"b"}}', '{"headers":{"Host":"x"}}', '{}', '[]', ''),
+  fc.constantFrom(
+    '{"token":"t"}',
+    '{"apiKeyValue":"k"}',
+    '{"username":"u","password":"p"}',
+    '{"headers":{"X-A":"b"}}',
+    '{"headers":{"Host":"x"}}',
+    '{}',
+    '[]',
+    '',
+  ),
   headerMap.map((headers) => JSON.stringify({ headers })),
 );
 
@@ -46,7 +84,10 @@ const trickyUrl = fc
     fc.constantFrom('', '', 'user@', 'user:pass@', '@', ':@'),
     fc.constantFrom('receiver.example', 'bücher.example', '[::1]', '10.0.0.1', '', 'receiver%2eexample', 'evil.example\\@receiver.example', 'xn--a.example'),
     fc.constantFrom('', ':443', ':8080', ':99999', ':'),
-    fc.oneof(printable.map((p) => `/${p}`), rawText(30).map((p) => `/${p}`)),
+    fc.oneof(
+      printable.map((p) => `/${p}`),
+      rawText(30).map((p) => `/${p}`),
+    ),
   )
   .map((parts) => parts.join(''));
 
@@ -66,7 +107,12 @@ const configBody = fc.record(
     deliveryMode: fc.constantFrom('Realtime', 'Batch', 'realtime', '', 3),
     authType: fc.constantFrom('None', 'Bearer', 'ApiKey', 'Basic', 'Custom', 'Oauth', null),
     authPayload: fc.oneof(fc.constant(null), jsonText, fc.integer()),
-    customHeaders: fc.oneof(fc.constant(null), jsonText, fc.constantFrom('{"X-Tenant":"a"}', '{"Content-Length":"1"}', '{"x-api-key":"k"}'), headerMap.map((h) => JSON.stringify(h))),
+    customHeaders: fc.oneof(
+      fc.constant(null),
+      jsonText,
+      fc.constantFrom('{"X-Tenant":"a"}', '{"Content-Length":"1"}', '{"x-api-key":"k"}'),
+      headerMap.map((h) => JSON.stringify(h)),
+    ),
     includeMetadataHeaders: fc.oneof(fc.boolean(), printable),
     includeRetryHeader: fc.oneof(fc.boolean(), fc.constant(null)),
     extra: fc.anything(),
@@ -108,13 +154,18 @@ const scopeBody = fc.record(
 );
 
 /** A valid Measurement scope with a hostile tag or measurement. */
-const nearValidScope = fc.tuple(rawText(20), rawText(20), fc.boolean()).map(([connectionTag, measurement, tagOnly]) =>
-  tagOnly ? { scopeLevel: 'Connection', connectionTag } : { scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement },
-);
+const nearValidScope = fc
+  .tuple(rawText(20), rawText(20), fc.boolean())
+  .map(([connectionTag, measurement, tagOnly]) =>
+    tagOnly ? { scopeLevel: 'Connection', connectionTag } : { scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement },
+  );
 
 const pathPart = fc.oneof(fc.string({ maxLength: 40 }), fc.integer().map(String), fc.constantFrom('0', '-1', '1e3', '9007199254740993', '..', '%', ' '));
 
-describe.each<[Backend, number]>([['SQLite', 150], ['PostgreSQL', 60]])('fuzzing the webhook API on %s', (backend, numRuns) => {
+describe.each<[Backend, number]>([
+  ['SQLite', 150],
+  ['PostgreSQL', 60],
+])('fuzzing the webhook API on %s', (backend, numRuns) => {
   let api: RunningApi;
   let client: ReturnType<typeof apiClient>;
   let configId: string;
@@ -122,7 +173,13 @@ describe.each<[Backend, number]>([['SQLite', 150], ['PostgreSQL', 60]])('fuzzing
   beforeAll(async () => {
     api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform.issuer });
     client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
-    const created = await client('POST', '/v2/webhooks?companyId=1', { name: 'fuzz', url: 'https://receiver.example/h', deliveryMode: 'Batch', authType: 'Bearer', authPayload: '{"token":"t"}' });
+    const created = await client('POST', '/v2/webhooks?companyId=1', {
+      name: 'fuzz',
+      url: 'https://receiver.example/h',
+      deliveryMode: 'Batch',
+      authType: 'Bearer',
+      authPayload: '{"token":"t"}',
+    });
     configId = (created.body as { id: string }).id;
     await client('POST', `/v2/webhooks/${configId}/devices/1001`);
   });
@@ -132,13 +189,19 @@ describe.each<[Backend, number]>([['SQLite', 150], ['PostgreSQL', 60]])('fuzzing
 
   it('never answers 5xx to a configuration body, and stores nothing when it refuses one', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(anyConfigBody.map((b) => JSON.stringify(b)), fc.string({ maxLength: 200 })), async (body) => {
-        const before = await api.store.countConfigs();
-        const result = await client('POST', '/v2/webhooks?companyId=1', body);
-        expect([201, 400]).toContain(result.status);
-        expect(await api.store.countConfigs()).toBe(before + (result.status === 201 ? 1 : 0));
-        if (result.status === 201) expectSafeConfig(JSON.parse(body), result.body);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          anyConfigBody.map((b) => JSON.stringify(b)),
+          fc.string({ maxLength: 200 }),
+        ),
+        async (body) => {
+          const before = await api.store.countConfigs();
+          const result = await client('POST', '/v2/webhooks?companyId=1', body);
+          expect([201, 400]).toContain(result.status);
+          expect(await api.store.countConfigs()).toBe(before + (result.status === 201 ? 1 : 0));
+          if (result.status === 201) expectSafeConfig(JSON.parse(body), result.body);
+        },
+      ),
       { numRuns },
     );
   });
@@ -192,7 +255,12 @@ describe.each<[Backend, number]>([['SQLite', 150], ['PostgreSQL', 60]])('fuzzing
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(printable, fc.constant('V0.0.1')),
-        fc.oneof(printable, fc.constant(`Bearer ${token}`), printable.map((t) => `Bearer ${t}`), printable.map((t) => `ApiToken ${t}`)),
+        fc.oneof(
+          printable,
+          fc.constant(`Bearer ${token}`),
+          printable.map((t) => `Bearer ${t}`),
+          printable.map((t) => `ApiToken ${t}`),
+        ),
         fc.option(fc.oneof(printable, fc.integer().map(String)), { nil: undefined }),
         async (authVersion, authorization, companyView) => {
           const result = await apiClient(api.url, authorization)('GET', '/v2/webhooks?companyId=1', undefined, {

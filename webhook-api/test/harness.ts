@@ -44,7 +44,13 @@ export interface RunningApi {
 
 export const testKeyRing = [{ id: 'test-1', key: randomBytes(32) }];
 
-export async function startWebhookApi(options: { location: StoreLocation; platformUrl: string; vault?: CredentialVault; logLevel?: 'debug' | 'warn'; limits?: WebhookLimits }): Promise<RunningApi> {
+export async function startWebhookApi(options: {
+  location: StoreLocation;
+  platformUrl: string;
+  vault?: CredentialVault;
+  logLevel?: 'debug' | 'warn';
+  limits?: WebhookLimits;
+}): Promise<RunningApi> {
   const store = await options.location.open();
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs = captureLogs();

@@ -174,9 +174,25 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
     });
 
     it.each([
-      'Proxy-Authorization', 'Content-Encoding', 'Content-Type', 'Content-Length', 'Content-Language', 'Transfer-Encoding', 'Host',
-      'Forwarded', 'X-Forwarded-For', 'X-Forwarded-Host', 'Via', 'X-Real-IP', 'Connection', 'Keep-Alive', 'TE', 'Trailer',
-      'Upgrade', 'X-Webhook-Timestamp', 'User-Agent',
+      'Proxy-Authorization',
+      'Content-Encoding',
+      'Content-Type',
+      'Content-Length',
+      'Content-Language',
+      'Transfer-Encoding',
+      'Host',
+      'Forwarded',
+      'X-Forwarded-For',
+      'X-Forwarded-Host',
+      'Via',
+      'X-Real-IP',
+      'Connection',
+      'Keep-Alive',
+      'TE',
+      'Trailer',
+      'Upgrade',
+      'X-Webhook-Timestamp',
+      'User-Agent',
     ])('answers 400 naming customHeaders for %s, which would break a JSON delivery', async (name) => {
       const [message] = await expectRefused({ ...hook, customHeaders: JSON.stringify({ [name]: 'x' }) }, 'customHeaders');
       expect(message).toContain(name);
@@ -194,14 +210,24 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       expect(created.status).toBe(201);
     });
 
-    it.each(['Content-Encoding', 'Content-Type', 'Host', 'X-Forwarded-For', 'Forwarded', 'Via', 'X-Real-IP', 'Transfer-Encoding', 'Connection', 'Proxy-Authorization', 'X-Webhook-Retry-Count', 'User-Agent'])(
-      'answers 400 naming authPayload for %s, which would break a JSON delivery',
-      async (name) => {
-        const [message] = await expectRefused(custom({ [name]: 'cust0m-secret-v4lue' }), 'authPayload');
-        expect(message).toContain(name);
-        expect(message).not.toContain('cust0m-secret-v4lue');
-      },
-    );
+    it.each([
+      'Content-Encoding',
+      'Content-Type',
+      'Host',
+      'X-Forwarded-For',
+      'Forwarded',
+      'Via',
+      'X-Real-IP',
+      'Transfer-Encoding',
+      'Connection',
+      'Proxy-Authorization',
+      'X-Webhook-Retry-Count',
+      'User-Agent',
+    ])('answers 400 naming authPayload for %s, which would break a JSON delivery', async (name) => {
+      const [message] = await expectRefused(custom({ [name]: 'cust0m-secret-v4lue' }), 'authPayload');
+      expect(message).toContain(name);
+      expect(message).not.toContain('cust0m-secret-v4lue');
+    });
   });
 
   describe('header limits', () => {
@@ -216,7 +242,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       const [message] = await expectRefused({ ...hook, customHeaders: JSON.stringify({ 'X-Tenant': 'v'.repeat(1025) }) }, 'customHeaders');
       expect(message).toContain('1024');
       expect(message).not.toContain('vvvv');
-      expect((await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders: JSON.stringify({ [longName.slice(0, 128)]: 'v'.repeat(1024) }) })).status).toBe(201);
+      expect(
+        (await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders: JSON.stringify({ [longName.slice(0, 128)]: 'v'.repeat(1024) }) })).status,
+      ).toBe(201);
     });
 
     it('answers 400 naming authPayload for more than 20 Custom headers or a Custom header value over 4096 characters', async () => {

@@ -35,7 +35,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
     await Promise.all(running.splice(0).map((api) => api.close()));
   });
   async function start(limits?: WebhookLimits) {
-    const api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform.issuer, ...(limits && { limits }) });
+    const api = await startWebhookApi({
+      location: await newStoreLocation(backend, inject('postgresUrl')),
+      platformUrl: platform.issuer,
+      ...(limits && { limits }),
+    });
     running.push(api);
     return { api, oscar: apiClient(api.url, `Bearer ${oscarToken}`) };
   }
@@ -45,7 +49,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
       const { api, oscar } = await start(smallLimits);
       for (let i = 0; i < 3; i++) expect((await oscar('POST', '/v2/webhooks?companyId=1', hook)).status).toBe(201);
       const refused = await oscar('POST', '/v2/webhooks?companyId=1', hook);
-      expect(refused).toEqual({ status: 409, body: { error: { code: 'LIMIT_REACHED', message: 'company 1 already has 3 webhook configurations, the most it may have' } } });
+      expect(refused).toEqual({
+        status: 409,
+        body: { error: { code: 'LIMIT_REACHED', message: 'company 1 already has 3 webhook configurations, the most it may have' } },
+      });
       expect(await api.store.countConfigs()).toBe(3);
     });
 
@@ -77,12 +84,16 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
       const { api, oscar } = await start({ configsPerCompany: 5, devicesPerConfig: 1000, scopesPerLink: 4 });
       const creates = await Promise.all(Array.from({ length: 16 }, () => oscar('POST', '/v2/webhooks?companyId=1', hook)));
       expect(creates.filter((r) => r.status === 201)).toHaveLength(5);
-      expect(creates.filter((r) => r.status !== 201).every((r) => r.status === 409 && (r.body as { error: { code: string } }).error.code === 'LIMIT_REACHED')).toBe(true);
+      expect(
+        creates.filter((r) => r.status !== 201).every((r) => r.status === 409 && (r.body as { error: { code: string } }).error.code === 'LIMIT_REACHED'),
+      ).toBe(true);
       expect(await api.store.countConfigs()).toBe(5);
 
       const { id } = creates.find((r) => r.status === 201)?.body as { id: string };
       await oscar('POST', `/v2/webhooks/${id}/devices/1001`);
-      const scopes = await Promise.all(Array.from({ length: 12 }, (_, i) => oscar('POST', `/v2/webhooks/${id}/devices/1001/routes`, { scopeLevel: 'Connection', connectionTag: `tag-${i}` })));
+      const scopes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => oscar('POST', `/v2/webhooks/${id}/devices/1001/routes`, { scopeLevel: 'Connection', connectionTag: `tag-${i}` })),
+      );
       expect(scopes.filter((r) => r.status === 201)).toHaveLength(4);
       expect(await api.store.listScopes(id, 1001)).toHaveLength(4);
     });
@@ -147,7 +158,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
     it('answers 400 for a cursor it did not make, naming the field, and for a limit past the collection’s', async () => {
       const { oscar } = await start();
       const { id } = (await oscar('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
-      expect((await oscar('GET', '/v2/webhooks?companyId=1&cursor=not-a-cursor')).body).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'cursor' } });
+      expect((await oscar('GET', '/v2/webhooks?companyId=1&cursor=not-a-cursor')).body).toMatchObject({
+        error: { code: 'VALIDATION_FAILED', field: 'cursor' },
+      });
       expect((await oscar('GET', `/v2/webhooks/${id}/devices?cursor=%00`)).body).toMatchObject({ error: { field: 'cursor' } });
       expect((await oscar('GET', `/v2/webhooks/${id}/devices?limit=1001`)).body).toMatchObject({ error: { field: 'limit' } });
       expect((await oscar('GET', `/v2/webhooks/${id}/devices?limit=1000`)).status).toBe(200);
@@ -163,7 +176,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
       };
       for (const path of ['/v2/webhooks', '/v2/webhooks/{id}/devices', '/v2/webhooks/{id}/devices/{deviceId}/routes']) {
         const list = document.paths[path]?.get;
-        expect(list?.parameters.map((p) => p.name), path).toEqual(expect.arrayContaining(['limit', 'cursor']));
+        expect(
+          list?.parameters.map((p) => p.name),
+          path,
+        ).toEqual(expect.arrayContaining(['limit', 'cursor']));
         expect(list?.responses['200']?.headers, path).toEqual({ Link: { $ref: '#/components/headers/Link' } });
       }
       expect(document.components.headers.Link?.description).toContain('rel="next"');
@@ -185,7 +201,14 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
       const { oscar } = await start();
       const { id } = (await oscar('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
       await oscar('POST', `/v2/webhooks/${id}/devices/1001`);
-      const body = method === 'PUT' ? (field === 'routeId' ? { scopeLevel: 'Device' } : hook) : method === 'POST' && path(id).endsWith('routes') ? { scopeLevel: 'Device' } : undefined;
+      const body =
+        method === 'PUT'
+          ? field === 'routeId'
+            ? { scopeLevel: 'Device' }
+            : hook
+          : method === 'POST' && path(id).endsWith('routes')
+            ? { scopeLevel: 'Device' }
+            : undefined;
       expect(await oscar(method, path(id), body)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field } } });
     });
 

@@ -65,7 +65,11 @@ describe('a PostgreSQL outage', () => {
   async function start() {
     proxy = await startProxy(new URL(await freshDatabase(inject('postgresUrl'))));
     api = await startWebhookApi({
-      location: { backend: 'PostgreSQL', open: () => openPostgresStore(proxy.url, { maxConnections: 2, connectionTimeoutMs: 1_000, queryTimeoutMs: 1_000, onIdleConnectionError: () => undefined }) },
+      location: {
+        backend: 'PostgreSQL',
+        open: () =>
+          openPostgresStore(proxy.url, { maxConnections: 2, connectionTimeoutMs: 1_000, queryTimeoutMs: 1_000, onIdleConnectionError: () => undefined }),
+      },
       platformUrl: platform.issuer,
     });
     oscar = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
@@ -82,9 +86,16 @@ describe('a PostgreSQL outage', () => {
       expect(created.status).toBe(201);
       await proxy.cut();
       const started = Date.now();
-      for (const [method, path] of [['GET', '/v2/webhooks?companyId=1'], ['GET', `/v2/webhooks/${(created.body as { id: string }).id}`], ['POST', '/v2/webhooks?companyId=1']] as const) {
+      for (const [method, path] of [
+        ['GET', '/v2/webhooks?companyId=1'],
+        ['GET', `/v2/webhooks/${(created.body as { id: string }).id}`],
+        ['POST', '/v2/webhooks?companyId=1'],
+      ] as const) {
         const result = await oscar(method, path, method === 'POST' ? { name: 'y', url: 'https://receiver.example/h', deliveryMode: 'Batch' } : undefined);
-        expect(result, `${method} ${path}`).toEqual({ status: 503, body: { error: { code: 'STORE_UNAVAILABLE', message: 'The webhook store could not be reached; try again.' } } });
+        expect(result, `${method} ${path}`).toEqual({
+          status: 503,
+          body: { error: { code: 'STORE_UNAVAILABLE', message: 'The webhook store could not be reached; try again.' } },
+        });
       }
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(api.logs.join('')).toContain('STORE_UNAVAILABLE');

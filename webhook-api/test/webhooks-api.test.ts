@@ -69,8 +69,17 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       const created = await createHook();
       expect(((await oscar('GET', '/v2/webhooks?companyId=1')).body as { id: string }[]).map((c) => c.id)).toContain(created.id);
       expect((await oscar('GET', `/v2/webhooks/${created.id}`)).body).toEqual(created);
-      const updated = await oscar('PUT', `/v2/webhooks/${created.id}`, { ...hook, name: 'Renamed', method: 'PATCH', deliveryMode: 'Batch', includeRetryHeader: false });
-      expect(updated).toMatchObject({ status: 200, body: { name: 'Renamed', method: 'PATCH', deliveryMode: 'Batch', includeRetryHeader: false, includeMetadataHeaders: true } });
+      const updated = await oscar('PUT', `/v2/webhooks/${created.id}`, {
+        ...hook,
+        name: 'Renamed',
+        method: 'PATCH',
+        deliveryMode: 'Batch',
+        includeRetryHeader: false,
+      });
+      expect(updated).toMatchObject({
+        status: 200,
+        body: { name: 'Renamed', method: 'PATCH', deliveryMode: 'Batch', includeRetryHeader: false, includeMetadataHeaders: true },
+      });
       expect(await oscar('DELETE', `/v2/webhooks/${created.id}`)).toEqual({ status: 200, body: true });
       expect((await oscar('GET', `/v2/webhooks/${created.id}`)).status).toBe(404);
       expect((await oscar('DELETE', `/v2/webhooks/${created.id}`)).status).toBe(404);
@@ -99,7 +108,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
     it('needs new credentials when authType changes', async () => {
       const created = await createHook({ ...hook, authType: 'Bearer', authPayload: bearerPayload });
       const result = await oscar('PUT', `/v2/webhooks/${created.id}`, { ...hook, authType: 'ApiKey' });
-      expect(result).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'authPayload', message: 'authPayload: is required when authType changes to ApiKey' } } });
+      expect(result).toMatchObject({
+        status: 400,
+        body: { error: { code: 'VALIDATION_FAILED', field: 'authPayload', message: 'authPayload: is required when authType changes to ApiKey' } },
+      });
     });
 
     it('keeps everything across a restart', async () => {
@@ -142,7 +154,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       ['a reserved custom header', { ...hook, customHeaders: '{"Content-Type":"text/plain"}' }, 'customHeaders', 'Content-Type'],
       ['a hop-by-hop custom header', { ...hook, customHeaders: '{"Transfer-Encoding":"chunked"}' }, 'customHeaders', 'Transfer-Encoding'],
       ['an X-Webhook-* custom header', { ...hook, customHeaders: '{"X-Webhook-Retry-Count":"9"}' }, 'customHeaders', 'X-Webhook-Retry-Count'],
-      ['a custom header the auth type sets', { ...hook, authType: 'ApiKey', authPayload: '{"apiKeyValue":"k"}', customHeaders: '{"x-api-key":"other"}' }, 'customHeaders', 'authType'],
+      [
+        'a custom header the auth type sets',
+        { ...hook, authType: 'ApiKey', authPayload: '{"apiKeyValue":"k"}', customHeaders: '{"x-api-key":"other"}' },
+        'customHeaders',
+        'authType',
+      ],
       ['a header value with a line break', { ...hook, customHeaders: JSON.stringify({ 'X-Tenant': 'a\r\nX-Evil: 1' }) }, 'customHeaders', 'control characters'],
     ])('answers 400 for %s, naming the field, and stores nothing', async (_case, body, field, message) => {
       const before = await api.store.countConfigs();
@@ -162,7 +179,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
   });
 
   describe('authentication and rights', () => {
-    it.each([['missing', undefined], ['V0.0.2', 'V0.0.2'], ['lower case', 'v0.0.1']])('answers 401 when AuthVersion is %s', async (_case, version) => {
+    it.each([
+      ['missing', undefined],
+      ['V0.0.2', 'V0.0.2'],
+      ['lower case', 'v0.0.1'],
+    ])('answers 401 when AuthVersion is %s', async (_case, version) => {
       const result = await oscar('GET', '/v2/webhooks?companyId=1', undefined, version === undefined ? { authversion: '' } : { authversion: version });
       expect(result).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED', field: 'AuthVersion' } } });
     });
@@ -201,8 +222,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       expect((await viewOne('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
       expect((await viewOne('GET', '/v2/webhooks?companyId=2')).status).toBe(404);
       expect((await viewOne('GET', `/v2/webhooks/${inTwo.id}`)).status).toBe(404);
-      expect((await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: 'one' })('GET', '/v2/webhooks?companyId=1')).body).toMatchObject({ error: { field: 'companyView' } });
-      expect((await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: '3' })('GET', '/v2/webhooks?companyId=1')).status).toBe(404);
+      expect(
+        (await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: 'one' })('GET', '/v2/webhooks?companyId=1')).body,
+      ).toMatchObject({ error: { field: 'companyView' } });
+      expect(
+        (await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: '3' })('GET', '/v2/webhooks?companyId=1')).status,
+      ).toBe(404);
     });
 
     it('keeps another company’s configurations out of reach: 404 by listing and by guessing ids', async () => {
@@ -296,7 +321,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       expect(measurement.status).toBe(201);
       expect((await oscar('POST', routes, { scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement: 'temp' })).status).toBe(409);
       const id = (measurement.body as { id: string }).id;
-      expect((await oscar('PUT', `${routes}/${id}`, { scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement: 'temp', enabled: true })).body).toMatchObject({ id, enabled: true });
+      expect(
+        (await oscar('PUT', `${routes}/${id}`, { scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement: 'temp', enabled: true })).body,
+      ).toMatchObject({ id, enabled: true });
       expect((await oscar('PUT', `${routes}/${id}`, { scopeLevel: 'Device' })).status).toBe(409);
       expect((await oscar('PUT', `${routes}/not-a-route`, { scopeLevel: 'Device' })).status).toBe(404);
       expect(((await oscar('GET', routes)).body as unknown[]).length).toBe(2);
@@ -312,10 +339,15 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
 
   it('never logs a token or a webhook credential', async () => {
     const token = await personToken(platform.issuer, 'oscar');
-    await apiClient(api.url, `Bearer ${token}`)('POST', '/v2/webhooks?companyId=1', { ...hook, authType: 'Bearer', authPayload: JSON.stringify({ token: 'log-scan-secret-77' }) });
+    await apiClient(api.url, `Bearer ${token}`)('POST', '/v2/webhooks?companyId=1', {
+      ...hook,
+      authType: 'Bearer',
+      authPayload: JSON.stringify({ token: 'log-scan-secret-77' }),
+    });
     await apiClient(api.url, `ApiToken ${devSecrets.DEV_API_TOKEN_OSCAR}`)('GET', '/v2/webhooks?companyId=1');
     const output = api.logs.join('');
     expect(output).toContain('request completed');
-    for (const secret of [token, 'log-scan-secret-77', 'receiver-secret-token-1', 'pa55-word-x', devSecrets.DEV_API_TOKEN_OSCAR]) expect(output).not.toContain(secret);
+    for (const secret of [token, 'log-scan-secret-77', 'receiver-secret-token-1', 'pa55-word-x', devSecrets.DEV_API_TOKEN_OSCAR])
+      expect(output).not.toContain(secret);
   });
 });

@@ -4,9 +4,20 @@ import pg from 'pg';
 import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlValue } from './sql-driver.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
-const unavailableNodeCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const unavailableNodeCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** pg's own words for a connection that failed, timed out or is gone. */
-const unavailableMessage = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|timeout expired|Cannot use a pool after calling end/i;
+const unavailableMessage =
+  /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|timeout expired|Cannot use a pool after calling end/i;
 
 /** Sorts a pg or socket error: SQLSTATE classes 08 and 53, 57P0x and 57014 (timeouts, shutdowns) are outages. */
 export function classifyPostgresError(error: unknown): SqlFailure | undefined {

@@ -5,7 +5,8 @@ import type { SqlRow } from './sql-driver.ts';
 import type { StoredConfig } from './webhook-store.ts';
 
 /** The columns each mapping reads, for the SELECT and RETURNING lists. */
-export const configColumns = 'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header';
+export const configColumns =
+  'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header';
 export const linkColumns = 'webhook_config_id, device_id, created_at';
 export const scopeColumns = 'id, scope_level, connection_tag, measurement, enabled';
 

@@ -23,7 +23,8 @@ async function seedFirstSchema(driver: SqlDriver): Promise<void> {
       [id, true, id === 'm' ? '2025-12-31T00:00:00.000Z' : at],
     );
   }
-  for (const deviceId of [4, 9]) await driver.run('INSERT INTO device_links (webhook_config_id, device_id, created_at) VALUES ($1, $2, $3)', ['m', deviceId, at]);
+  for (const deviceId of [4, 9])
+    await driver.run('INSERT INTO device_links (webhook_config_id, device_id, created_at) VALUES ($1, $2, $3)', ['m', deviceId, at]);
 }
 
 async function expectUpgraded(store: WebhookStore): Promise<void> {

@@ -7,7 +7,15 @@ import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from '
 import type { ConfigFields, Page, PageRequest, StoredConfig, WebhookStore } from './webhook-store.ts';
 
 const configValues = (f: ConfigFields): SqlValue[] => [
-  f.name, f.url, f.method, f.deliveryMode, f.authType, f.authPayloadEncrypted, f.customHeaders, f.includeMetadataHeaders, f.includeRetryHeader,
+  f.name,
+  f.url,
+  f.method,
+  f.deliveryMode,
+  f.authType,
+  f.authPayloadEncrypted,
+  f.customHeaders,
+  f.includeMetadataHeaders,
+  f.includeRetryHeader,
 ];
 
 /** The row a RETURNING statement gave back. */
@@ -33,10 +41,13 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
   async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
     const limit = request?.limit ?? Number.MAX_SAFE_INTEGER - 1;
     const n = values.length;
-    const rows = await (await db()).all(
-      `SELECT ${columns}, ${sequence} AS position ${from} AND ${sequence} > $${n + 1} ORDER BY ${sequence} LIMIT $${n + 2}`,
-      [...values, request?.after ?? 0, limit + 1],
-    );
+    const rows = await (
+      await db()
+    ).all(`SELECT ${columns}, ${sequence} AS position ${from} AND ${sequence} > $${n + 1} ORDER BY ${sequence} LIMIT $${n + 2}`, [
+      ...values,
+      request?.after ?? 0,
+      limit + 1,
+    ]);
     const items = rows.slice(0, limit);
     return { items: items.map(map), next: rows.length > limit ? Number(items.at(-1)?.position) : undefined };
   }
@@ -57,15 +68,19 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
 
   const insertConfig = async (q: SqlQueryable, c: StoredConfig) =>
     toConfig(
-      returned(await q.one(
-        `INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header)
+      returned(
+        await q.one(
+          `INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${configColumns}`,
-        [c.id, c.companyId, ...configValues(c)],
-      )),
+          [c.id, c.companyId, ...configValues(c)],
+        ),
+      ),
     );
 
-  const configsPage = (companyId: number, request?: PageRequest) => page('FROM webhook_configs WHERE company_id = $1', [companyId], configColumns, toConfig, request);
-  const linksPage = (webhookConfigId: string, request?: PageRequest) => page('FROM device_links WHERE webhook_config_id = $1', [webhookConfigId], linkColumns, toLink, request);
+  const configsPage = (companyId: number, request?: PageRequest) =>
+    page('FROM webhook_configs WHERE company_id = $1', [companyId], configColumns, toConfig, request);
+  const linksPage = (webhookConfigId: string, request?: PageRequest) =>
+    page('FROM device_links WHERE webhook_config_id = $1', [webhookConfigId], linkColumns, toLink, request);
   const scopesPage = (webhookConfigId: string, deviceId: number, request?: PageRequest) =>
     page('FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId], scopeColumns, toScope, request);
 
@@ -86,7 +101,9 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
     listConfigs: async (companyId) => (await configsPage(companyId)).items,
     pageConfigs: configsPage,
     async updateConfig(id, fields) {
-      const row = await (await db()).one(
+      const row = await (
+        await db()
+      ).one(
         `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
            include_metadata_headers = $8, include_retry_header = $9, updated_at = $10 WHERE id = $11 RETURNING ${configColumns}`,
         [...configValues(fields), new Date().toISOString(), id],
@@ -98,33 +115,47 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
 
     linkDevice(link: DeviceLink, limit?: number) {
       const linked = inTransaction(async (tx) => {
-          // The configuration is locked: a concurrent delete waits, or has happened and it is not found.
-          if (!(await tx.one(`SELECT id FROM webhook_configs WHERE id = $1${forUpdate}`, [link.webhookConfigId]))) return 'not-found' as const;
-          if (await tx.one('SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [link.webhookConfigId, link.deviceId])) return 'already-linked' as const;
-          if (limit !== undefined && (await countOf(tx, 'SELECT COUNT(*) AS n FROM device_links WHERE webhook_config_id = $1', [link.webhookConfigId])) >= limit) return 'limit-reached' as const;
-          const row = await tx.one(`INSERT INTO device_links (webhook_config_id, device_id, created_at) VALUES ($1, $2, $3) RETURNING ${linkColumns}`, [link.webhookConfigId, link.deviceId, link.createdAt]);
-          return toLink(returned(row));
+        // The configuration is locked: a concurrent delete waits, or has happened and it is not found.
+        if (!(await tx.one(`SELECT id FROM webhook_configs WHERE id = $1${forUpdate}`, [link.webhookConfigId]))) return 'not-found' as const;
+        if (await tx.one('SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [link.webhookConfigId, link.deviceId]))
+          return 'already-linked' as const;
+        if (limit !== undefined && (await countOf(tx, 'SELECT COUNT(*) AS n FROM device_links WHERE webhook_config_id = $1', [link.webhookConfigId])) >= limit)
+          return 'limit-reached' as const;
+        const row = await tx.one(`INSERT INTO device_links (webhook_config_id, device_id, created_at) VALUES ($1, $2, $3) RETURNING ${linkColumns}`, [
+          link.webhookConfigId,
+          link.deviceId,
+          link.createdAt,
+        ]);
+        return toLink(returned(row));
       });
       return answering(linked, { unique: 'already-linked' as const, foreignKey: 'not-found' as const });
     },
     async getLink(webhookConfigId, deviceId) {
-      const row = await (await db()).one(`SELECT ${linkColumns} FROM device_links WHERE webhook_config_id = $1 AND device_id = $2`, [webhookConfigId, deviceId]);
+      const row = await (
+        await db()
+      ).one(`SELECT ${linkColumns} FROM device_links WHERE webhook_config_id = $1 AND device_id = $2`, [webhookConfigId, deviceId]);
       return row && toLink(row);
     },
     listLinks: async (webhookConfigId) => (await linksPage(webhookConfigId)).items,
     pageLinks: linksPage,
-    unlinkDevice: async (webhookConfigId, deviceId) => (await (await db()).run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0,
+    unlinkDevice: async (webhookConfigId, deviceId) =>
+      (await (await db()).run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0,
 
     createScope(webhookConfigId: string, deviceId: number, s: ScopeRoute & { id: string }, limit?: number) {
       const created = inTransaction(async (tx) => {
-          // The link is locked: a concurrent unlink waits, or has happened and it is not found.
-          if (!(await tx.one(`SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2${forUpdate}`, [webhookConfigId, deviceId]))) return 'not-found' as const;
-          if (limit !== undefined && (await countOf(tx, 'SELECT COUNT(*) AS n FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) >= limit) return 'limit-reached' as const;
-          const row = await tx.one(
-            `INSERT INTO scopes (id, webhook_config_id, device_id, scope_level, connection_tag, measurement, enabled) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${scopeColumns}`,
-            [s.id, webhookConfigId, deviceId, s.scopeLevel, s.connectionTag, s.measurement, s.enabled],
-          );
-          return toScope(returned(row));
+        // The link is locked: a concurrent unlink waits, or has happened and it is not found.
+        if (!(await tx.one(`SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2${forUpdate}`, [webhookConfigId, deviceId])))
+          return 'not-found' as const;
+        if (
+          limit !== undefined &&
+          (await countOf(tx, 'SELECT COUNT(*) AS n FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) >= limit
+        )
+          return 'limit-reached' as const;
+        const row = await tx.one(
+          `INSERT INTO scopes (id, webhook_config_id, device_id, scope_level, connection_tag, measurement, enabled) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${scopeColumns}`,
+          [s.id, webhookConfigId, deviceId, s.scopeLevel, s.connectionTag, s.measurement, s.enabled],
+        );
+        return toScope(returned(row));
       });
       return answering(created, { unique: 'duplicate' as const, foreignKey: 'not-found' as const });
     },
@@ -138,7 +169,8 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
       const row = await answering(updated, { unique: 'duplicate' as const });
       return row === 'duplicate' || row === undefined ? row : toScope(row);
     },
-    deleteScope: async (webhookConfigId, deviceId, scopeId) => (await (await db()).run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
+    deleteScope: async (webhookConfigId, deviceId, scopeId) =>
+      (await (await db()).run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
     async close() {
       await ready.catch(() => undefined);
       await driver.close();

@@ -69,7 +69,9 @@ function ownerOnly(path: string): void {
 export async function openSqliteStore(path: string, options: SqliteStoreOptions = {}): Promise<WebhookStore> {
   if (path !== ':memory:') ownerOnly(path);
   const db = new DatabaseSync(path);
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}; PRAGMA synchronous = NORMAL;`);
+  db.exec(
+    `PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}; PRAGMA synchronous = NORMAL;`,
+  );
   const driver = createSqliteDriver(db);
   await runMigrations(driver, sqliteMigrations);
   return createSqlWebhookStore(driver);

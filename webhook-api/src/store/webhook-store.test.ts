@@ -9,14 +9,20 @@ import { openSqliteStore } from './sqlite-store.ts';
 import type { StoredConfig, WebhookStore } from './webhook-store.ts';
 
 const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][] = [
-  ['SQLite', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'webhooks-')), 'webhooks.db');
-    return Promise.resolve({ open: () => openSqliteStore(path) });
-  }],
-  ['PostgreSQL', async () => {
-    const url = await freshDatabase(inject('postgresUrl'));
-    return { open: () => openPostgresStore(url) };
-  }],
+  [
+    'SQLite',
+    () => {
+      const path = join(mkdtempSync(join(tmpdir(), 'webhooks-')), 'webhooks.db');
+      return Promise.resolve({ open: () => openSqliteStore(path) });
+    },
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const url = await freshDatabase(inject('postgresUrl'));
+      return { open: () => openPostgresStore(url) };
+    },
+  ],
 ];
 
 const config = (id: string, companyId = 1): StoredConfig => ({
@@ -151,10 +157,16 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     const [first] = await s.listConfigs(5);
     expect(await s.listConfigs(5)).toHaveLength(4);
     const id = first?.id ?? '';
-    const links = await Promise.all(Array.from({ length: 12 }, (_, i) => s.linkDevice({ webhookConfigId: id, deviceId: 100 + i, createdAt: '2026-11-22T10:00:00.000Z' }, 3)));
+    const links = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => s.linkDevice({ webhookConfigId: id, deviceId: 100 + i, createdAt: '2026-11-22T10:00:00.000Z' }, 3)),
+    );
     expect(links.filter((r) => r !== 'limit-reached')).toHaveLength(3);
     const linked = (await s.listLinks(id))[0]?.deviceId ?? 0;
-    const scopes = await Promise.all(Array.from({ length: 12 }, (_, i) => s.createScope(id, linked, { id: `s${i}`, scopeLevel: 'Connection', connectionTag: `t${i}`, measurement: null, enabled: true }, 5)));
+    const scopes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        s.createScope(id, linked, { id: `s${i}`, scopeLevel: 'Connection', connectionTag: `t${i}`, measurement: null, enabled: true }, 5),
+      ),
+    );
     expect(scopes.filter((r) => r !== 'limit-reached')).toHaveLength(5);
   });
 
@@ -195,7 +207,9 @@ describe('the PostgreSQL store', () => {
       await store.createConfig(config('a'));
       const admin = new pg.Client({ connectionString: inject('postgresUrl') });
       await admin.connect();
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [new URL(url).pathname.slice(1)]);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [
+        new URL(url).pathname.slice(1),
+      ]);
       await admin.end();
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(dropped.length).toBeGreaterThan(0);

@@ -50,7 +50,12 @@ export interface WebhookStore {
   unlinkDevice(webhookConfigId: string, deviceId: number): Promise<boolean>;
 
   /** With `limit`, refuses the scope when the link already carries that many. */
-  createScope(webhookConfigId: string, deviceId: number, scope: ScopeRoute & { id: string }, limit?: number): Promise<Scope | 'duplicate' | NotFound | LimitReached>;
+  createScope(
+    webhookConfigId: string,
+    deviceId: number,
+    scope: ScopeRoute & { id: string },
+    limit?: number,
+  ): Promise<Scope | 'duplicate' | NotFound | LimitReached>;
   listScopes(webhookConfigId: string, deviceId: number): Promise<Scope[]>;
   pageScopes(webhookConfigId: string, deviceId: number, page: PageRequest): Promise<Page<Scope>>;
   updateScope(webhookConfigId: string, deviceId: number, scope: ScopeRoute & { id: string }): Promise<Scope | 'duplicate' | undefined>;
