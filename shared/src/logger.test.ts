@@ -1,17 +1,11 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from './errors.ts';
 import { createLogger } from './logger.ts';
 import { loadPlatformAppSettings } from './settings.ts';
+import { captureLogs } from './testing/index.ts';
 
 function capture() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
+  const { lines, destination } = captureLogs();
   return { lines, logger: createLogger({ name: 'test', level: 'debug', destination }) };
 }
 

@@ -1,35 +1,23 @@
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
 import { createRequestLogging } from './request-logging.ts';
+import { captureLogs, listen } from './testing/index.ts';
 
 async function serve(level: 'debug' | 'warn') {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString('utf8'));
-      callback();
-    },
-  });
-  const logging = createRequestLogging(createLogger({ name: 'test', level, destination }));
-  const server = createServer((req, res) => {
+  const logs = captureLogs();
+  const logging = createRequestLogging(createLogger({ name: 'test', level, destination: logs.destination }));
+  const server = await listen((req, res) => {
     logging(req, res, () => {
       req.log.warn('handler line');
       res.statusCode = req.url === '/fail' ? 500 : 200;
       res.end('ok');
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
   return {
-    lines,
-    url: `http://127.0.0.1:${address.port}`,
+    lines: logs.lines,
+    url: server.url,
     close: () => {
-      server.close();
+      void server.close();
     },
   };
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { createLogger } from '@platform/shared';
+import { captureLogs } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { CredentialVault, parseKeyRing } from './credential-vault.ts';
 import { loadEncryptionKeys } from './encryption-keys.ts';
@@ -52,16 +52,8 @@ describe('CredentialVault', () => {
 
   it('generates a local key file with mode 0600 when no key is configured, and warns', () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'keys-')), 'data');
-    const lines: string[] = [];
-    const logger = createLogger({
-      name: 't',
-      destination: new Writable({
-        write(chunk: Buffer, _e, cb) {
-          lines.push(chunk.toString());
-          cb();
-        },
-      }),
-    });
+    const { lines, destination } = captureLogs();
+    const logger = createLogger({ name: 't', destination });
     const ring = loadEncryptionKeys({ configured: undefined, dataDir, logger });
     const file = join(dataDir, 'webhook-encryption.key');
     expect(statSync(file).mode & 0o777).toBe(0o600);
