@@ -7,7 +7,9 @@ import { collectGarbage, nanosecondsPerOperation, printComparison } from '@platf
 import { CachedTokenResolver } from '../src/cached-token-resolver.ts';
 import { toCaller, type Caller } from '../src/caller.ts';
 import { createHttpClient } from '../src/http-client.ts';
+import { createCallerCheck } from '../src/check-caller.ts';
 import { resolveCaller } from '../src/resolve-caller.ts';
+import { startPlatformFixture } from '../src/testing/index.ts';
 
 const apiBaseUrl = 'http://127.0.0.1:4000';
 const batch = 1_000;
@@ -93,6 +95,21 @@ for (const [i, t] of tokens.entries()) {
     return Promise.resolve(caller(i));
   });
 }
+// The whole caller check every service runs (header parsing, the cache, the audience and actor
+// rules), primed once per token against a stand-in /api/me on loopback.
+const platform = await startPlatformFixture();
+const companies = [{ id: 1, name: 'Acme Telemetry', isOwner: false, roles: [], permissions: ['device-overview:view'] }];
+for (const [i, t] of tokens.entries()) platform.stage(t, { id: `user-${i}`, audience: [platform.url], actor: { clientId: 'webhook-tools' }, companies });
+const checkCaller = createCallerCheck({
+  apiBaseUrl: platform.url,
+  audience: platform.url,
+  httpClient: createHttpClient(),
+  cacheTtlSeconds: 3600,
+  actor: { clientId: 'webhook-tools' },
+});
+const headers = tokens.map((t) => `Bearer ${t}`);
+for (const header of headers) if (!(await checkCaller(header)).ok) throw new Error('priming the caller check failed');
+
 const map = new Map(tokens.map((t, i) => [cache.keyOf(t), caller(i)]));
 const mapKeys = [...map.keys()];
 const unreachable = () => Promise.reject(new Error('a cache hit must not reach the platform'));
@@ -112,10 +129,14 @@ const figures = await nanosecondsPerOperation(
     'resolveCaller with cache (hit)': async () => {
       for (let i = 0; i < batch; i++) sink = await resolveCaller(tokens[i % hot] ?? '', httpClient, apiBaseUrl, cache, 3600);
     },
+    'createCallerCheck (hit)': async () => {
+      for (let i = 0; i < batch; i++) sink = await checkCaller(headers[i % hot]);
+    },
   },
   batch,
 );
-if (checks !== hot || sink === undefined) throw new Error('the hit path reached the platform');
+if (checks !== hot || sink === undefined || platform.calls() !== hot) throw new Error('the hit path reached the platform');
+await platform.close();
 
 const bare = { name: 'bare Map.get (hashed key, same run)', value: figures['bare Map.get'] ?? NaN, unit: 'ns/lookup' };
 printComparison(
@@ -127,6 +148,11 @@ printComparison(
   'The same hit path next to the SHA-256 it must compute (SPEC: the key is a hash of the whole token)',
   { name: 'resolveCaller(token, ..., cache) on a hit', value: figures['resolveCaller with cache (hit)'] ?? NaN, unit: 'ns/lookup' },
   { name: 'crypto.hash sha256 alone (same run)', value: figures['crypto.hash sha256 of the token'] ?? NaN, unit: 'ns/hash' },
+);
+printComparison(
+  'The caller check every service runs (Authorization header to caller: parse, cache hit, audience and actor rules)',
+  { name: 'createCallerCheck(header) on a hit', value: figures['createCallerCheck (hit)'] ?? NaN, unit: 'ns/check' },
+  { name: 'resolveCaller(token, ..., cache) on a hit (same run)', value: figures['resolveCaller with cache (hit)'] ?? NaN, unit: 'ns/lookup' },
 );
 printComparison(
   'Cache alone',

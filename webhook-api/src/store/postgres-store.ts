@@ -1,6 +1,7 @@
 // The shared store: PostgreSQL (pg), so any number of webhook-api and deliverer processes can use
 // one database. Creation order is a sequence column, never a timestamp.
 import { createPostgresDriver } from './postgres-driver.ts';
+import { companyConfigCountsMigration } from './company-config-counts.ts';
 import { runMigrations } from './run-migrations.ts';
 import { createSqlWebhookStore } from './sql-webhook-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
@@ -59,6 +60,7 @@ export const postgresMigrations: readonly string[] = [
    CREATE INDEX webhook_configs_company ON webhook_configs (company_id, seq);
    CREATE INDEX device_links_config ON device_links (webhook_config_id, seq);
    CREATE INDEX scopes_link ON scopes (webhook_config_id, device_id, seq);`,
+  companyConfigCountsMigration,
 ];
 
 export interface PostgresStoreOptions {

@@ -2,6 +2,7 @@
 // transaction as the insert (the parent row locked), and races answered as values.
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { DeviceLink } from '../schemas.ts';
+import { countOneLessConfig, countOneMoreConfig } from './company-config-counts.ts';
 import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
 import type { ConfigFields, Page, PageRequest, StoredConfig, WebhookStore } from './webhook-store.ts';
@@ -85,13 +86,12 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
     page('FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId], scopeColumns, toScope, request);
 
   return {
-    async createConfig(c, limit) {
-      if (limit === undefined) return insertConfig(await db(), c);
-      // No parent row to lock: the company's configurations are counted under a lock on the company.
+    createConfig(c, limit) {
+      // The company's count row is the count and, on PostgreSQL, the lock: concurrent creates of a
+      // company take turns on it, and no two pass the limit.
       return inTransaction(async (tx) => {
-        await tx.lock(`webhook-api company ${c.companyId}`);
-        const count = await countOf(tx, 'SELECT COUNT(*) AS n FROM webhook_configs WHERE company_id = $1', [c.companyId]);
-        return count >= limit ? 'limit-reached' : insertConfig(tx, c);
+        if (!(await tx.one(countOneMoreConfig, [c.companyId, limit ?? Number.MAX_SAFE_INTEGER]))) return 'limit-reached' as const;
+        return insertConfig(tx, c);
       });
     },
     async getConfig(id) {
@@ -110,7 +110,12 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
       );
       return row && toConfig(row);
     },
-    deleteConfig: async (id) => (await (await db()).run('DELETE FROM webhook_configs WHERE id = $1', [id])) > 0,
+    deleteConfig: (id) =>
+      inTransaction(async (tx) => {
+        const deleted = await tx.one('DELETE FROM webhook_configs WHERE id = $1 RETURNING company_id', [id]);
+        if (deleted) await tx.run(countOneLessConfig, [Number(deleted.company_id)]);
+        return deleted !== undefined;
+      }),
     countConfigs: async () => countOf(await db(), 'SELECT COUNT(*) AS n FROM webhook_configs', []),
 
     linkDevice(link: DeviceLink, limit?: number) {

@@ -3,6 +3,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { companyConfigCountsMigration } from './company-config-counts.ts';
 import { runMigrations } from './run-migrations.ts';
 import { createSqlWebhookStore } from './sql-webhook-store.ts';
 import { createSqliteDriver } from './sqlite-driver.ts';
@@ -49,6 +50,7 @@ export const sqliteMigrations: readonly string[] = [
    CREATE INDEX webhook_configs_company ON webhook_configs (company_id);
    CREATE INDEX device_links_config ON device_links (webhook_config_id);
    CREATE INDEX scopes_link ON scopes (webhook_config_id, device_id);`,
+  companyConfigCountsMigration,
 ];
 
 export interface SqliteStoreOptions {
