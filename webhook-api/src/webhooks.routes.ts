@@ -272,7 +272,8 @@ const handlers: Record<OperationId, Handler> = {
   async updateWebhook(req, res, deps) {
     const existing = await configFor(req, res, deps, 'manage');
     const input = parse(webhookConfigUpdate, req.body, 'body');
-    const updated = await deps.store.updateConfig(existing.id, fieldsForUpdate(existing, input, deps.vault));
+    // Merged onto the configuration as it is when the update runs, not as it was read above.
+    const updated = await deps.store.updateConfig(existing.id, (current) => fieldsForUpdate(current, input, deps.vault));
     if (!updated) throw notFound(`webhook configuration ${existing.id}`);
     res.json(publicConfig(updated));
   },

@@ -100,16 +100,24 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
     },
     listConfigs: async (companyId) => (await configsPage(companyId)).items,
     pageConfigs: configsPage,
-    async updateConfig(id, fields) {
-      const row = await (
-        await db()
-      ).one(
-        `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
+    updateConfig: (id, change) =>
+      inTransaction(async (tx) => {
+        let fields: ConfigFields;
+        if (typeof change === 'function') {
+          // Read and write under the row's lock: a concurrent update waits and then merges onto this one.
+          const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1${forUpdate}`, [id]);
+          if (!current) return undefined;
+          fields = change(toConfig(current));
+        } else {
+          fields = change;
+        }
+        const row = await tx.one(
+          `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
            include_metadata_headers = $8, include_retry_header = $9, updated_at = $10 WHERE id = $11 RETURNING ${configColumns}`,
-        [...configValues(fields), new Date().toISOString(), id],
-      );
-      return row && toConfig(row);
-    },
+          [...configValues(fields), new Date().toISOString(), id],
+        );
+        return row && toConfig(row);
+      }),
     deleteConfig: (id) =>
       inTransaction(async (tx) => {
         const deleted = await tx.one('DELETE FROM webhook_configs WHERE id = $1 RETURNING company_id', [id]);

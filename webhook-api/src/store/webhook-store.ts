@@ -36,8 +36,13 @@ export interface WebhookStore {
   getConfig(id: string): Promise<StoredConfig | undefined>;
   listConfigs(companyId: number): Promise<StoredConfig[]>;
   pageConfigs(companyId: number, page: PageRequest): Promise<Page<StoredConfig>>;
-  /** Replaces every field; undefined when the configuration does not exist. */
-  updateConfig(id: string, fields: ConfigFields): Promise<StoredConfig | undefined>;
+  /**
+   * Replaces every field; undefined when the configuration does not exist. Given a function, the
+   * fields are computed from the configuration as it is inside the transaction, with the row
+   * locked, so concurrent updates apply one after the other and none is lost; what the function
+   * throws rolls the update back.
+   */
+  updateConfig(id: string, change: ConfigFields | ((current: StoredConfig) => ConfigFields)): Promise<StoredConfig | undefined>;
   /** Deletes the configuration with its links and scopes; false when it did not exist. */
   deleteConfig(id: string): Promise<boolean>;
 
