@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
 import { createRequestLogging } from './request-logging.ts';
@@ -46,6 +47,24 @@ describe('createRequestLogging', () => {
     expect(completion?.req?.path).toBe('/v2/webhooks');
     expect(Object.keys(completion?.req?.headers ?? {}).sort()).toEqual(['user-agent']);
     for (const secret of ['query-secret-token', 'header-secret-key', 'cookie-secret', 'custom-secret']) expect(lines.join('')).not.toContain(secret);
+  });
+
+  it('logs only the path of a request line in absolute form, never its user information', async () => {
+    const { lines, url, close } = await serve('debug');
+    const { port } = new URL(url);
+    await new Promise<void>((resolvePromise, reject) => {
+      request({ host: '127.0.0.1', port, path: `http://user:password-in-url@127.0.0.1:${port}/v2/webhooks?token=query-secret`, method: 'GET' }, (res) => {
+        res.resume();
+        res.on('end', resolvePromise);
+      })
+        .on('error', reject)
+        .end();
+    });
+    close();
+    const completion = lines.map((l) => JSON.parse(l) as { msg: string; req?: { path: string } }).find((l) => l.msg === 'request completed');
+    expect(completion?.req?.path).toBe('/v2/webhooks');
+    expect(lines.join('')).not.toContain('password-in-url');
+    expect(lines.join('')).not.toContain('query-secret');
   });
 
   it('replaces a malformed request id and writes a completion line only at an enabled level', async () => {

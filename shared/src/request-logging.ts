@@ -34,8 +34,15 @@ function headersToLog(req: IncomingMessage): Record<string, string | string[]> {
   return picked;
 }
 
-/** The request's path without its query string (or fragment, should a client send one). */
-const pathOf = (url: string | undefined) => (url ?? '').replace(/[?#].*$/s, '');
+/**
+ * The request's path alone: no query string or fragment, and for a request line in absolute form
+ * (`GET http://user:password@host/path`) no scheme, user information or host either.
+ */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '';
+  if (target.startsWith('/')) return target.replace(/[?#].*$/s, '');
+  return URL.canParse(target) ? new URL(target).pathname : '[not a path]';
+}
 
 function levelOf(statusCode: number): Level {
   if (statusCode >= 500) return 'error';
