@@ -128,6 +128,24 @@ describe('the delivery header rules', () => {
       expect(refusal(() => checkCustomHeaders('{"X-Cust":"a"}', ['x-cust'])).message).toContain('set by the configured authType');
     });
 
+    it.each([
+      ['a C1 next line (U+0085)', 'a\u0085'],
+      ['the first C1 control (U+0080)', '\u0080a'],
+      ['the last C1 control (U+009F)', 'a\u009f'],
+      ['a NUL', 'a\u0000'],
+      ['a line feed', 'a\nb'],
+      ['a DEL', 'a\u007f'],
+      ['a character above U+00FF', 'a\u0100'],
+    ])('refuses a value with %s, without echoing it', (_case, value) => {
+      const { field, message } = customHeaders({ 'X-Tenant': `v4lue-never-echoed${value}` });
+      expect(field).toBe('customHeaders');
+      expect(message).toBe('customHeaders: the value of X-Tenant must be a string without control characters');
+    });
+
+    it('takes a value with visible Latin-1 characters, a no-break space and a tab', () => {
+      expect(checkCustomHeaders(JSON.stringify({ 'X-Site': 'Zürich\u00a0Süd\tÿ' }), [])).not.toBeNull();
+    });
+
     it('returns ordinary headers as JSON, and null for nothing', () => {
       expect(checkCustomHeaders('{"X-Tenant":"acme","Accept":"application/json"}', [])).toBe('{"X-Tenant":"acme","Accept":"application/json"}');
       expect(checkCustomHeaders(' ', [])).toBeNull();
@@ -168,6 +186,23 @@ describe('the delivery header rules', () => {
         'authPayload: the value of Authorization must be at most 4096 characters',
       );
     });
+  });
+
+  it.each([
+    ['Bearer', { token: 's3cret\u0085' }, 'token'],
+    ['ApiKey', { apiKeyValue: '\u0080s3cret' }, 'apiKeyValue'],
+    ['Basic', { username: 'u', password: 's3cret\u009f' }, 'password'],
+    ['Basic', { username: 'u\u008a', password: 's3cret' }, 'username'],
+  ] as const)('refuses a %s credential with a C1 control character, naming the key and never the value', (authType, payload, key) => {
+    const { field, message } = refusal(() => checkAuthPayload(authType, JSON.stringify(payload)));
+    expect(field).toBe('authPayload');
+    expect(message).toBe(`authPayload: ${key} must not contain control characters`);
+  });
+
+  it('refuses a Custom header value with a C1 control character, never echoing it', () => {
+    expect(customAuth({ Authorization: 'Bearer s3cret\u0085' }).message).toBe(
+      'authPayload: the value of Authorization must be a string without control characters',
+    );
   });
 
   it.each([

@@ -16,8 +16,12 @@ export const maxCredentialLength = 4096;
 
 /** RFC 9110 field-name (token); the length is checked apart so the message can say so. */
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A field value: visible ASCII, space, tab and obs-text; no control characters (no CR or LF). */
-const headerValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+/**
+ * A field value: visible ASCII, space, tab and the printable part of obs-text (U+00A0 to U+00FF).
+ * No control characters: not C0 (CR, LF, NUL), DEL, nor C1 (U+0080 to U+009F, NEL among them),
+ * which some clients and receivers read as a line break.
+ */
+const headerValue = /^[\t\x20-\x7e\xa0-\xff]*$/;
 
 const hopByHop = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'http2-settings']);
 const routing = new Set(['host', 'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip']);

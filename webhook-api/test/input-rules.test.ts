@@ -198,6 +198,17 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       expect(message).toContain(name);
     });
 
+    it.each([
+      ['customHeaders', { ...hook, customHeaders: JSON.stringify({ 'X-Foo': 'cust0m-v4lue\u0085' }) }],
+      ['authPayload', { ...hook, authType: 'Bearer', authPayload: JSON.stringify({ token: 'cust0m-v4lue\u0085' }) }],
+      ['authPayload', custom({ 'X-Signature': 'cust0m-v4lue\u009b' })],
+    ])('answers 400 naming %s for a C1 control character in a header value, without echoing it', async (field, body) => {
+      for (const message of await expectRefused(body, field)) {
+        expect(message).toContain('control characters');
+        expect(message).not.toContain('cust0m-v4lue');
+      }
+    });
+
     it('accepts ordinary custom headers and returns them', async () => {
       const customHeaders = JSON.stringify({ 'X-Tenant': 'acme', 'X-Region': 'eu-1', Accept: 'application/json' });
       expect(await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders })).toMatchObject({ status: 201, body: { customHeaders } });
