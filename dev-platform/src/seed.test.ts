@@ -71,6 +71,18 @@ describe('the seed', () => {
     expect(message).toContain('legalDocuments[0].companyId: company 2 is not a root company');
   });
 
+  it('refuses a legal document id twice in one company, and takes it once in each of two', () => {
+    const seed = defaultSeed();
+    const doc = { id: 'terms', title: 't', version: '1', url: 'https://x.example/t' };
+    seed.legalDocuments = [
+      { ...doc, companyId: 1 },
+      { ...doc, companyId: 3 },
+    ];
+    expect(() => parseSeed(seed, devSecrets)).not.toThrow();
+    seed.legalDocuments = [...seed.legalDocuments, { ...doc, companyId: 1, version: '2' }];
+    expect(refusal(seed)).toContain('legalDocuments[].id: terms appears twice in company 1');
+  });
+
   it('says when the file is missing or not JSON', () => {
     expect(() => loadSeedFile('/nonexistent/seed.json', devSecrets)).toThrow('/nonexistent/seed.json: cannot be read (ENOENT)');
   });

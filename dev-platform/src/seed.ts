@@ -170,6 +170,11 @@ function crossCheck(seed: Seed): string[] {
   seed.devices.forEach((device, i) => {
     if (!companies.has(device.companyId)) problems.push(`devices[${i}].companyId: no company ${device.companyId}`);
   });
+  for (const company of seed.companies) {
+    for (const id of duplicates(seed.legalDocuments.filter((d) => d.companyId === company.id).map((d) => d.id))) {
+      problems.push(`legalDocuments[].id: ${id} appears twice in company ${company.id}`);
+    }
+  }
   seed.legalDocuments.forEach((doc, i) => {
     const company = companies.get(doc.companyId);
     if (!company) problems.push(`legalDocuments[${i}].companyId: no company ${doc.companyId}`);

@@ -30,7 +30,8 @@ export class World {
   readonly #apps: Map<string, App>;
   readonly #clients: Map<string, OAuthClient>;
   readonly #devices: Map<number, Device>;
-  readonly #legalDocuments: LegalDocument[];
+  /** Company id, then document id: a document id names a document of one company only. */
+  readonly #legalDocuments = new Map<number, Map<string, LegalDocument>>();
   readonly #identityProviders = new Map<number, IdentityProvider[]>();
 
   constructor(seed: Seed) {
@@ -43,7 +44,7 @@ export class World {
     this.#apps = new Map(copy.apps.map((a) => [a.clientId, a]));
     this.#clients = new Map(copy.clients.map((c) => [c.clientId, c]));
     this.#devices = new Map(copy.devices.map((d) => [d.id, d]));
-    this.#legalDocuments = copy.legalDocuments;
+    for (const document of copy.legalDocuments) this.publishLegalDocument(document);
   }
 
   company(id: number): Company | undefined {
@@ -95,7 +96,7 @@ export class World {
   }
 
   legalDocumentsOf(companyId: number): LegalDocument[] {
-    return this.#legalDocuments.filter((d) => d.companyId === companyId);
+    return [...(this.#legalDocuments.get(companyId)?.values() ?? [])];
   }
 
   identityProvidersOf(companyId: number): readonly IdentityProvider[] {
@@ -173,9 +174,13 @@ export class World {
     this.#identityProviders.set(companyId, [...providers]);
   }
 
+  /** Publishes a new document or a new version of one of the same company's; another company's is never touched. */
   publishLegalDocument(document: LegalDocument): void {
-    const index = this.#legalDocuments.findIndex((d) => d.id === document.id);
-    if (index >= 0) this.#legalDocuments[index] = document;
-    else this.#legalDocuments.push(document);
+    let documents = this.#legalDocuments.get(document.companyId);
+    if (!documents) {
+      documents = new Map();
+      this.#legalDocuments.set(document.companyId, documents);
+    }
+    documents.set(document.id, document);
   }
 }
