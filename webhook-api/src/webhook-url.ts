@@ -5,6 +5,7 @@ import { z } from 'zod';
 export const maxUrlLength = 2048;
 
 export const urlMessages = {
+  notWellFormed: 'must be well-formed Unicode (no unpaired surrogates)',
   tooLong: `must be at most ${maxUrlLength} characters`,
   tooLongSerialized: `must be at most ${maxUrlLength} characters as stored (percent-encoded, host in punycode)`,
   invisible: 'must not contain whitespace, control characters or invisible formatting characters',
@@ -55,6 +56,8 @@ export const webhookUrl = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .min(1, 'is required')
   .max(maxUrlLength, urlMessages.tooLong)
+  // The parser would replace an unpaired surrogate by U+FFFD (%EF%BF%BD): a url other than the one sent.
+  .refine((value) => value.isWellFormed(), urlMessages.notWellFormed)
   .regex(visibleOnly, urlMessages.invisible)
   .regex(noBackslash, urlMessages.backslash)
   .regex(httpScheme, urlMessages.scheme)
@@ -66,5 +69,5 @@ export const webhookUrl = z
   .max(maxUrlLength, urlMessages.tooLongSerialized)
   .meta({
     description:
-      'An absolute http or https URL, at most 2048 characters before and after serialization; no whitespace, control characters, backslashes, user information or fragment. Stored and returned as the WHATWG URL parser serializes it (lower-case scheme and host, punycode host, default port dropped, path percent-encoded).',
+      'An absolute http or https URL, at most 2048 characters before and after serialization, well-formed Unicode; no whitespace, control characters, backslashes, user information or fragment. Stored and returned as the WHATWG URL parser serializes it (lower-case scheme and host, punycode host, default port dropped, path percent-encoded).',
   });

@@ -124,6 +124,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       await expectRefused({ ...hook, url }, 'url');
     });
 
+    it('answers 400 naming url for a lone surrogate, which the parser would store as U+FFFD', async () => {
+      for (const message of await expectRefused({ ...hook, url: 'https://r.example/a\ud800b' }, 'url')) {
+        expect(message).toContain('well-formed Unicode');
+      }
+    });
+
     it('answers 400 naming url when the serialized url grows past 2048 characters', async () => {
       const url = `https://receiver.example/${'é'.repeat(1000)}`;
       expect(url.length).toBeLessThanOrEqual(2048);
