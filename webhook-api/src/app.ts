@@ -36,18 +36,42 @@ function toApiError(error: unknown): WebhookApiError {
   if (bodyError.type === 'charset.unsupported' || bodyError.type === 'encoding.unsupported') {
     return new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'body: must be JSON in UTF-8, without a Content-Encoding', { field: 'body', cause: error });
   }
+  // The router's own refusal of a path segment that is not percent-encoded UTF-8 (its message echoes the segment).
+  if (bodyError.status === 400 && error instanceof URIError) {
+    return new WebhookApiError('VALIDATION_FAILED', 'path: must be percent-encoded UTF-8', { field: 'path', cause: error });
+  }
   if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
-    return new WebhookApiError('VALIDATION_FAILED', `body: ${(error as Error).message}`, { field: 'body', cause: error });
+    return new WebhookApiError('VALIDATION_FAILED', 'body: could not be read', { field: 'body', cause: error });
   }
   return new WebhookApiError('INTERNAL', undefined, { cause: error });
 }
 
 const jsonTypes = ['application/json', 'application/*+json'];
 
-/** A non-empty body in any other media type is refused with 415, not read as "no body". */
+/** The charset parameter of a Content-Type, lower-cased; undefined when there is none. */
+const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+
+/**
+ * A non-empty body must be JSON in UTF-8, as it is sent: any other media type, charset or
+ * Content-Encoding is refused with 415 rather than read as "no body" or decoded some other way.
+ */
 const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody && !req.is(jsonTypes)) throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: must be application/json', { field: 'Content-Type' });
+  if (!hasBody) {
+    next();
+    return;
+  }
+  if (!req.is(jsonTypes)) throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: must be application/json', { field: 'Content-Type' });
+  const charset = charsetOf(req.headers['content-type']);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: the charset must be utf-8', { field: 'Content-Type' });
+  }
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+    throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding: bodies are taken as sent, without a Content-Encoding', {
+      field: 'Content-Encoding',
+    });
+  }
   next();
 };
 
@@ -65,7 +89,7 @@ export function createApp(deps: AppDependencies): Express {
     res.json({ status: 'ok' });
   });
 
-  app.use('/v2/webhooks', requireCaller(deps.checkCaller), requireJsonBody, express.json({ limit: '64kb', strict: true, type: jsonTypes }));
+  app.use('/v2/webhooks', requireCaller(deps.checkCaller), requireJsonBody, express.json({ limit: '64kb', strict: true, type: jsonTypes, inflate: false }));
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');

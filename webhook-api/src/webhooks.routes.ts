@@ -11,7 +11,7 @@ import { invalid, notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from './limits.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './schemas.ts';
 import { applyScopeRules } from './scope-rules.ts';
-import { decodeCursor, encodeCursor, type PagedCollection } from './store/page-cursor.ts';
+import { decodeCursor, encodeCursor, type PagedList } from './store/page-cursor.ts';
 import type { Page, PageRequest, StoredConfig, WebhookStore } from './store/webhook-store.ts';
 
 export interface RouteDependencies {
@@ -73,7 +73,7 @@ function idOf(req: Request, name: 'id' | 'routeId'): string | undefined {
 
 const companyQuery = z.object({
   companyId: z
-    .string({ error: 'is required' })
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once, as a positive whole number') })
     .regex(/^\d{1,15}$/, 'must be a positive whole number')
     .transform(Number)
     .refine((n) => n > 0, 'must be a positive whole number'),
@@ -96,25 +96,25 @@ async function linkedDevice(req: Request, res: Response, deps: RouteDependencies
 }
 
 /** The page a list request asks for: `limit` from 1 to the collection's limit (all of it by default), `cursor` from a Link. */
-function pageOf(req: Request, collection: PagedCollection, max: number): PageRequest {
+function pageOf(req: Request, list: PagedList, max: number): PageRequest {
   const { limit, cursor } = req.query;
   if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,7}$/.test(limit) || Number(limit) < 1 || Number(limit) > max)) {
     throw invalid('limit', `must be a whole number from 1 to ${max}`);
   }
   if (cursor === undefined) return { limit: limit === undefined ? max : Number(limit) };
-  const after = typeof cursor === 'string' ? decodeCursor(collection, cursor) : undefined;
+  const after = typeof cursor === 'string' ? decodeCursor(list, cursor) : undefined;
   if (after === undefined) throw invalid('cursor', 'must be the cursor of a Link header of this list');
   return { limit: limit === undefined ? max : Number(limit), after };
 }
 
 /** Sends a page as a JSON array; a path-absolute Link to the next page (same path and query, its cursor) when more follow. */
-function sendPage<T>(req: Request, res: Response, path: string, collection: PagedCollection, page: Page<T>): void {
+function sendPage<T>(req: Request, res: Response, path: string, list: PagedList, page: Page<T>): void {
   if (page.next !== undefined) {
     const query = new URLSearchParams();
     for (const [name, value] of Object.entries(req.query)) {
       for (const one of Array.isArray(value) ? value : [value]) if (typeof one === 'string') query.append(name, one);
     }
-    query.set('cursor', encodeCursor(collection, page.next));
+    query.set('cursor', encodeCursor(list, page.next));
     res.set('link', `<${path}?${query.toString()}>; rel="next"`);
   }
   res.json(page.items);
@@ -263,8 +263,9 @@ const handlers: Record<OperationId, Handler> = {
   async listWebhooks(req, res, deps) {
     const { companyId } = parse(companyQuery, req.query, 'query');
     requireRight(callerContextOf(res), companyId, 'view', `company ${companyId}`);
-    const page = await deps.store.pageConfigs(companyId, pageOf(req, 'configs', deps.limits.configsPerCompany));
-    sendPage(req, res, '/v2/webhooks', 'configs', { items: page.items.map(publicConfig), next: page.next });
+    const list = `configs of company ${companyId}`;
+    const page = await deps.store.pageConfigs(companyId, pageOf(req, list, deps.limits.configsPerCompany));
+    sendPage(req, res, '/v2/webhooks', list, { items: page.items.map(publicConfig), next: page.next });
   },
   async getWebhook(req, res, deps) {
     res.json(publicConfig(await configFor(req, res, deps, 'view')));
@@ -296,8 +297,9 @@ const handlers: Record<OperationId, Handler> = {
   },
   async listDevices(req, res, deps) {
     const config = await configFor(req, res, deps, 'view');
-    const page = await deps.store.pageLinks(config.id, pageOf(req, 'links', deps.limits.devicesPerConfig));
-    sendPage(req, res, `/v2/webhooks/${config.id}/devices`, 'links', page);
+    const list = `links of ${config.id}`;
+    const page = await deps.store.pageLinks(config.id, pageOf(req, list, deps.limits.devicesPerConfig));
+    sendPage(req, res, `/v2/webhooks/${config.id}/devices`, list, page);
   },
   async unlinkDevice(req, res, deps) {
     const deviceId = deviceIdOf(req);
@@ -318,8 +320,9 @@ const handlers: Record<OperationId, Handler> = {
   },
   async listScopes(req, res, deps) {
     const { config, deviceId } = await linkedDevice(req, res, deps, 'view');
-    const page = await deps.store.pageScopes(config.id, deviceId, pageOf(req, 'scopes', deps.limits.scopesPerLink));
-    sendPage(req, res, `/v2/webhooks/${config.id}/devices/${deviceId}/routes`, 'scopes', page);
+    const list = `scopes of ${config.id}/${deviceId}`;
+    const page = await deps.store.pageScopes(config.id, deviceId, pageOf(req, list, deps.limits.scopesPerLink));
+    sendPage(req, res, `/v2/webhooks/${config.id}/devices/${deviceId}/routes`, list, page);
   },
   async updateScope(req, res, deps) {
     const routeId = idOf(req, 'routeId');

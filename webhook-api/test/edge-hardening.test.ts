@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { delegatedToken, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '@platform/shared/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type RunningApi } from './harness.ts';
 
 let platform: RunningPlatform;
@@ -71,6 +72,35 @@ describe('the webhook API edge', () => {
     expect(await api.store.countConfigs()).toBe(before);
   });
 
+  it.each([
+    ['a UTF-16 body', { 'content-type': 'application/json; charset=utf-16' }, 'Content-Type'],
+    ['a UTF-7 body', { 'content-type': 'application/json; charset="UTF-7"' }, 'Content-Type'],
+    ['a gzip-encoded body', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'Content-Encoding'],
+  ])('answers 415 to %s, and stores nothing', async (_case, headers, field) => {
+    const before = await api.store.countConfigs();
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const result = await client('POST', '/v2/webhooks?companyId=1', JSON.stringify(hook), headers);
+    expect(result).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', field } } });
+    expect(await api.store.countConfigs()).toBe(before);
+    expect((await client('POST', '/v2/webhooks?companyId=1', JSON.stringify(hook), { 'content-type': 'application/json; charset=UTF-8' })).status).toBe(201);
+  });
+
+  it('answers 400 naming the path, without echoing it, to a path segment that is not percent-encoded UTF-8', async () => {
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    for (const segment of ['%E0%A4%A', '%ED%A0%80', '%FF']) {
+      const result = await client('GET', `/v2/webhooks/${segment}`);
+      expect(result).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'path' } } });
+      expect(JSON.stringify(result.body)).not.toContain(segment);
+    }
+  });
+
+  it('says companyId must be given once when it is repeated', async () => {
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    expect((await client('GET', '/v2/webhooks?companyId=1&companyId=1')).body).toMatchObject({
+      error: { field: 'companyId', message: 'companyId: must be given once, as a positive whole number' },
+    });
+  });
+
   it('answers headers too large with 431 and the API’s error body', async () => {
     const result = await raw('/v2/webhooks?companyId=1', ['x-filler', 'x'.repeat(20_000)]);
     expect(result.status).toBe(431);
@@ -85,6 +115,33 @@ describe('the webhook API edge', () => {
     expect(output).toContain('"path":"/v2/webhooks"');
     expect(output).not.toContain(token);
     expect(output).not.toContain('query-client-secret-1');
+  });
+});
+
+describe('a caller refused by the platform between two of its answers', () => {
+  it('answers 401, not 502, when the platform refuses the caller’s token on the device look-up', async () => {
+    // /api/me still vouches for the token (as a cached check would), the device API no longer does.
+    const platformStub = await listen((req, res) => {
+      if (req.url === '/api/me') {
+        const me = {
+          id: 'u-1',
+          audience: [platformStub.url],
+          companies: [{ id: 1, name: 'Acme', isOwner: false, roles: [], permissions: ['device-overview:manage', 'device-overview:view'] }],
+        };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(me));
+      } else {
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_token"}');
+      }
+    });
+    const stubbed = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: platformStub.url });
+    try {
+      const client = apiClient(stubbed.url, 'Bearer revoked-meanwhile');
+      const { id } = (await client('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
+      expect(await client('POST', `/v2/webhooks/${id}/devices/1001`)).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHENTICATED' } } });
+    } finally {
+      await stubbed.close();
+      await platformStub.close();
+    }
   });
 });
 

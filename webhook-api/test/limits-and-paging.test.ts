@@ -165,6 +165,20 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
       expect((await oscar('GET', `/v2/webhooks/${id}/devices?limit=1001`)).body).toMatchObject({ error: { field: 'limit' } });
       expect((await oscar('GET', `/v2/webhooks/${id}/devices?limit=1000`)).status).toBe(200);
     });
+
+    it('refuses a cursor of another list: another company’s configurations, another configuration’s devices', async () => {
+      const { oscar, api } = await start();
+      for (let i = 0; i < 2; i++) await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, name: `hook ${i}` });
+      const ofCompanyOne = nextOf((await getPage(api, '/v2/webhooks?companyId=1&limit=1')).link);
+      const cursor = new URLSearchParams(ofCompanyOne.split('?')[1]).get('cursor') ?? '';
+      expect((await oscar('GET', `/v2/webhooks?companyId=2&cursor=${cursor}`)).body).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'cursor' } });
+
+      const [a, b] = ((await oscar('GET', '/v2/webhooks?companyId=1')).body as { id: string }[]).map((c) => c.id);
+      for (const deviceId of [1001, 1002]) await oscar('POST', `/v2/webhooks/${a ?? ''}/devices/${deviceId}`);
+      const linksOfA = nextOf((await getPage(api, `/v2/webhooks/${a ?? ''}/devices?limit=1`)).link);
+      const linksCursor = new URLSearchParams(linksOfA.split('?')[1]).get('cursor') ?? '';
+      expect((await oscar('GET', `/v2/webhooks/${b ?? ''}/devices?cursor=${linksCursor}`)).body).toMatchObject({ error: { field: 'cursor' } });
+    });
   });
 
   describe('the OpenAPI document', () => {
