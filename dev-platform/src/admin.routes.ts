@@ -1,6 +1,7 @@
 // Administration calls: roles, role assignments, consent, app definitions, availability,
 // installation, identity providers, publishing legal documents. A person may make them where their
-// own permissions allow; a delegated token is always refused with 403, whatever person and app hold.
+// own permissions allow (a role or an app definition, which companies share: at every company it
+// affects); a delegated token is always refused with 403, whatever person and app hold.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { may, type Principal } from './access.ts';
@@ -27,10 +28,24 @@ export function createAdminRoutes(world: World): Router {
     if (!world.company(companyId)) throw new ApiError('not_found', `company ${companyId} not found`);
     if (!may(world, person, permission, companyId)) throw new ApiError('forbidden', `${permission} is needed at company ${companyId}`);
   };
-  /** The person must hold `permission` at some company (platform-wide definitions). */
-  const requireAnywhere = (person: Principal & { kind: 'person' }, permission: string) => {
+  /** The person must hold `permission` at some company of their own (platform-wide definitions). */
+  const requireSomewhere = (person: Principal & { kind: 'person' }, permission: string) => {
     if (!person.user.memberships.some((m) => may(world, person, permission, m.companyId))) {
       throw new ApiError('forbidden', `${permission} is needed`);
+    }
+  };
+  /**
+   * A platform-wide definition (a role, an app's definition or availability) is shared by every
+   * company that uses it: a change needs `permission` at each of them, `affected`, so that one
+   * company's administrator never changes what another company's people or installations may do.
+   */
+  const requireAtEvery = (person: Principal, permission: string, affected: readonly number[]) => {
+    const missing = affected.filter((companyId) => !may(world, person, permission, companyId));
+    if (missing.length > 0) {
+      throw new ApiError(
+        'forbidden',
+        `${permission} is needed at ${missing.length === 1 ? 'company' : 'companies'} ${missing.join(', ')}, where the change applies too`,
+      );
     }
   };
   const appOf = (clientId: string | undefined): App => {
@@ -39,6 +54,8 @@ export function createAdminRoutes(world: World): Router {
     return app;
   };
 
+  const installedAt = (app: App) => app.installations.map((i) => i.companyId).sort((a, b) => a - b);
+
   router.get('/api/roles', (_req, res) => {
     adminPerson(res);
     res.json(world.roles);
@@ -46,12 +63,13 @@ export function createAdminRoutes(world: World): Router {
 
   router.put('/api/roles/:name', (req, res) => {
     const person = adminPerson(res);
-    requireAnywhere(person, 'iam:roles:manage');
+    requireSomewhere(person, 'iam:roles:manage');
     const name = z
       .string()
       .regex(/^[a-z0-9-]+$/)
       .safeParse(req.params.name);
     if (!name.success) throw new ApiError('invalid_request', 'name must be lower-case letters, digits and dashes');
+    requireAtEvery(person, 'iam:roles:manage', world.companiesHoldingRole(name.data));
     const body = parseBody(z.strictObject({ permissions: z.array(permission) }), req);
     res.json(world.putRole(name.data, body.permissions));
   });
@@ -102,8 +120,9 @@ export function createAdminRoutes(world: World): Router {
 
   router.put('/api/apps/:clientId/definition', (req, res) => {
     const person = adminPerson(res);
-    requireAnywhere(person, 'apps:manage');
+    requireSomewhere(person, 'apps:manage');
     const app = appOf(req.params.clientId);
+    requireAtEvery(person, 'apps:manage', installedAt(app));
     const body = parseBody(z.strictObject({ name: z.string().min(1), permissions: z.array(permission), requestedClientPermissions: z.array(permission) }), req);
     const outside = body.permissions.find((p) => app.appKey === null || !p.startsWith(`${app.appKey}:`));
     if (outside) throw new ApiError('invalid_request', `permissions: ${outside} is outside the app's namespace`);
@@ -119,8 +138,9 @@ export function createAdminRoutes(world: World): Router {
 
   router.put('/api/apps/:clientId/availability', (req, res) => {
     const person = adminPerson(res);
-    requireAnywhere(person, 'apps:manage');
+    requireSomewhere(person, 'apps:manage');
     const app = appOf(req.params.clientId);
+    requireAtEvery(person, 'apps:manage', installedAt(app));
     const body = parseBody(z.strictObject({ available: z.boolean() }), req);
     world.setAvailability(app, body.available);
     res.json({ clientId: app.clientId, available: app.available });

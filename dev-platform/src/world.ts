@@ -107,6 +107,13 @@ export class World {
     return user.memberships.find((m) => m.companyId === companyId);
   }
 
+  /** The companies where some member holds the role: those a change to the role affects. */
+  companiesHoldingRole(name: string): number[] {
+    const companies = new Set<number>();
+    for (const user of this.#users.values()) for (const m of user.memberships) if (m.roles.includes(name)) companies.add(m.companyId);
+    return [...companies].sort((a, b) => a - b);
+  }
+
   installation(app: App, companyId: number): Installation | undefined {
     return app.installations.find((i) => i.companyId === companyId);
   }
