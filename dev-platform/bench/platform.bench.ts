@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { printComparison, requestsPerSecond } from '@platform/scripts/bench-report';
-import { secretNamesOf } from '../../scripts/src/dev-secrets.ts';
+import { secretNamesOf } from '@platform/scripts/dev-secrets';
 
 const secondsPerRound = 2;
 const rounds = 3;

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { generatorArgs, protoFiles, protoRoot } from '../../proto/src/proto-files.ts';
+import { generatorArgs, protoFiles, protoRoot } from '@platform/proto/proto-files';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const generatedDir = join(protoRoot, 'src/generated');
