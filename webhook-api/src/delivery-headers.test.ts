@@ -51,11 +51,46 @@ describe('the delivery header rules', () => {
     'X-Private.Key',
     'X-JWT',
     'X-Bearer',
+    'Ocp-Apim-Subscription-Key',
+    'X-Subscription-Key-V2',
+    'X-Functions-Key',
+    'X-Key',
+    'X-Master-Key-2',
+    'X-Passphrase',
+    'X-Pwd',
+    'X-User-Pwd',
+    'X-Pass',
+    'X-User-Pass',
+    'X-UserPass',
+    'X-Sig',
+    'X-Sig256',
+    'X-Body-Sig',
+    'X-PSK',
+    'X-Creds',
+    'X-Api-Creds',
   ])('takes %s for a credential header', (name) => {
     expect(looksLikeCredential(name)).toBe(true);
   });
 
-  it.each(['X-Tenant', 'Accept', 'X-Region', 'X-Correlation-Id', 'X-Device-Group', 'If-Match'])('takes %s for an ordinary header', (name) => {
+  it.each([
+    'X-Tenant',
+    'Accept',
+    'X-Region',
+    'X-Correlation-Id',
+    'X-Device-Group',
+    'If-Match',
+    'X-Request-Source',
+    'X-Passenger-Count',
+    'X-Bypass-Cache',
+    'X-Compass-Heading',
+    'X-Design',
+    'X-Signal-Strength',
+    'X-Assignment',
+    'X-Sigma',
+    'X-Keyboard-Layout',
+    'X-Key-Id',
+    'X-Topsk',
+  ])('takes %s for an ordinary header', (name) => {
     expect(looksLikeCredential(name)).toBe(false);
   });
 
@@ -145,6 +180,34 @@ describe('the delivery header rules', () => {
     it('takes a value with visible Latin-1 characters, a no-break space and a tab', () => {
       expect(checkCustomHeaders(JSON.stringify({ 'X-Site': 'Zürich\u00a0Süd\tÿ' }), [])).not.toBeNull();
     });
+
+    it.each([
+      ['a Bearer authorization', 'Bearer v4lue-never-echoed'],
+      ['a lower-case bearer authorization', 'bearer v4lue-never-echoed'],
+      ['a Basic authorization', 'BASIC v4lue-never-echoed'],
+      ['a Token authorization', 'Token v4lue-never-echoed'],
+      ['a Digest authorization', 'Digest username="v4lue-never-echoed"'],
+      ['an authorization after leading whitespace', ' \tBearer v4lue-never-echoed'],
+      ['an authorization scheme followed by a tab', 'Bearer\tv4lue-never-echoed'],
+      ['a JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ2NGx1ZS1uZXZlci1lY2hvZWQifQ.c2ln'],
+      ['an unsigned JWT', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ2NGx1ZS1uZXZlci1lY2hvZWQifQ.'],
+      ['a JWT inside the value', 'session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ2NGx1ZS1uZXZlci1lY2hvZWQifQ.c2ln; v4lue-never-echoed'],
+    ])('refuses a value that carries %s under an ordinary name, pointing to authType Custom, never echoing it', (_case, value) => {
+      const { field, message } = customHeaders({ 'X-Tenant': value });
+      expect(field).toBe('customHeaders');
+      expect(message).toContain('customHeaders: the value of X-Tenant looks like a credential');
+      expect(message).toContain('authType Custom, whose headers are stored encrypted');
+      expect(message).toContain('Bearer, Basic or ApiKey');
+      expect(message).not.toContain('v4lue-never-echoed');
+      expect(message).not.toContain('eyJ');
+    });
+
+    it.each(['Bearer', 'Basically fine', 'Tokenized', 'token-bucket', 'digest-sha256', 'eyJ', 'a.b.c', 'eyJhbGciOiJIUzI1NiJ9', 'v1.eyJhbGci.x'])(
+      'takes the ordinary value %s',
+      (value) => {
+        expect(checkCustomHeaders(JSON.stringify({ 'X-Tenant': value }), [])).not.toBeNull();
+      },
+    );
 
     it('returns ordinary headers as JSON, and null for nothing', () => {
       expect(checkCustomHeaders('{"X-Tenant":"acme","Accept":"application/json"}', [])).toBe('{"X-Tenant":"acme","Accept":"application/json"}');

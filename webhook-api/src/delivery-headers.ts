@@ -36,28 +36,51 @@ function deliveryConflict(lower: string): string | undefined {
   return undefined;
 }
 
-/** Parts of a name that mark a credential; matched with `-`, `_` and `.` removed, so api-key and api_key match apikey. */
-const credentialWords = [
+/** Parts of a name that mark a credential wherever they appear; matched with `-`, `_` and `.` removed, so api-key and api_key match apikey. */
+const credentialParts = [
   'auth',
   'token',
   'secret',
   'password',
   'passwd',
+  'passphrase',
+  'pwd',
   'apikey',
   'accesskey',
   'privatekey',
+  'subscriptionkey',
   'session',
   'cookie',
   'credential',
+  'creds',
   'signature',
   'bearer',
   'jwt',
 ];
 
-/** Whether a header name looks like it carries a credential (case-insensitive). */
+/** Words that mark a credential only as a whole word of the name: X-Pass but not X-Passenger, X-Sig but not X-Signal. */
+const credentialWords = new Set(['pass', 'sig', 'psk']);
+
+/**
+ * Whether a header name looks like it carries a credential (case-insensitive): it contains a
+ * credential part, has a credential word, or ends in "key" (X-Functions-Key, Ocp-Apim-Subscription-Key).
+ * Words are split at `-`, `_`, `.` and a lower-case letter or digit followed by a capital, with trailing digits dropped.
+ */
 export function looksLikeCredential(name: string): boolean {
   const squashed = name.toLowerCase().replace(/[-_.]/g, '');
-  return credentialWords.some((word) => squashed.includes(word));
+  if (squashed.replace(/[0-9]+$/, '').endsWith('key') || credentialParts.some((part) => squashed.includes(part))) return true;
+  const words = name.split(/[-_.]|(?<=[a-z0-9])(?=[A-Z])/).map((word) => word.toLowerCase().replace(/[0-9]+$/, ''));
+  return words.some((word) => credentialWords.has(word));
+}
+
+/** An authorization scheme and its credentials (after the leading whitespace HTTP strips). */
+const authorizationValue = /^[\t ]*(?:bearer|basic|token|digest)[\t ]/i;
+/** A JWT (JWS or JWE) anywhere in a value: base64url parts joined by dots, the first a JSON object ({" is eyJ). */
+const jwtInValue = /(?:^|[^A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/;
+
+/** Whether a header value looks like it is a credential, whatever the header is named. */
+function valueLooksLikeCredential(value: string): boolean {
+  return authorizationValue.test(value) || jwtInValue.test(value);
 }
 
 /** The authType that sets this header itself, when there is one. */
@@ -127,6 +150,11 @@ function checkHeaderMap(field: string, value: unknown, use: HeaderUse): Record<s
     if (typeof text !== 'string') throw invalid(field, `the value of ${name} must be a string`);
     if (text.length > maxValue) throw invalid(field, `the value of ${name} must be at most ${maxValue} characters`);
     if (!headerValue.test(text)) throw invalid(field, `the value of ${name} must be a string without control characters`);
+    if (use === 'customHeaders' && valueLooksLikeCredential(text))
+      throw invalid(
+        field,
+        `the value of ${name} looks like a credential (an authorization such as Bearer or Basic, or a JWT), and customHeaders are returned in clear on every read: send it with authType Custom, whose headers are stored encrypted, or use authType Bearer, Basic or ApiKey`,
+      );
   }
   return Object.fromEntries(entries) as Record<string, string>;
 }

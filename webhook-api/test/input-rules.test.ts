@@ -169,6 +169,15 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       ['X-Session-Id', 'authType Custom'],
       ['X-Credentials', 'authType Custom'],
       ['X-Hub-Signature-256', 'authType Custom'],
+      ['Ocp-Apim-Subscription-Key', 'authType Custom'],
+      ['X-Functions-Key', 'authType Custom'],
+      ['X-Passphrase', 'authType Custom'],
+      ['X-Pwd', 'authType Custom'],
+      ['X-Pass', 'authType Custom'],
+      ['X-Key', 'authType Custom'],
+      ['X-Sig', 'authType Custom'],
+      ['X-PSK', 'authType Custom'],
+      ['X-Creds', 'authType Custom'],
     ])('answers 400 naming customHeaders for the credential header %s, pointing to %s, without echoing its value', async (name, advice) => {
       for (const message of await expectRefused({ ...hook, customHeaders: JSON.stringify({ [name]: 'cust0m-secret-v4lue' }) }, 'customHeaders')) {
         expect(message).toContain(name);
@@ -213,6 +222,27 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
         expect(message).toContain('control characters');
         expect(message).not.toContain('cust0m-v4lue');
       }
+    });
+
+    it.each([
+      ['a Bearer authorization', 'Bearer cust0m-secret-v4lue'],
+      ['a basic authorization', 'basic cust0m-secret-v4lue'],
+      ['a Token authorization', 'TOKEN cust0m-secret-v4lue'],
+      ['a Digest authorization', 'Digest response="cust0m-secret-v4lue"'],
+      ['a JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjdXN0MG0tc2VjcmV0LXY0bHVlIn0.c2ln'],
+    ])('answers 400 naming customHeaders for a value carrying %s, pointing to authType Custom, without echoing it', async (_case, value) => {
+      for (const message of await expectRefused({ ...hook, customHeaders: JSON.stringify({ 'X-Tenant': value }) }, 'customHeaders')) {
+        expect(message).toContain('X-Tenant looks like a credential');
+        expect(message).toContain('authType Custom');
+        expect(message).toContain('encrypted');
+        expect(message).not.toContain('cust0m-secret-v4lue');
+        expect(message).not.toContain('eyJ');
+      }
+    });
+
+    it('accepts ordinary names and values that merely resemble credentials', async () => {
+      const customHeaders = JSON.stringify({ 'X-Tenant': 'acme', 'X-Request-Source': 'token-bucket', 'X-Passenger-Count': 'Bearer' });
+      expect(await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders })).toMatchObject({ status: 201, body: { customHeaders } });
     });
 
     it('accepts ordinary custom headers and returns them', async () => {
