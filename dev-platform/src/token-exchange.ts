@@ -78,6 +78,8 @@ export function registerTokenExchange(provider: Provider, options: TokenExchange
       if (!actor?.sub || actor.act !== undefined || actor.client_id !== actor.sub) {
         throw new errors.InvalidRequest("actor_token is invalid, expired, or not an app's client-credentials token");
       }
+      // The app's own token for the platform API, not one it was given for another resource.
+      if (!audiencesOf(actor).includes(platformAudience)) throw new errors.InvalidRequest('actor_token is meant for another audience');
       const app = world.app(actor.sub);
       if (!app) throw new errors.InvalidRequest('actor_token belongs to no app');
       if (app.appKey === null) throw new errors.InvalidRequest(`the actor's client ${app.clientId} is linked to no app`);

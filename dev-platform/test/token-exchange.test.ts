@@ -103,6 +103,14 @@ describe('token exchange (RFC 8693)', () => {
     expect(result.error).toBe('invalid_target');
   });
 
+  it("refuses as the actor an app's token issued for another resource (the MCP server)", async () => {
+    const app = await clientFor(running.issuer, 'webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET);
+    const forMcp = (await oauth.clientCredentialsGrant(app, { scope: 'api', resource: 'http://127.0.0.1:3000/mcp' })).access_token;
+    expect(decodeJwt(forMcp).aud).toBe('http://127.0.0.1:3000/mcp');
+    const result = await refusal(exchange({ ...(await standardParams()), actor_token: forMcp }));
+    expect(result).toEqual({ error: 'invalid_request', description: 'actor_token is meant for another audience' });
+  });
+
   it('refuses an actor whose client is linked to no app', async () => {
     const result = await refusal(exchange(await standardParams('oscar', { id: 'legacy-sync', secret: devSecrets.LEGACY_SYNC_CLIENT_SECRET })));
     expect(result.error).toBe('invalid_request');
