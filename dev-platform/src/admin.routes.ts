@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { may, type Principal } from './access.ts';
 import { ApiError, idParam, parseBody } from './api-error.ts';
 import { principalOf } from './authenticated.ts';
+import { plainText, webAddress } from './input-rules.ts';
 import type { App, World } from './world.ts';
 
 const permission = z.string().regex(/^[a-z0-9-]+(:[a-z0-9-]+)+$/, 'must look like area:action');
@@ -123,7 +124,7 @@ export function createAdminRoutes(world: World): Router {
     requireSomewhere(person, 'apps:manage');
     const app = appOf(req.params.clientId);
     requireAtEvery(person, 'apps:manage', installedAt(app));
-    const body = parseBody(z.strictObject({ name: z.string().min(1), permissions: z.array(permission), requestedClientPermissions: z.array(permission) }), req);
+    const body = parseBody(z.strictObject({ name: plainText, permissions: z.array(permission), requestedClientPermissions: z.array(permission) }), req);
     const outside = body.permissions.find((p) => app.appKey === null || !p.startsWith(`${app.appKey}:`));
     if (outside) throw new ApiError('invalid_request', `permissions: ${outside} is outside the app's namespace`);
     world.defineApp(app, body);
@@ -157,10 +158,7 @@ export function createAdminRoutes(world: World): Router {
     const person = adminPerson(res);
     const companyId = idParam(req.params.companyId, 'companyId');
     requireAt(person, 'iam:idp:manage', companyId);
-    const body = parseBody(
-      z.strictObject({ providers: z.array(z.strictObject({ id: z.string().min(1), type: z.enum(['oidc', 'saml']), issuer: z.url() })) }),
-      req,
-    );
+    const body = parseBody(z.strictObject({ providers: z.array(z.strictObject({ id: plainText, type: z.enum(['oidc', 'saml']), issuer: webAddress })) }), req);
     world.setIdentityProviders(companyId, body.providers);
     res.json(world.identityProvidersOf(companyId));
   });
@@ -170,7 +168,7 @@ export function createAdminRoutes(world: World): Router {
     const companyId = idParam(req.params.companyId, 'companyId');
     requireAt(person, 'legal:publish', companyId);
     if (world.company(companyId)?.parentId !== null) throw new ApiError('invalid_request', 'companyId: legal documents belong to root companies');
-    const body = parseBody(z.strictObject({ id: z.string().min(1), title: z.string().min(1), version: z.string().min(1), url: z.url() }), req);
+    const body = parseBody(z.strictObject({ id: plainText, title: plainText, version: plainText, url: webAddress }), req);
     const document = { ...body, companyId };
     world.publishLegalDocument(document);
     res.status(201).json(document);
