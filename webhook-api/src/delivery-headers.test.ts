@@ -209,6 +209,20 @@ describe('the delivery header rules', () => {
       },
     );
 
+    it('refuses the exact same name twice, which JSON.parse would collapse to the last', () => {
+      expect(refusal(() => checkCustomHeaders('{"X-A":"1","X-A":"2"}', []))).toEqual({ field: 'customHeaders', message: 'customHeaders: X-A is given twice' });
+      expect(refusal(() => checkCustomHeaders('{"X-A":"1","X\\u002dA":"2"}', [])).message).toBe('customHeaders: X-A is given twice');
+    });
+
+    it('refuses a name given twice without echoing it when it is not a valid field name', () => {
+      const { message } = refusal(() => checkCustomHeaders('{"Authorization: Bearer s3cret":"1","Authorization: Bearer s3cret":"2"}', []));
+      expect(message).toBe('customHeaders: a name is given twice');
+    });
+
+    it('takes values with escaped quotes that look like repeated names', () => {
+      expect(checkCustomHeaders('{"X-A":"\\"X-B\\":","X-B":"1"}', [])).toBe('{"X-A":"\\"X-B\\":","X-B":"1"}');
+    });
+
     it('returns ordinary headers as JSON, and null for nothing', () => {
       expect(checkCustomHeaders('{"X-Tenant":"acme","Accept":"application/json"}', [])).toBe('{"X-Tenant":"acme","Accept":"application/json"}');
       expect(checkCustomHeaders(' ', [])).toBeNull();
@@ -242,6 +256,14 @@ describe('the delivery header rules', () => {
       expect(message).not.toContain('v4lue-never-echoed');
     });
 
+    it('refuses the exact same header name twice, and headers twice', () => {
+      expect(refusal(() => checkAuthPayload('Custom', '{"headers":{"X-A":"1","X-A":"2"}}'))).toEqual({
+        field: 'authPayload',
+        message: 'authPayload: X-A is given twice',
+      });
+      expect(refusal(() => checkAuthPayload('Custom', '{"headers":{"X-A":"1"},"headers":{"X-B":"2"}}')).message).toBe('authPayload: headers is given twice');
+    });
+
     it('takes at most 20 headers with values up to 4096 characters', () => {
       expect(customAuth(headersOf(maxHeaderCount + 1)).message).toBe('authPayload: headers may hold at most 20 headers');
       expect(checkAuthPayload('Custom', JSON.stringify({ headers: { Authorization: 't'.repeat(maxCredentialLength) } }))).not.toBeNull();
@@ -266,6 +288,12 @@ describe('the delivery header rules', () => {
     expect(customAuth({ Authorization: 'Bearer s3cret\u0085' }).message).toBe(
       'authPayload: the value of Authorization must be a string without control characters',
     );
+  });
+
+  it('refuses a Bearer token given twice, never echoing either', () => {
+    const { field, message } = refusal(() => checkAuthPayload('Bearer', '{"token":"v4lue-never-echoed","token":"other-v4lue"}'));
+    expect(field).toBe('authPayload');
+    expect(message).toBe('authPayload: token is given twice');
   });
 
   it.each([

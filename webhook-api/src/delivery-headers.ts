@@ -3,6 +3,7 @@
 // a JSON delivery (body, host, forwarding, hop-by-hop, the deliverer's own), and customHeaders,
 // returned in clear on every read, may not carry credentials: those go to the encrypted authPayload.
 import { invalid } from './errors.ts';
+import { firstDuplicateKey } from './json-duplicate-keys.ts';
 import type { AuthType } from './schemas.ts';
 
 /** At most this many headers in customHeaders, and in the headers of authType Custom. */
@@ -90,6 +91,12 @@ function matchingAuthType(lower: string): string | undefined {
   return undefined;
 }
 
+/** A name safe to put in a message: a valid field name of bounded length (anything else might be a credential typed in the wrong place). */
+function isEchoableName(name: string): boolean {
+  return name.length <= maxHeaderNameLength && headerName.test(name);
+}
+
+/** Parses a JSON object sent as a string, refusing a key given twice in any of its objects (JSON.parse would keep the last). */
 function parseObject(field: string, text: string): Record<string, unknown> {
   let value: unknown;
   try {
@@ -98,6 +105,8 @@ function parseObject(field: string, text: string): Record<string, unknown> {
     throw invalid(field, 'must be a JSON object serialized as a string (it is not valid JSON)');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(field, 'must be a JSON object serialized as a string');
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== undefined) throw invalid(field, `${isEchoableName(duplicate) ? duplicate : 'a name'} is given twice`);
   return value as Record<string, unknown>;
 }
 

@@ -245,6 +245,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       expect(await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders })).toMatchObject({ status: 201, body: { customHeaders } });
     });
 
+    it('answers 400 naming customHeaders for the exact same name given twice, without echoing a value', async () => {
+      for (const message of await expectRefused({ ...hook, customHeaders: '{"X-A":"cust0m-v4lue-1","X-A":"cust0m-v4lue-2"}' }, 'customHeaders')) {
+        expect(message).toBe('customHeaders: X-A is given twice');
+      }
+    });
+
     it('accepts ordinary custom headers and returns them', async () => {
       const customHeaders = JSON.stringify({ 'X-Tenant': 'acme', 'X-Region': 'eu-1', Accept: 'application/json' });
       expect(await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, customHeaders })).toMatchObject({ status: 201, body: { customHeaders } });
@@ -252,6 +258,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
   });
 
   describe('authType Custom headers', () => {
+    it('answers 400 naming authPayload for the exact same Custom header name given twice', async () => {
+      const body = { ...hook, authType: 'Custom', authPayload: '{"headers":{"X-A":"cust0m-v4lue-1","X-A":"cust0m-v4lue-2"}}' };
+      for (const message of await expectRefused(body, 'authPayload')) expect(message).toBe('authPayload: X-A is given twice');
+    });
+
     it('accepts credential headers, since they are stored encrypted', async () => {
       const created = await oscar('POST', '/v2/webhooks?companyId=1', custom({ Authorization: 'Bearer c-1', Cookie: 'session=s-1', 'X-Hub-Signature': 'sig' }));
       expect(created.status).toBe(201);
