@@ -35,10 +35,13 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.outpu
   return result.data;
 }
 
-/** A path parameter that must be a positive whole number; 400 naming it otherwise. */
+/** Plain decimal digits, no sign, no leading zero: Number() alone takes `0x1`, `1e3`, ` 1`, `1.0`. */
+const decimalId = /^[1-9][0-9]{0,15}$/;
+
+/** A path parameter that must be a positive whole number (a safe integer); 400 naming it otherwise. */
 export function idParam(value: string | undefined, name: string): number {
-  const id = Number(value);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError('invalid_request', `${name} must be a positive whole number`);
+  const id = value !== undefined && decimalId.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw new ApiError('invalid_request', `${name} must be a positive whole number`);
   return id;
 }
 

@@ -4,6 +4,7 @@ import express, { Router } from 'express';
 import { z } from 'zod';
 import { ApiError, parseBody } from './api-error.ts';
 import { devLoginClientId, type AuthorizationServer } from './authorization-server.ts';
+import { plainText } from './input-rules.ts';
 import type { World } from './world.ts';
 import { mintAccessToken } from './mint-access-token.ts';
 
@@ -11,7 +12,7 @@ export function createDevTokenRoutes(authorizationServer: AuthorizationServer, w
   const router = Router();
   const { provider, resources } = authorizationServer;
   const body = z.strictObject({
-    username: z.string().min(1),
+    username: plainText,
     expiresIn: z.number().int().min(1).max(86_400).optional(),
     resource: z.string().optional(),
   });
@@ -19,7 +20,8 @@ export function createDevTokenRoutes(authorizationServer: AuthorizationServer, w
   router.post('/dev/token', express.json({ limit: '8kb' }), async (req, res) => {
     const request = parseBody(body, req);
     const user = world.userByUsername(request.username);
-    if (!user) throw new ApiError('not_found', `username: no user ${request.username}`);
+    // The name given is not repeated: it is the caller's input, shown back in a message.
+    if (!user) throw new ApiError('not_found', 'username: no such user');
     const resource = request.resource ?? resources[0] ?? '';
     if (!resources.includes(resource)) throw new ApiError('invalid_request', `resource: must be one of ${resources.join(', ')}`);
     const client = await provider.Client.find(devLoginClientId);

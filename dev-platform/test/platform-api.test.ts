@@ -190,6 +190,29 @@ describe('identity reads under delegation', () => {
   });
 });
 
+describe('ids in paths', () => {
+  it.each([
+    ['/api/companies/0x1', 'companyId'],
+    ['/api/companies/1e3', 'companyId'],
+    ['/api/companies/%201', 'companyId'],
+    ['/api/companies/01', 'companyId'],
+    ['/api/companies/0', 'companyId'],
+    ['/api/companies/-1', 'companyId'],
+    ['/api/companies/9007199254740993', 'companyId'],
+    ['/api/devices/1001.0', 'deviceId'],
+    ['/api/companies/1.0/devices', 'companyId'],
+  ])('refuses GET %s with 400 naming %s', async (path, name) => {
+    const result = await getJson(`${api}${path}`, await personToken(api, 'oscar'));
+    expect(result).toMatchObject({ status: 400, body: { error: 'invalid_request', message: `${name} must be a positive whole number` } });
+  });
+
+  it('takes plain decimal ids', async () => {
+    const oscar = await personToken(api, 'oscar');
+    expect((await getJson(`${api}/api/companies/1`, oscar)).status).toBe(200);
+    expect((await getJson(`${api}/api/devices/1001`, oscar)).status).toBe(200);
+  });
+});
+
 describe('administration calls', () => {
   const adminCalls = [
     ['PUT', '/api/roles/device-viewer', { permissions: ['device-overview:view'] }],

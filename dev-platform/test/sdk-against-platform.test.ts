@@ -75,4 +75,18 @@ describe('POST /dev/token', () => {
     expect(result.status).toBe(status);
     expect(String(result.body.message)).toContain(field);
   });
+
+  it.each([
+    ['NUL', 'vera\u0000'],
+    ['a line break', 'vera\nadmin'],
+    ['a C1 control', 'vera\u0085'],
+  ])('refuses a username with %s with 400, without repeating it', async (_case, username) => {
+    const result = await devToken({ username });
+    expect(result).toMatchObject({ status: 400, body: { error: 'invalid_request', message: 'username: must not contain control characters' } });
+  });
+
+  it('answers an unknown username with 404 "no such user", never repeating the name', async () => {
+    const result = await devToken({ username: '<script>nobody</script>' });
+    expect(result).toMatchObject({ status: 404, body: { error: 'not_found', message: 'username: no such user' } });
+  });
 });
