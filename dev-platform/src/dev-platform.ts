@@ -59,7 +59,8 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
   // endpoint takes only tokens issued for the platform API. Delegated tokens are held to the API
   // alone by the authenticator.
   app.get('/api/me', requireAuthentication(authenticator, authorizationServer.resources), createMeRoute(world));
-  app.use('/api', express.json({ limit: '64kb' }), requireAuthentication(authenticator, [settings.issuer]));
+  // The caller first, then the body: without a valid token, a malformed body is still a 401.
+  app.use('/api', requireAuthentication(authenticator, [settings.issuer]), express.json({ limit: '64kb' }));
   app.use(createPlatformApiRoutes(world));
   app.use(createAdminRoutes(world));
   app.use('/api', () => {

@@ -275,6 +275,19 @@ describe('administration calls', () => {
     expect(result).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
+  it.each([
+    ['no token', undefined],
+    ['an unknown token', 'Bearer unknown-token'],
+  ])('answers a malformed JSON body with %s with 401: the token is checked before the body is read', async (_case, authorization) => {
+    const response = await fetch(`${api}/api/roles/x`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
+      body: '{"permissions":',
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_token' });
+  });
+
   it('answers a malformed JSON body with 400, not 500', async () => {
     const owner = await personToken(api, 'olivia');
     const response = await fetch(`${api}/api/roles/x`, {
