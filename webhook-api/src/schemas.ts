@@ -33,7 +33,9 @@ const authPayloadText =
 
 const customHeadersText =
   `A JSON object of header names to string values, serialized as a string, added to every delivery and returned in clear: at most ${maxHeaderCount} headers, names at most ${maxHeaderNameLength} characters, values at most ${maxHeaderValueLength}. ` +
-  `No credentials (Authorization, Cookie, X-API-Key, or names containing auth, token, secret, password, api-key, session, cookie, credential or signature: use authType Custom, whose headers are stored encrypted) and none of ${breaking}.`;
+  `Values hold visible ASCII, spaces, tabs and U+00A0 to U+00FF only; a name may be given once (in any letter case). ` +
+  `No credentials: not Authorization, Cookie or X-API-Key, no name ending in key or containing auth, token, secret, password, passphrase, pwd, api-key, subscription-key, session, cookie, credential, creds or signature, or with pass, sig or psk as a word, and no value that starts with a Bearer, Basic, Token or Digest authorization or holds a JWT ` +
+  `(use authType Custom, whose headers are stored encrypted, or Bearer, Basic or ApiKey). None of ${breaking}.`;
 
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
