@@ -22,14 +22,23 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const fetch = options.fetch ?? globalThis.fetch;
   return {
     async get(url, headers) {
-      try {
-        return await fetch(url, {
+      const signal = AbortSignal.timeout(timeoutMs);
+      const send = () =>
+        fetch(url, {
           method: 'GET',
           headers: { accept: 'application/json', ...headers },
           // A redirect would carry the bearer somewhere the caller did not choose.
           redirect: 'error',
-          signal: AbortSignal.timeout(timeoutMs),
+          signal,
         });
+      try {
+        try {
+          return await send();
+        } catch (error) {
+          // A kept-alive connection the server closed as it was reused: the GET is sent again, once.
+          if (!droppedConnection(error) || signal.aborted) throw error;
+          return await send();
+        }
       } catch (error) {
         const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
         throw new PlatformError(
@@ -40,6 +49,14 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
       }
     },
   };
+}
+
+const droppedCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** Whether fetch failed because the connection dropped under the request (not a refusal, not a timeout). */
+function droppedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return error instanceof TypeError && typeof cause?.code === 'string' && droppedCodes.has(cause.code);
 }
 
 /** `{base}/{path}` for a base address without a trailing slash. */

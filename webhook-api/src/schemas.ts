@@ -1,5 +1,6 @@
 // The request and response shapes of the webhook API as zod schemas: validation at the edge and
 // the OpenAPI document come from these same definitions.
+import { plainText } from '@platform/shared';
 import { z } from 'zod';
 import { maxCredentialLength, maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength } from './delivery-headers.ts';
 import { errorCodes } from './errors.ts';
@@ -15,15 +16,6 @@ export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
 
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
-
-/**
- * Text a person types: no control characters (Unicode Cc: C0, DEL, C1; PostgreSQL refuses NUL in
- * text) and no unpaired surrogate (which PostgreSQL would store as U+FFFD and SQLite as it is).
- */
-const plainText = (schema: z.ZodString) =>
-  schema
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
-    .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
 
 const breaking = 'Content-*, Host, Forwarded, X-Forwarded-*, Via, X-Real-IP, hop-by-hop and Proxy-* headers, X-Webhook-*, User-Agent';
 
