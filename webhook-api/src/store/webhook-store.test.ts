@@ -150,6 +150,22 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     expect(await s.countConfigs()).toBe(3);
   });
 
+  it('frees a place when a configuration is deleted, counts no create that failed, and keeps the count across a restart', async () => {
+    const { store: s, reopen } = await store();
+    expect(await s.createConfig(config('a', 7), 2)).toMatchObject({ id: 'a' });
+    // The same id again fails inside the transaction: the count taken for it is rolled back.
+    await expect(s.createConfig(config('a', 7), 2)).rejects.toThrow();
+    expect(await s.createConfig(config('b', 7), 2)).toMatchObject({ id: 'b' });
+    expect(await s.createConfig(config('c', 7), 2)).toBe('limit-reached');
+    expect(await s.deleteConfig('a')).toBe(true);
+    expect(await s.deleteConfig('a')).toBe(false);
+    expect(await s.createConfig(config('c', 7), 2)).toMatchObject({ id: 'c' });
+    expect(await s.createConfig(config('d', 7), 2)).toBe('limit-reached');
+    const again = await reopen();
+    expect(await again.createConfig(config('d', 7), 2)).toBe('limit-reached');
+    expect(await again.createConfig(config('d', 7), 3)).toMatchObject({ id: 'd' });
+  });
+
   it('lets no two concurrent creates pass a limit', async () => {
     const { store: s } = await store();
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => s.createConfig(config(`c${i}`, 5), 4)));
