@@ -7,12 +7,13 @@ import { callerContextOf, requireRight, type Right } from './caller-context.ts';
 import { fieldsForCreate, fieldsForUpdate, publicConfig } from './config-writes.ts';
 import type { CredentialVault } from './credential-vault.ts';
 import type { DeviceDirectory } from './device-directory.ts';
-import { invalid, notFound, WebhookApiError } from './errors.ts';
+import { notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from './limits.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './schemas.ts';
 import { applyScopeRules } from './scope-rules.ts';
-import { decodeCursor, encodeCursor, type PagedList } from './store/page-cursor.ts';
-import type { Page, PageRequest, StoredConfig, WebhookStore } from './store/webhook-store.ts';
+import { pageOf, sendPage } from './list-pages.ts';
+import { companyQuery, deviceIdOf, idOf, parse } from './route-inputs.ts';
+import type { StoredConfig, WebhookStore } from './store/webhook-store.ts';
 
 export interface RouteDependencies {
   readonly store: WebhookStore;
@@ -38,47 +39,6 @@ export interface RouteSpec {
 
 type Handler = (req: Request, res: Response, deps: RouteDependencies) => Promise<void>;
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
-  if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
-    throw invalid('body', 'must be a JSON object (send Content-Type: application/json)');
-  }
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-  const field = keys.length > 0 ? keys.join(', ') : issue?.path.join('.') || where;
-  throw invalid(field, keys.length > 0 ? 'is not a field of this request' : (issue?.message ?? 'is invalid'));
-}
-
-function deviceIdOf(req: Request): number {
-  const raw = String(req.params.deviceId);
-  const id = Number(raw);
-  if (!/^\d{1,15}$/.test(raw) || id <= 0) throw invalid('deviceId', 'must be a positive whole number');
-  return id;
-}
-
-const controlCharacter = /\p{Cc}/u;
-/** Configuration and route ids are UUIDs this service generated (randomUUID: lower case). */
-const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/**
- * The id in path parameter `name`: 400 for a control character (PostgreSQL refuses NUL in text),
- * undefined when it cannot be an id this service made, so it is not found without a query.
- */
-function idOf(req: Request, name: 'id' | 'routeId'): string | undefined {
-  const raw = String(req.params[name]);
-  if (controlCharacter.test(raw)) throw invalid(name, 'must not contain control characters');
-  return generatedId.test(raw) ? raw : undefined;
-}
-
-const companyQuery = z.object({
-  companyId: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once, as a positive whole number') })
-    .regex(/^\d{1,15}$/, 'must be a positive whole number')
-    .transform(Number)
-    .refine((n) => n > 0, 'must be a positive whole number'),
-});
-
 /** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
 async function configFor(req: Request, res: Response, deps: RouteDependencies, right: Right): Promise<StoredConfig> {
   const id = idOf(req, 'id');
@@ -93,31 +53,6 @@ async function linkedDevice(req: Request, res: Response, deps: RouteDependencies
   const config = await configFor(req, res, deps, right);
   if (!(await deps.store.getLink(config.id, deviceId))) throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
   return { config, deviceId };
-}
-
-/** The page a list request asks for: `limit` from 1 to the collection's limit (all of it by default), `cursor` from a Link. */
-function pageOf(req: Request, list: PagedList, max: number): PageRequest {
-  const { limit, cursor } = req.query;
-  if (limit !== undefined && (typeof limit !== 'string' || !/^\d{1,7}$/.test(limit) || Number(limit) < 1 || Number(limit) > max)) {
-    throw invalid('limit', `must be a whole number from 1 to ${max}`);
-  }
-  if (cursor === undefined) return { limit: limit === undefined ? max : Number(limit) };
-  const after = typeof cursor === 'string' ? decodeCursor(list, cursor) : undefined;
-  if (after === undefined) throw invalid('cursor', 'must be the cursor of a Link header of this list');
-  return { limit: limit === undefined ? max : Number(limit), after };
-}
-
-/** Sends a page as a JSON array; a path-absolute Link to the next page (same path and query, its cursor) when more follow. */
-function sendPage<T>(req: Request, res: Response, path: string, list: PagedList, page: Page<T>): void {
-  if (page.next !== undefined) {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(req.query)) {
-      for (const one of Array.isArray(value) ? value : [value]) if (typeof one === 'string') query.append(name, one);
-    }
-    query.set('cursor', encodeCursor(list, page.next));
-    res.set('link', `<${path}?${query.toString()}>; rel="next"`);
-  }
-  res.json(page.items);
 }
 
 const limitReached = (message: string) => new WebhookApiError('LIMIT_REACHED', `${message}, the most it may have`);

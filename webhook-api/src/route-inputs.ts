@@ -1,0 +1,46 @@
+// What a route reads from a request, checked at the edge: a body or query against its schema (400
+// naming the first bad field), the ids in the path, the companyId query.
+import { isPlainText } from '@platform/shared';
+import type { Request } from 'express';
+import { z } from 'zod';
+import { invalid } from './errors.ts';
+
+export function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
+  if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw invalid('body', 'must be a JSON object (send Content-Type: application/json)');
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+  const field = keys.length > 0 ? keys.join(', ') : issue?.path.join('.') || where;
+  throw invalid(field, keys.length > 0 ? 'is not a field of this request' : (issue?.message ?? 'is invalid'));
+}
+
+export function deviceIdOf(req: Request): number {
+  const raw = String(req.params.deviceId);
+  const id = Number(raw);
+  if (!/^\d{1,15}$/.test(raw) || id <= 0) throw invalid('deviceId', 'must be a positive whole number');
+  return id;
+}
+
+/** Configuration and route ids are UUIDs this service generated (randomUUID: lower case). */
+const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The id in path parameter `name`: 400 for a control character (PostgreSQL refuses NUL in text),
+ * undefined when it cannot be an id this service made, so it is not found without a query.
+ */
+export function idOf(req: Request, name: 'id' | 'routeId'): string | undefined {
+  const raw = String(req.params[name]);
+  if (!isPlainText(raw)) throw invalid(name, 'must not contain control characters');
+  return generatedId.test(raw) ? raw : undefined;
+}
+
+export const companyQuery = z.object({
+  companyId: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once, as a positive whole number') })
+    .regex(/^\d{1,15}$/, 'must be a positive whole number')
+    .transform(Number)
+    .refine((n) => n > 0, 'must be a positive whole number'),
+});
