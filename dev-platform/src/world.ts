@@ -33,6 +33,11 @@ export class World {
   /** Company id, then document id: a document id names a document of one company only. */
   readonly #legalDocuments = new Map<number, Map<string, LegalDocument>>();
   readonly #identityProviders = new Map<number, IdentityProvider[]>();
+  /**
+   * Every permission the platform has known: the seed's, plus any a role or an app definition has
+   * named since. It only grows, so that no edit of a definition takes a permission from owners.
+   */
+  readonly #catalog = new Set<string>();
 
   constructor(seed: Seed) {
     const copy = structuredClone(seed);
@@ -45,6 +50,12 @@ export class World {
     this.#clients = new Map(copy.clients.map((c) => [c.clientId, c]));
     this.#devices = new Map(copy.devices.map((d) => [d.id, d]));
     for (const document of copy.legalDocuments) this.publishLegalDocument(document);
+    for (const role of copy.roles) this.#addToCatalog(role.permissions);
+    for (const app of copy.apps) this.#addToCatalog([...app.permissions, ...app.requestedClientPermissions]);
+  }
+
+  #addToCatalog(permissions: readonly string[]): void {
+    for (const permission of permissions) this.#catalog.add(permission);
   }
 
   company(id: number): Company | undefined {
@@ -118,18 +129,16 @@ export class World {
     return app.installations.find((i) => i.companyId === companyId);
   }
 
-  /** Every permission the platform knows: what an owner holds with their own token. */
+  /** Every permission the platform has ever known: what an owner holds with their own token. */
   catalog(): ReadonlySet<string> {
-    const all = new Set<string>();
-    for (const role of this.#roles.values()) for (const p of role.permissions) all.add(p);
-    for (const app of this.#apps.values()) for (const p of [...app.permissions, ...app.requestedClientPermissions]) all.add(p);
-    return all;
+    return this.#catalog;
   }
 
   // ---- changes made through the administration endpoints ----
 
   putRole(name: string, permissions: readonly string[]): Role {
     const role = { name, permissions: [...new Set(permissions)] };
+    this.#addToCatalog(role.permissions);
     this.#roles.set(name, role);
     return role;
   }
@@ -167,6 +176,7 @@ export class World {
     app.name = definition.name;
     app.permissions = [...definition.permissions];
     app.requestedClientPermissions = [...definition.requestedClientPermissions];
+    this.#addToCatalog([...app.permissions, ...app.requestedClientPermissions]);
     // Consent can only cover what the app still requests.
     for (const installation of app.installations) {
       installation.consentedPermissions = installation.consentedPermissions.filter((p) => app.requestedClientPermissions.includes(p));

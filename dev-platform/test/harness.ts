@@ -19,6 +19,23 @@ export interface RunningPlatform {
 
 export const defaultSeed = (): Seed => loadSeedFile(resolve(import.meta.dirname, '../seed.json'), devSecrets);
 
+/**
+ * The default seed plus `pat` (u-pat), owner of every company: a platform administrator, who holds
+ * every right at every company and so may change the platform's roles and apps.
+ */
+export function seedWithPlatformAdministrator(): Seed {
+  const seed = defaultSeed();
+  seed.users.push({
+    id: 'u-pat',
+    username: 'pat',
+    password: 'pat-dev-password',
+    email: 'pat@platform.example',
+    apiTokens: [],
+    memberships: seed.companies.map((company) => ({ companyId: company.id, roles: [], isOwner: true })),
+  });
+  return seed;
+}
+
 export async function startPlatform(options: { env?: Record<string, string>; seed?: unknown } = {}): Promise<RunningPlatform> {
   const main = await listenOnFreePort();
   const ai = await listenOnFreePort();
