@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isPlainText, plainText, serializedWebAddress, webAddressProblem } from './input-text.ts';
 
 describe('plain text', () => {
-  it.each(['Boiler feed', 'Conditions générales — 利用規約', 'tab-free 🙂'])('takes %j', (value) => {
+  it.each(['Boiler feed', 'Conditions générales — 利用規約', 'tab-free 🙂', 'family 👨\u200D👩\u200D👧', 'عربي and English'])('takes %j', (value) => {
     expect(isPlainText(value)).toBe(true);
     expect(plainText(z.string()).safeParse(value).success).toBe(true);
   });
@@ -14,6 +14,9 @@ describe('plain text', () => {
     ['a C1 control', 'a\u0085b'],
     ['a line break', 'a\nb'],
     ['an unpaired surrogate', 'a\ud800b'],
+    ['a right-to-left override', 'invoice\u202Efdp.exe'],
+    ['a right-to-left isolate', 'a\u2067b'],
+    ['a line separator', 'a\u2028b'],
   ])('refuses %s', (_case, value) => {
     expect(isPlainText(value)).toBe(false);
     expect(plainText(z.string()).safeParse(value).success).toBe(false);

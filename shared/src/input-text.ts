@@ -5,16 +5,23 @@ import type { z } from 'zod';
 
 /** C0 controls, DEL and C1 controls (Unicode Cc). PostgreSQL refuses NUL in text; logs and terminals misread the rest. */
 const controlCharacter = /\p{Cc}/u;
+/**
+ * Characters that make a text read otherwise than it is stored: the text-direction controls behind
+ * "Trojan Source" spoofing (LRM, RLM, ALM, the embeddings, overrides and isolates) and the line and
+ * paragraph separators. Other format characters stay allowed (the zero-width joiner builds emoji).
+ */
+const misleading = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
 
-/** True when `value` has no control character and no unpaired surrogate (which PostgreSQL would store as U+FFFD). */
+/** True when `value` has no control character, no text-direction control or line separator, and no unpaired surrogate. */
 export function isPlainText(value: string): boolean {
-  return !controlCharacter.test(value) && value.isWellFormed();
+  return !controlCharacter.test(value) && !misleading.test(value) && value.isWellFormed();
 }
 
 /** A zod string refined to plain text: an id, a name, a title, a tag. */
 export function plainText<S extends z.ZodString>(schema: S): S {
   return schema
     .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .refine((value) => !misleading.test(value), 'must not contain text-direction controls or line separators')
     .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
 }
 

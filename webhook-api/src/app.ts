@@ -6,6 +6,7 @@ import { requireCaller, type CallerCheck } from './caller-context.ts';
 import type { CredentialVault } from './credential-vault.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
+import { firstDuplicateKey } from './json-duplicate-keys.ts';
 import { defaultLimits, type WebhookLimits } from './limits.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { StoreUnavailableError } from './store/store-unavailable.ts';
@@ -30,6 +31,11 @@ function toApiError(error: unknown): WebhookApiError {
   if (isPlatformError(error, 'PLATFORM_UNAVAILABLE'))
     return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
   if (isPlatformError(error)) return new WebhookApiError('PLATFORM_BAD_RESPONSE', 'The platform answered unexpectedly; try again later.', { cause: error });
+  if (error instanceof DuplicateKeyError) {
+    // The key is echoed only when it looks like a field name (it may be anything the client sent).
+    const field = /^[A-Za-z]{1,40}$/.test(error.key) ? error.key : 'body';
+    return new WebhookApiError('VALIDATION_FAILED', `${field}: is given twice`, { field, cause: error });
+  }
   const bodyError = error as { type?: string; status?: number };
   if (bodyError.type === 'entity.parse.failed') return new WebhookApiError('VALIDATION_FAILED', 'body: is not valid JSON', { field: 'body', cause: error });
   if (bodyError.type === 'entity.too.large') return new WebhookApiError('PAYLOAD_TOO_LARGE', 'body: is larger than 64 kB', { field: 'body', cause: error });
@@ -47,6 +53,22 @@ function toApiError(error: unknown): WebhookApiError {
 }
 
 const jsonTypes = ['application/json', 'application/*+json'];
+
+/** A body that gives one key twice: JSON.parse would keep the last silently, so the client's intent is unclear. */
+class DuplicateKeyError extends Error {
+  readonly key: string;
+
+  constructor(key: string) {
+    super('a key is given twice');
+    this.key = key;
+  }
+}
+
+/** express.json's `verify`: runs on the raw bytes before they are parsed. */
+function refuseDuplicateKeys(_req: unknown, _res: unknown, body: Buffer): void {
+  const key = firstDuplicateKey(body.toString('utf8'));
+  if (key !== undefined) throw new DuplicateKeyError(key);
+}
 
 /** The charset parameter of a Content-Type, lower-cased; undefined when there is none. */
 const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
@@ -89,7 +111,12 @@ export function createApp(deps: AppDependencies): Express {
     res.json({ status: 'ok' });
   });
 
-  app.use('/v2/webhooks', requireCaller(deps.checkCaller), requireJsonBody, express.json({ limit: '64kb', strict: true, type: jsonTypes, inflate: false }));
+  app.use(
+    '/v2/webhooks',
+    requireCaller(deps.checkCaller),
+    requireJsonBody,
+    express.json({ limit: '64kb', strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys }),
+  );
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');

@@ -305,4 +305,9 @@ describe('the delivery header rules', () => {
     expect(field).toBe('authPayload');
     expect(message).toBe(`authPayload: ${key} must be at most 4096 characters`);
   });
+
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses %s as a header name, in customHeaders and in Custom headers', (name) => {
+    expect(refusal(() => checkCustomHeaders(`{"${name}":"x"}`, [])).field).toBe('customHeaders');
+    expect(refusal(() => checkAuthPayload('Custom', `{"headers":{"${name}":"x"}}`)).field).toBe('authPayload');
+  });
 });

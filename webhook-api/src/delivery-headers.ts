@@ -128,11 +128,15 @@ function exactKeys(field: string, object: Record<string, unknown>, keys: readonl
 
 type HeaderUse = 'customHeaders' | 'Custom';
 
+const objectMachinery = new Set(['__proto__', 'constructor', 'prototype', '__definegetter__', '__definesetter__', '__lookupgetter__', '__lookupsetter__']);
+
 /** Checks one name of a header map; names are echoed only once they are known to be valid tokens. */
 function checkName(field: string, name: string, use: HeaderUse): void {
   if (name.length > maxHeaderNameLength) throw invalid(field, `header names must be at most ${maxHeaderNameLength} characters`);
   if (!headerName.test(name)) throw invalid(field, "a header name is not a valid HTTP field name (letters, digits and !#$%&'*+-.^_`|~ only)");
   const lower = name.toLowerCase();
+  // Valid tokens, but names of JavaScript's object machinery: a header map built from them could change its prototype.
+  if (objectMachinery.has(lower)) throw invalid(field, `${name} cannot be a header name`);
   const conflict = deliveryConflict(lower);
   if (conflict !== undefined) throw invalid(field, `${name} cannot be configured: ${conflict}`);
   if (use === 'customHeaders' && looksLikeCredential(name)) {

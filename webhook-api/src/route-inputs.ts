@@ -19,9 +19,8 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'bo
 
 export function deviceIdOf(req: Request): number {
   const raw = String(req.params.deviceId);
-  const id = Number(raw);
-  if (!/^\d{1,15}$/.test(raw) || id <= 0) throw invalid('deviceId', 'must be a positive whole number');
-  return id;
+  if (!/^[1-9]\d{0,14}$/.test(raw)) throw invalid('deviceId', 'must be a positive whole number, without leading zeros');
+  return Number(raw);
 }
 
 /** Configuration and route ids are UUIDs this service generated (randomUUID: lower case). */

@@ -94,6 +94,34 @@ describe('the webhook API edge', () => {
     }
   });
 
+  it('answers 400 to a body that gives a field twice, and stores nothing', async () => {
+    const before = await api.store.countConfigs();
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const twice = '{"name":"a","name":"b","url":"https://receiver.example/hook","deliveryMode":"Realtime"}';
+    expect(await client('POST', '/v2/webhooks?companyId=1', twice)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_FAILED', field: 'name' } },
+    });
+    const oddKey = '{"n\\u0000":1,"n\\u0000":2,"name":"a","url":"https://receiver.example/hook","deliveryMode":"Realtime"}';
+    expect(await client('POST', '/v2/webhooks?companyId=1', oddKey)).toMatchObject({ status: 400, body: { error: { field: 'body' } } });
+    expect(await api.store.countConfigs()).toBe(before);
+  });
+
+  it('answers 400 naming name to a text-direction override that would make it read otherwise', async () => {
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const result = await client('POST', '/v2/webhooks?companyId=1', { ...hook, name: 'invoice\u202Efdp.exe' });
+    expect(result).toMatchObject({
+      status: 400,
+      body: { error: { field: 'name', message: 'name: must not contain text-direction controls or line separators' } },
+    });
+  });
+
+  it('answers 400 to a device id with leading zeros, as the platform does', async () => {
+    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const { id } = (await client('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
+    expect((await client('POST', `/v2/webhooks/${id}/devices/01001`)).body).toMatchObject({ error: { field: 'deviceId' } });
+  });
+
   it('says companyId must be given once when it is repeated', async () => {
     const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
     expect((await client('GET', '/v2/webhooks?companyId=1&companyId=1')).body).toMatchObject({
