@@ -74,7 +74,9 @@ describe('access', () => {
     if (!installation) throw new Error('not installed');
     w.setConsent(installation, ['device-overview:view']);
     expect(may(w, call, 'device-overview:manage', 1)).toBe(false);
-    w.assignRoles(call.user, 1, []);
+    const membership = w.membership(call.user, 1);
+    if (!membership) throw new Error('not a member');
+    w.assignRoles(membership, []);
     expect(may(w, call, 'device-overview:view', 1)).toBe(false);
   });
 });

@@ -79,12 +79,14 @@ export function createAdminRoutes(world: World): Router {
     const person = adminPerson(res);
     const companyId = idParam(req.params.companyId, 'companyId');
     requireAt(person, 'iam:roles:assign', companyId);
+    // An unknown user and a non-member get the same answer, so that user ids cannot be probed.
     const user = world.user(req.params.userId);
-    if (!user) throw new ApiError('not_found', `user ${req.params.userId} not found`);
+    const membership = user && world.membership(user, companyId);
+    if (!membership) throw new ApiError('not_found', `user ${req.params.userId} is not a member of company ${companyId}`);
     const body = parseBody(z.strictObject({ roles: z.array(z.string()) }), req);
     const unknown = body.roles.find((role) => !world.role(role));
     if (unknown) throw new ApiError('invalid_request', `roles: no role ${unknown}`);
-    res.json(world.assignRoles(user, companyId, body.roles));
+    res.json(world.assignRoles(membership, body.roles));
   });
 
   router.put('/api/companies/:companyId/apps/:clientId/consent', (req, res) => {

@@ -143,14 +143,9 @@ export class World {
     return role;
   }
 
-  assignRoles(user: User, companyId: number, roles: readonly string[]): Membership {
-    const existing = this.membership(user, companyId);
-    if (existing) {
-      existing.roles = [...new Set(roles)];
-      return existing;
-    }
-    const membership = { companyId, roles: [...new Set(roles)], isOwner: false };
-    user.memberships.push(membership);
+  /** Changes the roles of an existing member: an assignment never makes anyone a member. */
+  assignRoles(membership: Membership, roles: readonly string[]): Membership {
+    membership.roles = [...new Set(roles)];
     return membership;
   }
 
