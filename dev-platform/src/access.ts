@@ -16,7 +16,7 @@ export type MeView = MeAnswer;
 function rolePermissions(world: World, user: User, companyId: number): Set<string> {
   const granted = new Set<string>();
   for (const name of world.membership(user, companyId)?.roles ?? []) {
-    for (const permission of world.role(name)?.permissions ?? []) granted.add(permission);
+    for (const permission of world.roleAt(name, companyId)?.permissions ?? []) granted.add(permission);
   }
   return granted;
 }

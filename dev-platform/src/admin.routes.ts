@@ -1,7 +1,8 @@
 // Administration calls: roles, role assignments, consent, app definitions, availability,
 // installation, identity providers, publishing legal documents. A person may make them where their
-// own permissions allow (a role or an app definition, which companies share: at every company it
-// affects); a delegated token is always refused with 403, whatever person and app hold.
+// own permissions allow; what every company shares (a platform role, an app's definition and
+// availability) only a platform administrator, who holds the right at every company, changes. A
+// delegated token is always refused with 403, whatever person and app hold.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { may, type Principal } from './access.ts';
@@ -21,6 +22,9 @@ function adminPerson(res: Response): Principal & { kind: 'person' } {
   return principal;
 }
 
+/** Why only a platform administrator changes an app: installing it gives a company no control over it. */
+const appsArePublishers = "an app's definition and availability are its publisher's";
+
 export function createAdminRoutes(world: World): Router {
   const router = Router();
 
@@ -29,24 +33,21 @@ export function createAdminRoutes(world: World): Router {
     if (!world.company(companyId)) throw new ApiError('not_found', `company ${companyId} not found`);
     if (!may(world, person, permission, companyId)) throw new ApiError('forbidden', `${permission} is needed at company ${companyId}`);
   };
-  /** The person must hold `permission` at some company of their own (platform-wide definitions). */
+  /** The person must hold `permission` at some company of their own. */
   const requireSomewhere = (person: Principal & { kind: 'person' }, permission: string) => {
     if (!person.user.memberships.some((m) => may(world, person, permission, m.companyId))) {
       throw new ApiError('forbidden', `${permission} is needed`);
     }
   };
   /**
-   * A platform-wide definition (a role, an app's definition or availability) is shared by every
-   * company that uses it: a change needs `permission` at each of them, `affected`, so that one
-   * company's administrator never changes what another company's people or installations may do.
+   * The person must be a platform administrator for `permission`: hold it at every company of the
+   * platform. What every company shares (a platform role, an app's definition and availability) is
+   * changed by such a person only, so that no company's administrator changes what another's may do.
+   * The message names no company: a tenant learns nothing of the others.
    */
-  const requireAtEvery = (person: Principal, permission: string, affected: readonly number[]) => {
-    const missing = affected.filter((companyId) => !may(world, person, permission, companyId));
-    if (missing.length > 0) {
-      throw new ApiError(
-        'forbidden',
-        `${permission} is needed at ${missing.length === 1 ? 'company' : 'companies'} ${missing.join(', ')}, where the change applies too`,
-      );
+  const requireEverywhere = (person: Principal, permission: string, why: string) => {
+    if (!world.companies.every((company) => may(world, person, permission, company.id))) {
+      throw new ApiError('forbidden', `${permission} is needed at every company of the platform: ${why}`);
     }
   };
   const appOf = (clientId: string | undefined): App => {
@@ -55,13 +56,15 @@ export function createAdminRoutes(world: World): Router {
     return app;
   };
 
-  const installedAt = (app: App) => app.installations.map((i) => i.companyId).sort((a, b) => a - b);
-
   router.get('/api/roles', (_req, res) => {
-    adminPerson(res);
-    res.json(world.roles);
+    const person = adminPerson(res);
+    res.json(world.rolesAt(person.user.memberships.map((m) => m.companyId)));
   });
 
+  /**
+   * `{ permissions }` changes a platform role (a platform administrator's call);
+   * `{ companyId, permissions }` creates or changes that company's role (its role managers' call).
+   */
   router.put('/api/roles/:name', (req, res) => {
     const person = adminPerson(res);
     requireSomewhere(person, 'iam:roles:manage');
@@ -70,9 +73,21 @@ export function createAdminRoutes(world: World): Router {
       .regex(/^[a-z0-9-]+$/)
       .safeParse(req.params.name);
     if (!name.success) throw new ApiError('invalid_request', 'name must be lower-case letters, digits and dashes');
-    requireAtEvery(person, 'iam:roles:manage', world.companiesHoldingRole(name.data));
-    const body = parseBody(z.strictObject({ permissions: z.array(permission) }), req);
-    res.json(world.putRole(name.data, body.permissions));
+    const body = parseBody(z.strictObject({ companyId: z.number().int().positive().optional(), permissions: z.array(permission) }), req);
+    const platformRole = world.platformRole(name.data);
+    if (body.companyId === undefined) {
+      if (!platformRole) {
+        throw new ApiError('invalid_request', `companyId: ${name.data} is no platform role; a new role belongs to the company companyId names`);
+      }
+      requireEverywhere(person, 'iam:roles:manage', `${name.data} is a platform role`);
+      res.json(world.putPlatformRole(name.data, body.permissions));
+      return;
+    }
+    requireAt(person, 'iam:roles:manage', body.companyId);
+    if (platformRole) {
+      throw new ApiError('invalid_request', `name: ${name.data} is a platform role; choose another name for a role of company ${body.companyId}`);
+    }
+    res.json(world.putCompanyRole(body.companyId, name.data, body.permissions));
   });
 
   router.put('/api/companies/:companyId/role-assignments/:userId', (req, res) => {
@@ -84,8 +99,9 @@ export function createAdminRoutes(world: World): Router {
     const membership = user && world.membership(user, companyId);
     if (!membership) throw new ApiError('not_found', `user ${req.params.userId} is not a member of company ${companyId}`);
     const body = parseBody(z.strictObject({ roles: z.array(z.string()) }), req);
-    const unknown = body.roles.find((role) => !world.role(role));
-    if (unknown) throw new ApiError('invalid_request', `roles: no role ${unknown}`);
+    // Unknown and another company's role alike: a company's roles are its own business.
+    const unavailable = body.roles.find((role) => !world.roleAt(role, companyId));
+    if (unavailable) throw new ApiError('invalid_request', `roles: role ${unavailable} is not available at company ${companyId}`);
     res.json(world.assignRoles(membership, body.roles));
   });
 
@@ -122,10 +138,8 @@ export function createAdminRoutes(world: World): Router {
   });
 
   router.put('/api/apps/:clientId/definition', (req, res) => {
-    const person = adminPerson(res);
-    requireSomewhere(person, 'apps:manage');
+    requireEverywhere(adminPerson(res), 'apps:manage', appsArePublishers);
     const app = appOf(req.params.clientId);
-    requireAtEvery(person, 'apps:manage', installedAt(app));
     const body = parseBody(z.strictObject({ name: plainText, permissions: z.array(permission), requestedClientPermissions: z.array(permission) }), req);
     const outside = body.permissions.find((p) => app.appKey === null || !p.startsWith(`${app.appKey}:`));
     if (outside) throw new ApiError('invalid_request', `permissions: ${outside} is outside the app's namespace`);
@@ -140,10 +154,8 @@ export function createAdminRoutes(world: World): Router {
   });
 
   router.put('/api/apps/:clientId/availability', (req, res) => {
-    const person = adminPerson(res);
-    requireSomewhere(person, 'apps:manage');
+    requireEverywhere(adminPerson(res), 'apps:manage', appsArePublishers);
     const app = appOf(req.params.clientId);
-    requireAtEvery(person, 'apps:manage', installedAt(app));
     const body = parseBody(z.strictObject({ available: z.boolean() }), req);
     world.setAvailability(app, body.available);
     res.json({ clientId: app.clientId, available: app.available });

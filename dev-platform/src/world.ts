@@ -4,7 +4,12 @@ import { hash } from 'node:crypto';
 import type { Seed } from './seed.ts';
 
 export type Company = Seed['companies'][number];
-export type Role = Seed['roles'][number];
+/** A platform role (`companyId: null`, the seed's), shared by every company, or a role of one company. */
+export interface Role {
+  readonly name: string;
+  readonly permissions: readonly string[];
+  readonly companyId: number | null;
+}
 export type User = Seed['users'][number];
 export type Membership = User['memberships'][number];
 export type App = Seed['apps'][number];
@@ -23,7 +28,9 @@ const tokenKey = (token: string) => hash('sha256', token, 'base64url');
 
 export class World {
   readonly #companies: Map<number, Company>;
-  readonly #roles: Map<string, Role>;
+  readonly #platformRoles: Map<string, Role>;
+  /** Company id, then role name: a company role is held and seen at its company only. */
+  readonly #companyRoles = new Map<number, Map<string, Role>>();
   readonly #users: Map<string, User>;
   readonly #usersByName: Map<string, User>;
   readonly #usersByApiToken: Map<string, User>;
@@ -42,7 +49,7 @@ export class World {
   constructor(seed: Seed) {
     const copy = structuredClone(seed);
     this.#companies = new Map(copy.companies.map((c) => [c.id, c]));
-    this.#roles = new Map(copy.roles.map((r) => [r.name, r]));
+    this.#platformRoles = new Map(copy.roles.map((r) => [r.name, { ...r, companyId: null }]));
     this.#users = new Map(copy.users.map((u) => [u.id, u]));
     this.#usersByName = new Map(copy.users.map((u) => [u.username, u]));
     this.#usersByApiToken = new Map(copy.users.flatMap((u) => u.apiTokens.map((t) => [tokenKey(t), u] as const)));
@@ -62,12 +69,22 @@ export class World {
     return this.#companies.get(id);
   }
 
-  role(name: string): Role | undefined {
-    return this.#roles.get(name);
+  get companies(): readonly Company[] {
+    return [...this.#companies.values()];
   }
 
-  get roles(): readonly Role[] {
-    return [...this.#roles.values()];
+  platformRole(name: string): Role | undefined {
+    return this.#platformRoles.get(name);
+  }
+
+  /** The role a member of the company may hold by that name: a platform role or the company's own. */
+  roleAt(name: string, companyId: number): Role | undefined {
+    return this.#platformRoles.get(name) ?? this.#companyRoles.get(companyId)?.get(name);
+  }
+
+  /** The platform roles, then the roles of the given companies. */
+  rolesAt(companyIds: readonly number[]): Role[] {
+    return [...this.#platformRoles.values(), ...companyIds.flatMap((id) => [...(this.#companyRoles.get(id)?.values() ?? [])])];
   }
 
   user(id: string): User | undefined {
@@ -118,13 +135,6 @@ export class World {
     return user.memberships.find((m) => m.companyId === companyId);
   }
 
-  /** The companies where some member holds the role: those a change to the role affects. */
-  companiesHoldingRole(name: string): number[] {
-    const companies = new Set<number>();
-    for (const user of this.#users.values()) for (const m of user.memberships) if (m.roles.includes(name)) companies.add(m.companyId);
-    return [...companies].sort((a, b) => a - b);
-  }
-
   installation(app: App, companyId: number): Installation | undefined {
     return app.installations.find((i) => i.companyId === companyId);
   }
@@ -136,10 +146,27 @@ export class World {
 
   // ---- changes made through the administration endpoints ----
 
-  putRole(name: string, permissions: readonly string[]): Role {
-    const role = { name, permissions: [...new Set(permissions)] };
+  /** Sets the permissions of an existing platform role, for every company at once. */
+  putPlatformRole(name: string, permissions: readonly string[]): Role {
+    // Platform roles are the seed's: a new role belongs to one company.
+    if (!this.#platformRoles.has(name)) throw new Error(`${name} is no platform role`);
+    const role = { name, permissions: [...new Set(permissions)], companyId: null };
     this.#addToCatalog(role.permissions);
-    this.#roles.set(name, role);
+    this.#platformRoles.set(name, role);
+    return role;
+  }
+
+  /** Creates or changes a role of one company; its name must not be a platform role's. */
+  putCompanyRole(companyId: number, name: string, permissions: readonly string[]): Role {
+    if (this.#platformRoles.has(name)) throw new Error(`${name} is a platform role`);
+    const role = { name, permissions: [...new Set(permissions)], companyId };
+    this.#addToCatalog(role.permissions);
+    let roles = this.#companyRoles.get(companyId);
+    if (!roles) {
+      roles = new Map();
+      this.#companyRoles.set(companyId, roles);
+    }
+    roles.set(name, role);
     return role;
   }
 

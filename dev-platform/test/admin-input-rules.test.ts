@@ -1,13 +1,15 @@
 // Administration inputs keep the platform's input rules: web addresses are absolute http(s) without
 // user information, and ids, titles and names hold no control character; 400 naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personToken, sendJson, startPlatform, type RunningPlatform } from './harness.ts';
+import { personToken, seedWithPlatformAdministrator, sendJson, startPlatform, type RunningPlatform } from './harness.ts';
 
 let running: RunningPlatform;
 let owner: string;
+let platformAdministrator: string;
 beforeAll(async () => {
-  running = await startPlatform();
+  running = await startPlatform({ seed: seedWithPlatformAdministrator() });
   owner = await personToken(running.issuer, 'olivia');
+  platformAdministrator = await personToken(running.issuer, 'pat');
 });
 afterAll(async () => {
   await running.close();
@@ -72,7 +74,8 @@ describe('setting identity providers', () => {
 
 describe("defining an app's name", () => {
   it('refuses a name with a control character, naming the field', async () => {
-    const result = await sendJson('PUT', `${running.issuer}/api/apps/fleet-insights/definition`, owner, {
+    // An app's definition is its publisher's: a platform administrator's call.
+    const result = await sendJson('PUT', `${running.issuer}/api/apps/fleet-insights/definition`, platformAdministrator, {
       name: 'Fleet\u0000insights',
       permissions: ['fleet-insights:read'],
       requestedClientPermissions: ['device-overview:view'],

@@ -216,11 +216,14 @@ describe('ids in paths', () => {
 describe('administration calls', () => {
   const adminCalls = [
     ['PUT', '/api/roles/device-viewer', { permissions: ['device-overview:view'] }],
+    ['PUT', '/api/roles/acme-auditor', { companyId: 1, permissions: ['device-overview:view'] }],
     ['PUT', '/api/companies/1/role-assignments/u-vera', { roles: ['device-viewer'] }],
+    ['PUT', '/api/companies/3/role-assignments/u-olivia', { roles: ['device-viewer'] }],
     ['PUT', '/api/companies/1/apps/fleet-insights/consent', { permissions: ['device-overview:view'] }],
     ['PUT', '/api/companies/3/apps/webhook-tools/installation', {}],
     ['PUT', '/api/apps/fleet-insights/definition', { name: 'Fleet', permissions: ['fleet-insights:read'], requestedClientPermissions: [] }],
     ['PUT', '/api/apps/fleet-insights/availability', { available: false }],
+    ['PUT', '/api/apps/legacy-sync/definition', { name: 'Legacy', permissions: [], requestedClientPermissions: [] }],
     ['PUT', '/api/companies/1/identity-providers', { providers: [] }],
     ['POST', '/api/companies/1/legal-documents', { id: 'x', title: 'T', version: '1', url: 'https://legal.example/x' }],
   ] as const;
