@@ -7,6 +7,7 @@ import express, { type Express } from 'express';
 import { z } from 'zod';
 import { ApiError, apiErrorHandler, parseBody } from './api-error.ts';
 import type { AccessTokenClaims } from './authenticate.ts';
+import { createJsonBodyParser } from './json-body.ts';
 import type { Logger } from '@platform/shared';
 import { createRequestLogging, extractBearer } from '@platform/shared';
 
@@ -29,7 +30,7 @@ export function createAiService(options: {
   const app = express();
   app.disable('x-powered-by');
   app.use(createRequestLogging(options.logger));
-  app.use(express.json({ limit: '256kb' }));
+  app.use(createJsonBodyParser({ limit: '256kb' }));
 
   app.post('/v1/embeddings', async (req, res) => {
     const headers = req.headersDistinct.authorization;

@@ -11,6 +11,7 @@ export const apiErrors = {
   delegation_forbidden: { status: 403, message: 'Administration calls are refused under delegation.' },
   not_a_person: { status: 403, message: 'This call needs a person; an app token has none.' },
   not_found: { status: 404, message: 'Not found.' },
+  unsupported_media_type: { status: 415, message: 'The body must be uncompressed JSON in UTF-8.' },
   server_error: { status: 500, message: 'Something went wrong on the platform.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
@@ -45,6 +46,28 @@ export function idParam(value: string | undefined, name: string): number {
   return id;
 }
 
+/**
+ * What express.json() and Express refuse with a 4xx (malformed JSON, too large, a charset or an
+ * encoding it does not read), in the platform's shape. Their own messages can repeat the body
+ * ("Unexpected token ... in JSON") or the path, so the answer is a fixed message per kind.
+ */
+function bodyRefusal(error: unknown): { status: number; code: ApiErrorCode; message: string } | undefined {
+  const { status, type } = error as { status?: unknown; type?: unknown };
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  switch (type) {
+    case 'entity.parse.failed':
+      return { status: 400, code: 'invalid_request', message: 'body: is not valid JSON' };
+    case 'charset.unsupported':
+      return { status: 415, code: 'unsupported_media_type', message: 'Content-Type: the charset must be utf-8' };
+    case 'encoding.unsupported':
+      return { status: 415, code: 'unsupported_media_type', message: 'Content-Encoding: send the body uncompressed' };
+    case 'entity.too.large':
+      return { status, code: 'invalid_request', message: 'body: is too large' };
+    default:
+      return { status, code: 'invalid_request', message: 'the request cannot be read' };
+  }
+}
+
 export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, next) => {
   if (res.headersSent) {
     next(error);
@@ -57,10 +80,9 @@ export const apiErrorHandler: ErrorRequestHandler = (error: unknown, req, res, n
     res.status(error.status).json({ error: error.code, message: error.message });
     return;
   }
-  const status = (error as { status?: unknown }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    // express.json() refusals: malformed JSON, too large, wrong charset.
-    res.status(status).json({ error: 'invalid_request', message: (error as Error).message });
+  const refusal = bodyRefusal(error);
+  if (refusal) {
+    res.status(refusal.status).json({ error: refusal.code, message: refusal.message });
     return;
   }
   req.log.error({ err: error }, 'unexpected error');

@@ -12,6 +12,7 @@ import { createAuthenticator, createTokenVerifier } from './authenticate.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
 import { createDevTokenRoutes } from './dev-token.routes.ts';
 import { createInteractionRoutes, interactionErrorPage } from './interactions.routes.ts';
+import { createJsonBodyParser } from './json-body.ts';
 import { createMeRoute, createPlatformApiRoutes } from './platform-api.routes.ts';
 import type { Seed } from './seed.ts';
 import type { DevPlatformSettings } from './settings.ts';
@@ -60,7 +61,7 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
   // alone by the authenticator.
   app.get('/api/me', requireAuthentication(authenticator, authorizationServer.resources), createMeRoute(world));
   // The caller first, then the body: without a valid token, a malformed body is still a 401.
-  app.use('/api', requireAuthentication(authenticator, [settings.issuer]), express.json({ limit: '64kb' }));
+  app.use('/api', requireAuthentication(authenticator, [settings.issuer]), createJsonBodyParser({ limit: '64kb' }));
   app.use(createPlatformApiRoutes(world));
   app.use(createAdminRoutes(world));
   app.use('/api', () => {

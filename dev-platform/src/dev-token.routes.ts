@@ -1,10 +1,11 @@
 // POST /dev/token: scripted login for demos and tests, so that no browser is needed. It exists only
 // on the dev platform and issues the same JWT a person gets from the authorization-code flow.
-import express, { Router } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { ApiError, parseBody } from './api-error.ts';
 import { devLoginClientId, type AuthorizationServer } from './authorization-server.ts';
 import { plainText } from './input-rules.ts';
+import { createJsonBodyParser } from './json-body.ts';
 import type { World } from './world.ts';
 import { mintAccessToken } from './mint-access-token.ts';
 
@@ -17,7 +18,7 @@ export function createDevTokenRoutes(authorizationServer: AuthorizationServer, w
     resource: z.string().optional(),
   });
 
-  router.post('/dev/token', express.json({ limit: '8kb' }), async (req, res) => {
+  router.post('/dev/token', ...createJsonBodyParser({ limit: '8kb' }), async (req, res) => {
     const request = parseBody(body, req);
     const user = world.userByUsername(request.username);
     // The name given is not repeated: it is the caller's input, shown back in a message.
