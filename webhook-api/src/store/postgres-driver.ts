@@ -101,7 +101,7 @@ export function createPostgresDriver(connectionString: string, options: Postgres
   });
 
   return {
-    dialect: { sequence: 'seq', forUpdate: ' FOR UPDATE' },
+    dialect: { sequence: 'seq', forUpdate: ' FOR UPDATE', writableWith: true },
     one: (sql, values) => withClient((client) => on(client).one(sql, values)),
     all: (sql, values) => withClient((client) => on(client).all(sql, values)),
     run: (sql, values) => withClient((client) => on(client).run(sql, values)),

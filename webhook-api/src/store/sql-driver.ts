@@ -31,6 +31,8 @@ export interface SqlDialect {
   readonly sequence: string;
   /** Appended to a SELECT that locks the row it reads until the transaction ends. */
   readonly forUpdate: string;
+  /** Whether a WITH may hold an INSERT ... RETURNING (PostgreSQL), so a write and its count take one statement. */
+  readonly writableWith: boolean;
 }
 
 export interface SqlDriver extends SqlQueryable {

@@ -2,7 +2,7 @@
 // transaction as the insert (the parent row locked), and races answered as values.
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { DeviceLink } from '../schemas.ts';
-import { countOneLessConfig, countOneMoreConfig } from './company-config-counts.ts';
+import { countOneLessConfig, countOneMoreConfig, insertCountedConfig } from './company-config-counts.ts';
 import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
 import type { ConfigFields, Page, PageRequest, StoredConfig, WebhookStore } from './webhook-store.ts';
@@ -86,9 +86,13 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
     page('FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId], scopeColumns, toScope, request);
 
   return {
-    createConfig(c, limit) {
+    async createConfig(c, limit) {
       // The company's count row is the count and, on PostgreSQL, the lock: concurrent creates of a
       // company take turns on it, and no two pass the limit.
+      if (driver.dialect.writableWith) {
+        const row = await (await db()).one(insertCountedConfig(configColumns), [c.id, c.companyId, ...configValues(c), limit ?? Number.MAX_SAFE_INTEGER]);
+        return row ? toConfig(row) : 'limit-reached';
+      }
       return inTransaction(async (tx) => {
         if (!(await tx.one(countOneMoreConfig, [c.companyId, limit ?? Number.MAX_SAFE_INTEGER]))) return 'limit-reached' as const;
         return insertConfig(tx, c);
