@@ -67,6 +67,21 @@ describe('createRequestLogging', () => {
     expect(lines.join('')).not.toContain('query-secret');
   });
 
+  it('logs the path as requested, even after a router mounted on a prefix rewrote it', async () => {
+    const logs = captureLogs();
+    const logging = createRequestLogging(createLogger({ name: 'test', level: 'debug', destination: logs.destination }));
+    const server = await listen((req, res) => {
+      logging(req, res, () => {
+        req.url = '/roles/x'; // what app.use('/api', router) leaves in req.url while routing
+        res.end('ok');
+      });
+    });
+    await fetch(`${server.url}/api/roles/x`);
+    await server.close();
+    const completion = logs.lines.map((l) => JSON.parse(l) as { msg: string; req?: { path: string } }).find((l) => l.msg === 'request completed');
+    expect(completion?.req?.path).toBe('/api/roles/x');
+  });
+
   it('replaces a malformed request id and writes a completion line only at an enabled level', async () => {
     const { lines, url, close } = await serve('warn');
     const ok = await fetch(`${url}/ok`, { headers: { 'x-request-id': 'bad id with spaces' } });
