@@ -1,15 +1,10 @@
+import { startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { startPlatform } from './harness.ts';
 
-let running: RunningPlatform;
-beforeAll(async () => {
-  running = await startPlatform();
-});
-afterAll(async () => {
-  await running.close();
-});
+const running = startedForTests(() => startPlatform());
 
 const redirectUri = 'http://127.0.0.1:45678/callback';
 const mcpResource = 'http://127.0.0.1:3000/mcp';
@@ -36,7 +31,7 @@ async function registerMcpClient(): Promise<oauth.Configuration> {
   // What MCP clients (the MCP Inspector, mcp-remote) send: a public client with a loopback
   // redirect, asking for refresh tokens too.
   return oauth.dynamicClientRegistration(
-    new URL(running.issuer),
+    new URL(running().issuer),
     {
       client_name: 'Test MCP client',
       redirect_uris: [redirectUri],
@@ -61,18 +56,18 @@ async function signIn(visit: ReturnType<typeof browser>, url: string, password: 
       const html = await response.text();
       const action = /action="([^"]+)"/.exec(html)?.[1];
       if (!action) throw new Error(`no login form in: ${html.slice(0, 200)}`);
-      const posted = await visit(new URL(action, running.issuer).href, {
+      const posted = await visit(new URL(action, running().issuer).href, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ username: 'oscar', password }).toString(),
       });
       if (posted.status !== 303) return { loginStatus: posted.status };
-      next = new URL(posted.headers.get('location') ?? '', running.issuer).href;
+      next = new URL(posted.headers.get('location') ?? '', running().issuer).href;
       continue;
     }
     const location = response.headers.get('location');
     if (!location) throw new Error(`stuck at ${next}: ${response.status} ${await response.text()}`);
-    next = new URL(location, running.issuer).href;
+    next = new URL(location, running().issuer).href;
   }
   throw new Error('too many redirects');
 }
@@ -98,10 +93,10 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
 
     expect(tokens.refresh_token).toBeUndefined();
     const claims = decodeJwt(tokens.access_token);
-    expect(claims).toMatchObject({ sub: 'u-oscar', aud: mcpResource, scope: 'api', iss: running.issuer, client_id: client.clientMetadata().client_id });
+    expect(claims).toMatchObject({ sub: 'u-oscar', aud: mcpResource, scope: 'api', iss: running().issuer, client_id: client.clientMetadata().client_id });
     expect(claims.act).toBeUndefined();
     // The person's token is good at the platform API's caller check.
-    const me = await fetch(`${running.issuer}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const me = await fetch(`${running().issuer}/api/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
   });
 
@@ -139,7 +134,7 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
   });
 
   it('answers a stale or unknown sign-in link with a page for the person, never a stack trace', async () => {
-    const response = await fetch(`${running.issuer}/interaction/not-a-real-interaction`);
+    const response = await fetch(`${running().issuer}/interaction/not-a-real-interaction`);
     expect(response.status).toBe(400);
     const page = await response.text();
     expect(page).toContain('start signing in again');
@@ -148,20 +143,20 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
 
   it('publishes discovery at both well-known paths, with CORS for browser clients', async () => {
     for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
-      const response = await fetch(`${running.issuer}${path}`, { headers: { origin: 'http://localhost:6274' } });
+      const response = await fetch(`${running().issuer}${path}`, { headers: { origin: 'http://localhost:6274' } });
       expect(response.status).toBe(200);
       expect(['*', 'http://localhost:6274']).toContain(response.headers.get('access-control-allow-origin'));
       const metadata = (await response.json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({
-        issuer: running.issuer,
+        issuer: running().issuer,
         code_challenge_methods_supported: ['S256'],
-        registration_endpoint: `${running.issuer}/reg`,
+        registration_endpoint: `${running().issuer}/reg`,
       });
       expect(metadata.grant_types_supported).toEqual(
         expect.arrayContaining(['authorization_code', 'client_credentials', 'urn:ietf:params:oauth:grant-type:token-exchange']),
       );
     }
-    const preflight = await fetch(`${running.issuer}/reg`, {
+    const preflight = await fetch(`${running().issuer}/reg`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });

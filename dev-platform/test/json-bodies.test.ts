@@ -1,23 +1,20 @@
+import { startedForTests } from '@platform/shared/testing';
 // The platform reads JSON bodies in UTF-8 only and never compressed: another charset or a
 // Content-Encoding is 415, and a malformed body is 400 without the body repeated in the message.
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personToken, startPlatform, type RunningPlatform } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { personToken, startPlatform } from './harness.ts';
 
-let running: RunningPlatform;
+const running = startedForTests(() => startPlatform());
 let owner: string;
 beforeAll(async () => {
-  running = await startPlatform();
-  owner = await personToken(running.issuer, 'olivia');
-});
-afterAll(async () => {
-  await running.close();
+  owner = await personToken(running().issuer, 'olivia');
 });
 
 const providers = JSON.stringify({ providers: [{ id: 'acme-sso', type: 'oidc', issuer: 'https://sso.acme.example' }] });
 
 async function put(body: string | Uint8Array, headers: Record<string, string>, path = '/api/companies/1/identity-providers') {
-  const response = await fetch(`${running.issuer}${path}`, {
+  const response = await fetch(`${running().issuer}${path}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json', ...headers },
     body,
@@ -66,7 +63,7 @@ describe('JSON bodies', () => {
 
   it('answers a malformed or compressed scripted-login body the same way', async () => {
     const login = async (body: string | Uint8Array, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${running.issuer}/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      const response = await fetch(`${running().issuer}/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
       return { status: response.status, body: await response.json() };
     };
     expect(await login('{"username": "private-marker')).toEqual({ status: 400, body: { error: 'invalid_request', message: 'body: is not valid JSON' } });
@@ -79,7 +76,7 @@ describe('JSON bodies', () => {
 
   it('answers a malformed or compressed body at the other service the same way', async () => {
     const embed = async (body: string | Uint8Array, headers: Record<string, string> = {}) => {
-      const response = await fetch(`${running.aiUrl}/v1/embeddings`, {
+      const response = await fetch(`${running().aiUrl}/v1/embeddings`, {
         method: 'POST',
         headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json', ...headers },
         body,

@@ -1,18 +1,15 @@
+import { startedForTests } from '@platform/shared/testing';
 import { request } from 'node:http';
 import { generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
-import { appToken, delegatedToken, getJson, personToken, sendJson, startPlatform, type RunningPlatform } from './harness.ts';
+import { appToken, delegatedToken, getJson, personToken, sendJson, startPlatform } from './harness.ts';
 
 const mcpUrl = 'http://127.0.0.1:3000/mcp';
-let running: RunningPlatform;
+const running = startedForTests(() => startPlatform());
 let api: string;
-beforeAll(async () => {
-  running = await startPlatform();
-  api = running.issuer;
-});
-afterAll(async () => {
-  await running.close();
+beforeAll(() => {
+  api = running().issuer;
 });
 
 interface Me {
@@ -304,7 +301,7 @@ describe('administration calls', () => {
 
 describe('another platform service', () => {
   async function embed(token: string) {
-    return fetch(`${running.aiUrl}/v1/embeddings`, {
+    return fetch(`${running().aiUrl}/v1/embeddings`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ input: 'pump pressure' }),
@@ -339,7 +336,7 @@ describe('logs', () => {
     await getJson(`${api}/api/me`, devSecrets.DEV_API_TOKEN_OSCAR, 'ApiToken');
     const delegated = await delegatedToken(api, 'oscar');
     await getJson(`${api}/api/me`, delegated);
-    const output = running.logs.join('');
+    const output = running().logs.join('');
     expect(output.length).toBeGreaterThan(0);
     expect(output).toContain('/api/me');
     for (const secret of [token, delegated, ...Object.values(devSecrets)]) expect(output).not.toContain(secret);

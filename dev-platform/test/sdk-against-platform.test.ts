@@ -1,18 +1,13 @@
+import { startedForTests } from '@platform/shared/testing';
 import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, platformAppIdentity, resolveCaller, type Caller } from '@platform/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
-import { delegatedToken, getJson, personToken, startPlatform, type RunningPlatform } from './harness.ts';
+import { delegatedToken, getJson, personToken, startPlatform } from './harness.ts';
 
-let running: RunningPlatform;
-beforeAll(async () => {
-  running = await startPlatform();
-});
-afterAll(async () => {
-  await running.close();
-});
+const running = startedForTests(() => startPlatform());
 
 function settingsFor(clientId: string, secret: string) {
-  return loadPlatformAppSettings({ PLATFORM_API_BASE_URL: running.issuer, APP_CLIENT_ID: clientId, APP_CLIENT_SECRET: secret });
+  return loadPlatformAppSettings({ PLATFORM_API_BASE_URL: running().issuer, APP_CLIENT_ID: clientId, APP_CLIENT_SECRET: secret });
 }
 
 describe('the SDK against the dev platform', () => {
@@ -20,7 +15,11 @@ describe('the SDK against the dev platform', () => {
     const tools = platformAppIdentity(settingsFor('webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET));
     expect(await tools.appKey()).toBe('webhook-tools');
     const token = await tools.accessToken();
-    expect((await getJson(`${running.issuer}/api/apps/me`, token)).body).toEqual({ clientId: 'webhook-tools', appKey: 'webhook-tools', name: 'Webhook tools' });
+    expect((await getJson(`${running().issuer}/api/apps/me`, token)).body).toEqual({
+      clientId: 'webhook-tools',
+      appKey: 'webhook-tools',
+      name: 'Webhook tools',
+    });
     const legacy = platformAppIdentity(settingsFor('legacy-sync', devSecrets.LEGACY_SYNC_CLIENT_SECRET));
     expect(await legacy.appKey()).toBeNull();
   });
@@ -31,27 +30,27 @@ describe('the SDK against the dev platform', () => {
   });
 
   it('answers 403 at /api/apps/me to a person', async () => {
-    expect((await getJson(`${running.issuer}/api/apps/me`, await personToken(running.issuer, 'oscar'))).status).toBe(403);
+    expect((await getJson(`${running().issuer}/api/apps/me`, await personToken(running().issuer, 'oscar'))).status).toBe(403);
   });
 
   it('resolves a delegated caller with narrowed permissions, from the cache on the second call', async () => {
     const http = createHttpClient();
-    const cache = new CachedTokenResolver<Caller>({ scope: running.issuer, ttlSeconds: 60 });
-    const token = await delegatedToken(running.issuer, 'oscar');
-    const caller = await resolveCaller(token, http, running.issuer, cache, 60);
+    const cache = new CachedTokenResolver<Caller>({ scope: running().issuer, ttlSeconds: 60 });
+    const token = await delegatedToken(running().issuer, 'oscar');
+    const caller = await resolveCaller(token, http, running().issuer, cache, 60);
     expect(caller?.companies.map((c) => [c.id, [...c.permissions].sort()])).toEqual([
       [1, ['device-overview:manage', 'device-overview:view', 'webhook-tools:use']],
       [2, ['device-overview:view', 'webhook-tools:use']],
     ]);
     expect(cache.size).toBe(1);
-    expect(await resolveCaller(token, http, running.issuer, cache, 60)).toBe(caller);
-    expect(await resolveCaller('not-a-token', http, running.issuer, cache, 60)).toBeNull();
+    expect(await resolveCaller(token, http, running().issuer, cache, 60)).toBe(caller);
+    expect(await resolveCaller('not-a-token', http, running().issuer, cache, 60)).toBeNull();
   });
 });
 
 describe('POST /dev/token', () => {
   async function devToken(body: unknown) {
-    const response = await fetch(`${running.issuer}/dev/token`, {
+    const response = await fetch(`${running().issuer}/dev/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

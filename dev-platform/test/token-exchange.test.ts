@@ -1,19 +1,14 @@
+import { startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
-import { accessTokenType, appToken, clientFor, personToken, startPlatform, tokenExchange, type RunningPlatform } from './harness.ts';
+import { accessTokenType, appToken, clientFor, personToken, startPlatform, tokenExchange } from './harness.ts';
 
-let running: RunningPlatform;
-beforeAll(async () => {
-  running = await startPlatform();
-});
-afterAll(async () => {
-  await running.close();
-});
+const running = startedForTests(() => startPlatform());
 
 async function exchange(params: Record<string, string>, clientId = 'mcp-gateway', secret: string = devSecrets.MCP_GATEWAY_CLIENT_SECRET) {
-  const client = await clientFor(running.issuer, clientId, secret);
+  const client = await clientFor(running().issuer, clientId, secret);
   return oauth.genericGrantRequest(client, tokenExchange, params);
 }
 
@@ -32,9 +27,9 @@ async function standardParams(
   actor: { id: string; secret: string } = { id: 'webhook-tools', secret: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET },
 ) {
   return {
-    subject_token: await personToken(running.issuer, username),
+    subject_token: await personToken(running().issuer, username),
     subject_token_type: accessTokenType,
-    actor_token: await appToken(running.issuer, actor.id, actor.secret),
+    actor_token: await appToken(running().issuer, actor.id, actor.secret),
     actor_token_type: accessTokenType,
   };
 }
@@ -49,22 +44,22 @@ describe('token exchange (RFC 8693)', () => {
     const claims = decodeJwt(response.access_token);
     expect(claims.sub).toBe('u-oscar');
     expect(claims.act).toEqual({ sub: 'webhook-tools' });
-    expect(claims.aud).toBe(running.issuer);
+    expect(claims.aud).toBe(running().issuer);
     expect(claims.scope).toBe('api');
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBeLessThanOrEqual(300);
   });
 
   it("never outlives the person's token", async () => {
-    const subject = await personToken(running.issuer, 'oscar', { expiresIn: 42 });
+    const subject = await personToken(running().issuer, 'oscar', { expiresIn: 42 });
     const response = await exchange({ ...(await standardParams()), subject_token: subject });
     expect(decodeJwt(response.access_token).exp).toBe(decodeJwt(subject).exp);
     expect(response.expires_in).toBeLessThanOrEqual(42);
   });
 
   it('accepts a person token issued for the MCP server as the subject', async () => {
-    const subject = await personToken(running.issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
+    const subject = await personToken(running().issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
     const response = await exchange({ ...(await standardParams()), subject_token: subject });
-    expect(decodeJwt(response.access_token).aud).toBe(running.issuer);
+    expect(decodeJwt(response.access_token).aud).toBe(running().issuer);
   });
 
   it.each([
@@ -87,7 +82,7 @@ describe('token exchange (RFC 8693)', () => {
   });
 
   it('answers invalid_request for an expired subject token', async () => {
-    const subject = await personToken(running.issuer, 'oscar', { expiresIn: 1 });
+    const subject = await personToken(running().issuer, 'oscar', { expiresIn: 1 });
     await new Promise((r) => setTimeout(r, 1_100));
     const result = await refusal(exchange({ ...(await standardParams()), subject_token: subject }));
     expect(result.error).toBe('invalid_request');
@@ -104,7 +99,7 @@ describe('token exchange (RFC 8693)', () => {
   });
 
   it("refuses as the actor an app's token issued for another resource (the MCP server)", async () => {
-    const app = await clientFor(running.issuer, 'webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET);
+    const app = await clientFor(running().issuer, 'webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET);
     const forMcp = (await oauth.clientCredentialsGrant(app, { scope: 'api', resource: 'http://127.0.0.1:3000/mcp' })).access_token;
     expect(decodeJwt(forMcp).aud).toBe('http://127.0.0.1:3000/mcp');
     const result = await refusal(exchange({ ...(await standardParams()), actor_token: forMcp }));
@@ -135,15 +130,15 @@ describe('token exchange (RFC 8693)', () => {
   });
 
   it('gives apps client-credentials JWTs with scope api and no refresh token', async () => {
-    const config = await clientFor(running.issuer, 'webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET);
+    const config = await clientFor(running().issuer, 'webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET);
     const response = await oauth.clientCredentialsGrant(config, { scope: 'api' });
     expect(response.refresh_token).toBeUndefined();
     const claims = decodeJwt(response.access_token);
-    expect(claims).toMatchObject({ sub: 'webhook-tools', client_id: 'webhook-tools', scope: 'api', aud: running.issuer, iss: running.issuer });
+    expect(claims).toMatchObject({ sub: 'webhook-tools', client_id: 'webhook-tools', scope: 'api', aud: running().issuer, iss: running().issuer });
   });
 
   it('refuses wrong client credentials with invalid_client', async () => {
-    const config = await clientFor(running.issuer, 'webhook-tools', 'not-the-secret');
+    const config = await clientFor(running().issuer, 'webhook-tools', 'not-the-secret');
     const error = await oauth.clientCredentialsGrant(config, { scope: 'api' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(JSON.stringify((error as { cause?: unknown }).cause ?? error)).toContain('invalid_client');

@@ -2,20 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
-import { delegatedToken, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { delegatedToken, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen } from '@platform/shared/testing';
+import { listen, startedForTests } from '@platform/shared/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type RunningApi } from './harness.ts';
 
-let platform: RunningPlatform;
+const platform = startedForTests(() => startPlatform());
 let api: RunningApi;
 beforeAll(async () => {
-  platform = await startPlatform();
-  api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: platform.issuer });
+  api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: platform().issuer });
 });
 afterAll(async () => {
   await api.close();
-  await platform.close();
 });
 
 const hook = { name: 'Edge', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
@@ -39,7 +37,7 @@ function raw(path: string, headers: string[]): Promise<{ status: number; body: s
 
 describe('the webhook API edge', () => {
   it('refuses with 401 a person’s token issued for the MCP server: it is no credential here', async () => {
-    const forMcp = await personToken(platform.issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
+    const forMcp = await personToken(platform().issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
     const result = await apiClient(api.url, `Bearer ${forMcp}`)('GET', '/v2/webhooks?companyId=1');
     expect(result).toMatchObject({
       status: 401,
@@ -51,12 +49,12 @@ describe('the webhook API edge', () => {
   });
 
   it('takes a delegated token and a person’s token issued for the platform API', async () => {
-    expect((await apiClient(api.url, `Bearer ${await delegatedToken(platform.issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
-    expect((await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
+    expect((await apiClient(api.url, `Bearer ${await delegatedToken(platform().issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
+    expect((await apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
   });
 
   it('answers 401 to several Authorization headers, even when each alone would do', async () => {
-    const token = await personToken(platform.issuer, 'oscar');
+    const token = await personToken(platform().issuer, 'oscar');
     const result = await raw('/v2/webhooks?companyId=1', ['authversion', 'V0.0.1', 'authorization', `Bearer ${token}`, 'authorization', `Bearer ${token}`]);
     expect(result.status).toBe(401);
     expect(JSON.parse(result.body)).toMatchObject({ error: { code: 'UNAUTHENTICATED', field: 'Authorization' } });
@@ -64,7 +62,7 @@ describe('the webhook API edge', () => {
 
   it('answers 415 to a body that is not JSON, and stores nothing', async () => {
     const before = await api.store.countConfigs();
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const result = await client('POST', '/v2/webhooks?companyId=1', JSON.stringify(hook), { 'content-type': 'text/plain' });
     expect(result).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', field: 'Content-Type' } } });
     const form = await client('POST', '/v2/webhooks?companyId=1', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' });
@@ -78,7 +76,7 @@ describe('the webhook API edge', () => {
     ['a gzip-encoded body', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'Content-Encoding'],
   ])('answers 415 to %s, and stores nothing', async (_case, headers, field) => {
     const before = await api.store.countConfigs();
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const result = await client('POST', '/v2/webhooks?companyId=1', JSON.stringify(hook), headers);
     expect(result).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', field } } });
     expect(await api.store.countConfigs()).toBe(before);
@@ -86,7 +84,7 @@ describe('the webhook API edge', () => {
   });
 
   it('answers 400 naming the path, without echoing it, to a path segment that is not percent-encoded UTF-8', async () => {
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     for (const segment of ['%E0%A4%A', '%ED%A0%80', '%FF']) {
       const result = await client('GET', `/v2/webhooks/${segment}`);
       expect(result).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'path' } } });
@@ -96,7 +94,7 @@ describe('the webhook API edge', () => {
 
   it('answers 400 to a body that gives a field twice, and stores nothing', async () => {
     const before = await api.store.countConfigs();
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const twice = '{"name":"a","name":"b","url":"https://receiver.example/hook","deliveryMode":"Realtime"}';
     expect(await client('POST', '/v2/webhooks?companyId=1', twice)).toMatchObject({
       status: 400,
@@ -108,7 +106,7 @@ describe('the webhook API edge', () => {
   });
 
   it('answers 400 naming name to a text-direction override that would make it read otherwise', async () => {
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const result = await client('POST', '/v2/webhooks?companyId=1', { ...hook, name: 'invoice\u202Efdp.exe' });
     expect(result).toMatchObject({
       status: 400,
@@ -117,13 +115,13 @@ describe('the webhook API edge', () => {
   });
 
   it('answers 400 to a device id with leading zeros, as the platform does', async () => {
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const { id } = (await client('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
     expect((await client('POST', `/v2/webhooks/${id}/devices/01001`)).body).toMatchObject({ error: { field: 'deviceId' } });
   });
 
   it('says companyId must be given once when it is repeated', async () => {
-    const client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     expect((await client('GET', '/v2/webhooks?companyId=1&companyId=1')).body).toMatchObject({
       error: { field: 'companyId', message: 'companyId: must be given once, as a positive whole number' },
     });
@@ -136,7 +134,7 @@ describe('the webhook API edge', () => {
   });
 
   it('never logs a token sent in a query string or an unknown header', async () => {
-    const token = await personToken(platform.issuer, 'oscar');
+    const token = await personToken(platform().issuer, 'oscar');
     await fetch(`${api.url}/v2/webhooks?companyId=1&access_token=${token}`, { headers: { authversion: 'V0.0.1', 'x-token': `query-leak-${token}` } });
     await fetch(`${api.url}/v2/openapi.json?client_secret=query-client-secret-1`);
     const output = api.logs.join('');
@@ -192,7 +190,7 @@ describe('starting the webhook API', () => {
   });
 
   it('refuses a plain-http platform URL off loopback, where callers’ tokens would travel in clear', () => {
-    const run = start({ PLATFORM_API_BASE_URL: 'http://platform.example' });
+    const run = start({ PLATFORM_API_BASE_URL: 'http://platform().example' });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('PLATFORM_API_BASE_URL must use https');
   });

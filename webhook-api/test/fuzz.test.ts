@@ -1,17 +1,12 @@
+import { startedForTests } from '@platform/shared/testing';
 // Property tests over hostile bodies, paths and headers: never a 5xx, and a refused request stores nothing.
-import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { looksLikeCredential } from '../src/delivery-headers.ts';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
-let platform: RunningPlatform;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-});
+const platform = startedForTests(() => startPlatform());
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 });
 /** Any UTF-16 code units, lone surrogates included, with NUL and other control characters made common. */
@@ -171,8 +166,8 @@ describe.each<[Backend, number]>([
   let configId: string;
 
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform.issuer });
-    client = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer });
+    client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const created = await client('POST', '/v2/webhooks?companyId=1', {
       name: 'fuzz',
       url: 'https://receiver.example/h',
@@ -251,7 +246,7 @@ describe.each<[Backend, number]>([
   });
 
   it('never answers 5xx to any AuthVersion, Authorization or companyView header', async () => {
-    const token = await personToken(platform.issuer, 'oscar');
+    const token = await personToken(platform().issuer, 'oscar');
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(printable, fc.constant('V0.0.1')),

@@ -1,15 +1,10 @@
+import { startedForTests } from '@platform/shared/testing';
 // The input rules end to end on both stores: plain text fields, sane urls stored as parsed, write-only secrets, bounded headers.
-import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
-let platform: RunningPlatform;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-});
+const platform = startedForTests(() => startPlatform());
 
 const hook = { name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
 const custom = (headers: Record<string, string>) => ({ ...hook, authType: 'Custom', authPayload: JSON.stringify({ headers }) });
@@ -28,8 +23,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
   let routes: string;
 
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform.issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer });
+    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     const created = await oscar('POST', '/v2/webhooks?companyId=1', hook);
     configId = (created.body as { id: string }).id;
     await oscar('POST', `/v2/webhooks/${configId}/devices/1001`);

@@ -1,16 +1,13 @@
-import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startedForTests } from '@platform/shared/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WebhookLimits } from '../src/limits.ts';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
-let platform: RunningPlatform;
+const platform = startedForTests(() => startPlatform());
 let oscarToken: string;
 beforeAll(async () => {
-  platform = await startPlatform();
-  oscarToken = await personToken(platform.issuer, 'oscar');
-});
-afterAll(async () => {
-  await platform.close();
+  oscarToken = await personToken(platform().issuer, 'oscar');
 });
 
 const hook = { name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
@@ -37,7 +34,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('limits and paging on %s', (bac
   async function start(limits?: WebhookLimits) {
     const api = await startWebhookApi({
       location: await newStoreLocation(backend, inject('postgresUrl')),
-      platformUrl: platform.issuer,
+      platformUrl: platform().issuer,
       ...(limits && { limits }),
     });
     running.push(api);

@@ -1,18 +1,13 @@
+import { startedForTests } from '@platform/shared/testing';
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
+import { describe, expect, inject, it } from 'vitest';
 import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { freshDatabase } from './postgres-cluster.ts';
 import { apiClient, startWebhookApi, type RunningApi } from './harness.ts';
 
-let platform: RunningPlatform;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-});
+const platform = startedForTests(() => startPlatform());
 
 /** A loopback TCP proxy to the test cluster that the test can cut (close) or stall (stop forwarding). */
 async function startProxy(target: URL) {
@@ -70,9 +65,9 @@ describe('a PostgreSQL outage', () => {
         open: () =>
           openPostgresStore(proxy.url, { maxConnections: 2, connectionTimeoutMs: 1_000, queryTimeoutMs: 1_000, onIdleConnectionError: () => undefined }),
       },
-      platformUrl: platform.issuer,
+      platformUrl: platform().issuer,
     });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
   }
   async function stop() {
     proxy.close();

@@ -1,14 +1,9 @@
-import { personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { startedForTests } from '@platform/shared/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
-let platform: RunningPlatform;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-});
+const platform = startedForTests(() => startPlatform());
 
 const hook = { name: 'Race', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
 const expected = [200, 201, 204, 404, 409];
@@ -17,8 +12,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent requests on one con
   let api: RunningApi;
   let oscar: ReturnType<typeof apiClient>;
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform.issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer });
+    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
   });
   afterAll(async () => {
     await api.close();

@@ -1,15 +1,9 @@
-import { delegatedToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closedPort } from '@platform/shared/testing';
+import { closedPort, startedForTests } from '@platform/shared/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi, type StoreLocation } from './harness.ts';
 
-let platform: RunningPlatform;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(async () => {
-  await platform.close();
-});
+const platform = startedForTests(() => startPlatform());
 
 const hook = { name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
 const bearerPayload = JSON.stringify({ token: 'receiver-secret-token-1' });
@@ -23,10 +17,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
 
   beforeAll(async () => {
     location = await newStoreLocation(backend, inject('postgresUrl'));
-    api = await startWebhookApi({ location, platformUrl: platform.issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
-    vera = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'vera')}`);
-    bjorn = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'bjorn')}`);
+    api = await startWebhookApi({ location, platformUrl: platform().issuer });
+    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
+    vera = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'vera')}`);
+    bjorn = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'bjorn')}`);
   });
   afterAll(async () => {
     await api.close();
@@ -117,9 +111,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
     it('keeps everything across a restart', async () => {
       const created = await createHook({ ...hook, authType: 'ApiKey', authPayload: JSON.stringify({ apiKeyValue: 'k-123' }) });
       await oscar('POST', `/v2/webhooks/${created.id}/devices/1001`);
-      const restarted = await startWebhookApi({ location, platformUrl: platform.issuer, vault: api.vault });
+      const restarted = await startWebhookApi({ location, platformUrl: platform().issuer, vault: api.vault });
       try {
-        const client = apiClient(restarted.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+        const client = apiClient(restarted.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
         expect((await client('GET', `/v2/webhooks/${created.id}`)).body).toEqual(created);
         expect(((await client('GET', `/v2/webhooks/${created.id}/devices`)).body as { deviceId: number }[]).map((l) => l.deviceId)).toEqual([1001]);
       } finally {
@@ -208,7 +202,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
     });
 
     it('applies a delegated token’s narrowed permissions: view only at company 2 cannot write', async () => {
-      const delegated = apiClient(api.url, `Bearer ${await delegatedToken(platform.issuer, 'oscar')}`);
+      const delegated = apiClient(api.url, `Bearer ${await delegatedToken(platform().issuer, 'oscar')}`);
       expect((await delegated('POST', '/v2/webhooks?companyId=1', hook)).status).toBe(201);
       expect((await delegated('GET', '/v2/webhooks?companyId=2')).status).toBe(200);
       expect((await delegated('POST', '/v2/webhooks?companyId=2', hook)).status).toBe(403);
@@ -218,15 +212,15 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
 
     it('restricts the call to the companyView company', async () => {
       const inTwo = await createHook(hook, 2);
-      const viewOne = apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: '1' });
+      const viewOne = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`, { companyview: '1' });
       expect((await viewOne('GET', '/v2/webhooks?companyId=1')).status).toBe(200);
       expect((await viewOne('GET', '/v2/webhooks?companyId=2')).status).toBe(404);
       expect((await viewOne('GET', `/v2/webhooks/${inTwo.id}`)).status).toBe(404);
       expect(
-        (await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: 'one' })('GET', '/v2/webhooks?companyId=1')).body,
+        (await apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`, { companyview: 'one' })('GET', '/v2/webhooks?companyId=1')).body,
       ).toMatchObject({ error: { field: 'companyView' } });
       expect(
-        (await apiClient(api.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`, { companyview: '3' })('GET', '/v2/webhooks?companyId=1')).status,
+        (await apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`, { companyview: '3' })('GET', '/v2/webhooks?companyId=1')).status,
       ).toBe(404);
     });
 
@@ -253,7 +247,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
     it('answers 503, not 401, when the platform is down', async () => {
       const down = await startWebhookApi({ location, platformUrl: `http://127.0.0.1:${await closedPort()}` });
       try {
-        const result = await apiClient(down.url, `Bearer ${await personToken(platform.issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1');
+        const result = await apiClient(down.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`)('GET', '/v2/webhooks?companyId=1');
         expect(result).toMatchObject({ status: 503, body: { error: { code: 'PLATFORM_UNAVAILABLE' } } });
       } finally {
         await down.close();
@@ -338,7 +332,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
   });
 
   it('never logs a token or a webhook credential', async () => {
-    const token = await personToken(platform.issuer, 'oscar');
+    const token = await personToken(platform().issuer, 'oscar');
     await apiClient(api.url, `Bearer ${token}`)('POST', '/v2/webhooks?companyId=1', {
       ...hook,
       authType: 'Bearer',
