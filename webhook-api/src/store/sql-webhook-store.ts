@@ -27,24 +27,15 @@ function returned(row: SqlRow | undefined): SqlRow {
 
 const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Number((await q.one(sql, values))?.n ?? 0);
 
-/**
- * `driver` must not be used before `ready` (the migrations) settles; every method waits for it,
- * so a store can be handed out before its schema is in place.
- */
-export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = Promise.resolve()): WebhookStore {
+/** The store on `driver`, whose schema is already migrated (openSqliteStore and openPostgresStore do that first). */
+export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
   const { sequence, forUpdate } = driver.dialect;
-  const db = async () => {
-    await ready;
-    return driver;
-  };
 
   /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
   async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
     const limit = request?.limit ?? Number.MAX_SAFE_INTEGER - 1;
     const n = values.length;
-    const rows = await (
-      await db()
-    ).all(`SELECT ${columns}, ${sequence} AS position ${from} AND ${sequence} > $${n + 1} ORDER BY ${sequence} LIMIT $${n + 2}`, [
+    const rows = await driver.all(`SELECT ${columns}, ${sequence} AS position ${from} AND ${sequence} > $${n + 1} ORDER BY ${sequence} LIMIT $${n + 2}`, [
       ...values,
       request?.after ?? 0,
       limit + 1,
@@ -53,7 +44,7 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
     return { items: items.map(map), next: rows.length > limit ? Number(items.at(-1)?.position) : undefined };
   }
 
-  const inTransaction = async <T>(work: (tx: SqlTransaction) => Promise<T>) => (await db()).transaction(work);
+  const inTransaction = <T>(work: (tx: SqlTransaction) => Promise<T>) => driver.transaction(work);
 
   /** What `work` answers, or the given answer for a unique or foreign-key violation it ran into. */
   async function answering<T, U = never, F = never>(work: Promise<T>, answers: { unique?: U; foreignKey?: F }): Promise<T | U | F> {
@@ -90,7 +81,7 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
       // The company's count row is the count and, on PostgreSQL, the lock: concurrent creates of a
       // company take turns on it, and no two pass the limit.
       if (driver.dialect.writableWith) {
-        const row = await (await db()).one(insertCountedConfig(configColumns), [c.id, c.companyId, ...configValues(c), limit ?? Number.MAX_SAFE_INTEGER]);
+        const row = await driver.one(insertCountedConfig(configColumns), [c.id, c.companyId, ...configValues(c), limit ?? Number.MAX_SAFE_INTEGER]);
         return row ? toConfig(row) : 'limit-reached';
       }
       return inTransaction(async (tx) => {
@@ -99,7 +90,7 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
       });
     },
     async getConfig(id) {
-      const row = await (await db()).one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [id]);
+      const row = await driver.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [id]);
       return row && toConfig(row);
     },
     listConfigs: async (companyId) => (await configsPage(companyId)).items,
@@ -128,7 +119,7 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
         if (deleted) await tx.run(countOneLessConfig, [Number(deleted.company_id)]);
         return deleted !== undefined;
       }),
-    countConfigs: async () => countOf(await db(), 'SELECT COUNT(*) AS n FROM webhook_configs', []),
+    countConfigs: async () => countOf(driver, 'SELECT COUNT(*) AS n FROM webhook_configs', []),
 
     linkDevice(link: DeviceLink, limit?: number) {
       const linked = inTransaction(async (tx) => {
@@ -148,15 +139,13 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
       return answering(linked, { unique: 'already-linked' as const, foreignKey: 'not-found' as const });
     },
     async getLink(webhookConfigId, deviceId) {
-      const row = await (
-        await db()
-      ).one(`SELECT ${linkColumns} FROM device_links WHERE webhook_config_id = $1 AND device_id = $2`, [webhookConfigId, deviceId]);
+      const row = await driver.one(`SELECT ${linkColumns} FROM device_links WHERE webhook_config_id = $1 AND device_id = $2`, [webhookConfigId, deviceId]);
       return row && toLink(row);
     },
     listLinks: async (webhookConfigId) => (await linksPage(webhookConfigId)).items,
     pageLinks: linksPage,
     unlinkDevice: async (webhookConfigId, deviceId) =>
-      (await (await db()).run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0,
+      (await driver.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0,
 
     createScope(webhookConfigId: string, deviceId: number, s: ScopeRoute & { id: string }, limit?: number) {
       const created = inTransaction(async (tx) => {
@@ -179,7 +168,7 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
     listScopes: async (webhookConfigId, deviceId) => (await scopesPage(webhookConfigId, deviceId)).items,
     pageScopes: scopesPage,
     async updateScope(webhookConfigId, deviceId, s) {
-      const updated = (await db()).one(
+      const updated = driver.one(
         `UPDATE scopes SET scope_level = $1, connection_tag = $2, measurement = $3, enabled = $4 WHERE id = $5 AND webhook_config_id = $6 AND device_id = $7 RETURNING ${scopeColumns}`,
         [s.scopeLevel, s.connectionTag, s.measurement, s.enabled, s.id, webhookConfigId, deviceId],
       );
@@ -187,10 +176,7 @@ export function createSqlWebhookStore(driver: SqlDriver, ready: Promise<void> = 
       return row === 'duplicate' || row === undefined ? row : toScope(row);
     },
     deleteScope: async (webhookConfigId, deviceId, scopeId) =>
-      (await (await db()).run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
-    async close() {
-      await ready.catch(() => undefined);
-      await driver.close();
-    },
+      (await driver.run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
+    close: () => driver.close(),
   };
 }
