@@ -102,38 +102,19 @@ function crossCheck(seed: Seed): string[] {
   const problems: string[] = [];
   const companies = new Map(seed.companies.map((c) => [c.id, c]));
   const roles = new Set(seed.roles.map((r) => r.name));
-  const unique = (label: string, values: readonly unknown[]) => {
+  const mustBeUnique: [label: string, values: readonly unknown[]][] = [
+    ['companies[].id', seed.companies.map((c) => c.id)],
+    ['roles[].name', seed.roles.map((r) => r.name)],
+    ['users[].id', seed.users.map((u) => u.id)],
+    ['users[].username', seed.users.map((u) => u.username)],
+    ['clientId', [...seed.apps.map((a) => a.clientId), ...seed.clients.map((c) => c.clientId)]],
+    ['apps[].appKey', seed.apps.flatMap((a) => (a.appKey ? [a.appKey] : []))],
+    ['devices[].id', seed.devices.map((d) => d.id)],
+    ['apiTokens', seed.users.flatMap((u) => u.apiTokens)],
+  ];
+  for (const [label, values] of mustBeUnique) {
     for (const value of duplicates(values)) problems.push(`${label}: ${String(value)} appears twice`);
-  };
-  unique(
-    'companies[].id',
-    seed.companies.map((c) => c.id),
-  );
-  unique(
-    'roles[].name',
-    seed.roles.map((r) => r.name),
-  );
-  unique(
-    'users[].id',
-    seed.users.map((u) => u.id),
-  );
-  unique(
-    'users[].username',
-    seed.users.map((u) => u.username),
-  );
-  unique('clientId', [...seed.apps.map((a) => a.clientId), ...seed.clients.map((c) => c.clientId)]);
-  unique(
-    'apps[].appKey',
-    seed.apps.flatMap((a) => (a.appKey ? [a.appKey] : [])),
-  );
-  unique(
-    'devices[].id',
-    seed.devices.map((d) => d.id),
-  );
-  unique(
-    'apiTokens',
-    seed.users.flatMap((u) => u.apiTokens),
-  );
+  }
 
   seed.companies.forEach((company, i) => {
     if (company.parentId !== null && !companies.has(company.parentId)) problems.push(`companies[${i}].parentId: no company ${company.parentId}`);
