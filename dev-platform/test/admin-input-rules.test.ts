@@ -1,22 +1,19 @@
 // Administration inputs keep the platform's input rules: web addresses are absolute http(s) without
 // user information, and ids, titles and names hold no control character; 400 naming the field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { personToken, seedWithPlatformAdministrator, sendJson, startPlatform, type RunningPlatform } from './harness.ts';
+import { startedForTests } from '@platform/shared/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { personToken, seedWithPlatformAdministrator, sendJson, startPlatform } from './harness.ts';
 
-let running: RunningPlatform;
+const running = startedForTests(() => startPlatform({ seed: seedWithPlatformAdministrator() }));
 let owner: string;
 let platformAdministrator: string;
 beforeAll(async () => {
-  running = await startPlatform({ seed: seedWithPlatformAdministrator() });
-  owner = await personToken(running.issuer, 'olivia');
-  platformAdministrator = await personToken(running.issuer, 'pat');
-});
-afterAll(async () => {
-  await running.close();
+  owner = await personToken(running().issuer, 'olivia');
+  platformAdministrator = await personToken(running().issuer, 'pat');
 });
 
 const publish = (body: Record<string, string>) =>
-  sendJson('POST', `${running.issuer}/api/companies/1/legal-documents`, owner, {
+  sendJson('POST', `${running().issuer}/api/companies/1/legal-documents`, owner, {
     id: 'terms',
     title: 'Terms',
     version: '1',
@@ -24,7 +21,7 @@ const publish = (body: Record<string, string>) =>
     ...body,
   });
 const setProviders = (provider: Record<string, string>) =>
-  sendJson('PUT', `${running.issuer}/api/companies/1/identity-providers`, owner, {
+  sendJson('PUT', `${running().issuer}/api/companies/1/identity-providers`, owner, {
     providers: [{ id: 'acme-sso', type: 'oidc', issuer: 'https://sso.acme.example', ...provider }],
   });
 
@@ -75,7 +72,7 @@ describe('setting identity providers', () => {
 describe("defining an app's name", () => {
   it('refuses a name with a control character, naming the field', async () => {
     // An app's definition is its publisher's: a platform administrator's call.
-    const result = await sendJson('PUT', `${running.issuer}/api/apps/fleet-insights/definition`, platformAdministrator, {
+    const result = await sendJson('PUT', `${running().issuer}/api/apps/fleet-insights/definition`, platformAdministrator, {
       name: 'Fleet\u0000insights',
       permissions: ['fleet-insights:read'],
       requestedClientPermissions: ['device-overview:view'],

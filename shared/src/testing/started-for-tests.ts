@@ -1,14 +1,22 @@
-// A part a test file needs for all its tests (a platform, a server): started before the first test,
-// closed after the last, and read through the function returned, so no file repeats the hooks.
-import { afterAll, beforeAll } from 'vitest';
+// A part a test file needs (a platform, a server): started before the file's tests, or before each
+// test when each needs a fresh one, closed after them, and read through the function returned, so
+// no file repeats the hooks.
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
-export function startedForTests<T extends { close(): Promise<void> }>(start: () => Promise<T>): () => T {
+export interface StartedForTestsOptions {
+  /** `file` (default): one for all the file's tests; `test`: a fresh one for each test. */
+  readonly per?: 'file' | 'test';
+}
+
+export function startedForTests<T extends { close(): Promise<void> }>(start: () => Promise<T>, options: StartedForTestsOptions = {}): () => T {
   let started: T | undefined;
-  beforeAll(async () => {
+  const [before, after] = options.per === 'test' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
     started = await start();
   });
-  afterAll(async () => {
+  after(async () => {
     await started?.close();
+    started = undefined;
   });
   return () => {
     if (started === undefined) throw new Error('startedForTests: read only inside tests and their hooks, once it has started');
