@@ -1,12 +1,11 @@
 // Starts the webhook API on a loopback port, against a real dev platform, on SQLite or PostgreSQL.
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpClient, createLogger } from '@platform/shared';
-import { captureLogs } from '@platform/shared/testing';
+import { captureLogs, listenOnFreePort, startedForTests } from '@platform/shared/testing';
+import { inject } from 'vitest';
 import { createApp } from '../src/app.ts';
 import { createWebhookCallerCheck } from '../src/caller-context.ts';
 import { answerClientErrors } from '../src/client-errors.ts';
@@ -16,6 +15,7 @@ import type { WebhookLimits } from '../src/limits.ts';
 import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { openSqliteStore } from '../src/store/sqlite-store.ts';
 import type { WebhookStore } from '../src/store/webhook-store.ts';
+import { personToken } from '@platform/dev-platform/testing';
 import { freshDatabase } from './postgres-cluster.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
@@ -39,28 +39,29 @@ export interface RunningApi {
   readonly store: WebhookStore;
   readonly vault: CredentialVault;
   readonly logs: string[];
+  /** A client sending a person's own token (scripted login at the platform). */
+  readonly clientAs: (username: string) => Promise<ApiClient>;
   close(): Promise<void>;
 }
 
 export const testKeyRing = [{ id: 'test-1', key: randomBytes(32) }];
 
-export async function startWebhookApi(options: {
+export interface StartOptions {
   location: StoreLocation;
   platformUrl: string;
   vault?: CredentialVault;
   logLevel?: 'debug' | 'warn';
   limits?: WebhookLimits;
-}): Promise<RunningApi> {
+}
+
+export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
   const store = await options.location.open();
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs = captureLogs();
-  const http = createHttpClient({ timeoutMs: 2_000 });
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  const url = `http://127.0.0.1:${address.port}`;
+  // Generous: a loaded CI machine must not turn a slow platform answer into a 503.
+  const http = createHttpClient({ timeoutMs: 10_000 });
+  const listening = await listenOnFreePort();
+  const { server, url } = listening;
   const app = createApp({
     store,
     vault,
@@ -77,14 +78,26 @@ export async function startWebhookApi(options: {
     store,
     vault,
     logs: logs.lines,
+    clientAs: async (username) => apiClient(url, `Bearer ${await personToken(options.platformUrl, username)}`),
     async close() {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
+      await listening.close();
       await store.close();
     },
   };
 }
+
+/** The webhook API on `backend`, against the platform at `platformUrl()`, for the enclosing block's tests. */
+export function startedApiForTests(
+  backend: Backend,
+  platformUrl: () => string,
+  options: Omit<StartOptions, 'location' | 'platformUrl'> = {},
+): () => RunningApi {
+  return startedForTests(async () =>
+    startWebhookApi({ ...options, location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platformUrl() }),
+  );
+}
+
+export type ApiClient = ReturnType<typeof apiClient>;
 
 /** A client of the API for one credential: JSON in, status and JSON out. */
 export function apiClient(baseUrl: string, authorization: string, extraHeaders: Record<string, string> = {}) {

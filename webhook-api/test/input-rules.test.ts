@@ -1,8 +1,8 @@
 import { startedForTests } from '@platform/shared/testing';
 // The input rules end to end on both stores: plain text fields, sane urls stored as parsed, write-only secrets, bounded headers.
-import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
+import { startPlatform } from '@platform/dev-platform/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -17,27 +17,23 @@ interface ErrorAnswer {
 const messageOf = (answer: ErrorAnswer) => (answer.body as { error: { message: string } }).error.message;
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ReturnType<typeof apiClient>;
+  const api = startedApiForTests(backend, () => platform().issuer);
+  let oscar: ApiClient;
   let configId: string;
   let routes: string;
 
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
+    oscar = await api().clientAs('oscar');
     const created = await oscar('POST', '/v2/webhooks?companyId=1', hook);
     configId = (created.body as { id: string }).id;
     await oscar('POST', `/v2/webhooks/${configId}/devices/1001`);
     routes = `/v2/webhooks/${configId}/devices/1001/routes`;
   });
-  afterAll(async () => {
-    await api.close();
-  });
 
   /** POSTs and PUTs a configuration body; both must answer 400 naming `field` and store nothing. */
   async function expectRefused(body: Record<string, unknown>, field: string): Promise<string[]> {
-    const before = await api.store.countConfigs();
-    const stored = await api.store.getConfig(configId);
+    const before = await api().store.countConfigs();
+    const stored = await api().store.getConfig(configId);
     const created = await oscar('POST', '/v2/webhooks?companyId=1', body);
     const updated = await oscar('PUT', `/v2/webhooks/${configId}`, body);
     for (const answer of [created, updated]) {
@@ -45,8 +41,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       expect(answer.body).toMatchObject({ error: { code: 'VALIDATION_FAILED', field } });
       expect(messageOf(answer)).toMatch(new RegExp(`^${field}: `));
     }
-    expect(await api.store.countConfigs()).toBe(before);
-    expect(await api.store.getConfig(configId)).toEqual(stored);
+    expect(await api().store.countConfigs()).toBe(before);
+    expect(await api().store.getConfig(configId)).toEqual(stored);
     return [messageOf(created), messageOf(updated)];
   }
 
@@ -74,12 +70,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
     ])('answers 400 naming %s for a control character on create and edit of a scope, and stores nothing', async (field, body) => {
       const kept = await oscar('POST', routes, { scopeLevel: 'Connection', connectionTag: `kept-${field}-${String(Math.random())}` });
       expect(kept.status).toBe(201);
-      const before = await api.store.listScopes(configId, 1001);
+      const before = await api().store.listScopes(configId, 1001);
       for (const answer of [await oscar('POST', routes, body), await oscar('PUT', `${routes}/${(kept.body as { id: string }).id}`, body)]) {
         expect(answer).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field } } });
         expect(messageOf(answer)).toContain('control characters');
       }
-      expect(await api.store.listScopes(configId, 1001)).toEqual(before);
+      expect(await api().store.listScopes(configId, 1001)).toEqual(before);
     });
   });
 
@@ -142,7 +138,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       const created = await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, url });
       expect(created).toMatchObject({ status: 201, body: { url: href } });
       const id = (created.body as { id: string }).id;
-      expect((await api.store.getConfig(id))?.url).toBe(href);
+      expect((await api().store.getConfig(id))?.url).toBe(href);
       expect((await oscar('GET', `/v2/webhooks/${id}`)).body).toMatchObject({ url: href });
       expect((await oscar('PUT', `/v2/webhooks/${id}`, { ...hook, url })).body).toMatchObject({ url: href });
     });

@@ -1,7 +1,7 @@
 import { startedForTests } from '@platform/shared/testing';
-import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
+import { startPlatform } from '@platform/dev-platform/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -9,23 +9,19 @@ const hook = { name: 'Race', url: 'https://receiver.example/hook', deliveryMode:
 const expected = [200, 201, 204, 404, 409];
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent requests on one configuration on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ReturnType<typeof apiClient>;
+  const api = startedApiForTests(backend, () => platform().issuer);
+  let oscar: ApiClient;
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
-  });
-  afterAll(async () => {
-    await api.close();
+    oscar = await api().clientAs('oscar');
   });
 
   /** Every scope belongs to a link, every link to a configuration that exists. */
   async function expectConsistent(id: string) {
-    const config = await api.store.getConfig(id);
-    const links = await api.store.listLinks(id);
+    const config = await api().store.getConfig(id);
+    const links = await api().store.listLinks(id);
     if (!config) expect(links).toEqual([]);
     for (const deviceId of [1001, 1002]) {
-      const scopes = await api.store.listScopes(id, deviceId);
+      const scopes = await api().store.listScopes(id, deviceId);
       if (!links.some((l) => l.deviceId === deviceId)) expect(scopes, `scopes of unlinked device ${deviceId}`).toEqual([]);
     }
   }
@@ -55,7 +51,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent requests on one con
         expect(expected, JSON.stringify(result)).toContain(result.status);
       }
       await expectConsistent(id);
-      expect(await api.store.getConfig(id)).toBeUndefined();
+      expect(await api().store.getConfig(id)).toBeUndefined();
     }
     expect(statuses.has(404)).toBe(true);
   });

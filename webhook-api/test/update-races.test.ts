@@ -1,21 +1,17 @@
 import { startedForTests } from '@platform/shared/testing';
-import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
+import { startPlatform } from '@platform/dev-platform/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
 const hook = { name: 'Start', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent updates of one configuration on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ReturnType<typeof apiClient>;
+  const api = startedApiForTests(backend, () => platform().issuer);
+  let oscar: ApiClient;
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
-  });
-  afterAll(async () => {
-    await api.close();
+    oscar = await api().clientAs('oscar');
   });
 
   async function created(body: Record<string, unknown> = hook): Promise<string> {
@@ -32,10 +28,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent updates of one conf
         oscar('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'B' }),
       ]);
       expect([a.status, b.status]).toEqual([200, 200]);
-      const stored = await api.store.getConfig(id);
+      const stored = await api().store.getConfig(id);
       // Whatever the order, A's credentials survive B's rename (B keeps what it does not name).
       expect(stored?.authType, `round ${round}`).toBe('Bearer');
-      expect(JSON.parse(api.vault.decrypt(stored?.authPayloadEncrypted ?? '', id))).toEqual({ token: 'token-a' });
+      expect(JSON.parse(api().vault.decrypt(stored?.authPayloadEncrypted ?? '', id))).toEqual({ token: 'token-a' });
       expect(['A', 'B']).toContain(stored?.name);
     }
   });
@@ -47,8 +43,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent updates of one conf
         oscar('PUT', `/v2/webhooks/${id}`, { ...hook, authPayload: JSON.stringify({ token: 'new-rotated' }) }),
         oscar('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'Renamed' }),
       ]);
-      const stored = await api.store.getConfig(id);
-      expect(JSON.parse(api.vault.decrypt(stored?.authPayloadEncrypted ?? '', id)), `round ${round}`).toEqual({ token: 'new-rotated' });
+      const stored = await api().store.getConfig(id);
+      expect(JSON.parse(api().vault.decrypt(stored?.authPayloadEncrypted ?? '', id)), `round ${round}`).toEqual({ token: 'new-rotated' });
     }
   });
 
@@ -58,7 +54,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('concurrent updates of one conf
       const [update, removal] = await Promise.all([oscar('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'late' }), oscar('DELETE', `/v2/webhooks/${id}`)]);
       expect([200, 404]).toContain(update.status);
       expect(removal.status).toBe(200);
-      expect(await api.store.getConfig(id)).toBeUndefined();
+      expect(await api().store.getConfig(id)).toBeUndefined();
     }
   });
 });
