@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { delegatedToken, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +126,17 @@ describe('the webhook API edge', () => {
     expect((await client('GET', '/v2/webhooks?companyId=1&companyId=1')).body).toMatchObject({
       error: { field: 'companyId', message: 'companyId: must be given once, as a positive whole number' },
     });
+  });
+
+  it('answers a request Node cannot parse with 400 and the API’s error body', async () => {
+    const { hostname, port } = new URL(api.url);
+    const socket = connect(Number(port), hostname);
+    socket.end('NOT A REQUEST\r\n\r\n');
+    let answer = '';
+    socket.setEncoding('utf8');
+    for await (const chunk of socket) answer += chunk as string;
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'VALIDATION_FAILED', field: 'request' } });
   });
 
   it('answers headers too large with 431 and the API’s error body', async () => {
