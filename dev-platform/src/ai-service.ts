@@ -1,15 +1,16 @@
-// An "other platform service" (an embeddings stand-in at its own address). It accepts tokens the
-// platform issued for its services (the platform API's audience), but not a token issued for
-// another resource (the MCP server), and a token carrying `act` (a delegated token) is invalid
-// here: 401 for both.
+// An "other platform service" (an embeddings stand-in at its own address). It authenticates callers
+// as the platform API does, for the audience the platform's services share, so a token issued for
+// another resource (the MCP server) is refused; and a token carrying `act` (a delegated token) is
+// invalid here: 401 for both.
 import { hash } from 'node:crypto';
 import express, { type Express } from 'express';
 import { z } from 'zod';
 import { ApiError, apiErrorHandler, parseBody } from './api-error.ts';
-import type { AccessTokenClaims } from './authenticate.ts';
+import type { Authenticator } from './authenticate.ts';
+import { principalOf, requireAuthentication } from './authenticated.ts';
 import { createJsonBodyParser } from './json-body.ts';
 import type { Logger } from '@platform/shared';
-import { createRequestLogging, extractBearer } from '@platform/shared';
+import { createRequestLogging } from '@platform/shared';
 
 const dimensions = 8;
 
@@ -22,7 +23,7 @@ function embed(text: string): number[] {
 }
 
 export function createAiService(options: {
-  verify: (token: string) => Promise<AccessTokenClaims | null>;
+  authenticator: Authenticator;
   /** The audience the platform's services share (the platform API's base). */
   audience: string;
   logger: Logger;
@@ -30,16 +31,10 @@ export function createAiService(options: {
   const app = express();
   app.disable('x-powered-by');
   app.use(createRequestLogging(options.logger));
-  app.use(createJsonBodyParser({ limit: '256kb' }));
+  app.use(requireAuthentication(options.authenticator, [options.audience]), createJsonBodyParser({ limit: '256kb' }));
 
-  app.post('/v1/embeddings', async (req, res) => {
-    const headers = req.headersDistinct.authorization;
-    const token = headers?.length === 1 ? extractBearer(headers[0]) : undefined;
-    const claims = token ? await options.verify(token) : null;
-    if (!claims) throw new ApiError('invalid_token', 'a valid platform token is required');
-    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (!audiences.includes(options.audience)) throw new ApiError('invalid_token', 'the token was not issued for the platform services');
-    if (claims.act !== undefined) throw new ApiError('invalid_token', 'delegated tokens are not accepted by this service');
+  app.post('/v1/embeddings', (req, res) => {
+    if (principalOf(res).kind === 'delegated') throw new ApiError('invalid_token', 'delegated tokens are not accepted by this service');
     const body = parseBody(z.strictObject({ input: z.union([z.string(), z.array(z.string()).min(1).max(64)]), model: z.string().optional() }), req);
     const inputs = typeof body.input === 'string' ? [body.input] : body.input;
     res.json({ object: 'list', model: 'dev-embedding-8', data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })) });

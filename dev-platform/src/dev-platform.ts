@@ -76,6 +76,6 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
     if (!res.headersSent) res.status(500).json({ error: 'server_error', message: 'Something went wrong on the platform.' });
   }) satisfies ErrorRequestHandler);
 
-  const aiApp = createAiService({ verify, audience: settings.issuer, logger: logger.child({ service: 'ai' }) });
+  const aiApp = createAiService({ authenticator, audience: settings.issuer, logger: logger.child({ service: 'ai' }) });
   return { app, aiApp, world, provider };
 }
