@@ -1,19 +1,23 @@
 // Typed gRPC definitions of the tool and registry contracts, loaded once per process.
 import * as grpc from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
+import { loadSync, type PackageDefinition } from '@grpc/proto-loader';
 import type { ProtoGrpcType as RegistryProto } from './generated/tool_registry.ts';
 import type { ProtoGrpcType as ToolsProto } from './generated/tool_service.ts';
 import { loaderOptions, protoPath } from './proto-files.ts';
 
+let toolsDefinition: PackageDefinition | undefined;
 let tools: ToolsProto['platform']['tools']['v1'] | undefined;
 let registry: RegistryProto['platform']['registry']['v1'] | undefined;
 
+/** The loaded definition of `platform.tools.v1`, with its file descriptors (what server reflection serves). */
+export function toolsPackageDefinition(): PackageDefinition {
+  toolsDefinition ??= loadSync(protoPath('platform/tools/v1/tool_service.proto'), loaderOptions);
+  return toolsDefinition;
+}
+
 /** The `platform.tools.v1` package: ToolService and its messages. */
 export function loadToolsProto(): ToolsProto['platform']['tools']['v1'] {
-  if (!tools) {
-    const definition = loadSync(protoPath('platform/tools/v1/tool_service.proto'), loaderOptions);
-    tools = (grpc.loadPackageDefinition(definition) as unknown as ToolsProto).platform.tools.v1;
-  }
+  tools ??= (grpc.loadPackageDefinition(toolsPackageDefinition()) as unknown as ToolsProto).platform.tools.v1;
   return tools;
 }
 
@@ -30,11 +34,12 @@ export { protoFiles, protoPath, protoRoot } from './proto-files.ts';
 export type { ToolServiceClient, ToolServiceHandlers } from './generated/platform/tools/v1/ToolService.ts';
 export type { Tool, Tool__Output } from './generated/platform/tools/v1/Tool.ts';
 export type { CallToolRequest__Output } from './generated/platform/tools/v1/CallToolRequest.ts';
-export type { CallToolResponse } from './generated/platform/tools/v1/CallToolResponse.ts';
-export type { ListToolsResponse } from './generated/platform/tools/v1/ListToolsResponse.ts';
+export type { CallToolRequest } from './generated/platform/tools/v1/CallToolRequest.ts';
+export type { CallToolResponse, CallToolResponse__Output } from './generated/platform/tools/v1/CallToolResponse.ts';
+export type { ListToolsResponse, ListToolsResponse__Output } from './generated/platform/tools/v1/ListToolsResponse.ts';
 export type { ToolRegistryClient, ToolRegistryHandlers } from './generated/platform/registry/v1/ToolRegistry.ts';
 export type { RegisterRequest__Output } from './generated/platform/registry/v1/RegisterRequest.ts';
-export type { RegisterResponse } from './generated/platform/registry/v1/RegisterResponse.ts';
+export type { RegisterResponse, RegisterResponse__Output } from './generated/platform/registry/v1/RegisterResponse.ts';
 export type { HeartbeatRequest__Output } from './generated/platform/registry/v1/HeartbeatRequest.ts';
-export type { HeartbeatResponse } from './generated/platform/registry/v1/HeartbeatResponse.ts';
+export type { HeartbeatResponse, HeartbeatResponse__Output } from './generated/platform/registry/v1/HeartbeatResponse.ts';
 export type { DeregisterRequest__Output } from './generated/platform/registry/v1/DeregisterRequest.ts';

@@ -1,0 +1,131 @@
+// A real ToolRegistry server on a loopback port, for tests of registration: it grants a time to
+// live, expires registrations whose heartbeats stop, can forget everything (a gateway restart),
+// and records every call with the app token it carried.
+import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
+
+export interface FixtureRegistration {
+  readonly registrationId: string;
+  readonly serviceName: string;
+  readonly callbackAddress: string;
+  readonly grantedTtlSeconds: number;
+  expiresAt: number;
+  heartbeats: number;
+}
+
+export interface RegistryCall {
+  readonly method: 'Register' | 'Heartbeat' | 'Deregister';
+  readonly authorization: string | undefined;
+  readonly at: number;
+  readonly outcome: 'ok' | 'NOT_FOUND' | 'UNAVAILABLE';
+}
+
+export interface RegistryFixture {
+  readonly address: string;
+  readonly calls: readonly RegistryCall[];
+  /** Registrations alive now (expired ones are dropped as they are looked at). */
+  alive(): FixtureRegistration[];
+  /** Forgets every registration, as a restarted gateway would. */
+  forgetAll(): void;
+  /** While true, every call answers UNAVAILABLE (a gateway that cannot check tokens). */
+  refuseAll(refuse: boolean): void;
+  close(): Promise<void>;
+}
+
+/** `grantTtlSeconds` caps what a service asks for, as a gateway may. */
+export async function startRegistryFixture(options: { grantTtlSeconds?: number; address?: string } = {}): Promise<RegistryFixture> {
+  const registrations = new Map<string, FixtureRegistration>();
+  const calls: RegistryCall[] = [];
+  let refusing = false;
+  const alive = () => {
+    const now = Date.now();
+    for (const [id, registration] of registrations) if (registration.expiresAt <= now) registrations.delete(id);
+    return [...registrations.values()];
+  };
+  const record = (method: RegistryCall['method'], metadata: grpc.Metadata, outcome: RegistryCall['outcome']) => {
+    const value = metadata.get('authorization')[0];
+    calls.push({ method, authorization: value === undefined ? undefined : String(value), at: Date.now(), outcome });
+  };
+  const unavailable = { code: grpc.status.UNAVAILABLE, details: 'the registry is refusing calls' };
+  const notFound = { code: grpc.status.NOT_FOUND, details: 'no such registration; register again' };
+
+  /** Records the call and answers with `error` (refusals) or nothing more to do. */
+  const refuse = (
+    method: RegistryCall['method'],
+    metadata: grpc.Metadata,
+    outcome: 'NOT_FOUND' | 'UNAVAILABLE',
+    callback: (error: grpc.ServiceError | Partial<grpc.StatusObject>) => void,
+  ) => {
+    record(method, metadata, outcome);
+    callback(outcome === 'NOT_FOUND' ? notFound : unavailable);
+  };
+
+  const handlers: ToolRegistryHandlers = {
+    Register: (call, callback) => {
+      if (refusing) {
+        refuse('Register', call.metadata, 'UNAVAILABLE', callback);
+        return;
+      }
+      const grantedTtlSeconds = Math.min(call.request.ttlSeconds, options.grantTtlSeconds ?? call.request.ttlSeconds);
+      const registration = {
+        registrationId: randomUUID(),
+        serviceName: call.request.serviceName,
+        callbackAddress: call.request.callbackAddress,
+        grantedTtlSeconds,
+        expiresAt: Date.now() + grantedTtlSeconds * 1000,
+        heartbeats: 0,
+      };
+      registrations.set(registration.registrationId, registration);
+      record('Register', call.metadata, 'ok');
+      callback(null, { registrationId: registration.registrationId, ttlSeconds: grantedTtlSeconds });
+    },
+    Heartbeat: (call, callback) => {
+      if (refusing) {
+        refuse('Heartbeat', call.metadata, 'UNAVAILABLE', callback);
+        return;
+      }
+      const registration = alive().find((r) => r.registrationId === call.request.registrationId);
+      if (!registration) {
+        refuse('Heartbeat', call.metadata, 'NOT_FOUND', callback);
+        return;
+      }
+      registration.expiresAt = Date.now() + registration.grantedTtlSeconds * 1000;
+      registration.heartbeats += 1;
+      record('Heartbeat', call.metadata, 'ok');
+      callback(null, { ttlSeconds: registration.grantedTtlSeconds });
+    },
+    Deregister: (call, callback) => {
+      const known = registrations.delete(call.request.registrationId);
+      record('Deregister', call.metadata, known ? 'ok' : 'NOT_FOUND');
+      if (known) callback(null, {});
+      else callback(notFound);
+    },
+  };
+
+  const server = new grpc.Server();
+  server.addService(loadRegistryProto().ToolRegistry.service, handlers);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(options.address ?? '127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => {
+      if (error) reject(error);
+      else resolve(bound);
+    });
+  });
+  return {
+    address: `127.0.0.1:${port}`,
+    calls,
+    alive,
+    forgetAll: () => {
+      registrations.clear();
+    },
+    refuseAll: (refuse) => {
+      refusing = refuse;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.tryShutdown(() => {
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,177 @@
+// Keeps a tool service registered at the gateway's ToolRegistry: Register, then a Heartbeat well
+// before the granted time to live runs out, Register again when the gateway has forgotten the
+// registration (NOT_FOUND, as after a restart), retries with backoff while the gateway is down,
+// and Deregister on stop. Every call carries a freshly asked app token, never a held one; the
+// service keeps serving whatever happens here.
+import * as grpc from '@grpc/grpc-js';
+import type { Logger } from 'pino';
+import { loadRegistryProto, type HeartbeatResponse__Output, type RegisterResponse__Output, type ToolRegistryClient } from '@platform/proto';
+
+export interface GatewayRegistrationOptions {
+  /** The registry, host:port. */
+  readonly gatewayAddress: string;
+  readonly serviceName: string;
+  /** Where the gateway reaches this service, host:port. */
+  readonly callbackAddress: string;
+  /** The time to live asked for; the gateway may grant less. */
+  readonly ttlSeconds: number;
+  /** The app's client-credentials token, asked for before every call. */
+  readonly accessToken: () => Promise<string>;
+  readonly logger: Logger;
+  /** First and largest wait between failed attempts. Default 500 ms and 30 s. */
+  readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** Time limit of one registry call. Default 5 s. */
+  readonly callTimeoutMs?: number;
+  readonly channelCredentials?: grpc.ChannelCredentials;
+}
+
+export interface RegistrationState {
+  readonly registrationId: string | undefined;
+  /** The time to live the gateway last granted, in seconds. */
+  readonly grantedTtlSeconds: number | undefined;
+  /** Successful Register and Heartbeat calls so far. */
+  readonly registrations: number;
+  readonly heartbeats: number;
+}
+
+export interface GatewayRegistration {
+  /** Starts registering in the background; resolves at once. */
+  start(): void;
+  /** Stops heartbeats and deregisters (best effort, within the call time limit). */
+  stop(): Promise<void>;
+  readonly state: RegistrationState;
+}
+
+/** Wait before attempt `failures + 1`: doubling from initialMs up to maxMs, with jitter so restarted services do not march in step. */
+export function backoffDelay(failures: number, initialMs: number, maxMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxMs, initialMs * 2 ** Math.max(0, failures - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** The heartbeat interval for a granted time to live: a third of it, so two heartbeats may fail before it lapses. */
+export function heartbeatDelay(grantedTtlSeconds: number): number {
+  return Math.max(100, Math.floor((grantedTtlSeconds * 1000) / 3));
+}
+
+export function createGatewayRegistration(options: GatewayRegistrationOptions): GatewayRegistration {
+  const { gatewayAddress, serviceName, callbackAddress, ttlSeconds, accessToken, logger } = options;
+  const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
+  const callTimeoutMs = options.callTimeoutMs ?? 5_000;
+  const Registry = loadRegistryProto().ToolRegistry;
+  const client: ToolRegistryClient = new Registry(gatewayAddress, options.channelCredentials ?? grpc.credentials.createInsecure());
+
+  let registrationId: string | undefined;
+  let grantedTtlSeconds: number | undefined;
+  let registrations = 0;
+  let heartbeats = 0;
+  let stopped = false;
+  // Read through a function: the loop asks after awaits, where the compiler would take a narrowed let as still false.
+  const isStopped = () => stopped;
+  let running: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  /** One registry call with a fresh app token and a time limit. */
+  const unary = async <Response>(
+    send: (metadata: grpc.Metadata, callOptions: grpc.CallOptions, callback: grpc.requestCallback<Response>) => unknown,
+  ): Promise<Response> => {
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${await accessToken()}`);
+    return new Promise((resolve, reject) => {
+      send(metadata, { deadline: Date.now() + callTimeoutMs }, (error, response) => {
+        if (error) reject(error);
+        else if (response === undefined) reject(new Error('the registry answered nothing'));
+        else resolve(response);
+      });
+    });
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const register = async () => {
+    const answer = await unary<RegisterResponse__Output>((metadata, callOptions, callback) =>
+      client.Register({ serviceName, callbackAddress, ttlSeconds }, metadata, callOptions, callback),
+    );
+    if (!answer.registrationId || !answer.ttlSeconds) throw new Error('the registry answered Register without a registration id or time to live');
+    registrationId = answer.registrationId;
+    grantedTtlSeconds = answer.ttlSeconds;
+    registrations += 1;
+    logger.info({ gatewayAddress, serviceName, callbackAddress, ttlSeconds: grantedTtlSeconds }, 'registered at the gateway');
+  };
+
+  const heartbeat = async (id: string) => {
+    const answer = await unary<HeartbeatResponse__Output>((metadata, callOptions, callback) =>
+      client.Heartbeat({ registrationId: id }, metadata, callOptions, callback),
+    );
+    if (answer.ttlSeconds) grantedTtlSeconds = answer.ttlSeconds;
+    heartbeats += 1;
+  };
+
+  const loop = async () => {
+    let failures = 0;
+    while (!isStopped()) {
+      try {
+        if (registrationId === undefined) await register();
+        else await heartbeat(registrationId);
+        failures = 0;
+        await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
+      } catch (error) {
+        if (isStopped()) break;
+        const code = (error as { code?: unknown }).code;
+        if (code === grpc.status.NOT_FOUND && registrationId !== undefined) {
+          logger.info({ gatewayAddress, serviceName }, 'the gateway no longer knows this registration; registering again');
+          registrationId = undefined;
+          continue;
+        }
+        failures += 1;
+        // While registered, try again before the registration lapses; otherwise back off further.
+        const ceiling = registrationId === undefined ? maxMs : Math.min(maxMs, heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
+        const delay = backoffDelay(failures, initialMs, ceiling);
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.warn(
+          { gatewayAddress, serviceName, attempt: failures, retryInMs: delay, reason },
+          registrationId === undefined ? 'cannot register at the gateway; the service keeps serving and tries again' : 'heartbeat failed; trying again',
+        );
+        await sleep(delay);
+      }
+    }
+  };
+
+  return {
+    start() {
+      if (running || stopped) return;
+      running = loop();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      wake?.();
+      await running;
+      const id = registrationId;
+      registrationId = undefined;
+      if (id !== undefined) {
+        try {
+          await unary<object>((metadata, callOptions, callback) => client.Deregister({ registrationId: id }, metadata, callOptions, callback));
+          logger.info({ gatewayAddress, serviceName }, 'deregistered from the gateway');
+        } catch (error) {
+          logger.warn(
+            { gatewayAddress, serviceName, reason: error instanceof Error ? error.message : String(error) },
+            'could not deregister; the registration lapses at its time to live',
+          );
+        }
+      }
+      client.close();
+    },
+    get state(): RegistrationState {
+      return { registrationId, grantedTtlSeconds, registrations, heartbeats };
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// The one error mapper of the tool service's gRPC edge. A tool's expected failure is an answer the
+// agent reads; a refusal keeps its status; a platform outage is UNAVAILABLE, never the caller's
+// fault; the deadline is DEADLINE_EXCEEDED; anything else is INTERNAL with a generic message (the
+// cause goes to the log, never over the wire).
+import type { CallToolResponse } from '@platform/proto';
+import { isPlatformError } from '../errors.ts';
+import { ToolCallError, ToolError } from './tool-errors.ts';
+import type { ToolCallOutcome } from './tool-runner.ts';
+
+/** The answer for a ToolError: OK with is_error, `{code, message, ...details}` as the result, the message as text. */
+export function toolErrorAnswer(error: ToolError): CallToolResponse {
+  return { resultJson: JSON.stringify({ ...error.details, code: error.code, message: error.message }), isError: true, text: error.message };
+}
+
+export function outcomeOf(error: unknown, signal: AbortSignal): ToolCallOutcome {
+  if (signal.aborted && signal.reason instanceof ToolCallError) return { refusal: signal.reason };
+  if (error instanceof ToolError) return { answer: toolErrorAnswer(error) };
+  if (error instanceof ToolCallError) return { refusal: error };
+  if (isPlatformError(error, 'PLATFORM_UNAVAILABLE') || isPlatformError(error, 'PLATFORM_BAD_RESPONSE')) {
+    return { refusal: new ToolCallError('UNAVAILABLE', error.message, { cause: error }) };
+  }
+  return { refusal: new ToolCallError('INTERNAL', undefined, { cause: error }) };
+}

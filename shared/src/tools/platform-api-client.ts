@@ -1,0 +1,153 @@
+// The client a tool reaches the platform API through. It sends the call's delegated token as the
+// bearer, and only to the platform API's base address (or another base the app declared part of
+// the platform API, such as the webhook API on its own port): a path that would leave the base is
+// a programming error, never a request (SPEC "Delegated call flow" rule 3). Answers other than 2xx
+// become ToolErrors that carry the status and the platform's message, for the agent to read.
+import { defaultMaxAnswerBytes, readJson } from '../platform-answer.ts';
+import { isPlatformError } from '../errors.ts';
+import { ToolError } from './tool-errors.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface PlatformRequestOptions {
+  /** Sent as JSON. */
+  readonly body?: unknown;
+  /** Added to the path as a query string; undefined values are left out. */
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Extra headers (never `authorization`: the client sets it). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface PlatformApiClient {
+  /** The base address every request goes to. */
+  readonly baseUrl: string;
+  /**
+   * Sends one request with the delegated token to `{baseUrl}{path}`; `path` starts with `/` and
+   * stays under the base. Resolves to the parsed JSON of a 2xx answer (undefined when it has no
+   * body); throws ToolError for any other answer, an unreachable API or an unreadable answer.
+   */
+  request(method: HttpMethod, path: string, options?: PlatformRequestOptions): Promise<unknown>;
+  get(path: string, options?: Omit<PlatformRequestOptions, 'body'>): Promise<unknown>;
+}
+
+export interface PlatformApiClientOptions {
+  readonly baseUrl: string;
+  readonly token: string;
+  /** Ends the request when the tool call ends (deadline or cancellation). */
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  /** The name used in messages: `the platform API`, `the webhook API`. */
+  readonly serviceName?: string;
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+const codeByStatus: Readonly<Record<number, string>> = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'TOO_LARGE',
+  422: 'INVALID_REQUEST',
+  429: 'RATE_LIMITED',
+};
+
+/** The base without a trailing slash, and the path prefix every request must stay under. */
+function baseOf(baseUrl: string): { base: URL; prefix: string } {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  return { base, prefix };
+}
+
+/** `{base}{path}` when it stays under the base; throws TypeError (a bug in the tool) otherwise. */
+export function addressWithin(baseUrl: string, path: string, query?: PlatformRequestOptions['query']): URL {
+  const { base, prefix } = baseOf(baseUrl);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (!path.startsWith('/') || path.startsWith('//') || /[\\\u0000-\u0020\u007f]/.test(path) || path.includes('#')) {
+    throw new TypeError(`platform API client: "${path.slice(0, 100)}" is not a path under ${base.origin}${prefix}`);
+  }
+  const url = new URL(`${base.origin}${prefix.slice(0, -1)}${path}`);
+  if (url.origin !== base.origin || !(url.pathname === prefix.slice(0, -1) || url.pathname.startsWith(prefix) || prefix === '/')) {
+    throw new TypeError(`platform API client: "${path.slice(0, 100)}" leaves ${base.origin}${prefix}`);
+  }
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) url.searchParams.append(name, String(value));
+  return url;
+}
+
+/** What an error answer says, in one short line of visible text; the platform's own words when it gave them. */
+function messageOf(body: unknown): string | undefined {
+  const record = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
+  const root = record(body);
+  const nested = record(root?.error);
+  const candidates = [nested?.message, root?.error_description, root?.message, typeof root?.error === 'string' ? root.error : undefined];
+  const text = candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  // eslint-disable-next-line no-control-regex -- an answer's control characters are not passed on
+  return text?.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 500);
+}
+
+export function createPlatformApiClient(options: PlatformApiClientOptions): PlatformApiClient {
+  const { baseUrl, token, signal, timeoutMs, serviceName = 'the platform API' } = options;
+  const fetch = options.fetch ?? globalThis.fetch;
+  baseOf(baseUrl);
+
+  const request = async (method: HttpMethod, path: string, requestOptions: PlatformRequestOptions = {}): Promise<unknown> => {
+    const url = addressWithin(baseUrl, path, requestOptions.query);
+    const what = `${method} ${url.pathname}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...requestOptions.headers, authorization: `Bearer ${token}` };
+    if (requestOptions.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body),
+        // A redirect would carry the bearer somewhere the tool did not choose.
+        redirect: 'error',
+        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+      });
+    } catch (error) {
+      // The call itself ended (deadline, cancellation): that is the edge's to report, not the tool's.
+      if (signal.aborted) throw signal.reason;
+      const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+      throw new ToolError(
+        'UNAVAILABLE',
+        `${serviceName} ${timedOut ? `did not answer ${what} within ${timeoutMs} ms` : 'could not be reached'}; try again shortly.`,
+        {
+          cause: error,
+        },
+      );
+    }
+    let body: unknown;
+    try {
+      const empty = response.status === 204 || response.headers.get('content-length') === '0';
+      body = empty ? undefined : await readJson(response, what, defaultMaxAnswerBytes);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (response.ok || !isPlatformError(error, 'PLATFORM_BAD_RESPONSE')) {
+        const unavailable = isPlatformError(error, 'PLATFORM_UNAVAILABLE');
+        throw new ToolError(
+          unavailable ? 'UNAVAILABLE' : 'BAD_RESPONSE',
+          `${serviceName} ${unavailable ? 'stopped answering' : 'answered unreadably'} to ${what}.`,
+          {
+            cause: error,
+            details: { status: response.status },
+          },
+        );
+      }
+      body = undefined;
+    }
+    if (response.ok) return body;
+    const code = response.status >= 500 ? 'UNAVAILABLE' : (codeByStatus[response.status] ?? `HTTP_${response.status}`);
+    const said = messageOf(body);
+    const field = (body as { error?: { field?: unknown } } | undefined)?.error?.field;
+    throw new ToolError(code, `${serviceName} answered ${response.status} to ${what}${said ? `: ${said}` : '.'}`, {
+      details: { status: response.status, ...(typeof field === 'string' && { field: field.slice(0, 200) }) },
+    });
+  };
+
+  return Object.freeze({
+    baseUrl,
+    request,
+    get: (path: string, getOptions?: Omit<PlatformRequestOptions, 'body'>) => request('GET', path, getOptions),
+  });
+}

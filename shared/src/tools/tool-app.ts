@@ -1,0 +1,121 @@
+// createToolApp: a tool service built on the SDK. It takes the app's settings and identity, the
+// tools, and serves them over gRPC (with health and reflection), checking every call's delegated
+// token at the platform, and keeps itself registered at the gateway while it serves.
+import type { Logger } from 'pino';
+import { createCallerCheck } from '../check-caller.ts';
+import type { Clock } from '../clock.ts';
+import { createHttpClient, type HttpClient } from '../http-client.ts';
+import type { PlatformAppIdentity } from '../platform-app-identity.ts';
+import type { PlatformMcpSettings } from '../settings.ts';
+import { createGatewayRegistration, type GatewayRegistration, type GatewayRegistrationOptions } from './gateway-registration.ts';
+import { ToolDefinitionError, type ToolDefinition } from './tool-definition.ts';
+import { createToolRunner } from './tool-runner.ts';
+import { startToolServer } from './tool-server.ts';
+
+export interface ToolAppOptions {
+  readonly settings: PlatformMcpSettings;
+  /** The app's identity (platformAppIdentity(settings)): its token registers the service at the gateway. */
+  readonly identity: PlatformAppIdentity;
+  readonly logger: Logger;
+  /**
+   * Other base addresses that are part of the platform API, by name (the webhook API on its own
+   * port): the only places besides apiBaseUrl a tool may send the delegated token, through
+   * `ctx.platformApi(name)`.
+   */
+  readonly platformApiBaseUrls?: Readonly<Record<string, string>>;
+  readonly httpClient?: HttpClient;
+  readonly clock?: Clock;
+  /** Registry retry and call timing; the defaults suit production. */
+  readonly registration?: Pick<GatewayRegistrationOptions, 'backoff' | 'callTimeoutMs'>;
+}
+
+export interface ServeOptions {
+  /** Where to listen, host:port; default the settings' callbackAddress. Port 0 takes a free port. */
+  readonly listenAddress?: string;
+  /** Register at the gateway (default true); false serves without announcing the service. */
+  readonly register?: boolean;
+}
+
+export interface ServingToolApp {
+  /** The address the service listens on, host:port. */
+  readonly address: string;
+  readonly registration: GatewayRegistration | undefined;
+  /** Stops heartbeats, refuses new calls, lets running calls finish (up to `graceMs`), then deregisters. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface ToolApp {
+  /** Adds tools; a name used twice stops the start with a message naming it. */
+  registerTools(tools: readonly ToolDefinition[]): void;
+  readonly tools: readonly ToolDefinition[];
+  serve(options?: ServeOptions): Promise<ServingToolApp>;
+}
+
+export function createToolApp(options: ToolAppOptions): ToolApp {
+  const { settings, identity, logger } = options;
+  if (identity.clientId !== settings.appClientId) throw new TypeError('createToolApp: identity must be the identity of settings.appClientId');
+  const platformApiBaseUrls = new Map(Object.entries(options.platformApiBaseUrls ?? {}));
+  for (const [name, url] of platformApiBaseUrls)
+    if (!URL.canParse(url)) throw new TypeError(`createToolApp: platformApiBaseUrls.${name} must be an absolute URL`);
+  const tools: ToolDefinition[] = [];
+  let serving = false;
+
+  return {
+    registerTools(added) {
+      if (serving) throw new TypeError('registerTools: the app is already serving; register every tool before serve()');
+      for (const tool of added) {
+        if (tools.some((known) => known.name === tool.name)) throw new ToolDefinitionError(`tool "${tool.name}": name is used by another tool of this service`);
+        tools.push(tool);
+      }
+    },
+    get tools() {
+      return [...tools];
+    },
+    async serve(serveOptions = {}) {
+      if (tools.length === 0) throw new TypeError('serve: register at least one tool first');
+      serving = true;
+      const checkCaller = createCallerCheck({
+        apiBaseUrl: settings.apiBaseUrl,
+        audience: settings.apiBaseUrl,
+        httpClient: options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs }),
+        cacheTtlSeconds: settings.meCacheTtlSeconds,
+        // Only a token delegated to this app: not a person's own, not one delegated to another app.
+        actor: { clientId: settings.appClientId },
+        ...(options.clock && { clock: options.clock }),
+      });
+      const runner = createToolRunner({
+        tools,
+        checkCaller,
+        logger,
+        apiBaseUrl: settings.apiBaseUrl,
+        platformApiBaseUrls,
+        httpTimeoutMs: settings.httpTimeoutMs,
+      });
+      const server = await startToolServer(runner, serveOptions.listenAddress ?? settings.callbackAddress);
+      const callbackAddress = settings.callbackAddress.endsWith(':0') ? server.address : settings.callbackAddress;
+      const registration =
+        serveOptions.register === false
+          ? undefined
+          : createGatewayRegistration({
+              gatewayAddress: settings.gatewayAddress,
+              serviceName: settings.serviceName,
+              callbackAddress,
+              ttlSeconds: settings.ttlSeconds,
+              accessToken: () => identity.accessToken(),
+              logger,
+              ...options.registration,
+            });
+      registration?.start();
+      logger.info({ address: server.address, tools: tools.length, serviceName: settings.serviceName }, `serving ${tools.length} tools over gRPC`);
+      return {
+        address: server.address,
+        registration,
+        async close(graceMs) {
+          // New calls are refused and running ones finish; only then is the registration withdrawn.
+          await server.close(graceMs);
+          await registration?.stop();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// One tool call, from the gRPC request to its answer, framework-free: the delegated token is
+// checked at the platform (cached), the tool found, its arguments parsed by its schema, its
+// permission enforced, and only then the handler run with its call context.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { CallToolResponse, Tool } from '@platform/proto';
+import type { z } from 'zod';
+import type { CallerCheck } from '../check-caller.ts';
+import { isPlatformError } from '../errors.ts';
+import { PlatformMcpCallContext } from './call-context.ts';
+import { outcomeOf } from './grpc-status.ts';
+import type { ToolDefinition } from './tool-definition.ts';
+import { permissionDenied, ToolCallError } from './tool-errors.ts';
+
+export interface ToolCall {
+  readonly name: string;
+  readonly argumentsJson: string;
+  /** The gateway's correlation id; a fresh one is made when it is missing or malformed. */
+  readonly requestId: string;
+  /** The `authorization` metadata values. */
+  readonly authorization: readonly string[];
+  /** Aborted, with a ToolCallError as reason, at the deadline or when the call is cancelled. */
+  readonly signal: AbortSignal;
+}
+
+/** How a call ended: an answer (a result, or a tool error the agent reads), or a refusal status. */
+export type ToolCallOutcome = { readonly answer: CallToolResponse } | { readonly refusal: ToolCallError };
+
+export interface ToolRunnerOptions {
+  readonly tools: readonly ToolDefinition[];
+  /** The caller check: only tokens delegated to this app, issued for the platform API. */
+  readonly checkCaller: CallerCheck;
+  readonly logger: Logger;
+  readonly apiBaseUrl: string;
+  readonly platformApiBaseUrls: ReadonlyMap<string, string>;
+  readonly httpTimeoutMs: number;
+}
+
+export interface ToolRunner {
+  /** The tools as ListTools answers them, in the order they were registered. */
+  readonly listing: readonly Tool[];
+  call(call: ToolCall): Promise<ToolCallOutcome>;
+}
+
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+function toolMessage(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchemaJson: tool.inputJsonSchema,
+    outputSchemaJson: tool.outputJsonSchema,
+    requiresPermission: tool.requiresPermission ?? '',
+    readOnlyHint: tool.annotations.readOnlyHint ?? false,
+    destructiveHint: tool.annotations.destructiveHint ?? false,
+    idempotentHint: tool.annotations.idempotentHint ?? false,
+  };
+}
+
+/** `companyId: must be ...; name: is required`, with the path of each problem. */
+function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 5).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'arguments'}: ${issue.message}`);
+  return `${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`;
+}
+
+function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
+  let raw: unknown;
+  try {
+    raw = argumentsJson.trim() === '' ? {} : JSON.parse(argumentsJson);
+  } catch {
+    throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: is not valid JSON');
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: must be a JSON object');
+  const parsed = tool.inputSchema.safeParse(raw);
+  if (!parsed.success) throw new ToolCallError('INVALID_ARGUMENT', describeIssues(parsed.error));
+  return parsed.data;
+}
+
+function resultOf(tool: ToolDefinition, value: unknown): CallToolResponse {
+  let result = value;
+  if (tool.outputSchema) {
+    const parsed = tool.outputSchema.safeParse(value);
+    if (!parsed.success) throw new TypeError(`tool ${tool.name} returned a result its outputSchema refuses: ${describeIssues(parsed.error)}`);
+    result = parsed.data;
+  }
+  if (result === null || typeof result !== 'object' || Array.isArray(result))
+    throw new TypeError(`tool ${tool.name} returned something other than a JSON object`);
+  return { resultJson: JSON.stringify(result), isError: false, text: '' };
+}
+
+export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
+  const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs } = options;
+  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const listing = Object.freeze(options.tools.map(toolMessage));
+
+  const call = async (request: ToolCall): Promise<ToolCallOutcome> => {
+    const started = performance.now();
+    const requestId = requestIdPattern.test(request.requestId) ? request.requestId : randomUUID();
+    let callerId: string | undefined;
+    try {
+      const checked = await checkCaller(request.authorization.length === 1 ? request.authorization[0] : request.authorization).catch((error: unknown) => {
+        throw isPlatformError(error)
+          ? new ToolCallError('UNAVAILABLE', `the platform could not check the delegated token: ${error.message}`, { cause: error })
+          : error;
+      });
+      if (!checked.ok) throw new ToolCallError('UNAUTHENTICATED', `the delegated token was refused: ${checked.description}`);
+      const { caller, credential } = checked;
+      callerId = caller.id;
+
+      const tool = byName.get(request.name);
+      if (!tool) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
+      const args = parseArguments(tool, request.argumentsJson);
+
+      const permission = tool.requiresPermission;
+      if (permission !== undefined) {
+        const companyId = tool.checksAtCompanyArgument ? (args as { companyId?: number }).companyId : undefined;
+        const allowed =
+          companyId === undefined
+            ? caller.companies.some((company) => company.permissions.has(permission))
+            : caller.companies.some((company) => company.id === companyId && company.permissions.has(permission));
+        if (!allowed) throw permissionDenied(permission, companyId);
+      }
+
+      const ctx = new PlatformMcpCallContext({
+        token: credential.token,
+        caller,
+        toolName: tool.name,
+        requestId,
+        signal: request.signal,
+        logger,
+        apiBaseUrl,
+        platformApiBaseUrls,
+        httpTimeoutMs,
+      });
+      const value = await Promise.race([tool.handler(args as never, ctx), aborted(request.signal)]);
+      request.signal.throwIfAborted();
+      return settle({ answer: resultOf(tool, value) });
+    } catch (error) {
+      return settle(outcomeOf(error, request.signal), error);
+    }
+
+    function settle(outcome: ToolCallOutcome, error?: unknown): ToolCallOutcome {
+      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+      if ('answer' in outcome) {
+        logger.info({ ...fields, outcome: outcome.answer.isError ? 'tool_error' : 'ok' }, 'tool call');
+      } else if (outcome.refusal.code === 'INTERNAL') {
+        logger.error({ ...fields, outcome: 'INTERNAL', err: error }, 'tool call failed unexpectedly');
+      } else {
+        logger.info({ ...fields, outcome: outcome.refusal.code, reason: outcome.refusal.message }, 'tool call refused');
+      }
+      return outcome;
+    }
+  };
+
+  return { listing, call };
+}
+
+/** Rejects with the signal's reason once it is aborted, so a handler that ignores the signal does not hold the answer. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason as Error);
+    else
+      signal.addEventListener(
+        'abort',
+        () => {
+          reject(signal.reason as Error);
+        },
+        { once: true },
+      );
+  });
+}

@@ -1,0 +1,109 @@
+// Serves platform.tools.v1.ToolService over gRPC, with the standard health service and server
+// reflection beside it. Each call's deadline and cancellation abort the tool's signal; a stop
+// refuses new calls, lets running ones finish (up to a grace period) and only then returns.
+import * as grpc from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { loadSync } from '@grpc/proto-loader';
+import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
+import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
+import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
+import type { ToolRunner } from './tool-runner.ts';
+
+export const toolServiceName = 'platform.tools.v1.ToolService';
+
+/** Largest CallTool request accepted: arguments are small JSON objects, so 1 MiB is far beyond any real one. */
+export const maxRequestBytes = 1024 * 1024;
+
+export interface RunningToolServer {
+  /** The address bound, host:port (the real port when 0 was asked). */
+  readonly address: string;
+  readonly port: number;
+  /** Calls running now. */
+  readonly runningCalls: number;
+  /** Refuses new calls, waits up to `graceMs` for running ones, then cancels what is left. */
+  close(graceMs?: number): Promise<void>;
+}
+
+function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
+  const deadline = call.getDeadline();
+  return deadline instanceof Date ? deadline.getTime() : deadline;
+}
+
+export async function startToolServer(runner: ToolRunner, listenAddress: string): Promise<RunningToolServer> {
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRequestBytes });
+  let runningCalls = 0;
+  let idle: (() => void) | undefined;
+
+  const handlers: ToolServiceHandlers = {
+    ListTools: (_call, callback) => {
+      callback(null, { tools: [...runner.listing] });
+    },
+    CallTool: (call, callback) => {
+      runningCalls += 1;
+      const controller = new AbortController();
+      const deadline = deadlineOf(call);
+      const expire = () => {
+        controller.abort(new ToolCallError('DEADLINE_EXCEEDED'));
+      };
+      const timer = Number.isFinite(deadline) ? setTimeout(expire, Math.max(0, deadline - Date.now())) : undefined;
+      call.once('cancelled', () => {
+        if (Date.now() >= deadline) expire();
+        else controller.abort(new ToolCallError('CANCELLED'));
+      });
+      void runner
+        .call({
+          name: call.request.name,
+          argumentsJson: call.request.argumentsJson,
+          requestId: call.request.requestId,
+          authorization: call.metadata.get('authorization').map(String),
+          signal: controller.signal,
+        })
+        .then((outcome) => {
+          if ('answer' in outcome) callback(null, outcome.answer);
+          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: outcome.refusal.message });
+        })
+        .finally(() => {
+          clearTimeout(timer);
+          runningCalls -= 1;
+          if (runningCalls === 0) idle?.();
+        });
+    },
+  };
+
+  server.addService(loadToolsProto().ToolService.service, handlers);
+  const health = new HealthImplementation({ '': 'SERVING', [toolServiceName]: 'SERVING' });
+  health.addToServer(server);
+  const healthDefinition = loadSync(healthProtoPath, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  new ReflectionService({ ...toolsPackageDefinition(), ...healthDefinition }).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+      if (error) reject(error);
+      else resolve(bound);
+    });
+  });
+  const host = listenAddress.slice(0, listenAddress.lastIndexOf(':'));
+
+  return {
+    address: `${host}:${port}`,
+    port,
+    get runningCalls() {
+      return runningCalls;
+    },
+    async close(graceMs = 10_000) {
+      health.setStatus('', 'NOT_SERVING');
+      health.setStatus(toolServiceName, 'NOT_SERVING');
+      const drained = new Promise<void>((resolve) => {
+        if (runningCalls === 0) resolve();
+        else idle = resolve;
+      });
+      const shutDown = new Promise<void>((resolve) => {
+        server.tryShutdown(() => {
+          resolve();
+        });
+      });
+      const graceOver = new Promise<'late'>((resolve) => setTimeout(resolve, graceMs, 'late').unref());
+      if ((await Promise.race([Promise.all([drained, shutDown]), graceOver])) === 'late') server.forceShutdown();
+    },
+  };
+}
