@@ -1,0 +1,46 @@
+// Tools over the devices linked to a webhook configuration: link, unlink and list. A link alone
+// forwards nothing; its scopes (scopes.tools.ts) choose what is delivered.
+import { defineTool, type ToolDefinition } from '@platform/shared/tools';
+import { z } from 'zod';
+import { deviceId, webhookId } from './tool-inputs.ts';
+import { deviceLink, webhookApi } from './webhook-api-client.ts';
+
+export const linkDevice = defineTool({
+  name: 'link_device',
+  title: 'Link a device to a webhook',
+  description:
+    "Links a device to a webhook configuration of the same company (list_devices shows the company's devices). " +
+    'A link alone forwards no data: add a scope to it with add_scope. Linking a device that is already linked fails with 409.',
+  inputSchema: z.strictObject({ webhookId, deviceId }),
+  outputSchema: z.object({ link: deviceLink }),
+  requiresPermission: 'device-overview:manage',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  handler: async (args, ctx) => ({ link: await webhookApi(ctx).linkDevice(args.webhookId, args.deviceId) }),
+});
+
+export const unlinkDevice = defineTool({
+  name: 'unlink_device',
+  title: 'Unlink a device from a webhook',
+  description: "Unlinks a device from a webhook configuration; the link's scopes go with it and the device's data stops flowing to that endpoint.",
+  inputSchema: z.strictObject({ webhookId, deviceId }),
+  outputSchema: z.object({ unlinked: z.literal(true), webhookId: z.string(), deviceId: z.number() }),
+  requiresPermission: 'device-overview:manage',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  handler: async (args, ctx) => {
+    await webhookApi(ctx).unlinkDevice(args.webhookId, args.deviceId);
+    return { unlinked: true as const, webhookId: args.webhookId, deviceId: args.deviceId };
+  },
+});
+
+export const listLinkedDevices = defineTool({
+  name: 'list_linked_devices',
+  title: 'List devices linked to a webhook',
+  description: 'Lists the devices linked to a webhook configuration, with when each was linked. Use list_scopes to see what each link forwards.',
+  inputSchema: z.strictObject({ webhookId }),
+  outputSchema: z.object({ links: z.array(deviceLink) }),
+  requiresPermission: 'device-overview:view',
+  annotations: { readOnlyHint: true },
+  handler: async (args, ctx) => ({ links: await webhookApi(ctx).listLinks(args.webhookId) }),
+});
+
+export const deviceLinkTools: readonly ToolDefinition[] = [linkDevice, unlinkDevice, listLinkedDevices];

@@ -1,0 +1,14 @@
+// A gRPC bind failure as one line that names the address and the variable that moves it.
+
+/** The error to stop start-up with when serving on `address` (CALLBACK_ADDRESS) failed. */
+export function listenFailure(error: unknown, address: string): Error {
+  const said = error instanceof Error ? error.message : String(error);
+  const why = /EADDRINUSE/.test(said)
+    ? 'is already in use'
+    : /EACCES/.test(said)
+      ? 'may not be used by this user'
+      : /EADDRNOTAVAIL|ENOTFOUND|EAI_/.test(said)
+        ? 'is not an address of this machine'
+        : `cannot be listened on (${said.replace(/\s+/g, ' ').slice(0, 200)})`;
+  return new Error(`${address} ${why}; set CALLBACK_ADDRESS to another host:port`, { cause: error });
+}

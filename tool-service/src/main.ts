@@ -1,0 +1,18 @@
+// Composition root of the tool service: settings, logger, the app's identity and its tools, then
+// gRPC on CALLBACK_ADDRESS (registered at the gateway) until a signal stops it.
+import { createLogger, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/shared';
+import { listenFailure } from './listen-failure.ts';
+import { loadToolServiceSettings } from './settings.ts';
+import { createToolService } from './tool-service.ts';
+
+const service = 'tool-service';
+const settings = exitOnStartupFailure(service, () => loadToolServiceSettings(process.env));
+const logger = createLogger({ name: service, level: settings.logLevel });
+const app = exitOnStartupFailure(service, () => createToolService({ settings, identity: platformAppIdentity(settings), logger }));
+const serving = await exitOnStartupFailure(service, () =>
+  app.serve().catch((error: unknown) => {
+    throw listenFailure(error, settings.callbackAddress);
+  }),
+);
+
+stopOnSignals({ logger, steps: [() => serving.close()] });

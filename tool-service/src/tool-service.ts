@@ -1,0 +1,34 @@
+// createToolService: the webhook-management tool service, built on the SDK's tool app. The webhook
+// API is declared part of the platform API, the only other place the delegated token may go.
+import type { HttpClient, Logger, PlatformAppIdentity } from '@platform/shared';
+import { createToolApp, type ToolApp, type ToolAppOptions } from '@platform/shared/tools';
+import { deviceLinkTools } from './device-links.tools.ts';
+import { platformTools } from './platform.tools.ts';
+import { scopeTools } from './scopes.tools.ts';
+import type { ToolServiceSettings } from './settings.ts';
+import { webhookApiPart } from './webhook-api-client.ts';
+import { webhookTools } from './webhooks.tools.ts';
+
+export interface ToolServiceOptions {
+  readonly settings: ToolServiceSettings;
+  /** The app's identity, platformAppIdentity(settings): registers the service and answers app_info. */
+  readonly identity: PlatformAppIdentity;
+  readonly logger: Logger;
+  readonly httpClient?: HttpClient;
+  /** Registry retry and call timing; the defaults suit production. */
+  readonly registration?: ToolAppOptions['registration'];
+}
+
+export function createToolService(options: ToolServiceOptions): ToolApp {
+  const { settings, identity, logger } = options;
+  const app = createToolApp({
+    settings,
+    identity,
+    logger,
+    platformApiBaseUrls: { [webhookApiPart]: settings.webhookApiBaseUrl },
+    ...(options.httpClient && { httpClient: options.httpClient }),
+    ...(options.registration && { registration: options.registration }),
+  });
+  app.registerTools([...webhookTools, ...deviceLinkTools, ...scopeTools, ...platformTools(identity)]);
+  return app;
+}

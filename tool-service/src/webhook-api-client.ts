@@ -1,0 +1,120 @@
+// The webhook REST API as the tools reach it: only through the call context's client for the
+// platform API part named `webhook`, which sends the call's delegated token as the bearer and never
+// leaves that base. Every request carries `AuthVersion: V0.0.1`; every answer is read through its
+// schema, so a configuration never carries more than the public fields (credentials included), and
+// an answer of the wrong shape is a tool error, not a crash.
+import { type HttpMethod, type PlatformMcpCallContext, type PlatformRequestOptions } from '@platform/shared/tools';
+import { z } from 'zod';
+import { shapedAnswer } from './answer-shape.ts';
+
+/** The name under which the webhook API's base address is declared part of the platform API. */
+export const webhookApiPart = 'webhook';
+
+export const httpMethods = ['POST', 'PUT', 'PATCH'] as const;
+export const deliveryModes = ['Realtime', 'Batch'] as const;
+export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
+export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
+
+/** A configuration as the API answers it: never credentials (authPayload is write-only). */
+export const webhookConfig = z.object({
+  id: z.string(),
+  companyId: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  method: z.enum(httpMethods),
+  deliveryMode: z.enum(deliveryModes),
+  authType: z.enum(authTypes),
+  customHeaders: z.string().nullable(),
+  includeMetadataHeaders: z.boolean(),
+  includeRetryHeader: z.boolean(),
+});
+export type WebhookConfig = z.output<typeof webhookConfig>;
+
+export const deviceLink = z.object({ deviceId: z.number().int(), webhookConfigId: z.string(), createdAt: z.string() });
+export type DeviceLink = z.output<typeof deviceLink>;
+
+export const scope = z.object({
+  id: z.string(),
+  scopeLevel: z.enum(scopeLevels),
+  connectionTag: z.string().nullable(),
+  measurement: z.string().nullable(),
+  enabled: z.boolean(),
+});
+export type Scope = z.output<typeof scope>;
+
+/** A configuration's fields as the API takes them; authPayload and customHeaders are JSON objects serialized as strings. */
+export interface WebhookFields {
+  readonly name?: string;
+  readonly url?: string;
+  readonly method?: (typeof httpMethods)[number];
+  readonly deliveryMode?: (typeof deliveryModes)[number];
+  readonly authType?: (typeof authTypes)[number];
+  readonly authPayload?: string;
+  readonly customHeaders?: string;
+  readonly includeMetadataHeaders?: boolean;
+  readonly includeRetryHeader?: boolean;
+}
+
+/** A scope's fields as the API takes them (a PUT replaces all of them). */
+export interface ScopeFields {
+  readonly scopeLevel: (typeof scopeLevels)[number];
+  readonly connectionTag?: string | null;
+  readonly measurement?: string | null;
+  readonly enabled: boolean;
+}
+
+export interface WebhookApi {
+  listWebhooks(companyId: number): Promise<WebhookConfig[]>;
+  getWebhook(webhookId: string): Promise<WebhookConfig>;
+  createWebhook(companyId: number, fields: WebhookFields): Promise<WebhookConfig>;
+  updateWebhook(webhookId: string, fields: WebhookFields): Promise<WebhookConfig>;
+  deleteWebhook(webhookId: string): Promise<void>;
+  linkDevice(webhookId: string, deviceId: number): Promise<DeviceLink>;
+  listLinks(webhookId: string): Promise<DeviceLink[]>;
+  unlinkDevice(webhookId: string, deviceId: number): Promise<void>;
+  addScope(webhookId: string, deviceId: number, fields: ScopeFields): Promise<Scope>;
+  listScopes(webhookId: string, deviceId: number): Promise<Scope[]>;
+  updateScope(webhookId: string, deviceId: number, scopeId: string, fields: ScopeFields): Promise<Scope>;
+  removeScope(webhookId: string, deviceId: number, scopeId: string): Promise<void>;
+}
+
+const segment = encodeURIComponent;
+const configPath = (webhookId: string) => `/v2/webhooks/${segment(webhookId)}`;
+const linkPath = (webhookId: string, deviceId: number) => `${configPath(webhookId)}/devices/${deviceId}`;
+const routesPath = (webhookId: string, deviceId: number) => `${linkPath(webhookId, deviceId)}/routes`;
+
+/** The webhook API for one tool call, with that call's delegated token. */
+export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
+  const client = ctx.platformApi(webhookApiPart);
+
+  async function send<Schema extends z.ZodType>(
+    schema: Schema,
+    method: HttpMethod,
+    path: string,
+    options: PlatformRequestOptions = {},
+  ): Promise<z.output<Schema>> {
+    const answer = await client.request(method, path, { ...options, headers: { AuthVersion: 'V0.0.1' } });
+    return shapedAnswer(schema, answer, 'the webhook API', `${method} ${path}`);
+  }
+
+  return {
+    listWebhooks: (companyId) => send(z.array(webhookConfig), 'GET', '/v2/webhooks', { query: { companyId } }),
+    getWebhook: (webhookId) => send(webhookConfig, 'GET', configPath(webhookId)),
+    createWebhook: (companyId, fields) => send(webhookConfig, 'POST', '/v2/webhooks', { query: { companyId }, body: fields }),
+    updateWebhook: (webhookId, fields) => send(webhookConfig, 'PUT', configPath(webhookId), { body: fields }),
+    deleteWebhook: async (webhookId) => {
+      await send(z.literal(true), 'DELETE', configPath(webhookId));
+    },
+    linkDevice: (webhookId, deviceId) => send(deviceLink, 'POST', linkPath(webhookId, deviceId)),
+    listLinks: (webhookId) => send(z.array(deviceLink), 'GET', `${configPath(webhookId)}/devices`),
+    unlinkDevice: async (webhookId, deviceId) => {
+      await send(z.unknown(), 'DELETE', linkPath(webhookId, deviceId));
+    },
+    addScope: (webhookId, deviceId, fields) => send(scope, 'POST', routesPath(webhookId, deviceId), { body: fields }),
+    listScopes: (webhookId, deviceId) => send(z.array(scope), 'GET', routesPath(webhookId, deviceId)),
+    updateScope: (webhookId, deviceId, scopeId, fields) => send(scope, 'PUT', `${routesPath(webhookId, deviceId)}/${segment(scopeId)}`, { body: fields }),
+    removeScope: async (webhookId, deviceId, scopeId) => {
+      await send(z.unknown(), 'DELETE', `${routesPath(webhookId, deviceId)}/${segment(scopeId)}`);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// Starts the tool service on a loopback port the OS chooses, against a real platform and webhook
+// API, for whole-process tests here and in the MCP server: its gRPC address, a client, and every
+// line it logged (for secret scans).
+import { createLogger, platformAppIdentity } from '@platform/shared';
+import type { ServingToolApp } from '@platform/shared/tools';
+import { captureLogs, startedForTests, toolClient, type StartedForTestsOptions, type ToolClient } from '@platform/shared/testing';
+import { devSecrets } from '@platform/dev-platform/testing';
+import { loadToolServiceSettings, type ToolServiceSettings } from '../src/settings.ts';
+import { createToolService } from '../src/tool-service.ts';
+
+export interface StartToolServiceOptions {
+  /** The platform's issuer and API base (startPlatform().issuer). */
+  readonly platformUrl: string;
+  readonly webhookApiUrl: string;
+  /** A registry (gateway) to register at; without one the service serves unannounced. */
+  readonly registryAddress?: string;
+  /** More environment variables, over the harness's (APP_CLIENT_ID, APP_CLIENT_SECRET, ...). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface RunningToolService {
+  /** The gRPC address, host:port. */
+  readonly address: string;
+  readonly client: ToolClient;
+  /** Every line the service logged, at debug level. */
+  readonly logs: string[];
+  readonly serving: ServingToolApp;
+  readonly settings: ToolServiceSettings;
+  close(): Promise<void>;
+}
+
+export async function startToolService(options: StartToolServiceOptions): Promise<RunningToolService> {
+  const settings = loadToolServiceSettings({
+    PLATFORM_API_BASE_URL: options.platformUrl,
+    WEBHOOK_API_BASE_URL: options.webhookApiUrl,
+    APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+    CALLBACK_ADDRESS: '127.0.0.1:0',
+    ...(options.registryAddress !== undefined && { GATEWAY_ADDRESS: options.registryAddress }),
+    ...options.env,
+  });
+  const logs = captureLogs();
+  const logger = createLogger({ name: 'tool-service', level: 'debug', destination: logs.destination });
+  const app = createToolService({ settings, identity: platformAppIdentity(settings), logger });
+  const serving = await app.serve({ register: options.registryAddress !== undefined });
+  const client = toolClient(serving.address);
+  return {
+    address: serving.address,
+    client,
+    logs: logs.lines,
+    serving,
+    settings,
+    async close() {
+      client.close();
+      await serving.close();
+    },
+  };
+}
+
+/** The tool service for the enclosing block's tests; `options` is read when it starts (after the platform and API have). */
+export function startedToolServiceForTests(options: () => StartToolServiceOptions, per?: StartedForTestsOptions): () => RunningToolService {
+  return startedForTests(() => startToolService(options()), per);
+}
