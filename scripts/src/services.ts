@@ -8,6 +8,8 @@ export interface Service {
   readonly workspace: string;
   /** What it serves, for the start-up banner. */
   readonly address: string;
+  /** Variables this service needs beyond the shared ones, given the local secrets. */
+  readonly env?: (secrets: Readonly<Record<string, string>>) => Record<string, string>;
 }
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -16,7 +18,13 @@ export const services: readonly Service[] = [
   { name: 'dev-platform', workspace: 'dev-platform', address: 'http://127.0.0.1:4000' },
   { name: 'webhook-api', workspace: 'webhook-api', address: 'http://127.0.0.1:4100' },
   { name: 'mcp-server', workspace: 'mcp-server', address: 'http://127.0.0.1:3000/mcp' },
-  { name: 'tool-service', workspace: 'tool-service', address: 'grpc 127.0.0.1:50051' },
+  {
+    name: 'tool-service',
+    workspace: 'tool-service',
+    address: 'grpc 127.0.0.1:50051',
+    // It runs as the app webhook-tools; the seed's secret for that client is its own.
+    env: (secrets) => ({ APP_CLIENT_ID: 'webhook-tools', APP_CLIENT_SECRET: secrets.WEBHOOK_TOOLS_CLIENT_SECRET ?? '' }),
+  },
 ];
 
 export function mainOf(service: Service): string {

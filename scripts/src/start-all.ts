@@ -46,7 +46,8 @@ function stopAll(code: number): void {
 }
 
 for (const service of present) {
-  const child = spawn(process.execPath, [mainOf(service)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv });
+  const env = { ...childEnv, ...service.env?.(secrets) };
+  const child = spawn(process.execPath, [mainOf(service)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
   children.set(service.name, child);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
