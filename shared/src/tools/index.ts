@@ -10,7 +10,7 @@ export {
   type ToolResult,
   type ToolSpec,
 } from './tool-definition.ts';
-export { PlatformMcpCallContext } from './call-context.ts';
+export { createCallContext, type CallContextOptions, type PlatformMcpCallContext } from './call-context.ts';
 export { addressWithin, createPlatformApiClient, type HttpMethod, type PlatformApiClient, type PlatformRequestOptions } from './platform-api-client.ts';
 export { permissionDenied, ToolCallError, toolCallCatalog, ToolError, type ToolCallErrorCode } from './tool-errors.ts';
 export { createToolRunner, type ToolCall, type ToolCallOutcome, type ToolRunner } from './tool-runner.ts';

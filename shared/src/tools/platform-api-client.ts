@@ -3,7 +3,7 @@
 // the platform API, such as the webhook API on its own port): a path that would leave the base is
 // a programming error, never a request (SPEC "Delegated call flow" rule 3). Answers other than 2xx
 // become ToolErrors that carry the status and the platform's message, for the agent to read.
-import { defaultMaxAnswerBytes, readJson } from '../platform-answer.ts';
+import { defaultMaxAnswerBytes, discardBody, readJson } from '../platform-answer.ts';
 import { isPlatformError } from '../errors.ts';
 import { ToolError } from './tool-errors.ts';
 
@@ -101,8 +101,8 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
         method,
         headers,
         body: requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body),
-        // A redirect would carry the bearer somewhere the tool did not choose.
-        redirect: 'error',
+        // A redirect is answered, never followed: it would carry the bearer somewhere the tool did not choose.
+        redirect: 'manual',
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       });
     } catch (error) {
@@ -116,6 +116,12 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
           cause: error,
         },
       );
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await discardBody(response);
+      throw new ToolError('UNEXPECTED_REDIRECT', `${serviceName} answered ${what} with a redirect (${response.status}), which is not followed.`, {
+        details: { status: response.status },
+      });
     }
     let body: unknown;
     try {

@@ -7,7 +7,7 @@ import type { CallToolResponse, Tool } from '@platform/proto';
 import type { z } from 'zod';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
-import { PlatformMcpCallContext } from './call-context.ts';
+import { createCallContext } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 import { permissionDenied, ToolCallError } from './tool-errors.ts';
@@ -122,7 +122,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         if (!allowed) throw permissionDenied(permission, companyId);
       }
 
-      const ctx = new PlatformMcpCallContext({
+      const ctx = createCallContext({
         token: credential.token,
         caller,
         toolName: tool.name,

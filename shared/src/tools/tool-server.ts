@@ -24,6 +24,8 @@ export interface RunningToolServer {
   close(graceMs?: number): Promise<void>;
 }
 
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
   const deadline = call.getDeadline();
   return deadline instanceof Date ? deadline.getTime() : deadline;
@@ -93,17 +95,20 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
     async close(graceMs = 10_000) {
       health.setStatus('', 'NOT_SERVING');
       health.setStatus(toolServiceName, 'NOT_SERVING');
-      const drained = new Promise<void>((resolve) => {
-        if (runningCalls === 0) resolve();
-        else idle = resolve;
-      });
       const shutDown = new Promise<void>((resolve) => {
         server.tryShutdown(() => {
           resolve();
         });
       });
-      const graceOver = new Promise<'late'>((resolve) => setTimeout(resolve, graceMs, 'late').unref());
-      if ((await Promise.race([Promise.all([drained, shutDown]), graceOver])) === 'late') server.forceShutdown();
+      const drained = new Promise<void>((resolve) => {
+        if (runningCalls === 0) resolve();
+        else idle = resolve;
+      });
+      await Promise.race([drained, delay(graceMs)]);
+      // Tool calls are done (or out of time); streams that never end on their own (a health Watch)
+      // are cut once the last answers have had a moment to leave.
+      await Promise.race([shutDown, delay(runningCalls === 0 ? 250 : 0)]);
+      server.forceShutdown();
     },
   };
 }

@@ -1,0 +1,153 @@
+// Registration against a real loopback ToolRegistry: renewed by heartbeats, renewed again after the
+// registry forgets it, expired when heartbeats stop, retried while the gateway is down.
+import { captureLogs, closedPort, startRegistryFixture, type RegistryFixture } from '@platform/shared/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { backoffDelay, createGatewayRegistration, heartbeatDelay, type GatewayRegistration } from './gateway-registration.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function registry(options: Parameters<typeof startRegistryFixture>[0] = {}): Promise<RegistryFixture> {
+  const started = await startRegistryFixture(options);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+function registrationAt(gatewayAddress: string, accessToken: () => Promise<string> = counterTokens()): { registration: GatewayRegistration; logs: string[] } {
+  const logs = captureLogs();
+  const created = createGatewayRegistration({
+    gatewayAddress,
+    serviceName: 'webhook-tools',
+    callbackAddress: '127.0.0.1:50051',
+    ttlSeconds: 30,
+    accessToken,
+    logger: createLogger({ name: 'registration-test', level: 'debug', destination: logs.destination }),
+    backoff: { initialMs: 40, maxMs: 200 },
+    callTimeoutMs: 1_000,
+  });
+  cleanups.push(() => created.stop());
+  return { registration: created, logs: logs.lines };
+}
+
+/** A new app token for every request, as a provider whose token rotates would hand out. */
+function counterTokens(): () => Promise<string> {
+  let issued = 0;
+  return () => Promise.resolve(`app-token-${(issued += 1)}`);
+}
+
+describe('gateway registration', () => {
+  it('registers with the service name, callback address and ttl, and heartbeats keep it alive past its ttl', async () => {
+    const gateway = await registry({ grantTtlSeconds: 1 });
+    const { registration } = registrationAt(gateway.address);
+    registration.start();
+    await expect.poll(() => gateway.alive().length).toBe(1);
+    expect(gateway.alive()[0]).toMatchObject({ serviceName: 'webhook-tools', callbackAddress: '127.0.0.1:50051', grantedTtlSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(gateway.alive()).toHaveLength(1);
+    expect(gateway.alive()[0]?.heartbeats).toBeGreaterThanOrEqual(4);
+    expect(registration.state).toMatchObject({ registrations: 1, grantedTtlSeconds: 1 });
+  });
+
+  it('asks for the app token before every call instead of holding one', async () => {
+    const gateway = await registry({ grantTtlSeconds: 1 });
+    const { registration } = registrationAt(gateway.address);
+    registration.start();
+    await expect.poll(() => gateway.calls.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
+    const tokens = gateway.calls.map((call) => call.authorization);
+    expect(new Set(tokens).size).toBe(tokens.length);
+    expect(tokens.every((value) => value?.startsWith('Bearer app-token-'))).toBe(true);
+  });
+
+  it('registers again when the registry has forgotten it (a restarted gateway answers NOT_FOUND)', async () => {
+    const gateway = await registry({ grantTtlSeconds: 1 });
+    const { registration, logs } = registrationAt(gateway.address);
+    registration.start();
+    await expect.poll(() => gateway.alive().length).toBe(1);
+    const first = gateway.alive()[0]?.registrationId;
+    gateway.forgetAll();
+    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(1);
+    expect(gateway.alive()[0]?.registrationId).not.toBe(first);
+    expect(gateway.calls.some((call) => call.method === 'Heartbeat' && call.outcome === 'NOT_FOUND')).toBe(true);
+    expect(registration.state.registrations).toBe(2);
+    expect(logs.some((line) => line.includes('registering again'))).toBe(true);
+  });
+
+  it('lets the registration expire when heartbeats stop getting through, and registers again once they do', async () => {
+    const gateway = await registry({ grantTtlSeconds: 1 });
+    const { registration } = registrationAt(gateway.address);
+    registration.start();
+    await expect.poll(() => gateway.alive().length).toBe(1);
+    gateway.refuseAll(true);
+    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(0);
+    expect(gateway.calls.filter((call) => call.method === 'Heartbeat' && call.outcome === 'UNAVAILABLE').length).toBeGreaterThan(0);
+    gateway.refuseAll(false);
+    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(1);
+    expect(registration.state.registrations).toBe(2);
+  });
+
+  it('keeps trying with backoff while the gateway is down, and registers once it is up', async () => {
+    const port = await closedPort();
+    const { registration, logs } = registrationAt(`127.0.0.1:${port}`);
+    registration.start();
+    await expect.poll(() => logs.filter((line) => line.includes('cannot register at the gateway')).length).toBeGreaterThanOrEqual(3);
+    const attempts = logs.filter((line) => line.includes('cannot register')).map((line) => JSON.parse(line) as { attempt: number; retryInMs: number });
+    expect(attempts.map((a) => a.attempt).slice(0, 3)).toEqual([1, 2, 3]);
+    const gateway = await registry({ address: `127.0.0.1:${port}` });
+    await expect.poll(() => gateway.alive().length, { timeout: 5_000 }).toBe(1);
+  });
+
+  it('keeps trying while the platform cannot hand out an app token, and never logs a token', async () => {
+    const gateway = await registry();
+    let platformUp = false;
+    let issued = 0;
+    const { registration, logs } = registrationAt(gateway.address, () =>
+      platformUp ? Promise.resolve(`app-token-${(issued += 1)}`) : Promise.reject(new Error('The platform could not be reached.')),
+    );
+    registration.start();
+    await expect.poll(() => logs.filter((line) => line.includes('The platform could not be reached')).length).toBeGreaterThanOrEqual(2);
+    platformUp = true;
+    await expect.poll(() => gateway.alive().length).toBe(1);
+    await registration.stop();
+    expect(logs.join('\n')).not.toContain('app-token-');
+  });
+
+  it('deregisters on stop, once, and stops heartbeating', async () => {
+    const gateway = await registry({ grantTtlSeconds: 1 });
+    const { registration } = registrationAt(gateway.address);
+    registration.start();
+    await expect.poll(() => gateway.alive().length).toBe(1);
+    await registration.stop();
+    await registration.stop();
+    expect(gateway.alive()).toEqual([]);
+    const calls = gateway.calls.length;
+    expect(gateway.calls.at(-1)).toMatchObject({ method: 'Deregister', outcome: 'ok' });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(gateway.calls).toHaveLength(calls);
+  });
+
+  it('stops promptly while it waits between attempts, with nothing to deregister', async () => {
+    const port = await closedPort();
+    const { registration, logs } = registrationAt(`127.0.0.1:${port}`);
+    registration.start();
+    await expect.poll(() => logs.some((line) => line.includes('cannot register'))).toBe(true);
+    const started = Date.now();
+    await registration.stop();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(logs.some((line) => line.includes('deregister'))).toBe(false);
+  });
+});
+
+describe('registration timing', () => {
+  it('heartbeats at a third of the granted ttl', () => {
+    expect(heartbeatDelay(30)).toBe(10_000);
+    expect(heartbeatDelay(1)).toBe(333);
+  });
+
+  it('backs off by doubling up to the cap, jittered within the upper half', () => {
+    expect([1, 2, 3, 4, 5, 10].map((failures) => backoffDelay(failures, 500, 4_000, () => 1))).toEqual([500, 1_000, 2_000, 4_000, 4_000, 4_000]);
+    expect(backoffDelay(3, 500, 4_000, () => 0)).toBe(1_000);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, ToolDefinitionError } from './tool-definition.ts';
+
+const valid = {
+  name: 'list_webhooks',
+  title: 'List webhooks',
+  description: "A company's webhook configurations.",
+  inputSchema: z.strictObject({ companyId: z.number().int().positive().describe('The company') }),
+  requiresPermission: 'device-overview:view',
+  annotations: { readOnlyHint: true },
+  handler: () => ({ webhooks: [] }),
+};
+
+function refusal(spec: Record<string, unknown>): string {
+  try {
+    defineTool({ ...valid, ...spec });
+  } catch (error) {
+    if (error instanceof ToolDefinitionError) return error.message;
+    throw error;
+  }
+  throw new Error('expected the definition to be refused');
+}
+
+describe('defineTool', () => {
+  it('publishes the input schema as JSON Schema draft 2020-12 with its descriptions', () => {
+    const tool = defineTool(valid);
+    expect(JSON.parse(tool.inputJsonSchema)).toEqual({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { companyId: { type: 'integer', exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The company' } },
+      required: ['companyId'],
+      additionalProperties: false,
+    });
+    expect(tool.outputJsonSchema).toBe('');
+    expect(tool.checksAtCompanyArgument).toBe(true);
+    expect(Object.isFrozen(tool)).toBe(true);
+  });
+
+  it('publishes an output schema when one is given', () => {
+    const tool = defineTool({ ...valid, outputSchema: z.object({ webhooks: z.array(z.string()) }) });
+    expect(JSON.parse(tool.outputJsonSchema)).toMatchObject({ type: 'object', required: ['webhooks'] });
+  });
+
+  it.each([
+    ['', 'a tool: name must be 1 to 64'],
+    ['has space', 'tool "has space": name must be 1 to 64'],
+    ['x'.repeat(65), 'name must be 1 to 64'],
+    ['dot.ted', 'tool "dot.ted": name must'],
+  ])('refuses the name %j', (name, message) => {
+    expect(refusal({ name })).toContain(message);
+  });
+
+  it('accepts a 64-character name of letters, digits, _ and -', () => {
+    expect(defineTool({ ...valid, name: `A-${'b_9'.repeat(20)}cd` }).name).toHaveLength(64);
+  });
+
+  it.each([
+    ['a string schema', z.string()],
+    ['an array schema', z.array(z.number())],
+    ['a union of objects', z.union([z.object({ a: z.number() }), z.object({ b: z.number() })])],
+  ])('refuses %s as input schema, naming the tool and the field', (_what, inputSchema) => {
+    expect(refusal({ inputSchema })).toBe('tool "list_webhooks": inputSchema must be a zod object schema (z.object or z.strictObject)');
+  });
+
+  it('refuses an input schema that JSON Schema cannot express', () => {
+    expect(refusal({ inputSchema: z.object({ when: z.date() }) })).toMatch(/^tool "list_webhooks": inputSchema cannot be published as JSON Schema/);
+  });
+
+  it('refuses a companyId argument that is not a number, since the permission is checked at it', () => {
+    expect(refusal({ inputSchema: z.object({ companyId: z.string() }) })).toBe(
+      'tool "list_webhooks": inputSchema.companyId must be a number: the permission is checked at it',
+    );
+  });
+
+  it.each(['device-overview', 'Device:View', 'device overview:view', ':view', 'view:', ''])('refuses the permission %j', (requiresPermission) => {
+    expect(refusal({ requiresPermission })).toBe('tool "list_webhooks": requiresPermission must be shaped area:action, such as device-overview:view');
+  });
+
+  it('accepts permissions of more than two parts, and none at all', () => {
+    expect(defineTool({ ...valid, requiresPermission: 'iam:profile:view' }).requiresPermission).toBe('iam:profile:view');
+    expect(defineTool({ ...valid, requiresPermission: undefined }).requiresPermission).toBeUndefined();
+  });
+
+  it('refuses unknown annotations and non-boolean hints', () => {
+    expect(refusal({ annotations: { openWorld: true } })).toContain('annotations.openWorld is not one of readOnlyHint, destructiveHint, idempotentHint');
+    expect(refusal({ annotations: { readOnlyHint: 'yes' } })).toContain('annotations.readOnlyHint must be true or false');
+  });
+
+  it('refuses a missing title, description or handler', () => {
+    expect(refusal({ title: ' ' })).toContain('title must be a non-empty string');
+    expect(refusal({ description: '' })).toContain('description must say, for the agent, what the tool does');
+    expect(refusal({ handler: undefined })).toContain('handler must be a function');
+  });
+});
