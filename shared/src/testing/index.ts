@@ -8,3 +8,4 @@ export { startedForTests, type StartedForTestsOptions } from './started-for-test
 export { startPlatformFixture, type PlatformFixture, type StagedCaller } from './platform-fixture.ts';
 export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture } from './registry-fixture.ts';
 export { toolClient, type CallAnswer, type ToolClient } from './tool-client.ts';
+export { healthClient, healthStatus, reflectedServices } from './grpc-probes.ts';

@@ -1,11 +1,17 @@
 // The SDK's gRPC edge on a real loopback server, against a stand-in for GET /api/me: which calls
 // reach a tool, with what context, and how every failure is answered.
 import * as grpc from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
-import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { captureLogs, startPlatformFixture, startRegistryFixture, toolClient, type PlatformFixture, type StagedCaller } from '@platform/shared/testing';
+import {
+  captureLogs,
+  healthClient,
+  healthStatus,
+  reflectedServices,
+  startPlatformFixture,
+  startRegistryFixture,
+  toolClient,
+  type PlatformFixture,
+  type StagedCaller,
+} from '@platform/shared/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLogger } from '../logger.ts';
@@ -428,22 +434,10 @@ describe('the outcome of a call', () => {
 
 describe('serving', () => {
   it('offers the standard health service: SERVING, then NOT_SERVING as it stops, without waiting on the watchers', async () => {
-    const definition = loadSync(healthProtoPath, { keepCase: true, enums: String });
-    const Health = (grpc.loadPackageDefinition(definition) as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } }).grpc.health.v1
-      .Health;
-    const health = new Health(serving.address, grpc.credentials.createInsecure()) as unknown as {
-      Check: (request: object, callback: (error: Error | null, value?: { status: string }) => void) => void;
-      Watch: (request: object) => grpc.ClientReadableStream<{ status: string }>;
-    };
-    const check = (service: string) =>
-      new Promise<string>((resolve, reject) => {
-        health.Check({ service }, (error, value) => {
-          if (error) reject(error);
-          else resolve(String(value?.status));
-        });
-      });
-    expect(await check('')).toBe('SERVING');
-    expect(await check(toolServiceName)).toBe('SERVING');
+    expect(await healthStatus(serving.address)).toBe('SERVING');
+    expect(await healthStatus(serving.address, toolServiceName)).toBe('SERVING');
+    expect(await healthStatus(serving.address, 'no.such.Service')).toBe('NOT_FOUND');
+    const health = healthClient(serving.address);
     const watched: string[] = [];
     const watch = health.Watch({ service: '' });
     watch.on('data', (message: { status: string }) => watched.push(message.status));
@@ -459,31 +453,11 @@ describe('serving', () => {
     expect(await running).toMatchObject({ ok: true, result: { done: true } });
     await closing;
     expect(Date.now() - started).toBeLessThan(2_000);
+    health.close();
   });
 
-  it('offers server reflection listing the tool service, as grpcurl list would', async () => {
-    const reflectionProto = join(
-      createRequire(import.meta.url)
-        .resolve('@grpc/reflection')
-        .replace(/build\/src\/index\.js$/, ''),
-      'build/proto/grpc/reflection/v1/reflection.proto',
-    );
-    const definition = loadSync(reflectionProto, { keepCase: true });
-    const Reflection = (
-      grpc.loadPackageDefinition(definition) as unknown as { grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } } }
-    ).grpc.reflection.v1.ServerReflection;
-    const client = new Reflection(serving.address, grpc.credentials.createInsecure()) as unknown as {
-      ServerReflectionInfo: () => grpc.ClientDuplexStream<object, Record<string, unknown>>;
-    };
-    const stream = client.ServerReflectionInfo();
-    const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
-      stream.once('data', resolve);
-      stream.once('error', reject);
-    });
-    stream.write({ list_services: '' });
-    const services = ((await answer).list_services_response as { service: { name: string }[] }).service.map((s) => s.name);
-    stream.end();
-    expect(services).toEqual(expect.arrayContaining([toolServiceName, 'grpc.health.v1.Health']));
+  it('offers server reflection listing the tool service and health, as grpcurl list would', async () => {
+    expect(await reflectedServices(serving.address)).toEqual(['grpc.health.v1.Health', toolServiceName]);
   });
 
   it('lets running calls finish before it deregisters from the gateway', async () => {
