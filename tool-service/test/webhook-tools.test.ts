@@ -1,21 +1,25 @@
 // The webhook tools end to end: a real dev platform, a real webhook API on SQLite and the tool
 // service on loopback, called over gRPC the way the gateway calls it, with delegated tokens from
 // a real token exchange.
-import { delegatedToken, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests, type CallAnswer } from '@platform/shared/testing';
-import { startedApiForTests } from '@platform/webhook-api/test/harness.ts';
+import { randomUUID } from 'node:crypto';
+import { delegatedToken, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { closedPort, listen, startedForTests, type CallAnswer } from '@platform/shared/testing';
+import { apiClient, startedApiForTests } from '@platform/webhook-api/test/harness.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startedToolServiceForTests } from './harness.ts';
+import { startedToolServiceForTests, startToolService } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 const api = startedApiForTests('SQLite', () => platform().issuer);
 const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: api().url }));
 
 const hook = { companyId: 1, name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
+const secret = 'secret-xyz';
 
 let oscar: string;
+let vera: string;
 beforeAll(async () => {
   oscar = await delegatedToken(platform().issuer, 'oscar');
+  vera = await delegatedToken(platform().issuer, 'vera');
 });
 
 const call = (name: string, args: unknown, token = oscar) => tools().client.call(name, args, token);
@@ -27,13 +31,20 @@ async function result<T = Record<string, unknown>>(name: string, args: unknown, 
   return (answer as Extract<CallAnswer, { ok: true }>).result as T;
 }
 
-/** The tool error (OK with is_error) a call answered: `{ code, message, status, ... }`. */
-async function toolError(name: string, args: unknown, token = oscar): Promise<{ code: string; message: string; status?: number; field?: string }> {
+interface ToolErrorBody {
+  code: string;
+  message: string;
+  status?: number;
+  field?: string;
+}
+
+/** The tool error (OK with is_error) a call answered, `{ code, message, status, field? }`; its text is the message. */
+async function toolError(name: string, args: unknown, token = oscar): Promise<ToolErrorBody> {
   const answer = await call(name, args, token);
   expect(answer).toMatchObject({ ok: true, isError: true });
   const { result: body, text } = answer as Extract<CallAnswer, { ok: true }>;
-  expect(text).toBe((body as { message: string }).message);
-  return body as { code: string; message: string; status?: number; field?: string };
+  expect(text).toBe((body as ToolErrorBody).message);
+  return body as ToolErrorBody;
 }
 
 async function createdWebhook(args: Record<string, unknown> = {}): Promise<{ id: string } & Record<string, unknown>> {
@@ -41,6 +52,24 @@ async function createdWebhook(args: Record<string, unknown> = {}): Promise<{ id:
 }
 
 describe('the webhook tools', () => {
+  it('offers every tool with the permission it needs and honest hints', async () => {
+    const listing = await tools().client.list();
+    const byName = Object.fromEntries(listing.map((tool) => [tool.name, tool]));
+    const view = ['list_webhooks', 'get_webhook', 'list_linked_devices', 'list_scopes', 'list_devices'];
+    const manage = ['create_webhook', 'update_webhook', 'delete_webhook', 'link_device', 'unlink_device'];
+    const scopes = ['add_scope', 'update_scope', 'enable_scope', 'disable_scope', 'remove_scope'];
+    expect(Object.keys(byName).sort()).toEqual([...view, ...manage, ...scopes, 'whoami', 'list_companies', 'app_info'].sort());
+    for (const name of view) expect(byName[name]).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true, destructiveHint: false });
+    for (const name of [...manage, ...scopes]) expect(byName[name]).toMatchObject({ requiresPermission: 'device-overview:manage', readOnlyHint: false });
+    for (const name of ['delete_webhook', 'unlink_device', 'remove_scope']) expect(byName[name]?.destructiveHint).toBe(true);
+    for (const name of ['whoami', 'list_companies', 'app_info']) expect(byName[name]).toMatchObject({ requiresPermission: '', readOnlyHint: true });
+    for (const tool of listing) {
+      expect(tool.description.length).toBeGreaterThan(40);
+      expect(JSON.parse(tool.inputSchemaJson)).toMatchObject({ type: 'object', additionalProperties: false });
+      expect(JSON.parse(tool.outputSchemaJson)).toMatchObject({ type: 'object' });
+    }
+  });
+
   it('takes a webhook through its whole life: create, get, list, update, link, scopes, unlink, delete', async () => {
     const created = await createdWebhook({ method: 'PUT', customHeaders: { 'X-Team': 'boilers' } });
     expect(created).toEqual({
@@ -61,8 +90,12 @@ describe('the webhook tools', () => {
     const { webhooks } = await result<{ webhooks: { id: string }[] }>('list_webhooks', { companyId: 1 });
     expect(webhooks).toContainEqual(created);
 
+    // Only the fields given change; customHeaders null removes the headers.
     const updated = await result('update_webhook', { webhookId, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null });
     expect(updated).toEqual({ webhook: { ...created, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null } });
+    expect(await result('update_webhook', { webhookId, includeRetryHeader: false })).toEqual({
+      webhook: { ...created, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null, includeRetryHeader: false },
+    });
 
     const { link } = await result<{ link: Record<string, unknown> }>('link_device', { webhookId, deviceId: 1001 });
     expect(link).toEqual({ deviceId: 1001, webhookConfigId: webhookId, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown });
@@ -76,6 +109,7 @@ describe('the webhook tools', () => {
     expect(await result('disable_scope', { ...onLink, scopeId })).toEqual({ scope: { ...scope, enabled: false } });
     expect(await result('list_scopes', onLink)).toEqual({ scopes: [{ ...scope, enabled: false }] });
     expect(await result('enable_scope', { ...onLink, scopeId })).toEqual({ scope: { ...scope, enabled: true } });
+    expect(await result('list_scopes', onLink)).toEqual({ scopes: [scope] });
 
     const measured = { ...scope, scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement: 'temperature', enabled: true };
     expect(await result('update_scope', { ...onLink, scopeId, scopeLevel: 'Measurement', connectionTag: 'modbus-1', measurement: 'temperature' })).toEqual({
@@ -96,5 +130,235 @@ describe('the webhook tools', () => {
 
     expect(await result('delete_webhook', { webhookId })).toEqual({ deleted: true, webhookId });
     expect((await toolError('get_webhook', { webhookId })).status).toBe(404);
+  });
+
+  it('answers an unknown webhook id with a tool error carrying 404 and the API’s message', async () => {
+    const unknown = randomUUID();
+    for (const [name, args] of [
+      ['get_webhook', { webhookId: unknown }],
+      ['update_webhook', { webhookId: unknown, name: 'x' }],
+      ['delete_webhook', { webhookId: unknown }],
+      ['link_device', { webhookId: unknown, deviceId: 1001 }],
+      ['list_scopes', { webhookId: unknown, deviceId: 1001 }],
+    ] as const) {
+      const error = await toolError(name, args);
+      expect(error, name).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+      expect(error.message, name).toMatch(/^the webhook API answered 404 to \w+ \/v2\/webhooks\/[\w-]+.*: webhook configuration [\w-]+ not found$/);
+    }
+  });
+
+  it('answers a scope id the link does not have with a 404 tool error, when enabling, disabling or changing it', async () => {
+    const { id: webhookId } = await createdWebhook();
+    await result('link_device', { webhookId, deviceId: 1002 });
+    const missing = { webhookId, deviceId: 1002, scopeId: randomUUID() };
+    for (const [name, args] of [
+      ['enable_scope', missing],
+      ['disable_scope', missing],
+      ['update_scope', { ...missing, scopeLevel: 'Device' }],
+      ['remove_scope', missing],
+    ] as const) {
+      expect(await toolError(name, args), name).toMatchObject({ code: 'NOT_FOUND', status: 404, message: expect.stringContaining(missing.scopeId) as unknown });
+    }
+  });
+
+  it('answers linking a device twice with a 409 tool error', async () => {
+    const { id: webhookId } = await createdWebhook();
+    await result('link_device', { webhookId, deviceId: 1001 });
+    expect(await toolError('link_device', { webhookId, deviceId: 1001 })).toEqual({
+      code: 'CONFLICT',
+      status: 409,
+      message: `the webhook API answered 409 to POST /v2/webhooks/${webhookId}/devices/1001: device 1001 is already linked to webhook configuration ${webhookId}`,
+    });
+  });
+
+  it('answers a scope that breaks the level rules with a 400 tool error naming the field, and the same scope twice with 409', async () => {
+    const { id: webhookId } = await createdWebhook();
+    await result('link_device', { webhookId, deviceId: 1001 });
+    const onLink = { webhookId, deviceId: 1001 };
+    expect(await toolError('add_scope', { ...onLink, scopeLevel: 'Device', connectionTag: 'modbus-1' })).toMatchObject({
+      code: 'INVALID_REQUEST',
+      status: 400,
+      field: 'connectionTag',
+      message: expect.stringMatching(/answered 400 to POST .*: connectionTag: must be empty for scopeLevel Device$/) as unknown,
+    });
+    expect(await toolError('add_scope', { ...onLink, scopeLevel: 'Measurement', connectionTag: 'modbus-1' })).toMatchObject({
+      status: 400,
+      field: 'measurement',
+    });
+    await result('add_scope', { ...onLink, scopeLevel: 'Device' });
+    expect(await toolError('add_scope', { ...onLink, scopeLevel: 'Device' })).toMatchObject({ code: 'CONFLICT', status: 409 });
+  });
+
+  it('answers a device of another company with a 404 tool error', async () => {
+    const { id: webhookId } = await createdWebhook();
+    expect(await toolError('link_device', { webhookId, deviceId: 3001 })).toMatchObject({
+      status: 404,
+      message: expect.stringContaining('device 3001') as unknown,
+    });
+  });
+
+  it('answers a configuration the API refuses with a 400 tool error naming the field', async () => {
+    expect(await toolError('create_webhook', { ...hook, url: 'not a url' })).toMatchObject({ status: 400, field: 'url' });
+    expect(await toolError('create_webhook', { ...hook, name: ' ' })).toMatchObject({ status: 400, field: 'name' });
+    expect(await toolError('create_webhook', { ...hook, authType: 'Bearer' })).toMatchObject({ status: 400, field: 'authPayload' });
+  });
+
+  it('refuses arguments outside the input schema before calling the API, naming the field', async () => {
+    for (const [args, field] of [
+      [{ webhookId: '../../admin' }, 'webhookId'],
+      [{ webhookId: '' }, 'webhookId'],
+      [{ webhookId: 'x'.repeat(129) }, 'webhookId'],
+      [{ webhookId: 'a', extra: true }, 'extra'],
+    ] as const) {
+      const answer = await call('get_webhook', args);
+      expect(answer).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+      expect((answer as { details: string }).details).toContain(field);
+    }
+    expect(await call('link_device', { webhookId: 'a', deviceId: -1 })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+    expect(await call('list_webhooks', { companyId: '1' })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+  });
+
+  describe('with narrowed permissions', () => {
+    it('lets a viewer read but refuses her managing, before the API is called', async () => {
+      const { id: webhookId } = await createdWebhook();
+      expect(await result('get_webhook', { webhookId }, vera)).toMatchObject({ webhook: { id: webhookId } });
+      expect(await call('create_webhook', hook, vera)).toMatchObject({
+        ok: false,
+        codeName: 'PERMISSION_DENIED',
+        details: expect.stringContaining('device-overview:manage is needed at company 1') as unknown,
+      });
+      expect(await call('delete_webhook', { webhookId }, vera)).toMatchObject({
+        ok: false,
+        codeName: 'PERMISSION_DENIED',
+        details: expect.stringContaining('device-overview:manage is needed at any company') as unknown,
+      });
+      expect(await result('get_webhook', { webhookId })).toMatchObject({ webhook: { id: webhookId } });
+    });
+
+    it('answers 403 from the API where the app was consented to view only, though the person may manage there', async () => {
+      // Oscar manages at company 2 in his own right; the app was only consented device-overview:view there.
+      const oscarOwn = apiClient(api().url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
+      const made = await oscarOwn('POST', '/v2/webhooks?companyId=2', { ...hook, companyId: undefined });
+      expect(made.status).toBe(201);
+      const webhookId = (made.body as { id: string }).id;
+
+      expect(await result('get_webhook', { webhookId })).toMatchObject({ webhook: { id: webhookId, companyId: 2 } });
+      expect(await call('create_webhook', { ...hook, companyId: 2 })).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+      const refused = await toolError('delete_webhook', { webhookId });
+      expect(refused).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+      expect(refused.message).toMatch(/^the webhook API answered 403 to DELETE \/v2\/webhooks\/[\w-]+: /);
+      expect(await toolError('link_device', { webhookId, deviceId: 2001 })).toMatchObject({ status: 403 });
+      expect(await result('get_webhook', { webhookId })).toMatchObject({ webhook: { id: webhookId } });
+    });
+
+    it('answers a configuration of a company the app is not installed at as not found', async () => {
+      const bjornOwn = apiClient(api().url, `Bearer ${await personToken(platform().issuer, 'bjorn')}`);
+      const made = await bjornOwn('POST', '/v2/webhooks?companyId=3', { ...hook, companyId: undefined });
+      expect(made.status).toBe(201);
+      expect(await toolError('get_webhook', { webhookId: (made.body as { id: string }).id })).toMatchObject({ status: 404 });
+      expect(await call('list_webhooks', { companyId: 3 })).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+    });
+  });
+
+  describe('credentials', () => {
+    it('takes credentials as an object and never shows them in any result or error', async () => {
+      const answers: unknown[] = [];
+      const keep = async (name: string, args: unknown) => {
+        const answer = await call(name, args);
+        answers.push(answer);
+        return answer as Extract<CallAnswer, { ok: true }>;
+      };
+      const created = await keep('create_webhook', { ...hook, authType: 'Bearer', authPayload: { token: secret } });
+      const webhookId = (created.result as { webhook: { id: string; authType: string } }).webhook.id;
+      expect(created.result).toMatchObject({ webhook: { authType: 'Bearer' } });
+      expect(created.result).not.toHaveProperty('webhook.authPayload');
+      // Stored, encrypted: the credential reached the API as the serialized object it expects.
+      const stored = await api().store.getConfig(webhookId);
+      expect(JSON.parse(api().vault.decrypt(stored?.authPayloadEncrypted ?? '', webhookId))).toEqual({ token: secret });
+
+      await keep('get_webhook', { webhookId });
+      await keep('list_webhooks', { companyId: 1 });
+      await keep('update_webhook', { webhookId, name: 'renamed' });
+      const stillStored = await api().store.getConfig(webhookId);
+      expect(JSON.parse(api().vault.decrypt(stillStored?.authPayloadEncrypted ?? '', webhookId))).toEqual({ token: secret });
+      await keep('update_webhook', { webhookId, authType: 'Basic', authPayload: { username: 'ingest', password: `${secret}-2` } });
+      const refused = await keep('create_webhook', { ...hook, authType: 'Bearer', authPayload: { wrongKey: secret } });
+      expect(refused).toMatchObject({ ok: true, isError: true, result: { status: 400 } });
+      await keep('update_webhook', { webhookId, authType: 'None', authPayload: null });
+      await expect(api().store.getConfig(webhookId)).resolves.toMatchObject({ authPayloadEncrypted: null });
+
+      expect(answers).toHaveLength(7);
+      expect(JSON.stringify(answers)).not.toContain(secret);
+      expect(JSON.stringify(answers)).not.toContain(oscar);
+    });
+  });
+
+  describe('when the webhook API fails', () => {
+    it('answers an unreachable API with an UNAVAILABLE tool error, not a crash', async () => {
+      const port = await closedPort();
+      const offline = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: `http://127.0.0.1:${port}` });
+      try {
+        const answer = await offline.client.call('list_webhooks', { companyId: 1 }, oscar);
+        expect(answer).toMatchObject({ ok: true, isError: true, result: { code: 'UNAVAILABLE' } });
+        expect((answer as { text: string }).text).toBe('the webhook API could not be reached; try again shortly.');
+      } finally {
+        await offline.close();
+      }
+    });
+
+    it('answers a 5xx, an unreadable answer or one of the wrong shape with a tool error, and drops fields beyond the public ones', async () => {
+      const config = { ...hook, id: 'c-1', method: 'POST', authType: 'Bearer', customHeaders: null, includeMetadataHeaders: true, includeRetryHeader: true };
+      const answers: Record<string, { status: number; body: string }> = {
+        '/v2/webhooks/c-1': { status: 200, body: JSON.stringify({ ...config, authPayload: secret }) },
+        '/v2/webhooks/down': { status: 503, body: JSON.stringify({ error: { code: 'STORE_UNAVAILABLE', message: 'The webhook store could not be reached' } }) },
+        '/v2/webhooks/garbled': { status: 200, body: '{"id": ' },
+        '/v2/webhooks/odd': { status: 200, body: JSON.stringify({ id: 7 }) },
+        '/v2/webhooks/teapot': { status: 418, body: 'no' },
+      };
+      const seen: { authVersion: unknown; authorization: unknown }[] = [];
+      const fake = await listen((req, res) => {
+        seen.push({ authVersion: req.headers.authversion, authorization: req.headers.authorization });
+        const answer = answers[req.url ?? ''] ?? { status: 404, body: '{}' };
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+      });
+      const service = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: fake.url });
+      try {
+        const get = (webhookId: string) => service.client.call('get_webhook', { webhookId }, oscar);
+        expect(await get('c-1')).toEqual({ ok: true, isError: false, text: '', result: { webhook: { ...config, companyId: 1 } } });
+        expect(await get('down')).toMatchObject({
+          ok: true,
+          isError: true,
+          result: {
+            code: 'UNAVAILABLE',
+            status: 503,
+            message: 'the webhook API answered 503 to GET /v2/webhooks/down: The webhook store could not be reached',
+          },
+        });
+        expect(await get('garbled')).toMatchObject({ ok: true, isError: true, result: { code: 'BAD_RESPONSE' } });
+        expect(await get('odd')).toMatchObject({ ok: true, isError: true, result: { code: 'BAD_RESPONSE' } });
+        expect(await get('teapot')).toMatchObject({ ok: true, isError: true, result: { code: 'HTTP_418', status: 418 } });
+        expect(seen).toHaveLength(5);
+        expect(new Set(seen.map((headers) => JSON.stringify(headers)))).toEqual(
+          new Set([JSON.stringify({ authVersion: 'V0.0.1', authorization: `Bearer ${oscar}` })]),
+        );
+      } finally {
+        await service.close();
+        await fake.close();
+      }
+    });
+  });
+
+  it('never logs the delegated tokens or a credential, in the tool service, the webhook API or the platform', async () => {
+    const { id: webhookId } = await createdWebhook({ authType: 'ApiKey', authPayload: { apiKeyValue: `${secret}-logged?` } });
+    await result('get_webhook', { webhookId }, vera);
+    await toolError('get_webhook', { webhookId: randomUUID() });
+    await call('delete_webhook', { webhookId }, vera);
+    const logs = { 'tool-service': tools().logs, 'webhook-api': api().logs, platform: platform().logs };
+    for (const [service, lines] of Object.entries(logs)) {
+      expect(lines.length, service).toBeGreaterThan(0);
+      const text = lines.join('');
+      for (const [what, value] of Object.entries({ oscar, vera, secret })) expect(text.includes(value), `${service} logged ${what}`).toBe(false);
+    }
+    expect(tools().logs.join('')).toContain('"tool":"get_webhook"');
   });
 });
