@@ -96,7 +96,7 @@ export const updateScope = defineTool({
   }),
   outputSchema: oneScope,
   requiresPermission: manage,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   handler: async ({ webhookId: id, deviceId: device, scopeId: scopeToChange, enabled, ...fields }, ctx) => {
     const keep = enabled ?? (await currentScope(ctx, { webhookId: id, deviceId: device }, scopeToChange)).enabled;
     return { scope: await webhookApi(ctx).updateScope(id, device, scopeToChange, { ...fields, enabled: keep }) };

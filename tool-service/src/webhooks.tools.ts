@@ -103,7 +103,7 @@ export const updateWebhook = defineTool({
   }),
   outputSchema: oneWebhook,
   requiresPermission: manage,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   handler: async ({ webhookId: id, authPayload, customHeaders, ...changes }, ctx) => {
     const api = webhookApi(ctx);
     // The API's PUT needs name, url and deliveryMode every time; what the agent left out is read first.

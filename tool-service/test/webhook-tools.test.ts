@@ -61,7 +61,11 @@ describe('the webhook tools', () => {
     expect(Object.keys(byName).sort()).toEqual([...view, ...manage, ...scopes, 'whoami', 'list_companies', 'app_info'].sort());
     for (const name of view) expect(byName[name]).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true, destructiveHint: false });
     for (const name of [...manage, ...scopes]) expect(byName[name]).toMatchObject({ requiresPermission: 'device-overview:manage', readOnlyHint: false });
-    for (const name of ['delete_webhook', 'unlink_device', 'remove_scope']) expect(byName[name]?.destructiveHint).toBe(true);
+    // Destructive: what they change or remove is not kept; the others only add, or toggle.
+    for (const name of ['delete_webhook', 'unlink_device', 'remove_scope', 'update_webhook', 'update_scope'])
+      expect(byName[name]?.destructiveHint, name).toBe(true);
+    for (const name of ['create_webhook', 'link_device', 'add_scope', 'enable_scope', 'disable_scope']) expect(byName[name]?.destructiveHint, name).toBe(false);
+    expect(listing.filter((tool) => !tool.readOnlyHint && !tool.idempotentHint).map((tool) => tool.name)).toEqual(['create_webhook']);
     for (const name of ['whoami', 'list_companies', 'app_info']) expect(byName[name]).toMatchObject({ requiresPermission: '', readOnlyHint: true });
     for (const tool of listing) {
       expect(tool.description.length).toBeGreaterThan(40);
