@@ -86,4 +86,14 @@ describe('loadPlatformMcpSettings', () => {
     expect(message).toContain('SERVICE_NAME is required');
     expect(message).toContain('TOOL_REGISTRATION_TTL_SECONDS must be a whole number of seconds, 1 or more');
   });
+
+  it('keeps gRPC, which carries tokens without TLS, on loopback unless the network is declared trusted', () => {
+    const tool = { ...minimal, SERVICE_NAME: 'webhook-tools' };
+    const message = settingsFailure(() => loadPlatformMcpSettings({ ...tool, GATEWAY_ADDRESS: 'gateway.internal:3001', CALLBACK_ADDRESS: '10.0.0.7:50051' }));
+    expect(message).toContain('GATEWAY_ADDRESS must be a loopback address: gRPC carries tokens without TLS');
+    expect(message).toContain('CALLBACK_ADDRESS must be a loopback address');
+    expect(loadPlatformMcpSettings({ ...tool, CALLBACK_ADDRESS: 'localhost:50051', GATEWAY_ADDRESS: '[::1]:3001' }).gatewayAddress).toBe('[::1]:3001');
+    const trusted = loadPlatformMcpSettings({ ...tool, GATEWAY_ADDRESS: 'mcp-server:3001', CALLBACK_ADDRESS: 'tool-service:50051', GRPC_PLAINTEXT_OFF_LOOPBACK: 'true' });
+    expect(trusted).toMatchObject({ gatewayAddress: 'mcp-server:3001', callbackAddress: 'tool-service:50051' });
+  });
 });

@@ -1,7 +1,8 @@
 // Settings of an app and of a tool service, read from the environment once at start, validated
 // with zod and frozen. Every bad variable is named in one message; secrets have no default.
 import type { z } from 'zod';
-import { parseEnvironment, setting, type Environment } from './settings-vocabulary.ts';
+import { isLoopbackHost } from './loopback.ts';
+import { parseEnvironment, setting, type CrossCheck, type Environment } from './settings-vocabulary.ts';
 
 export interface PlatformAppSettings {
   /** Base address of the platform API, without a trailing slash. */
@@ -45,6 +46,22 @@ const mcpShape = {
   CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
   SERVICE_NAME: setting.text.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
   TOOL_REGISTRATION_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(30),
+  GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
+};
+
+const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
+
+/**
+ * gRPC between the gateway and a tool service runs without TLS, and carries the app's token and
+ * the delegated token: off loopback only when the operator says the network is trusted.
+ */
+const grpcStaysOnLoopback: CrossCheck<z.output<z.ZodObject<typeof mcpShape>>> = function* (values) {
+  if (values.GRPC_PLAINTEXT_OFF_LOOPBACK) return;
+  const why = 'must be a loopback address: gRPC carries tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)';
+  for (const name of ['GATEWAY_ADDRESS', 'CALLBACK_ADDRESS'] as const) {
+    const address = values[name];
+    if (address !== undefined && !isLoopbackHost(hostOf(address))) yield [name, why];
+  }
 };
 
 function toAppSettings(parsed: z.output<z.ZodObject<typeof appShape>>): PlatformAppSettings {
@@ -66,7 +83,7 @@ export function loadPlatformAppSettings(env: Environment): PlatformAppSettings {
 
 /** Reads `PlatformMcpSettings` (a tool service's settings) from the environment. */
 export function loadPlatformMcpSettings(env: Environment): PlatformMcpSettings {
-  const parsed = parseEnvironment(mcpShape, env);
+  const parsed = parseEnvironment(mcpShape, env, grpcStaysOnLoopback);
   return Object.freeze({
     ...toAppSettings(parsed),
     gatewayAddress: parsed.GATEWAY_ADDRESS,
