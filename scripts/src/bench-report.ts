@@ -17,6 +17,19 @@ export function printComparison(title: string, measured: Figure, baseline: Figur
   console.log(`  ratio ${format(ratio)}x`);
 }
 
+export interface Latencies {
+  readonly name: string;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+/** The p50 and p99 latency of each target, one line each. */
+export function printLatencies(title: string, ...targets: readonly Latencies[]): void {
+  console.log(`\n${title}`);
+  for (const { name, p50Ms, p99Ms } of targets)
+    console.log(`  ${name.padEnd(48)} p50 ${p50Ms.toFixed(2).padStart(8)} ms   p99 ${p99Ms.toFixed(2).padStart(8)} ms`);
+}
+
 function format(value: number): string {
   return value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2);
 }
