@@ -17,6 +17,6 @@ export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, typ
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
 export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
-export { createLogger, redactPaths, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
+export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';
 export { closeServer, exitOnStartupFailure, failStartup, listenOn, stopOnSignals, type ListenOptions, type StopOptions } from './service-lifecycle.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from './errors.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, redactSecrets } from './logger.ts';
 import { loadPlatformAppSettings } from './settings.ts';
 import { captureLogs } from './testing/index.ts';
 
@@ -48,5 +48,32 @@ describe('createLogger', () => {
     const line = JSON.parse(lines[0] ?? '{}') as { err: { code: string; message: string } };
     expect(line.err.code).toBe('PLATFORM_UNAVAILABLE');
     expect(lines[0]).toContain('ECONNREFUSED');
+  });
+
+  it("censors keys in any letter case, in arrays, and in a child logger's bindings", () => {
+    const { lines, logger } = capture();
+    logger
+      .child({ authToken: token, ctx: { Authorization: `Bearer ${token}` } })
+      .info({ headers: [{ 'X-Api-Key': secret }], nested: { a: { b: { Token: token } } } }, 'cased');
+    const output = lines.join('');
+    expect(output).toContain('"cased"');
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(secret);
+  });
+
+  it('leaves what it logs untouched and copies nothing when there is nothing to censor', () => {
+    const plain = { a: { b: [1, { c: 'x' }] } };
+    const withSecret = { user: 'u', auth: { password: secret } };
+    const { logger } = capture();
+    logger.info(withSecret, 'logged');
+    expect(withSecret.auth.password).toBe(secret);
+    expect(redactSecrets(plain)).toBe(plain);
+    expect(redactSecrets(withSecret)).toEqual({ user: 'u', auth: { password: '[redacted]' } });
+  });
+
+  it('reaches four levels deep, as documented', () => {
+    const { lines, logger } = capture();
+    logger.info({ one: { two: { three: { token } } } }, 'deep');
+    expect(lines.join('')).not.toContain(token);
   });
 });

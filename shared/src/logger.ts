@@ -1,5 +1,11 @@
-// pino loggers that never write a token, secret or credential: every such key is censored by
-// configuration at any depth up to four levels, so a careless log line cannot leak one.
+// pino loggers that never write a token, secret or credential: every such key, in any letter case,
+// is censored at any depth up to four levels, in a line's object and in a child's bindings, so a
+// careless log line cannot leak one.
+//
+// Why not pino's `redact` paths: to reach four levels deep they must be wildcards (`*.*.token`),
+// and @pinojs/redact clones and walks the object once per path: 96 paths cost 130-170 µs a line,
+// the largest part of a tool call's cost. One pass over the keys against a set costs about 5 µs,
+// copies only what it censors, and also catches `Authorization` in another letter case.
 import { pino, type DestinationStream, type Logger, type LevelWithSilent } from 'pino';
 
 /** Keys whose values are never logged, wherever they appear in a log object. */
@@ -30,12 +36,31 @@ export const redactedKeys = [
   'encryptionKey',
 ] as const;
 
-const depthPrefixes = ['', '*.', '*.*.', '*.*.*.'];
+const censoredKeys: ReadonlySet<string> = new Set(redactedKeys.map((key) => key.toLowerCase()));
+const censor = '[redacted]';
+const maxDepth = 4;
 
-export const redactPaths: readonly string[] = redactedKeys.flatMap((key) => {
-  const segment = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
-  return depthPrefixes.map((prefix) => (segment.startsWith('[') ? `${prefix.replace(/\.$/, '')}${segment}` : `${prefix}${segment}`));
-});
+/**
+ * `value` with every censored key's value replaced, to `maxDepth` levels; objects and arrays are
+ * copied only where something is censored, and errors are left whole for their serializer.
+ */
+export function redactSecrets<T>(value: T, depth = 0): T {
+  if (depth >= maxDepth || value === null || typeof value !== 'object' || value instanceof Error) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item: unknown, index) => {
+      const redacted = redactSecrets(item, depth + 1);
+      if (redacted !== item) (copy ??= [...value])[index] = redacted;
+    });
+    return (copy ?? value) as T;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const redacted = censoredKeys.has(key.toLowerCase()) ? censor : redactSecrets(item, depth + 1);
+    if (redacted !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = redacted;
+  }
+  return (copy ?? value) as T;
+}
 
 export interface LoggerOptions {
   /** The service name, written on every line. */
@@ -46,15 +71,22 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  return pino(
+  const logger = pino(
     {
       name: options.name,
       level: options.level ?? 'info',
-      redact: { paths: [...redactPaths], censor: '[redacted]' },
+      formatters: { log: redactSecrets },
       serializers: { err: pino.stdSerializers.err },
     },
     options.destination,
   );
+  // A child's bindings do not pass the formatters (pino resets them for children), so they are
+  // censored here; every descendant inherits this method, as pino builds children on their parent.
+  const child = Reflect.get(logger, 'child'); // read off the instance, called with each child's own this
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings), childOptions);
+  } as Logger['child'];
+  return logger;
 }
 
 export type { Logger } from 'pino';
