@@ -49,43 +49,80 @@ export interface CallContextOptions {
 }
 
 /**
- * Builds the context. Only requestId, toolName and callerId are enumerable (and toJSON shows just
- * those): logging or serializing a context never writes the token, and log redaction, which walks
- * enumerable properties, never touches the signal, the logger or the clients.
+ * The context of one call. Every member is a getter or method on the prototype over private
+ * fields: logging or serializing a context writes only what toJSON shows, never the token, and it
+ * costs a call one small object.
  */
-export function createCallContext(options: CallContextOptions): PlatformMcpCallContext {
-  const { token, caller, toolName, requestId, signal } = options;
-  let logger: Logger | undefined;
-  let platform: PlatformApiClient | undefined;
-  const client = (baseUrl: string, serviceName: string) => createPlatformApiClient({ baseUrl, token, signal, timeoutMs: options.httpTimeoutMs, serviceName });
-  const hasPermission = (permission: string, companyId: number) =>
-    caller.companies.find((company) => company.id === companyId)?.permissions.has(permission) ?? false;
+class CallContext implements PlatformMcpCallContext {
+  readonly #options: CallContextOptions;
+  #logger: Logger | undefined;
+  #platform: PlatformApiClient | undefined;
 
-  const hidden = (value: unknown): PropertyDescriptor => ({ value, enumerable: false });
-  const context = { requestId, toolName, callerId: caller.id };
-  Object.defineProperties(context, {
-    authToken: hidden(token),
-    companies: hidden(caller.companies),
-    signal: hidden(signal),
-    logger: {
-      enumerable: false,
-      get: () => (logger ??= options.logger.child({ requestId, tool: toolName })),
-    },
-    platform: {
-      enumerable: false,
-      get: () => (platform ??= client(options.apiBaseUrl, 'the platform API')),
-    },
-    platformApi: hidden((name: string) => {
-      const baseUrl = options.platformApiBaseUrls.get(name);
-      if (baseUrl === undefined) throw new TypeError(`this tool service declares no platform API part named "${name}"`);
-      return client(baseUrl, `the ${name} API`);
-    }),
-    hasPermission: hidden(hasPermission),
-    isOwner: hidden(() => false),
-    requirePermission: hidden((permission: string, companyId: number) => {
-      if (!hasPermission(permission, companyId)) throw permissionDenied(permission, companyId);
-    }),
-    toJSON: hidden(() => ({ requestId, toolName, callerId: caller.id })),
-  });
-  return Object.freeze(context) as PlatformMcpCallContext;
+  constructor(options: CallContextOptions) {
+    this.#options = options;
+  }
+
+  get authToken(): string {
+    return this.#options.token;
+  }
+
+  get callerId(): string {
+    return this.#options.caller.id;
+  }
+
+  get companies(): readonly CallerCompany[] {
+    return this.#options.caller.companies;
+  }
+
+  get requestId(): string {
+    return this.#options.requestId;
+  }
+
+  get toolName(): string {
+    return this.#options.toolName;
+  }
+
+  get signal(): AbortSignal {
+    return this.#options.signal;
+  }
+
+  get logger(): Logger {
+    this.#logger ??= this.#options.logger.child({ requestId: this.requestId, tool: this.toolName });
+    return this.#logger;
+  }
+
+  get platform(): PlatformApiClient {
+    this.#platform ??= this.#client(this.#options.apiBaseUrl, 'the platform API');
+    return this.#platform;
+  }
+
+  platformApi(name: string): PlatformApiClient {
+    const baseUrl = this.#options.platformApiBaseUrls.get(name);
+    if (baseUrl === undefined) throw new TypeError(`this tool service declares no platform API part named "${name}"`);
+    return this.#client(baseUrl, `the ${name} API`);
+  }
+
+  hasPermission(permission: string, companyId: number): boolean {
+    return this.companies.find((company) => company.id === companyId)?.permissions.has(permission) ?? false;
+  }
+
+  isOwner(_companyId: number): false {
+    return false;
+  }
+
+  requirePermission(permission: string, companyId: number): void {
+    if (!this.hasPermission(permission, companyId)) throw permissionDenied(permission, companyId);
+  }
+
+  toJSON(): { requestId: string; toolName: string; callerId: string } {
+    return { requestId: this.requestId, toolName: this.toolName, callerId: this.callerId };
+  }
+
+  #client(baseUrl: string, serviceName: string): PlatformApiClient {
+    return createPlatformApiClient({ baseUrl, token: this.#options.token, signal: this.signal, timeoutMs: this.#options.httpTimeoutMs, serviceName });
+  }
+}
+
+export function createCallContext(options: CallContextOptions): PlatformMcpCallContext {
+  return new CallContext(options);
 }

@@ -48,7 +48,11 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
         controller.abort(new ToolCallError('DEADLINE_EXCEEDED'));
       };
       const timer = Number.isFinite(deadline) ? setTimeout(expire, Math.max(0, deadline - Date.now())) : undefined;
+      // grpc-js reports 'cancelled' for every stream that closes, answered or not: only a call
+      // still running is aborted by it.
+      let finished = false;
       call.once('cancelled', () => {
+        if (finished) return;
         if (Date.now() >= deadline) expire();
         else controller.abort(new ToolCallError('CANCELLED'));
       });
@@ -61,6 +65,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
           signal: controller.signal,
         })
         .then((outcome) => {
+          finished = true;
           if ('answer' in outcome) callback(null, outcome.answer);
           else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: outcome.refusal.message });
         })
