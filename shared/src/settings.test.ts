@@ -93,7 +93,12 @@ describe('loadPlatformMcpSettings', () => {
     expect(message).toContain('GATEWAY_ADDRESS must be a loopback address: gRPC carries tokens without TLS');
     expect(message).toContain('CALLBACK_ADDRESS must be a loopback address');
     expect(loadPlatformMcpSettings({ ...tool, CALLBACK_ADDRESS: 'localhost:50051', GATEWAY_ADDRESS: '[::1]:3001' }).gatewayAddress).toBe('[::1]:3001');
-    const trusted = loadPlatformMcpSettings({ ...tool, GATEWAY_ADDRESS: 'mcp-server:3001', CALLBACK_ADDRESS: 'tool-service:50051', GRPC_PLAINTEXT_OFF_LOOPBACK: 'true' });
+    const trusted = loadPlatformMcpSettings({
+      ...tool,
+      GATEWAY_ADDRESS: 'mcp-server:3001',
+      CALLBACK_ADDRESS: 'tool-service:50051',
+      GRPC_PLAINTEXT_OFF_LOOPBACK: 'true',
+    });
     expect(trusted).toMatchObject({ gatewayAddress: 'mcp-server:3001', callbackAddress: 'tool-service:50051' });
   });
 });

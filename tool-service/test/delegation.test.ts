@@ -5,7 +5,7 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { delegatedToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { healthStatus, listen, reflectedServices, startedForTests, type Listening } from '@platform/shared/testing';
-import { startedApiForTests } from '@platform/webhook-api/test/harness.ts';
+import { startedApiForTests } from '@platform/webhook-api/testing';
 import { describe, expect, it } from 'vitest';
 import { startToolService, startedToolServiceForTests } from './harness.ts';
 

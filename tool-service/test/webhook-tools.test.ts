@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { delegatedToken, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, listen, startedForTests, type CallAnswer } from '@platform/shared/testing';
-import { apiClient, startedApiForTests } from '@platform/webhook-api/test/harness.ts';
+import { apiClient, startedApiForTests } from '@platform/webhook-api/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startedToolServiceForTests, startToolService } from './harness.ts';
 
