@@ -200,6 +200,9 @@ describe('a tool call', () => {
     expect(answer).toEqual({ ok: true, result: { companyId: 1, callerId: 'u-oscar' }, isError: false, text: '' });
     expect(seenContext?.authToken).toBe(token);
     expect(seenContext?.requestId).toBe('mcp-req-42');
+    // An answered call is over, not cancelled: grpc-js's closing 'cancelled' must not abort it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seenContext?.signal.aborted).toBe(false);
     expect(seenContext?.companies.map((c) => c.id)).toEqual([1, 2]);
     // The token is no own property: serializing or logging the context cannot write it.
     expect(JSON.stringify(seenContext)).not.toContain(token);
