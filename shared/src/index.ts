@@ -5,7 +5,14 @@ export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from
 export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
 export { parseEnvironment, setting, logLevels, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
-export { loadPlatformAppSettings, loadPlatformMcpSettings, type PlatformAppSettings, type PlatformMcpSettings } from './settings.ts';
+export {
+  loadPlatformAppSettings,
+  loadPlatformMcpSettings,
+  loadToolServiceSettingsWith,
+  type PlatformAppSettings,
+  type PlatformMcpSettings,
+  type ToolServiceSettingsOptions,
+} from './settings.ts';
 export { extractBearer, parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
 export { createHttpClient, endpoint, type HttpClient, type HttpClientOptions } from './http-client.ts';
 export { defaultMaxAnswerBytes, discardBody, readJson, readPlatformAnswer, unexpectedStatus, type PlatformAnswerOptions } from './platform-answer.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadPlatformAppSettings, loadPlatformMcpSettings } from './settings.ts';
+import { loadPlatformAppSettings, loadPlatformMcpSettings, loadToolServiceSettingsWith } from './settings.ts';
+import { setting } from './settings-vocabulary.ts';
 import { settingsFailure } from './testing/index.ts';
 
 const minimal = { APP_CLIENT_ID: 'webhook-tools', APP_CLIENT_SECRET: 'a-secret-from-the-environment' };
@@ -100,5 +101,27 @@ describe('loadPlatformMcpSettings', () => {
       GRPC_PLAINTEXT_OFF_LOOPBACK: 'true',
     });
     expect(trusted).toMatchObject({ gatewayAddress: 'mcp-server:3001', callbackAddress: 'tool-service:50051' });
+  });
+});
+
+describe('loadToolServiceSettingsWith', () => {
+  const own = { REPORTS_URL: setting.baseUrl.default('http://127.0.0.1:4200'), BATCH_SIZE: setting.wholeNumber(1, 'points').default(100) };
+
+  it("reads a service's own variables beside the SDK's, with the service's defaults for unset or empty ones", () => {
+    const { settings, own: values } = loadToolServiceSettingsWith(
+      { APP_CLIENT_SECRET: 's', SERVICE_NAME: '', BATCH_SIZE: '7' },
+      { own, defaults: { APP_CLIENT_ID: 'reports', SERVICE_NAME: 'report-tools' } },
+    );
+    expect(settings).toMatchObject({ appClientId: 'reports', serviceName: 'report-tools', appClientSecret: 's' });
+    expect(values).toEqual({ REPORTS_URL: 'http://127.0.0.1:4200', BATCH_SIZE: 7 });
+    expect(Object.isFrozen(values) && Object.isFrozen(settings)).toBe(true);
+  });
+
+  it("names the SDK's and the service's bad variables in one message", () => {
+    const message = settingsFailure(() => loadToolServiceSettingsWith({ APP_CLIENT_ID: 'reports', BATCH_SIZE: '0', REPORTS_URL: 'ftp://x' }, { own }));
+    expect(message).toContain('APP_CLIENT_SECRET is required');
+    expect(message).toContain('SERVICE_NAME is required');
+    expect(message).toContain('BATCH_SIZE must be a whole number of points, 1 or more');
+    expect(message).toContain('REPORTS_URL');
   });
 });

@@ -49,13 +49,15 @@ const mcpShape = {
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
 };
 
+type McpValues = z.output<z.ZodObject<typeof mcpShape>>;
+
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 
 /**
  * gRPC between the gateway and a tool service runs without TLS, and carries the app's token and
  * the delegated token: off loopback only when the operator says the network is trusted.
  */
-const grpcStaysOnLoopback: CrossCheck<z.output<z.ZodObject<typeof mcpShape>>> = function* (values) {
+const grpcStaysOnLoopback: CrossCheck<McpValues> = function* (values) {
   if (values.GRPC_PLAINTEXT_OFF_LOOPBACK) return;
   const why = 'must be a loopback address: gRPC carries tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)';
   for (const name of ['GATEWAY_ADDRESS', 'CALLBACK_ADDRESS'] as const) {
@@ -83,12 +85,35 @@ export function loadPlatformAppSettings(env: Environment): PlatformAppSettings {
 
 /** Reads `PlatformMcpSettings` (a tool service's settings) from the environment. */
 export function loadPlatformMcpSettings(env: Environment): PlatformMcpSettings {
-  const parsed = parseEnvironment(mcpShape, env, grpcStaysOnLoopback);
-  return Object.freeze({
+  return loadToolServiceSettingsWith(env, {}).settings;
+}
+
+export interface ToolServiceSettingsOptions<Own extends z.ZodRawShape> {
+  /** The service's own variables, in the settings vocabulary (`setting.*`). */
+  readonly own?: Own;
+  /** What the service is when the environment does not say (an empty variable counts as unset): `SERVICE_NAME`, `APP_CLIENT_ID`... never a secret. */
+  readonly defaults?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A tool service's settings and its own variables, read in one pass: every bad variable, the
+ * SDK's and the service's, is named in one SETTINGS_INVALID message.
+ */
+export function loadToolServiceSettingsWith<Own extends z.ZodRawShape = z.ZodRawShape>(
+  env: Environment,
+  options: ToolServiceSettingsOptions<Own>,
+): { readonly settings: PlatformMcpSettings; readonly own: Readonly<z.output<z.ZodObject<Own>>> } {
+  const defaulted = { ...env };
+  for (const [name, value] of Object.entries(options.defaults ?? {})) if (!defaulted[name]) defaulted[name] = value;
+  const shape: z.ZodRawShape = { ...mcpShape, ...options.own };
+  const parsed = parseEnvironment(shape, defaulted, grpcStaysOnLoopback as CrossCheck<unknown>) as McpValues & Record<string, unknown>;
+  const settings = Object.freeze({
     ...toAppSettings(parsed),
     gatewayAddress: parsed.GATEWAY_ADDRESS,
     callbackAddress: parsed.CALLBACK_ADDRESS,
     serviceName: parsed.SERVICE_NAME,
     ttlSeconds: parsed.TOOL_REGISTRATION_TTL_SECONDS,
   });
+  const own = Object.freeze(Object.fromEntries(Object.keys(options.own ?? {}).map((name) => [name, parsed[name]]))) as z.output<z.ZodObject<Own>>;
+  return { settings, own };
 }
