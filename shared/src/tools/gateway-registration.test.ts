@@ -16,7 +16,11 @@ async function registry(options: Parameters<typeof startRegistryFixture>[0] = {}
   return started;
 }
 
-function registrationAt(gatewayAddress: string, accessToken: () => Promise<string> = counterTokens()): { registration: GatewayRegistration; logs: string[] } {
+function registrationAt(
+  gatewayAddress: string,
+  accessToken: () => Promise<string> = counterTokens(),
+  level: 'debug' | 'info' = 'debug',
+): { registration: GatewayRegistration; logs: string[] } {
   const logs = captureLogs();
   const created = createGatewayRegistration({
     gatewayAddress,
@@ -24,7 +28,7 @@ function registrationAt(gatewayAddress: string, accessToken: () => Promise<strin
     callbackAddress: '127.0.0.1:50051',
     ttlSeconds: 30,
     accessToken,
-    logger: createLogger({ name: 'registration-test', level: 'debug', destination: logs.destination }),
+    logger: createLogger({ name: 'registration-test', level, destination: logs.destination }),
     backoff: { initialMs: 40, maxMs: 200 },
     callTimeoutMs: 1_000,
   });
@@ -97,6 +101,17 @@ describe('gateway registration', () => {
     expect(attempts.map((a) => a.attempt).slice(0, 3)).toEqual([1, 2, 3]);
     const gateway = await registry({ address: `127.0.0.1:${port}` });
     await expect.poll(() => gateway.alive().length, { timeout: 5_000 }).toBe(1);
+  });
+
+  it('says once that the gateway is down, not at every try', async () => {
+    const port = await closedPort();
+    const { registration, logs } = registrationAt(`127.0.0.1:${port}`, counterTokens(), 'info');
+    registration.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await registration.stop();
+    const warnings = logs.filter((line) => line.includes('cannot register at the gateway'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ level: 40, attempt: 1, reason: expect.stringMatching(/^UNAVAILABLE: /) as unknown });
   });
 
   it('keeps trying while the platform cannot hand out an app token, and never logs a token', async () => {

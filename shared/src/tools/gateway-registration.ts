@@ -53,6 +53,13 @@ export function heartbeatDelay(grantedTtlSeconds: number): number {
   return Math.max(100, Math.floor((grantedTtlSeconds * 1000) / 3));
 }
 
+/** A failure in one line: a gRPC status by its name and details, anything else by its message. */
+function reasonOf(error: unknown): string {
+  const { code, details } = error as { code?: unknown; details?: unknown };
+  if (typeof code === 'number' && typeof details === 'string') return `${grpc.status[code] ?? code}: ${details}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function createGatewayRegistration(options: GatewayRegistrationOptions): GatewayRegistration {
   const { gatewayAddress, serviceName, callbackAddress, ttlSeconds, accessToken, logger } = options;
   const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
@@ -117,11 +124,13 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
 
   const loop = async () => {
     let failures = 0;
+    let lastReason: string | undefined;
     while (!isStopped()) {
       try {
         if (registrationId === undefined) await register();
         else await heartbeat(registrationId);
         failures = 0;
+        lastReason = undefined;
         await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
       } catch (error) {
         if (isStopped()) break;
@@ -135,8 +144,11 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
         // While registered, try again before the registration lapses; otherwise back off further.
         const ceiling = registrationId === undefined ? maxMs : Math.min(maxMs, heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
         const delay = backoffDelay(failures, initialMs, ceiling);
-        const reason = error instanceof Error ? error.message : String(error);
-        logger.warn(
+        const reason = reasonOf(error);
+        // A gateway that stays down is said once, again when the reason changes, and every tenth try; the rest at debug.
+        const level = failures === 1 || reason !== lastReason || failures % 10 === 0 ? 'warn' : 'debug';
+        lastReason = reason;
+        logger[level](
           { gatewayAddress, serviceName, attempt: failures, retryInMs: delay, reason },
           registrationId === undefined ? 'cannot register at the gateway; the service keeps serving and tries again' : 'heartbeat failed; trying again',
         );
