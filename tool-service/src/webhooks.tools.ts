@@ -16,7 +16,8 @@ const field = {
   deliveryMode: z.enum(deliveryModes).describe('Realtime: one request per data point. Batch: the points of one measurement grouped into one request.'),
   authType: z.enum(authTypes).describe('How each delivery authenticates at the endpoint. Every type but None needs its credentials in authPayload.'),
   authPayload: z
-    .record(z.string(), z.unknown())
+    // Credentials are strings; Custom's headers a map of them. Nothing deeper is ever a credential.
+    .record(z.string(), z.union([z.string(), z.record(z.string(), z.string())]))
     .describe(
       'The credentials for authType, as an object: Bearer {"token": ...}; ApiKey {"apiKeyValue": ...}; Basic {"username": ..., "password": ...}; ' +
         'Custom {"headers": {"<header name>": "<value>"}}. Stored encrypted and never shown again, not even to you.',

@@ -222,6 +222,17 @@ describe('the webhook tools', () => {
     expect(await call('list_webhooks', { companyId: '1' })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
   });
 
+  it('refuses credentials nested where only strings belong, and nesting of any depth, never failing inside', async () => {
+    const nested = await call('create_webhook', { ...hook, authType: 'Bearer', authPayload: { token: { a: { b: 'c' } } } });
+    expect(nested).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT', details: expect.stringContaining('authPayload.token') as unknown });
+    const deep = `{"companyId":1,"name":"x","url":"https://h.example/in","deliveryMode":"Realtime","authType":"Bearer","authPayload":{"token":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+    expect(await call('create_webhook', deep)).toMatchObject({
+      ok: false,
+      codeName: 'INVALID_ARGUMENT',
+      details: 'arguments_json: nests deeper than 64 levels',
+    });
+  });
+
   describe('with narrowed permissions', () => {
     it('lets a viewer read but refuses her managing, before the API is called', async () => {
       const { id: webhookId } = await createdWebhook();

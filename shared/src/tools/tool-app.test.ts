@@ -5,6 +5,7 @@ import {
   captureLogs,
   healthClient,
   healthStatus,
+  listen,
   reflectedServices,
   startPlatformFixture,
   startRegistryFixture,
@@ -382,9 +383,34 @@ describe('the arguments', () => {
     });
   });
 
-  it('survive deep nesting without harm', async () => {
-    const deep = `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}`;
-    expect(await clientOf().call('manage_at_company', deep, token)).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+  it('may not nest deeper than 64 levels', async () => {
+    const deep = `{"companyId":1,"note":${'['.repeat(50_000)}${']'.repeat(50_000)}}`;
+    expect(await clientOf().call('manage_at_company', deep, token)).toMatchObject({
+      codeName: 'INVALID_ARGUMENT',
+      details: 'arguments_json: nests deeper than 64 levels',
+    });
+    const fine = `{"companyId":1,"extra":${'['.repeat(60)}${']'.repeat(60)}}`;
+    expect(await clientOf().call('manage_at_company', fine, token)).toMatchObject({
+      codeName: 'INVALID_ARGUMENT',
+      details: 'arguments: Unrecognized key: "extra"',
+    });
+  });
+
+  it('are refused in a short message, whatever their size, and the connection carries on for other calls', async () => {
+    const client = clientOf();
+    const running = client.call('slow', {}, token);
+    await expect.poll(() => slow.release).toBeDefined();
+    const huge = await client.call('manage_at_company', `{"companyId":1,"${'K'.repeat(200_000)}":1}`, token);
+    expect(huge).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+    expect((huge.ok ? '' : huge.details).length).toBeLessThanOrEqual(1_024);
+    const many = JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, 1])));
+    const manyAnswer = await client.call('manage_at_company', many, token);
+    expect(manyAnswer).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+    expect((manyAnswer.ok ? '' : manyAnswer.details).length).toBeLessThanOrEqual(1_024);
+    slow.release?.();
+    expect(await running).toMatchObject({ ok: true });
+    expect(await client.call('view_anywhere', {}, token)).toMatchObject({ ok: true });
+    expect(Math.max(...logs.lines.map((line) => line.length))).toBeLessThan(4_096);
   });
 });
 
@@ -427,6 +453,23 @@ describe('the outcome of a call', () => {
     expect(answer).toMatchObject({ ok: false, codeName: 'DEADLINE_EXCEEDED' });
     await expect.poll(() => seenContext?.signal.aborted).toBe(true);
     await expect.poll(() => logs.lines.some((line) => line.includes('"outcome":"DEADLINE_EXCEEDED"'))).toBe(true);
+  });
+
+  it('never runs the tool when the deadline passes while the platform is still checking the token', async () => {
+    const slowPlatform = await listen((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(delegatedCaller(slowPlatform.url)));
+      }, 500);
+    });
+    try {
+      await serving.close(100);
+      serving = await serve({ apiBaseUrl: slowPlatform.url });
+      expect(await clientOf().call('manage_at_company', { companyId: 1 }, token, { deadlineMs: 200 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(seenContext).toBeUndefined();
+    } finally {
+      await slowPlatform.close();
+    }
   });
 
   it('is DEADLINE_EXCEEDED even for a tool that ignores its signal, and the call does not stay running', async () => {

@@ -7,7 +7,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
-import type { ToolRunner } from './tool-runner.ts';
+import { clip, type ToolRunner } from './tool-runner.ts';
 
 export const toolServiceName = 'platform.tools.v1.ToolService';
 
@@ -67,7 +67,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
         .then((outcome) => {
           finished = true;
           if ('answer' in outcome) callback(null, outcome.answer);
-          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: outcome.refusal.message });
+          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message) });
         })
         .finally(() => {
           clearTimeout(timer);
