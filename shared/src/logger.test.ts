@@ -76,4 +76,20 @@ describe('createLogger', () => {
     logger.info({ one: { two: { three: { token } } } }, 'deep');
     expect(lines.join('')).not.toContain(token);
   });
+
+  it('censors what errors carry: their own properties, in any position, and bindings set later', () => {
+    const { lines, logger } = capture();
+    const carrying = () => Object.assign(new Error('upstream failed'), { token, request: { headers: { Authorization: `Bearer ${token}` } } });
+    logger.error({ err: carrying() }, 'one');
+    logger.error(carrying());
+    logger.warn({ failure: carrying(), errors: [Object.assign(new Error('second'), { token })] }, 'three');
+    logger.child({ e: carrying() }).info('four');
+    const later = logger.child({});
+    later.setBindings({ token });
+    later.info('five');
+    const output = lines.join('');
+    expect(lines).toHaveLength(5);
+    expect(output).toContain('upstream failed');
+    expect(output).not.toContain(token);
+  });
 });

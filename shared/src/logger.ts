@@ -42,10 +42,12 @@ const maxDepth = 4;
 
 /**
  * `value` with every censored key's value replaced, to `maxDepth` levels; objects and arrays are
- * copied only where something is censored, and errors are left whole for their serializer.
+ * copied only where something is censored. An error is serialized first (type, message, stack
+ * with its causes, and its own properties), so a token an error carries is censored too.
  */
 export function redactSecrets<T>(value: T, depth = 0): T {
-  if (depth >= maxDepth || value === null || typeof value !== 'object' || value instanceof Error) return value;
+  if (depth >= maxDepth || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return redactSecrets(pino.stdSerializers.err(value), depth) as T;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item: unknown, index) => {
@@ -76,16 +78,22 @@ export function createLogger(options: LoggerOptions): Logger {
       name: options.name,
       level: options.level ?? 'info',
       formatters: { log: redactSecrets },
-      serializers: { err: pino.stdSerializers.err },
+      // Errors are already serialized (and censored) by the log formatter; a raw one is still serialized.
+      serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
     },
     options.destination,
   );
   // A child's bindings do not pass the formatters (pino resets them for children), so they are
-  // censored here; every descendant inherits this method, as pino builds children on their parent.
+  // censored here, as are later ones; every descendant inherits these methods, as pino builds
+  // children on their parent.
   const child = Reflect.get(logger, 'child'); // read off the instance, called with each child's own this
   logger.child = function (this: Logger, bindings, childOptions) {
     return child.call(this, redactSecrets(bindings), childOptions);
   } as Logger['child'];
+  const setBindings = Reflect.get(logger, 'setBindings');
+  logger.setBindings = function (this: Logger, bindings) {
+    setBindings.call(this, redactSecrets(bindings));
+  };
   return logger;
 }
 
