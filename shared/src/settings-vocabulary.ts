@@ -37,13 +37,15 @@ const baseUrlList = z
   )
   .pipe(z.array(baseUrl));
 
-const wholeNumber = (min: number, unit: string) =>
-  z
+const wholeNumber = (min: number, unit: string, max = Number.MAX_SAFE_INTEGER) => {
+  const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+  return z
     .string(expected(`a whole number of ${unit}`))
     .trim()
-    .regex(/^\d+$/, `must be a whole number of ${unit}, ${min} or more`)
+    .regex(/^\d+$/, `must be a whole number of ${unit}, ${range}`)
     .transform(Number)
-    .refine((n) => n >= min && Number.isSafeInteger(n), `must be a whole number of ${unit}, ${min} or more`);
+    .refine((n) => n >= min && n <= max && Number.isSafeInteger(n), `must be a whole number of ${unit}, ${range}`);
+};
 
 /** A TCP port; 0 lets the system choose. */
 const port = z

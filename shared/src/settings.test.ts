@@ -85,7 +85,7 @@ describe('loadPlatformMcpSettings', () => {
     const message = settingsFailure(() => loadPlatformMcpSettings({ ...minimal, GATEWAY_ADDRESS: 'nowhere', TOOL_REGISTRATION_TTL_SECONDS: '0' }));
     expect(message).toContain('GATEWAY_ADDRESS must be host:port');
     expect(message).toContain('SERVICE_NAME is required');
-    expect(message).toContain('TOOL_REGISTRATION_TTL_SECONDS must be a whole number of seconds, 1 or more');
+    expect(message).toContain('TOOL_REGISTRATION_TTL_SECONDS must be a whole number of seconds, from 1 to 86400');
   });
 
   it('keeps gRPC, which carries tokens without TLS, on loopback unless the network is declared trusted', () => {
@@ -94,6 +94,10 @@ describe('loadPlatformMcpSettings', () => {
     expect(message).toContain('GATEWAY_ADDRESS must be a loopback address: gRPC carries tokens without TLS');
     expect(message).toContain('CALLBACK_ADDRESS must be a loopback address');
     expect(loadPlatformMcpSettings({ ...tool, CALLBACK_ADDRESS: 'localhost:50051', GATEWAY_ADDRESS: '[::1]:3001' }).gatewayAddress).toBe('[::1]:3001');
+    // Not an address at all, so a resolver would look it up by name.
+    expect(settingsFailure(() => loadPlatformMcpSettings({ ...tool, GATEWAY_ADDRESS: '127.999.999.999:3001' }))).toContain(
+      'GATEWAY_ADDRESS must be a loopback address',
+    );
     const trusted = loadPlatformMcpSettings({
       ...tool,
       GATEWAY_ADDRESS: 'mcp-server:3001',
@@ -102,6 +106,13 @@ describe('loadPlatformMcpSettings', () => {
     });
     expect(trusted).toMatchObject({ gatewayAddress: 'mcp-server:3001', callbackAddress: 'tool-service:50051' });
   });
+});
+
+it('bounds the timings so that timers can hold them', () => {
+  const tool = { ...minimal, SERVICE_NAME: 'webhook-tools' };
+  const message = settingsFailure(() => loadPlatformMcpSettings({ ...tool, PLATFORM_HTTP_TIMEOUT_MS: '5000000000', TOOL_REGISTRATION_TTL_SECONDS: '7000000' }));
+  expect(message).toContain('PLATFORM_HTTP_TIMEOUT_MS must be a whole number of milliseconds, from 1 to 600000');
+  expect(message).toContain('TOOL_REGISTRATION_TTL_SECONDS must be a whole number of seconds, from 1 to 86400');
 });
 
 describe('loadToolServiceSettingsWith', () => {

@@ -37,7 +37,8 @@ const appShape = {
   APP_CLIENT_ID: setting.text,
   APP_CLIENT_SECRET: setting.text,
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
-  PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds').default(10_000),
+  // Bounded so that timers can hold them: Node fires a timer past 2^31 - 1 ms at once.
+  PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
 };
 
 const mcpShape = {
@@ -45,7 +46,7 @@ const mcpShape = {
   GATEWAY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
   SERVICE_NAME: setting.text.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
-  TOOL_REGISTRATION_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(30),
+  TOOL_REGISTRATION_TTL_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(30),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
 };
 

@@ -55,6 +55,15 @@ describe('gateway registration', () => {
     expect(registration.state).toMatchObject({ registrations: 1, grantedTtlSeconds: 1 });
   });
 
+  it('takes no longer a lifetime than it asked for, whatever the gateway grants', async () => {
+    const gateway = await registry({ grantTtlSeconds: 4_294_967_295 });
+    const { registration } = registrationAt(gateway.address);
+    registration.start();
+    await expect.poll(() => registration.state.grantedTtlSeconds).toBe(30);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(gateway.calls).toHaveLength(1);
+  });
+
   it('asks for the app token before every call instead of holding one', async () => {
     const gateway = await registry({ grantTtlSeconds: 1 });
     const { registration } = registrationAt(gateway.address);
@@ -156,9 +165,11 @@ describe('gateway registration', () => {
 });
 
 describe('registration timing', () => {
-  it('heartbeats at a third of the granted ttl', () => {
+  it('heartbeats at a third of the granted ttl, and at least every ten minutes', () => {
     expect(heartbeatDelay(30)).toBe(10_000);
     expect(heartbeatDelay(1)).toBe(333);
+    expect(heartbeatDelay(86_400)).toBe(600_000);
+    expect(heartbeatDelay(4_294_967_295)).toBe(600_000);
   });
 
   it('backs off by doubling up to the cap, jittered within the upper half', () => {

@@ -48,9 +48,12 @@ export function backoffDelay(failures: number, initialMs: number, maxMs: number,
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** The longest wait between heartbeats: well within what a timer holds (Node fires one past 2^31 - 1 ms at once). */
+export const maxHeartbeatDelayMs = 10 * 60_000;
+
 /** The heartbeat interval for a granted time to live: a third of it, so two heartbeats may fail before it lapses. */
 export function heartbeatDelay(grantedTtlSeconds: number): number {
-  return Math.max(100, Math.floor((grantedTtlSeconds * 1000) / 3));
+  return Math.min(maxHeartbeatDelayMs, Math.max(100, Math.floor((grantedTtlSeconds * 1000) / 3)));
 }
 
 /** A failure in one line: a gRPC status by its name and details, anything else by its message. */
@@ -109,7 +112,8 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
     );
     if (!answer.registrationId || !answer.ttlSeconds) throw new Error('the registry answered Register without a registration id or time to live');
     registrationId = answer.registrationId;
-    grantedTtlSeconds = answer.ttlSeconds;
+    // A gateway may shorten the lifetime asked for, never lengthen it.
+    grantedTtlSeconds = Math.min(answer.ttlSeconds, ttlSeconds);
     registrations += 1;
     logger.info({ gatewayAddress, serviceName, callbackAddress, ttlSeconds: grantedTtlSeconds }, 'registered at the gateway');
   };
@@ -118,7 +122,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
     const answer = await unary<HeartbeatResponse__Output>((metadata, callOptions, callback) =>
       client.Heartbeat({ registrationId: id }, metadata, callOptions, callback),
     );
-    if (answer.ttlSeconds) grantedTtlSeconds = answer.ttlSeconds;
+    if (answer.ttlSeconds) grantedTtlSeconds = Math.min(answer.ttlSeconds, ttlSeconds);
     heartbeats += 1;
   };
 
