@@ -93,8 +93,10 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
   const request = async (method: HttpMethod, path: string, requestOptions: PlatformRequestOptions = {}): Promise<unknown> => {
     const url = addressWithin(baseUrl, path, requestOptions.query);
     const what = `${method} ${url.pathname}`;
-    const headers: Record<string, string> = { accept: 'application/json', ...requestOptions.headers, authorization: `Bearer ${token}` };
-    if (requestOptions.body !== undefined) headers['content-type'] = 'application/json';
+    // Headers, not an object: a tool's own Authorization, in any letter case, is replaced, never merged.
+    const headers = new Headers({ accept: 'application/json', ...requestOptions.headers });
+    headers.set('authorization', `Bearer ${token}`);
+    if (requestOptions.body !== undefined) headers.set('content-type', 'application/json');
     let response: Response;
     try {
       response = await fetch(url, {
