@@ -119,8 +119,13 @@ function checkCredential(field: string, key: string, value: unknown, authType: A
 
 function exactKeys(field: string, object: Record<string, unknown>, keys: readonly string[], authType: AuthType): void {
   const extra = Object.keys(object).filter((key) => !keys.includes(key));
-  if (extra.length > 0)
-    throw invalid(field, `has ${extra.map((k) => JSON.stringify(k)).join(', ')}, which authType ${authType} does not take (it takes ${keys.join(', ')})`);
+  // The unexpected keys are counted, never quoted: a credential pasted where a key belongs would come back in the error.
+  if (extra.length > 0) {
+    throw invalid(
+      field,
+      `has ${extra.length === 1 ? 'a key' : `${extra.length} keys`} authType ${authType} does not take (it takes exactly ${keys.join(', ')})`,
+    );
+  }
   for (const key of keys) {
     if (key !== 'headers') checkCredential(field, key, object[key], authType);
   }

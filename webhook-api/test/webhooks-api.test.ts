@@ -138,8 +138,18 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       ['credentials for authType None', { ...hook, authPayload: bearerPayload }, 'authPayload', 'omitted when authType is None'],
       ['Bearer without credentials', { ...hook, authType: 'Bearer' }, 'authPayload', 'required when authType is Bearer'],
       ['Bearer credentials that are not JSON', { ...hook, authType: 'Bearer', authPayload: 'token=abc' }, 'authPayload', 'not valid JSON'],
-      ['Bearer credentials with the wrong key', { ...hook, authType: 'Bearer', authPayload: '{"apiKeyValue":"x"}' }, 'authPayload', 'does not take'],
-      ['ApiKey credentials with an extra key', { ...hook, authType: 'ApiKey', authPayload: '{"apiKeyValue":"x","token":"y"}' }, 'authPayload', '"token"'],
+      [
+        'Bearer credentials with the wrong key',
+        { ...hook, authType: 'Bearer', authPayload: '{"apiKeyValue":"x"}' },
+        'authPayload',
+        'has a key authType Bearer does not take (it takes exactly token)',
+      ],
+      [
+        'ApiKey credentials with an extra key',
+        { ...hook, authType: 'ApiKey', authPayload: '{"apiKeyValue":"x","token":"y"}' },
+        'authPayload',
+        'has a key authType ApiKey does not take (it takes exactly apiKeyValue)',
+      ],
       ['Basic without a password', { ...hook, authType: 'Basic', authPayload: '{"username":"u"}' }, 'authPayload', 'password'],
       ['Custom with no headers', { ...hook, authType: 'Custom', authPayload: '{"headers":{}}' }, 'authPayload', 'at least one header'],
       ['Custom setting Host', { ...hook, authType: 'Custom', authPayload: '{"headers":{"Host":"evil"}}' }, 'authPayload', 'Host'],
@@ -162,6 +172,15 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       expect(result.body).toMatchObject({ error: { code: 'VALIDATION_FAILED', field } });
       expect((result.body as { error: { message: string } }).error.message).toContain(message);
       expect(await api.store.countConfigs()).toBe(before);
+    });
+
+    it('never quotes an unexpected authPayload key, which may be a credential pasted in the wrong place', async () => {
+      const result = await oscar('POST', '/v2/webhooks?companyId=1', { ...hook, authType: 'Bearer', authPayload: '{"S3CRET-VALUE-9":"x","other":"y"}' });
+      expect(result).toMatchObject({
+        status: 400,
+        body: { error: { field: 'authPayload', message: 'authPayload: has 2 keys authType Bearer does not take (it takes exactly token)' } },
+      });
+      expect(JSON.stringify(result.body)).not.toContain('S3CRET');
     });
 
     it('answers 400 for malformed JSON, a body that is not an object, and a missing or bad companyId', async () => {
