@@ -5,7 +5,6 @@ import * as grpc from '@grpc/grpc-js';
 import { createLogger, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/shared';
 import { listenFailure } from './listen-failure.ts';
 import { loadToolServiceSettings } from './settings.ts';
-import { createToolService } from './tool-service.ts';
 
 const service = 'tool-service';
 const settings = exitOnStartupFailure(service, () => loadToolServiceSettings(process.env));
@@ -23,7 +22,12 @@ grpc.setLogger({
     logger.trace({ grpc: format(...parts) }, 'grpc-js');
   },
 });
-const app = exitOnStartupFailure(service, () => createToolService({ settings, identity: platformAppIdentity(settings), logger }));
+// The tools are imported here, not at the top: a bad definition (defineTool checks each as it is
+// made) then stops the start with one line naming the tool and the field, not a stack trace.
+const app = await exitOnStartupFailure(service, async () => {
+  const { createToolService } = await import('./tool-service.ts');
+  return createToolService({ settings, identity: platformAppIdentity(settings), logger });
+});
 const serving = await exitOnStartupFailure(service, () =>
   app.serve().catch((error: unknown) => {
     throw listenFailure(error, settings.callbackAddress);
