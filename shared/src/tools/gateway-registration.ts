@@ -128,13 +128,13 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
 
   const loop = async () => {
     let failures = 0;
-    let lastReason: string | undefined;
+    let lastKind: number | string | undefined;
     while (!isStopped()) {
       try {
         if (registrationId === undefined) await register();
         else await heartbeat(registrationId);
         failures = 0;
-        lastReason = undefined;
+        lastKind = undefined;
         await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
       } catch (error) {
         if (isStopped()) break;
@@ -149,9 +149,11 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
         const ceiling = registrationId === undefined ? maxMs : Math.min(maxMs, heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
         const delay = backoffDelay(failures, initialMs, ceiling);
         const reason = reasonOf(error);
-        // A gateway that stays down is said once, again when the reason changes, and every tenth try; the rest at debug.
-        const level = failures === 1 || reason !== lastReason || failures % 10 === 0 ? 'warn' : 'debug';
-        lastReason = reason;
+        // A gateway that stays down is said once, again when the kind of failure changes (a gRPC
+        // status, whose details vary from try to try, or a message), and every tenth try; the rest at debug.
+        const kind = typeof code === 'number' ? code : reason;
+        const level = failures === 1 || kind !== lastKind || failures % 10 === 0 ? 'warn' : 'debug';
+        lastKind = kind;
         logger[level](
           { gatewayAddress, serviceName, attempt: failures, retryInMs: delay, reason },
           registrationId === undefined ? 'cannot register at the gateway; the service keeps serving and tries again' : 'heartbeat failed; trying again',
