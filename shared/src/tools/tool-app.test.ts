@@ -195,6 +195,13 @@ afterEach(async () => {
 
 const clientOf = () => toolClient(serving.address);
 
+/** A client whose connection is already up, so a short deadline is spent at the server, not on connecting. */
+async function warmClient() {
+  const client = clientOf();
+  await client.list();
+  return client;
+}
+
 describe('a tool call', () => {
   it('runs the tool with a context holding the delegated token, the caller and the request id', async () => {
     const answer = await clientOf().call('manage_at_company', { companyId: 1 }, token, { requestId: 'mcp-req-42' });
@@ -449,9 +456,10 @@ describe('the outcome of a call', () => {
   });
 
   it('is DEADLINE_EXCEEDED at the deadline, and the tool sees its signal aborted', async () => {
-    const answer = await clientOf().call('waits_for_signal', {}, token, { deadlineMs: 300 });
+    const client = await warmClient();
+    const answer = await client.call('waits_for_signal', {}, token, { deadlineMs: 800 });
     expect(answer).toMatchObject({ ok: false, codeName: 'DEADLINE_EXCEEDED' });
-    await expect.poll(() => seenContext?.signal.aborted).toBe(true);
+    await expect.poll(() => seenContext?.signal.aborted, { timeout: 3_000 }).toBe(true);
     await expect.poll(() => logs.lines.some((line) => line.includes('"outcome":"DEADLINE_EXCEEDED"'))).toBe(true);
   });
 
@@ -459,13 +467,18 @@ describe('the outcome of a call', () => {
     const slowPlatform = await listen((_req, res) => {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(delegatedCaller(slowPlatform.url)));
-      }, 500);
+      }, 1_200);
     });
     try {
       await serving.close(100);
       serving = await serve({ apiBaseUrl: slowPlatform.url });
-      expect(await clientOf().call('manage_at_company', { companyId: 1 }, token, { deadlineMs: 200 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      const client = await warmClient();
+      expect(await client.call('manage_at_company', { companyId: 1 }, token, { deadlineMs: 400 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
+      await expect
+        .poll(() => logs.lines.some((line) => line.includes('"tool":"manage_at_company"') && line.includes('DEADLINE_EXCEEDED')), { timeout: 3_000 })
+        .toBe(true);
+      // Past the platform's answer: the handler would have run by now.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
       expect(seenContext).toBeUndefined();
     } finally {
       await slowPlatform.close();
@@ -473,8 +486,11 @@ describe('the outcome of a call', () => {
   });
 
   it('is DEADLINE_EXCEEDED even for a tool that ignores its signal, and the call does not stay running', async () => {
-    expect(await clientOf().call('ignores_signal', {}, token, { deadlineMs: 200 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
-    await expect.poll(() => logs.lines.some((line) => line.includes('"tool":"ignores_signal"') && line.includes('DEADLINE_EXCEEDED'))).toBe(true);
+    const client = await warmClient();
+    expect(await client.call('ignores_signal', {}, token, { deadlineMs: 800 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
+    await expect
+      .poll(() => logs.lines.some((line) => line.includes('"tool":"ignores_signal"') && line.includes('DEADLINE_EXCEEDED')), { timeout: 3_000 })
+      .toBe(true);
   });
 });
 
