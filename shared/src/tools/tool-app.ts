@@ -1,6 +1,8 @@
 // createToolApp: a tool service built on the SDK. It takes the app's settings and identity, the
 // tools, and serves them over gRPC (with health and reflection), checking every call's delegated
 // token at the platform, and keeps itself registered at the gateway while it serves.
+import { format } from 'node:util';
+import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { createCallerCheck } from '../check-caller.ts';
 import type { Clock } from '../clock.ts';
@@ -51,6 +53,24 @@ export interface ToolApp {
   serve(options?: ServeOptions): Promise<ServingToolApp>;
 }
 
+/**
+ * grpc-js writes its own reports (a failed bind, a dropped connection) straight to stderr; a tool
+ * service's belong in its log, where a failure to start stays the one line its main prints.
+ */
+function routeGrpcLogs(logger: Logger): void {
+  grpc.setLogger({
+    error: (...parts: unknown[]) => {
+      logger.warn({ grpc: format(...parts) }, 'grpc-js reported a problem');
+    },
+    info: (...parts: unknown[]) => {
+      logger.debug({ grpc: format(...parts) }, 'grpc-js');
+    },
+    debug: (...parts: unknown[]) => {
+      logger.trace({ grpc: format(...parts) }, 'grpc-js');
+    },
+  });
+}
+
 export function createToolApp(options: ToolAppOptions): ToolApp {
   const { settings, identity, logger } = options;
   if (identity.clientId !== settings.appClientId) throw new TypeError('createToolApp: identity must be the identity of settings.appClientId');
@@ -74,6 +94,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
     async serve(serveOptions = {}) {
       if (tools.length === 0) throw new TypeError('serve: register at least one tool first');
       serving = true;
+      routeGrpcLogs(logger);
       const checkCaller = createCallerCheck({
         apiBaseUrl: settings.apiBaseUrl,
         audience: settings.apiBaseUrl,

@@ -6,6 +6,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
+import { bindFailure } from './bind-failure.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { clip, type ToolRunner } from './tool-runner.ts';
 
@@ -85,7 +86,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(error);
+      if (error) reject(bindFailure(error, listenAddress));
       else resolve(bound);
     });
   });

@@ -1,7 +1,8 @@
-// A gRPC bind failure as one line that names the address and the variable that moves it.
+// A gRPC bind failure as one line that names the address and the variable that moves it, as
+// listenOn does for HTTP; grpc-js's own message lists every resolved address.
 
 /** The error to stop start-up with when serving on `address` (CALLBACK_ADDRESS) failed. */
-export function listenFailure(error: unknown, address: string): Error {
+export function bindFailure(error: unknown, address: string): Error {
   const said = error instanceof Error ? error.message : String(error);
   const why = /EADDRINUSE/.test(said)
     ? 'is already in use'

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { listenFailure } from './listen-failure.ts';
+import { bindFailure } from './bind-failure.ts';
 
-describe('listenFailure', () => {
+describe('bindFailure', () => {
   it('names the address and CALLBACK_ADDRESS when the port is taken, keeping the cause', () => {
     const bind = new Error('No address added out of total 1 resolved errors: [listen EADDRINUSE: address already in use 127.0.0.1:50051]');
-    const failure = listenFailure(bind, '127.0.0.1:50051');
+    const failure = bindFailure(bind, '127.0.0.1:50051');
     expect(failure.message).toBe('127.0.0.1:50051 is already in use; set CALLBACK_ADDRESS to another host:port');
     expect(failure.cause).toBe(bind);
   });
 
   it('says why for a forbidden port and a foreign address, and passes anything else on in one line', () => {
-    expect(listenFailure(new Error('listen EACCES: permission denied 0.0.0.0:80'), '0.0.0.0:80').message).toBe(
+    expect(bindFailure(new Error('listen EACCES: permission denied 0.0.0.0:80'), '0.0.0.0:80').message).toBe(
       '0.0.0.0:80 may not be used by this user; set CALLBACK_ADDRESS to another host:port',
     );
-    expect(listenFailure(new Error('listen EADDRNOTAVAIL 10.9.9.9:1'), '10.9.9.9:1').message).toContain('is not an address of this machine');
-    expect(listenFailure('odd\nthing', 'h:1').message).toBe('h:1 cannot be listened on (odd thing); set CALLBACK_ADDRESS to another host:port');
+    expect(bindFailure(new Error('listen EADDRNOTAVAIL 10.9.9.9:1'), '10.9.9.9:1').message).toContain('is not an address of this machine');
+    expect(bindFailure('odd\nthing', 'h:1').message).toBe('h:1 cannot be listened on (odd thing); set CALLBACK_ADDRESS to another host:port');
   });
 });
