@@ -136,16 +136,6 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       if (!tool) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
       const args = parseArguments(tool, request.argumentsJson);
 
-      const permission = tool.requiresPermission;
-      if (permission !== undefined) {
-        const companyId = tool.checksAtCompanyArgument ? (args as { companyId?: number }).companyId : undefined;
-        const allowed =
-          companyId === undefined
-            ? caller.companies.some((company) => company.permissions.has(permission))
-            : caller.companies.some((company) => company.id === companyId && company.permissions.has(permission));
-        if (!allowed) throw permissionDenied(permission, companyId);
-      }
-
       const ctx = createCallContext({
         token: credential.token,
         caller,
@@ -157,6 +147,12 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         platformApiBaseUrls,
         httpTimeoutMs,
       });
+      const permission = tool.requiresPermission;
+      if (permission !== undefined) {
+        const companyId = tool.checksAtCompanyArgument ? (args as { companyId?: number }).companyId : undefined;
+        if (companyId !== undefined) ctx.requirePermission(permission, companyId);
+        else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
+      }
       request.signal.throwIfAborted();
       const value = await Promise.race([tool.handler(args as never, ctx), aborted(request.signal)]);
       request.signal.throwIfAborted();
