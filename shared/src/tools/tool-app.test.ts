@@ -15,6 +15,7 @@ import {
 } from '@platform/shared/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { loadToolsProto } from '@platform/proto';
 import { createLogger } from '../logger.ts';
 import type { PlatformAppIdentity } from '../platform-app-identity.ts';
 import type { PlatformMcpSettings } from '../settings.ts';
@@ -453,6 +454,28 @@ describe('the outcome of a call', () => {
   it('is INTERNAL when the result breaks the declared output schema', async () => {
     expect(await clientOf().call('wrong_output', {}, token)).toMatchObject({ codeName: 'INTERNAL' });
     expect(logs.lines.some((line) => line.includes('outputSchema refuses'))).toBe(true);
+  });
+
+  it('aborts the tool when the gateway cancels the call', async () => {
+    const client = new (loadToolsProto().ToolService)(serving.address, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${token}`);
+    const outcome = new Promise<grpc.ServiceError | null>((resolve) => {
+      const call = client.CallTool({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-cancel' }, metadata, (error) => {
+        resolve(error);
+      });
+      void expect
+        .poll(() => seenContext)
+        .toBeDefined()
+        .then(() => {
+          call.cancel();
+        });
+    });
+    expect((await outcome)?.code).toBe(grpc.status.CANCELLED);
+    await expect.poll(() => seenContext?.signal.aborted, { timeout: 3_000 }).toBe(true);
+    expect(String((seenContext?.signal.reason as Error | undefined)?.message)).toBe('The gateway cancelled the call.');
+    await expect.poll(() => logs.lines.some((line) => line.includes('"requestId":"r-cancel"') && line.includes('"outcome":"CANCELLED"'))).toBe(true);
+    client.close();
   });
 
   it('is DEADLINE_EXCEEDED at the deadline, and the tool sees its signal aborted', async () => {
