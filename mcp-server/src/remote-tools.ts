@@ -1,0 +1,52 @@
+// What the gateway knows of the tool services registered at it: each live service (its app, where
+// to reach it, the app's latest token) and the tools it offers under the names MCP clients see.
+// The registry writes it; tools/list and tools/call read it. Types only.
+
+/** One live registration: a tool service that announced itself and keeps its heartbeat. */
+export interface ServiceEndpoint {
+  readonly registrationId: string;
+  readonly serviceName: string;
+  /** The client id of the app the service runs as (its client-credentials token's subject). */
+  readonly appClientId: string;
+  /** Where the gateway reaches the service's ToolService, host:port. */
+  readonly callbackAddress: string;
+  /**
+   * The app's client-credentials token from its latest Register or Heartbeat: the `actor_token`
+   * of every token exchange made for this service. Read it at the moment of use; it is replaced
+   * by each heartbeat and must never be logged.
+   */
+  actorToken(): string;
+}
+
+/** One tool of one service, as MCP clients see it. */
+export interface RemoteTool {
+  /** The MCP tool name: the service's own name, or `<service>__<name>` when two services offer it. */
+  readonly exposedName: string;
+  /** The tool's name within its service (what CallTool is sent with). */
+  readonly name: string;
+  readonly title: string | undefined;
+  readonly description: string;
+  /** JSON Schema of the arguments object, exactly as the service published it. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** JSON Schema of the result object, when the service declares one. */
+  readonly outputSchema: Readonly<Record<string, unknown>> | undefined;
+  /** The permission the caller must hold at one company or more; undefined when none. */
+  readonly requiresPermission: string | undefined;
+  readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean };
+  readonly service: ServiceEndpoint;
+}
+
+/** An immutable snapshot of every tool offered now; a new one replaces it on every change. */
+export interface ToolCatalog {
+  /** Grows by one on every change. */
+  readonly version: number;
+  /** In a stable order: by exposed name. */
+  readonly tools: readonly RemoteTool[];
+  /** The tool MCP clients know as `exposedName`. */
+  byName(exposedName: string): RemoteTool | undefined;
+}
+
+/** What a tool service answered to CallTool: its response, or the gRPC status it failed with. */
+export type ToolServiceAnswer =
+  | { readonly ok: true; readonly resultJson: string; readonly isError: boolean; readonly text: string }
+  | { readonly ok: false; readonly code: number; readonly details: string };

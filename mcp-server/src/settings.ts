@@ -1,0 +1,108 @@
+// The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
+// every bad variable, and every problem across variables, is named in one message. The gateway's
+// client secret has no default.
+import { isLoopbackHost, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
+
+export interface McpServerSettings {
+  /** Where the HTTP server listens. */
+  readonly host: string;
+  readonly port: number;
+  /**
+   * The MCP endpoint's public URL: the resource identifier (RFC 8707) person tokens must be issued
+   * for, and what the protected-resource metadata names. Its path is where MCP is served.
+   */
+  readonly publicUrl: string;
+  /** Host names the Host header may carry (DNS rebinding protection); the public URL's host is always one. */
+  readonly allowedHosts: readonly string[];
+  /** Origin host names browsers may call from; loopback names and the public URL's host are always allowed. */
+  readonly allowedOrigins: readonly string[];
+  /** The platform API's base address (GET /api/me, /api/apps/me). */
+  readonly apiBaseUrl: string;
+  /** The platform's OAuth issuer (discovery, token exchange); defaults to apiBaseUrl. */
+  readonly issuerUrl: string;
+  /** The gateway's own OAuth client, which makes the token exchanges. */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The ToolRegistry's gRPC address, host:port. */
+  readonly registryAddress: string;
+  /** Longest registration lifetime granted; a service asking for more gets this. */
+  readonly registrationMaxTtlSeconds: number;
+  /** Time limit of one tool call, from the gateway to the tool service. */
+  readonly toolCallTimeoutMs: number;
+  /** Lifetime of a cached caller check; 0 checks every request. */
+  readonly meCacheTtlSeconds: number;
+  /** Time limit of one request to the platform. */
+  readonly httpTimeoutMs: number;
+  /** A 2025-11-25 session left unused this long is closed. */
+  readonly sessionIdleSeconds: number;
+  /** Open sessions at most, over all callers. */
+  readonly maxSessions: number;
+  /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
+  readonly grpcPlaintextOffLoopback: boolean;
+  readonly logLevel: LogLevel;
+}
+
+const hostList = setting.text.transform((value) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean),
+);
+
+const shape = {
+  MCP_HOST: setting.host.default('127.0.0.1'),
+  MCP_PORT: setting.port.default(3000),
+  MCP_PUBLIC_URL: setting.baseUrl.optional(),
+  MCP_ALLOWED_HOSTS: hostList.optional(),
+  MCP_ALLOWED_ORIGINS: hostList.optional(),
+  PLATFORM_API_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4000'),
+  PLATFORM_ISSUER_URL: setting.baseUrl.optional(),
+  MCP_GATEWAY_CLIENT_ID: setting.text.default('mcp-gateway'),
+  MCP_GATEWAY_CLIENT_SECRET: setting.text,
+  REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
+  REGISTRY_MAX_TTL_SECONDS: setting.wholeNumber(5, 'seconds', 3600).default(300),
+  TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
+  ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
+  PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
+  MCP_SESSION_IDLE_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(1800),
+  MCP_MAX_SESSIONS: setting.wholeNumber(1, 'sessions', 1_000_000).default(10_000),
+  GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
+  LOG_LEVEL: setting.logLevel.default('info'),
+};
+
+const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
+
+/** Reads the gateway's settings; throws SETTINGS_INVALID naming every bad variable. */
+export function loadMcpServerSettings(env: Environment): McpServerSettings {
+  const s = parseEnvironment(shape, env, function* crossCheck(values) {
+    if (values.REGISTRY_ADDRESS !== undefined && !values.GRPC_PLAINTEXT_OFF_LOOPBACK && !isLoopbackHost(hostOf(values.REGISTRY_ADDRESS))) {
+      yield ['REGISTRY_ADDRESS', 'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)'];
+    }
+    const url = values.MCP_PUBLIC_URL === undefined ? undefined : new URL(values.MCP_PUBLIC_URL);
+    if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
+  });
+  const publicUrl = s.MCP_PUBLIC_URL ?? `http://${s.MCP_HOST.includes(':') ? `[${s.MCP_HOST}]` : s.MCP_HOST}:${s.MCP_PORT}/mcp`;
+  const publicHost = new URL(publicUrl).hostname.toLowerCase();
+  const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
+  const unique = (names: readonly string[]) => Object.freeze([...new Set(names)]);
+  return Object.freeze({
+    host: s.MCP_HOST,
+    port: s.MCP_PORT,
+    publicUrl,
+    allowedHosts: unique([publicHost, ...(s.MCP_ALLOWED_HOSTS ?? (isLoopbackHost(s.MCP_HOST) ? loopbackNames : []))]),
+    allowedOrigins: unique([publicHost, ...loopbackNames, ...(s.MCP_ALLOWED_ORIGINS ?? [])]),
+    apiBaseUrl: s.PLATFORM_API_BASE_URL,
+    issuerUrl: s.PLATFORM_ISSUER_URL ?? s.PLATFORM_API_BASE_URL,
+    clientId: s.MCP_GATEWAY_CLIENT_ID,
+    clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
+    registryAddress: s.REGISTRY_ADDRESS,
+    registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
+    toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
+    meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
+    httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
+    sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,
+    maxSessions: s.MCP_MAX_SESSIONS,
+    grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
+    logLevel: s.LOG_LEVEL,
+  });
+}
