@@ -1,0 +1,11 @@
+// The gateway's gRPC clients of the tool services.
+export {
+  createToolServicePool,
+  ToolServiceError,
+  type CallToolOptions,
+  type ListToolsOptions,
+  type ToolCallRequest,
+  type ToolServiceLease,
+  type ToolServicePool,
+  type ToolServicePoolOptions,
+} from './tool-service-pool.ts';
