@@ -1,0 +1,53 @@
+// The gateway's HTTP face: DNS rebinding protection first, then the public protected-resource
+// metadata, then the MCP endpoint behind the caller check. Anything unexpected is a generic 500
+// with the cause in the log, never in the answer.
+import { createRequestLogging, type Logger } from '@platform/shared';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { answerBodyErrors, createMcpEndpoint, dnsRebindingProtection } from './mcp-endpoint.ts';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { LegacySessions } from './legacy-sessions.ts';
+import type { ProtectedResource } from './protected-resource.ts';
+
+export interface HttpAppOptions {
+  readonly mcpPath: string;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly protectedResource: ProtectedResource;
+  readonly requireCaller: RequestHandler;
+  readonly modern: McpHttpHandler;
+  readonly legacy: LegacySessions;
+  readonly maxBodyBytes: number;
+  readonly logger: Logger;
+}
+
+export function createHttpApp(options: HttpAppOptions): Express {
+  const { logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(createRequestLogging(logger));
+  app.use(...dnsRebindingProtection(options.allowedHosts, options.allowedOrigins));
+  app.use(options.protectedResource.routes);
+  app.use(
+    createMcpEndpoint({
+      path: options.mcpPath,
+      requireCaller: options.requireCaller,
+      modern: options.modern,
+      legacy: options.legacy,
+      maxBodyBytes: options.maxBodyBytes,
+      logger,
+    }),
+  );
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found', error_description: `Nothing here; the MCP endpoint is ${options.mcpPath}.` });
+  });
+  app.use(answerBodyErrors);
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    req.log.error({ err: error }, 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
+  });
+  return app;
+}

@@ -1,0 +1,137 @@
+// The 2025-11-25 revision's sessions: `initialize` opens one (its own MCP server instance and
+// transport), `Mcp-Session-Id` names it on every later request, `DELETE` ends it, and the GET
+// stream carries `notifications/tools/list_changed`. A session belongs to the person who opened
+// it: another caller naming its id is told it does not exist. Idle sessions are closed, and the
+// number open at once is bounded.
+import { randomUUID } from 'node:crypto';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
+import { systemClock, type Clock, type Logger } from '@platform/shared';
+import type { Request, Response } from 'express';
+
+export interface LegacySessionsOptions {
+  /** A new MCP server instance for a new session. */
+  readonly newServer: () => McpServer;
+  readonly maxSessions: number;
+  /** A session without a request for this long is closed. */
+  readonly idleMs: number;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+}
+
+export interface LegacySessions {
+  /** Serves a 2025-era POST, GET or DELETE of a checked caller (`req.caller`). */
+  handle(req: Request, res: Response): Promise<void>;
+  /** Sends `notifications/tools/list_changed` on every open session. */
+  toolsChanged(): void;
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly server: McpServer;
+  readonly transport: NodeStreamableHTTPServerTransport;
+  lastUsed: number;
+}
+
+function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+export function createLegacySessions(options: LegacySessionsOptions): LegacySessions {
+  const { logger, clock = systemClock } = options;
+  const sessions = new Map<string, Session>();
+  /** Sessions being opened (initialize in flight) count against the bound too. */
+  let opening = 0;
+
+  const end = async (session: Session, why: string) => {
+    if (!sessions.delete(session.id)) return;
+    logger.info({ sessionId: session.id, callerId: session.ownerId, why }, 'MCP session closed');
+    await session.server.close().catch((error: unknown) => {
+      logger.warn({ err: error }, 'an MCP session did not close cleanly');
+    });
+  };
+
+  const sweep = setInterval(
+    () => {
+      const idleSince = clock() - options.idleMs;
+      for (const session of sessions.values()) if (session.lastUsed < idleSince) void end(session, 'idle');
+    },
+    Math.min(60_000, Math.max(1_000, options.idleMs / 2)),
+  );
+  sweep.unref();
+
+  const open = async (req: Request, res: Response, ownerId: string) => {
+    if (sessions.size + opening >= options.maxSessions) {
+      res.set('retry-after', '30');
+      jsonRpcError(res, 503, -32000, 'Too many open sessions on this server; try again later.');
+      return;
+    }
+    opening += 1;
+    const server = options.newServer();
+    let session: Session | undefined;
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        session = { id, ownerId, server, transport, lastUsed: clock() };
+        sessions.set(id, session);
+        logger.info({ sessionId: id, callerId: ownerId }, 'MCP session opened');
+      },
+      onsessionclosed: (id) => {
+        const closed = sessions.get(id);
+        if (closed) void end(closed, 'closed by the client');
+      },
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } finally {
+      opening -= 1;
+      // An initialize that failed (an unsupported version, say) opened nothing to keep.
+      if (!session) await server.close().catch(() => undefined);
+    }
+  };
+
+  return {
+    async handle(req, res) {
+      const ownerId = req.caller?.id;
+      if (ownerId === undefined) throw new Error('legacy sessions need a checked caller');
+      const sessionId = req.headers['mcp-session-id'];
+      if (typeof sessionId === 'string' && sessionId !== '') {
+        const session = sessions.get(sessionId);
+        // Another person's session is answered exactly like one that does not exist.
+        if (!session || session.ownerId !== ownerId) {
+          jsonRpcError(res, 404, -32001, 'Session not found');
+          return;
+        }
+        session.lastUsed = clock();
+        await session.transport.handleRequest(req, res, req.body);
+        return;
+      }
+      if (req.method === 'POST' && isInitializeRequest(req.body)) {
+        await open(req, res, ownerId);
+        return;
+      }
+      jsonRpcError(res, 400, -32000, 'Bad Request: send initialize first, then the Mcp-Session-Id header it returns');
+    },
+
+    toolsChanged() {
+      for (const session of sessions.values()) {
+        void session.server.server.sendToolListChanged().catch((error: unknown) => {
+          logger.debug({ err: error, sessionId: session.id }, 'list_changed not delivered');
+        });
+      }
+    },
+
+    get size() {
+      return sessions.size;
+    },
+
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((session) => end(session, 'server stopping')));
+    },
+  };
+}

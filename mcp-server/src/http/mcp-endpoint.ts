@@ -1,0 +1,107 @@
+// The one MCP endpoint, both revisions: a request carrying the 2026-07-28 per-request envelope goes
+// to the stateless handler (server/discover, subscriptions/listen), any other to the 2025-11-25
+// sessions; the SDK's own classifier decides, so the two never disagree. Every request is checked
+// for its caller first, before its body is read.
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { isJsonContentType, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { Logger } from '@platform/shared';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { LegacySessions } from './legacy-sessions.ts';
+
+export interface McpEndpointOptions {
+  /** The endpoint's path, such as /mcp. */
+  readonly path: string;
+  readonly requireCaller: RequestHandler;
+  readonly modern: McpHttpHandler;
+  readonly legacy: LegacySessions;
+  /** Largest JSON-RPC body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  readonly logger: Logger;
+}
+
+function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/** Which MCP method(s) a POST carries, for the log line: never the params. */
+function methodsOf(body: unknown): string | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  const names = messages.map((message) => (message as { method?: unknown } | null)?.method).filter((name) => typeof name === 'string');
+  return names.length > 0 ? names.join(',').slice(0, 200) : undefined;
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions): Router {
+  const { path, modern, legacy, logger } = options;
+  const modernNode = toNodeHandler(modern, {
+    onerror: (error) => {
+      logger.error({ err: error }, 'the MCP handler failed');
+    },
+  });
+  const parseJson = express.json({ limit: options.maxBodyBytes, type: () => true });
+  const router = Router();
+
+  /** One line per MCP request: who, what, which revision, how it ended, how long it took. */
+  const logged = (era: 'legacy' | 'modern' | undefined, req: Request, res: Response) => {
+    const started = performance.now();
+    res.once('close', () => {
+      logger.info(
+        {
+          reqId: req.id,
+          callerId: req.caller?.id,
+          httpMethod: req.method,
+          mcpMethod: req.method === 'POST' ? methodsOf(req.body) : req.method === 'GET' ? 'stream' : 'end session',
+          era,
+          sessionId: req.headers['mcp-session-id'],
+          status: res.statusCode,
+          durationMs: Math.round(performance.now() - started),
+        },
+        'mcp request',
+      );
+    });
+  };
+
+  const requireJson = (req: Request, res: Response, next: NextFunction) => {
+    if (!isJsonContentType(req.headers['content-type'] ?? null)) {
+      jsonRpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+      return;
+    }
+    next();
+  };
+
+  router.post(path, options.requireCaller, requireJson, parseJson, async (req, res) => {
+    const legacyRequest = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
+    logged(legacyRequest ? 'legacy' : 'modern', req, res);
+    if (legacyRequest) await legacy.handle(req, res);
+    else await modernNode(req, res, req.body);
+  });
+  // GET (the notification stream) and DELETE (end of session) exist in the 2025-11-25 revision only.
+  router.get(path, options.requireCaller, async (req, res) => {
+    logged('legacy', req, res);
+    await legacy.handle(req, res);
+  });
+  router.delete(path, options.requireCaller, async (req, res) => {
+    logged('legacy', req, res);
+    await legacy.handle(req, res);
+  });
+  router.all(path, (_req, res) => {
+    res.set('allow', 'GET, POST, DELETE');
+    jsonRpcError(res, 405, -32000, 'Method not allowed.');
+  });
+  return router;
+}
+
+/** Answers a body the JSON parser refused as JSON-RPC does: parse error or too large, never a 500. */
+export function answerBodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (type === 'entity.parse.failed') jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+  else if (type === 'entity.too.large') jsonRpcError(res, 413, -32600, 'The request body is too large');
+  else if (typeof type === 'string' && type.startsWith('encoding.')) jsonRpcError(res, 415, -32600, 'Unsupported body encoding');
+  else if (type === 'charset.unsupported') jsonRpcError(res, 415, -32600, 'Unsupported charset: use UTF-8');
+  else next(error);
+}
+
+/** DNS rebinding protection: the SDK's Host and Origin checks, against the names this server answers to. */
+export function dnsRebindingProtection(allowedHosts: readonly string[], allowedOrigins: readonly string[]): RequestHandler[] {
+  return [hostHeaderValidation([...allowedHosts]), originValidation([...allowedOrigins])];
+}

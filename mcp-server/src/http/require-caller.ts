@@ -1,0 +1,59 @@
+// The Express guard in front of /mcp: the person behind the bearer token, checked at the platform's
+// GET /api/me through the SDK's caller check (cached per token). Only a person's own token issued
+// for this server passes: a token for another audience, a delegated token or an expired one gets
+// the 401 challenge; a platform outage gets 503.
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import { isPlatformError, tokenExpiry, type Caller, type CallerCheck } from '@platform/shared';
+import type { NextFunction, Request, Response } from 'express';
+import { platformUnavailable, unauthorized, type ChallengeOptions, type Refusal } from './bearer-challenge.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** The person the request was made for; set by requireCaller. */
+    caller?: Caller;
+  }
+}
+
+/** What the MCP handlers read from `ctx.http.authInfo.extra`. */
+export interface CallerInfo {
+  readonly caller: Caller;
+  /** The HTTP request's id (x-request-id), repeated in the tool service's logs. */
+  readonly requestId: string;
+}
+
+export function callerInfoOf(authInfo: AuthInfo | undefined): CallerInfo | undefined {
+  return authInfo?.extra as CallerInfo | undefined;
+}
+
+function send(res: Response, refusal: Refusal): void {
+  res.status(refusal.status).set(refusal.headers).json(refusal.body);
+}
+
+export function requireCaller(checkCaller: CallerCheck, challenge: ChallengeOptions) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    let result;
+    try {
+      result = await checkCaller(req.headers.authorization);
+    } catch (error) {
+      if (!isPlatformError(error)) throw error;
+      req.log.warn({ err: error }, 'the caller could not be checked: the platform is unavailable');
+      send(res, platformUnavailable());
+      return;
+    }
+    if (!result.ok) {
+      send(res, unauthorized(result.error, result.description, challenge));
+      return;
+    }
+    const { caller, credential } = result;
+    const expiry = tokenExpiry(credential.token);
+    req.caller = caller;
+    req.auth = {
+      token: credential.token,
+      clientId: caller.id,
+      scopes: challenge.scope.split(' '),
+      ...(expiry !== undefined && { expiresAt: Math.floor(expiry / 1000) }),
+      extra: { caller, requestId: req.id } satisfies CallerInfo,
+    };
+    next();
+  };
+}

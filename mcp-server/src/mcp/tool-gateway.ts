@@ -1,0 +1,148 @@
+// The two things an MCP client asks of the gateway, era-blind: which tools this caller may see,
+// and run one. A call gets a delegated token for (this person, the tool service's app) and sends
+// the tool service only that; when none can be had the tool service is not called and the agent is
+// told why. The caller's own token goes to the platform's token endpoint as the subject of the
+// exchange and nowhere else.
+import { status } from '@grpc/grpc-js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { isPlatformError, type Caller, type Logger } from '@platform/shared';
+import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from '../remote-tools.ts';
+
+export interface DelegatedTokenSource {
+  get(callerToken: string, service: Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>): Promise<string>;
+  forget(callerToken: string, appClientId: string): void;
+}
+
+export interface ToolGatewayOptions {
+  readonly catalog: () => ToolCatalog;
+  readonly delegatedTokens: DelegatedTokenSource;
+  /** Permissions the caller holds through `appClientId` (person ∩ app) at one company or more. */
+  readonly permissionsOf: (delegatedToken: string, appClientId: string) => Promise<ReadonlySet<string>>;
+  readonly callTool: (
+    address: string,
+    request: { readonly name: string; readonly argumentsJson: string; readonly requestId: string },
+    delegatedToken: string,
+    options: { readonly deadlineMs: number; readonly signal?: AbortSignal },
+  ) => Promise<ToolServiceAnswer>;
+  readonly toolResult: (answer: ToolServiceAnswer, tool: RemoteTool) => CallToolResult;
+  readonly delegationFailure: (error: unknown, tool: RemoteTool) => CallToolResult;
+  readonly callTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+export interface CallerRequest {
+  readonly caller: Caller;
+  /** The person's own token, as presented to this server. */
+  readonly token: string;
+  readonly requestId: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface ToolGateway {
+  /** The tools this caller may use, as MCP lists them. */
+  list(request: CallerRequest): Promise<Tool[]>;
+  /** Runs `tool` for the caller; every failure is an `isError` result the agent can read. */
+  call(tool: RemoteTool, args: Record<string, unknown>, request: CallerRequest): Promise<CallToolResult>;
+}
+
+export function toMcpTool(tool: RemoteTool): Tool {
+  return {
+    name: tool.exposedName,
+    ...(tool.title !== undefined && { title: tool.title }),
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
+    annotations: { ...(tool.title !== undefined && { title: tool.title }), ...tool.annotations },
+  };
+}
+
+export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
+  const { delegatedTokens, logger } = options;
+  // Listed tools are built once per catalog version, not once per request.
+  let listed: { version: number; tools: Map<RemoteTool, Tool> } | undefined;
+  const mcpToolsOf = (catalog: ToolCatalog) => {
+    if (listed?.version !== catalog.version) listed = { version: catalog.version, tools: new Map(catalog.tools.map((tool) => [tool, toMcpTool(tool)])) };
+    return listed.tools;
+  };
+
+  /**
+   * What the caller holds through each app, or undefined where that could not be asked (no
+   * delegated token, the platform down): then the person's own permissions stand in, an upper
+   * bound, so the agent still sees the tool and, calling it, is told what is wrong.
+   */
+  const heldThrough = async (apps: readonly ServiceEndpoint[], request: CallerRequest) => {
+    const held = new Map<string, ReadonlySet<string> | undefined>();
+    await Promise.all(
+      apps.map(async (service) => {
+        try {
+          const token = await delegatedTokens.get(request.token, service);
+          held.set(service.appClientId, await options.permissionsOf(token, service.appClientId));
+        } catch (error) {
+          logger.debug({ err: error, app: service.appClientId, callerId: request.caller.id }, 'listing falls back to the person’s own permissions');
+          held.set(service.appClientId, undefined);
+        }
+      }),
+    );
+    return held;
+  };
+
+  return {
+    async list(request) {
+      const catalog = options.catalog();
+      const tools = mcpToolsOf(catalog);
+      const needing = catalog.tools.filter((tool) => tool.requiresPermission !== undefined);
+      const apps = [...new Map(needing.map((tool) => [tool.service.appClientId, tool.service])).values()];
+      const held = apps.length === 0 ? new Map<string, ReadonlySet<string> | undefined>() : await heldThrough(apps, request);
+      const ownPermissions = new Set(request.caller.companies.flatMap((company) => [...company.permissions]));
+      return catalog.tools
+        .filter((tool) => {
+          if (tool.requiresPermission === undefined) return true;
+          const permissions = held.get(tool.service.appClientId) ?? ownPermissions;
+          return permissions.has(tool.requiresPermission);
+        })
+        .flatMap((tool) => tools.get(tool) ?? []);
+    },
+
+    async call(tool, args, request) {
+      const started = performance.now();
+      const { service } = tool;
+      const log = (outcome: string, extra: Record<string, unknown> = {}) => {
+        logger.info(
+          {
+            requestId: request.requestId,
+            callerId: request.caller.id,
+            tool: tool.exposedName,
+            service: service.serviceName,
+            app: service.appClientId,
+            outcome,
+            durationMs: Math.round(performance.now() - started),
+            ...extra,
+          },
+          'tool call',
+        );
+      };
+      const argumentsJson = JSON.stringify(args);
+      const send = async (retried: boolean): Promise<CallToolResult> => {
+        let delegated: string;
+        try {
+          delegated = await delegatedTokens.get(request.token, service);
+        } catch (error) {
+          log(isPlatformError(error) ? 'PLATFORM_UNAVAILABLE' : 'NO_DELEGATED_TOKEN', { err: error });
+          return options.delegationFailure(error, tool);
+        }
+        const answer = await options.callTool(service.callbackAddress, { name: tool.name, argumentsJson, requestId: request.requestId }, delegated, {
+          deadlineMs: options.callTimeoutMs,
+          ...(request.signal && { signal: request.signal }),
+        });
+        // A refused delegated token (revoked, or expired early): nothing ran; drop it and try once more.
+        if (!answer.ok && answer.code === (status.UNAUTHENTICATED as number) && !retried) {
+          delegatedTokens.forget(request.token, service.appClientId);
+          return send(true);
+        }
+        log(answer.ok ? (answer.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
+        return options.toolResult(answer, tool);
+      };
+      return send(false);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { isPlatformError } from '@platform/shared';
+import { describe, expect, it } from 'vitest';
+import { loadMcpServerSettings } from './settings.ts';
+
+const secret = { MCP_GATEWAY_CLIENT_SECRET: 'gateway-secret' };
+
+function failure(env: Record<string, string>): string {
+  try {
+    loadMcpServerSettings(env);
+  } catch (error) {
+    if (isPlatformError(error, 'SETTINGS_INVALID')) return error.message;
+    throw error;
+  }
+  throw new Error('the settings were accepted');
+}
+
+describe('the MCP gateway settings', () => {
+  it('defaults to the documented loopback addresses', () => {
+    const settings = loadMcpServerSettings(secret);
+    expect(settings).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      publicUrl: 'http://127.0.0.1:3000/mcp',
+      apiBaseUrl: 'http://127.0.0.1:4000',
+      issuerUrl: 'http://127.0.0.1:4000',
+      clientId: 'mcp-gateway',
+      registryAddress: '127.0.0.1:3001',
+      meCacheTtlSeconds: 60,
+      toolCallTimeoutMs: 30_000,
+    });
+    expect(settings.allowedHosts).toEqual(expect.arrayContaining(['127.0.0.1', 'localhost', '[::1]']));
+    expect(Object.isFrozen(settings)).toBe(true);
+  });
+
+  it('requires the client secret and gives it no default', () => {
+    expect(failure({})).toContain('MCP_GATEWAY_CLIENT_SECRET is required');
+  });
+
+  it('names every bad variable in one message, without echoing values', () => {
+    const message = failure({ ...secret, MCP_PORT: '70000', TOOL_CALL_TIMEOUT_MS: 'soon', PLATFORM_API_BASE_URL: 'http://platform.example.com' });
+    expect(message).toContain('MCP_PORT');
+    expect(message).toContain('TOOL_CALL_TIMEOUT_MS');
+    expect(message).toContain('PLATFORM_API_BASE_URL must use https');
+    expect(message).not.toContain('gateway-secret');
+  });
+
+  it('keeps the registry on loopback unless plaintext gRPC off loopback is allowed', () => {
+    expect(failure({ ...secret, REGISTRY_ADDRESS: '10.0.0.5:3001' })).toContain('REGISTRY_ADDRESS must be a loopback address');
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_ADDRESS: '10.0.0.5:3001', GRPC_PLAINTEXT_OFF_LOOPBACK: 'true' }).registryAddress).toBe('10.0.0.5:3001');
+  });
+
+  it('takes a public URL with its path and answers to its host', () => {
+    const settings = loadMcpServerSettings({ ...secret, MCP_HOST: '0.0.0.0', MCP_PUBLIC_URL: 'https://mcp.example.com/mcp' });
+    expect(settings.publicUrl).toBe('https://mcp.example.com/mcp');
+    expect(settings.allowedHosts).toEqual(['mcp.example.com']);
+    expect(settings.allowedOrigins).toContain('mcp.example.com');
+    expect(failure({ ...secret, MCP_PUBLIC_URL: 'https://mcp.example.com' })).toContain('MCP_PUBLIC_URL must name the MCP endpoint with its path');
+  });
+});
