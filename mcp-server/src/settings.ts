@@ -76,7 +76,10 @@ const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 export function loadMcpServerSettings(env: Environment): McpServerSettings {
   const s = parseEnvironment(shape, env, function* crossCheck(values) {
     if (values.REGISTRY_ADDRESS !== undefined && !values.GRPC_PLAINTEXT_OFF_LOOPBACK && !isLoopbackHost(hostOf(values.REGISTRY_ADDRESS))) {
-      yield ['REGISTRY_ADDRESS', 'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)'];
+      yield [
+        'REGISTRY_ADDRESS',
+        'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)',
+      ];
     }
     const url = values.MCP_PUBLIC_URL === undefined ? undefined : new URL(values.MCP_PUBLIC_URL);
     if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
