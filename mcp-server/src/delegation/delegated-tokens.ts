@@ -1,0 +1,133 @@
+// Delegated tokens for tool calls: the caller's token traded by RFC 8693 token exchange (subject =
+// the person, actor = the tool service's app) through openid-client, the gateway authenticating as
+// its own client. Each is kept in memory only, keyed by a hash of the issuer, the caller's token
+// and the app, until shortly before it expires; concurrent requests for one key share one exchange;
+// failures are never kept.
+import { hash } from 'node:crypto';
+import { isLoopbackHost, systemClock, type Clock } from '@platform/shared';
+import { LRUCache } from 'lru-cache';
+import * as oauth from 'openid-client';
+import type { ServiceEndpoint } from '../remote-tools.ts';
+import { DelegationError, classifyExchangeError } from './delegation-error.ts';
+
+export const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';
+
+/** What an exchange needs of a tool service: its app, and the app's latest token, read at the moment of use. */
+export type DelegationTarget = Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>;
+
+export interface DelegatedTokens {
+  /** A delegated token for this caller through the service's app; rejects with DelegationError. */
+  get(callerToken: string, service: DelegationTarget): Promise<string>;
+  /** Drops the kept token of this caller and app (a tool service refused it), so the next get() exchanges again. */
+  forget(callerToken: string, appClientId: string): void;
+}
+
+export interface DelegatedTokensOptions {
+  /** The platform's OAuth issuer; its token endpoint is found by discovery. */
+  readonly issuerUrl: string;
+  /** The gateway's own confidential client (client_secret_basic). */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Time limit of one request to the authorization server, in milliseconds. */
+  readonly timeoutMs: number;
+  readonly clock?: Clock;
+  /** Bound on kept tokens; the least recently used go first. Default 10 000. */
+  readonly maxEntries?: number;
+  /** The fetch implementation; the global one (undici) by default. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+interface HeldToken {
+  readonly value: string;
+  /** Epoch milliseconds from which a new token is exchanged. */
+  readonly renewAt: number;
+}
+
+/** Renew this long before expiry at most; a short-lived token is renewed when a quarter of its lifetime is left. */
+const maxRenewMarginSeconds = 30;
+
+export function createDelegatedTokens(options: DelegatedTokensOptions): DelegatedTokens {
+  const { issuerUrl, clientId, clientSecret, timeoutMs, clock = systemClock, maxEntries = 10_000 } = options;
+  const issuer = URL.canParse(issuerUrl) ? new URL(issuerUrl) : undefined;
+  if (!issuer || (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && isLoopbackHost(issuer.hostname)))) {
+    throw new TypeError('createDelegatedTokens: issuerUrl must be an https URL (plain http on loopback only)');
+  }
+  if (!clientId) throw new TypeError('createDelegatedTokens: clientId is required');
+  if (!clientSecret) throw new TypeError('createDelegatedTokens: clientSecret is required');
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError(`createDelegatedTokens: timeoutMs must be a positive whole number (got ${String(timeoutMs)})`);
+  }
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+    throw new TypeError(`createDelegatedTokens: maxEntries must be a positive whole number (got ${String(maxEntries)})`);
+  }
+
+  // The LRU's own ttl only frees memory; renewAt decides whether a kept token is used.
+  const held = new LRUCache<string, HeldToken>({ max: maxEntries, perf: { now: clock } });
+  const inflight = new Map<string, Promise<string>>();
+  let configuration: Promise<oauth.Configuration> | undefined;
+
+  const keyOf = (callerToken: string, appClientId: string) => hash('sha256', JSON.stringify([issuerUrl, callerToken, appClientId]), 'base64url');
+
+  // Discovered once; a failed discovery is not kept, so the next exchange tries again.
+  const discover = () =>
+    (configuration ??= oauth
+      .discovery(issuer, clientId, undefined, oauth.ClientSecretBasic(clientSecret), {
+        // openid-client counts in seconds; a fraction keeps the limit to the millisecond.
+        timeout: timeoutMs / 1000,
+        ...(options.fetch && { [oauth.customFetch]: options.fetch }),
+        // Plain http is accepted only on loopback (the dev platform), checked above; the library
+        // marks the switch deprecated only to make it stand out.
+        // eslint-disable-next-line @typescript-eslint/no-deprecated
+        execute: issuer.protocol === 'http:' ? [oauth.allowInsecureRequests] : [],
+      })
+      .catch((error: unknown) => {
+        configuration = undefined;
+        throw error;
+      }));
+
+  const exchange = async (callerToken: string, service: DelegationTarget): Promise<HeldToken> => {
+    const actorToken = service.actorToken();
+    try {
+      const response = await oauth.genericGrantRequest(await discover(), tokenExchangeGrant, {
+        subject_token: callerToken,
+        subject_token_type: accessTokenType,
+        actor_token: actorToken,
+        actor_token_type: accessTokenType,
+      });
+      if (response.issued_token_type !== accessTokenType || response.token_type !== 'bearer') {
+        throw new DelegationError('PLATFORM_BAD_RESPONSE', { reason: 'the token it issued is not a bearer access token' });
+      }
+      // expires_in as sent, not openid-client's count from real time, so an injected clock governs renewal.
+      const lifetime = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : 0;
+      const renewMargin = Math.min(maxRenewMarginSeconds, lifetime / 4);
+      return { value: response.access_token, renewAt: clock() + (lifetime - renewMargin) * 1000 };
+    } catch (error) {
+      throw classifyExchangeError(error, service.appClientId, { callerToken, actorToken });
+    }
+  };
+
+  return {
+    get(callerToken, service) {
+      const key = keyOf(callerToken, service.appClientId);
+      const kept = held.get(key);
+      if (kept && kept.renewAt > clock()) return Promise.resolve(kept.value);
+      let pending = inflight.get(key);
+      if (!pending) {
+        pending = exchange(callerToken, service)
+          .then((token) => {
+            // A token of unknown lifetime is used once and not kept.
+            const keptFor = token.renewAt - clock();
+            if (keptFor > 0) held.set(key, token, { ttl: keptFor });
+            return token.value;
+          })
+          .finally(() => inflight.delete(key));
+        inflight.set(key, pending);
+      }
+      return pending;
+    },
+    forget(callerToken, appClientId) {
+      held.delete(keyOf(callerToken, appClientId));
+    },
+  };
+}
