@@ -1,0 +1,127 @@
+// A service's ListTools answer, checked tool by tool before anything of it is exposed: names MCP
+// clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
+// as published (parsed, frozen, never transformed).
+import type { Tool__Output } from '@platform/proto';
+import { permissionPattern } from '@platform/shared/tools';
+import type { RemoteTool } from '../remote-tools.ts';
+
+/** One tool of one service, as the gateway exposes it, without its exposed name and service. */
+export type ToolDefinition = Omit<RemoteTool, 'exposedName' | 'service'>;
+
+export interface ServiceTool {
+  readonly definition: ToolDefinition;
+  /** Everything an MCP client sees of the tool, as one string: equal fingerprints list the same. */
+  readonly fingerprint: string;
+}
+
+export const toolLimits = Object.freeze({
+  maxTools: 256,
+  maxSchemaBytes: 64 * 1024,
+  maxSchemaDepth: 64,
+  maxTitleLength: 256,
+  maxDescriptionLength: 16 * 1024,
+});
+
+/** MCP tool names are [A-Za-z0-9_.-]{1,128}; the gateway takes them without dots (the SDK's alphabet). */
+export const toolNamePattern = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** What is wrong with a service's tools: one line per problem, each naming the tool. */
+export class ToolProblems extends Error {
+  override readonly name = 'ToolProblems';
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    const shown = problems.slice(0, 5).join('; ');
+    super(problems.length > 5 ? `${shown}; and ${problems.length - 5} more` : shown);
+    this.problems = problems;
+  }
+}
+
+class Refusal extends Error {}
+
+/** Freezes parsed JSON in place; refuses nesting past the limit. */
+function freezeJson(value: unknown, depth = 0): void {
+  if (value === null || typeof value !== 'object') return;
+  if (depth >= toolLimits.maxSchemaDepth) throw new Refusal(`nests deeper than ${toolLimits.maxSchemaDepth} levels`);
+  for (const item of Object.values(value)) freezeJson(item, depth + 1);
+  Object.freeze(value);
+}
+
+function objectSchema(json: string, field: string): Readonly<Record<string, unknown>> {
+  if (Buffer.byteLength(json) > toolLimits.maxSchemaBytes) throw new Refusal(`${field} is larger than ${toolLimits.maxSchemaBytes} bytes`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new Refusal(`${field} is not JSON`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Refusal(`${field} must be a JSON object`);
+  if ((parsed as Record<string, unknown>).type !== 'object') throw new Refusal(`${field} must describe an object (type "object")`);
+  try {
+    freezeJson(parsed);
+  } catch (error) {
+    throw error instanceof Refusal ? new Refusal(`${field} ${error.message}`) : error;
+  }
+  return parsed as Readonly<Record<string, unknown>>;
+}
+
+function definitionOf(tool: Tool__Output): ToolDefinition {
+  if (tool.title.length > toolLimits.maxTitleLength) throw new Refusal(`title is longer than ${toolLimits.maxTitleLength} characters`);
+  if (tool.description.length > toolLimits.maxDescriptionLength) {
+    throw new Refusal(`description is longer than ${toolLimits.maxDescriptionLength} characters`);
+  }
+  if (tool.requiresPermission && !permissionPattern.test(tool.requiresPermission)) {
+    throw new Refusal('requires_permission must look like area:action');
+  }
+  return Object.freeze({
+    name: tool.name,
+    title: tool.title || undefined,
+    description: tool.description,
+    inputSchema: objectSchema(tool.inputSchemaJson, 'input_schema_json'),
+    outputSchema: tool.outputSchemaJson ? objectSchema(tool.outputSchemaJson, 'output_schema_json') : undefined,
+    requiresPermission: tool.requiresPermission || undefined,
+    annotations: Object.freeze({ readOnlyHint: tool.readOnlyHint, destructiveHint: tool.destructiveHint, idempotentHint: tool.idempotentHint }),
+  });
+}
+
+const named = (name: string) => (name ? `tool ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}` : 'a tool without a name');
+
+/** The tools as the gateway will expose them; throws ToolProblems naming every tool at fault. */
+export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
+  if (tools.length > toolLimits.maxTools)
+    throw new ToolProblems([`the service offers ${tools.length} tools; the gateway takes at most ${toolLimits.maxTools}`]);
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const checked: ServiceTool[] = [];
+  for (const tool of tools) {
+    if (!toolNamePattern.test(tool.name)) {
+      problems.push(`${named(tool.name)}: name must be 1 to 128 letters, digits, '_' or '-'`);
+      continue;
+    }
+    if (seen.has(tool.name)) {
+      problems.push(`${named(tool.name)}: name is used by two tools of the service`);
+      continue;
+    }
+    seen.add(tool.name);
+    try {
+      const definition = definitionOf(tool);
+      const fingerprint = JSON.stringify([
+        tool.name,
+        tool.title,
+        tool.description,
+        tool.inputSchemaJson,
+        tool.outputSchemaJson,
+        tool.requiresPermission,
+        tool.readOnlyHint,
+        tool.destructiveHint,
+        tool.idempotentHint,
+      ]);
+      checked.push({ definition, fingerprint });
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      problems.push(`${named(tool.name)}: ${error.message}`);
+    }
+  }
+  if (problems.length > 0) throw new ToolProblems(problems);
+  return checked;
+}

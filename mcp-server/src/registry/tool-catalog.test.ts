@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { ServiceEndpoint } from '../remote-tools.ts';
+import { serviceTools } from './service-tools.ts';
+import { buildCatalog, listsTheSame, routesTheSame, type CatalogSource } from './tool-catalog.ts';
+
+function endpoint(serviceName: string, registrationId = `r-${serviceName}`): ServiceEndpoint {
+  return { registrationId, serviceName, appClientId: 'webhook-tools', callbackAddress: '127.0.0.1:50051', actorToken: () => 'app-token' };
+}
+
+function source(service: ServiceEndpoint, names: string[], description = 'Does it.'): CatalogSource {
+  const tools = serviceTools(
+    names.map((name) => ({
+      name,
+      title: '',
+      description,
+      inputSchemaJson: '{"type":"object"}',
+      outputSchemaJson: '',
+      requiresPermission: '',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    })),
+  );
+  return { service, tools };
+}
+
+describe('buildCatalog', () => {
+  it('lists every tool by exposed name, in order, and finds each by that name', () => {
+    const fleet = endpoint('fleet');
+    const webhooks = endpoint('webhooks');
+    const catalog = buildCatalog(7, [source(webhooks, ['search', 'zeta']), source(fleet, ['search', 'alpha'])]);
+
+    expect(catalog.version).toBe(7);
+    expect(catalog.tools.map((tool) => tool.exposedName)).toEqual(['alpha', 'fleet__search', 'webhooks__search', 'zeta']);
+    expect(catalog.byName('fleet__search')).toMatchObject({ name: 'search', service: fleet });
+    expect(catalog.byName('search')).toBeUndefined();
+    expect(Object.isFrozen(catalog)).toBe(true);
+    expect(Object.isFrozen(catalog.tools[0])).toBe(true);
+  });
+});
+
+describe('comparing catalogs', () => {
+  it('sees the same list when only the registration behind the tools changed, but not the same routes', () => {
+    const before = buildCatalog(1, [source(endpoint('webhooks', 'r-1'), ['search'])]);
+    const after = buildCatalog(2, [source(endpoint('webhooks', 'r-2'), ['search'])]);
+
+    expect(listsTheSame(before, after)).toBe(true);
+    expect(routesTheSame(before, after)).toBe(false);
+  });
+
+  it('sees another list when a tool appears, goes, is renamed, or its definition changes', () => {
+    const service = endpoint('webhooks');
+    const base = buildCatalog(1, [source(service, ['search'])]);
+
+    expect(listsTheSame(base, buildCatalog(2, [source(service, ['search', 'count'])]))).toBe(false);
+    expect(listsTheSame(base, buildCatalog(2, []))).toBe(false);
+    expect(listsTheSame(base, buildCatalog(2, [source(service, ['search']), source(endpoint('fleet'), ['search'])]))).toBe(false);
+    expect(listsTheSame(base, buildCatalog(2, [source(service, ['search'], 'Searches better.')]))).toBe(false);
+    expect(listsTheSame(base, buildCatalog(2, [source(service, ['search'])]))).toBe(true);
+  });
+});

@@ -1,0 +1,48 @@
+// A frozen snapshot of every tool the live services offer, under the names MCP clients see, sorted
+// by that name; and whether two snapshots list the same to a client.
+import type { RemoteTool, ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
+import { exposedNames } from './exposed-names.ts';
+import type { ServiceTool } from './service-tools.ts';
+
+/** What one live service contributes to the catalog. */
+export interface CatalogSource {
+  readonly service: ServiceEndpoint;
+  readonly tools: readonly ServiceTool[];
+}
+
+/** A catalog, with what the registry compares snapshots by. */
+export interface CatalogSnapshot extends ToolCatalog {
+  /** Per tool, in catalog order: its exposed name and fingerprint, for comparing what clients see. */
+  readonly fingerprints: readonly string[];
+}
+
+export function buildCatalog(version: number, sources: Iterable<CatalogSource>): CatalogSnapshot {
+  const entries = [...sources].flatMap(({ service, tools }) => tools.map((tool) => ({ service, tool })));
+  const names = exposedNames(
+    entries.map(({ service, tool }) => ({ appClientId: service.appClientId, serviceName: service.serviceName, name: tool.definition.name })),
+  );
+  const listed = entries
+    .map(({ service, tool }, index) => ({ exposedName: names[index] ?? tool.definition.name, service, tool }))
+    .sort((a, b) => (a.exposedName < b.exposedName ? -1 : a.exposedName > b.exposedName ? 1 : 0));
+  const tools: readonly RemoteTool[] = Object.freeze(
+    listed.map(({ exposedName, service, tool }) => Object.freeze({ exposedName, ...tool.definition, service })),
+  );
+  const byName = new Map(tools.map((tool) => [tool.exposedName, tool]));
+  const snapshot: CatalogSnapshot = {
+    version,
+    tools,
+    byName: (exposedName) => byName.get(exposedName),
+    fingerprints: Object.freeze(listed.map(({ exposedName, tool }) => `${exposedName}\n${tool.fingerprint}`)),
+  };
+  return Object.freeze(snapshot);
+}
+
+/** Whether an MCP client would see the same tools in both: same exposed names, same definitions. */
+export function listsTheSame(a: CatalogSnapshot, b: CatalogSnapshot): boolean {
+  return a.fingerprints.length === b.fingerprints.length && a.fingerprints.every((fingerprint, index) => fingerprint === b.fingerprints[index]);
+}
+
+/** Whether both send every tool to the same registration. */
+export function routesTheSame(a: ToolCatalog, b: ToolCatalog): boolean {
+  return a.tools.length === b.tools.length && a.tools.every((tool, index) => tool.service === b.tools[index]?.service);
+}
