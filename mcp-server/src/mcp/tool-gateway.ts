@@ -5,7 +5,7 @@
 // exchange and nowhere else.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { isPlatformError, type Caller, type Logger } from '@platform/shared';
+import type { Caller, Logger } from '@platform/shared';
 import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from '../remote-tools.ts';
 
 export interface DelegatedTokenSource {
@@ -24,8 +24,10 @@ export interface ToolGatewayOptions {
     delegatedToken: string,
     options: { readonly deadlineMs: number; readonly signal?: AbortSignal },
   ) => Promise<ToolServiceAnswer>;
-  readonly toolResult: (answer: ToolServiceAnswer, tool: RemoteTool) => CallToolResult;
+  readonly toolResult: (answer: ToolServiceAnswer, tool: RemoteTool, options: { readonly timeoutMs: number }) => CallToolResult;
   readonly delegationFailure: (error: unknown, tool: RemoteTool) => CallToolResult;
+  /** Why no delegated token could be had, for the log line: a stable code. */
+  readonly failureCode: (error: unknown) => string;
   readonly callTimeoutMs: number;
   readonly logger: Logger;
 }
@@ -127,7 +129,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         try {
           delegated = await delegatedTokens.get(request.token, service);
         } catch (error) {
-          log(isPlatformError(error) ? 'PLATFORM_UNAVAILABLE' : 'NO_DELEGATED_TOKEN', { err: error });
+          log(`NO_DELEGATED_TOKEN:${options.failureCode(error)}`, { err: error });
           return options.delegationFailure(error, tool);
         }
         const answer = await options.callTool(service.callbackAddress, { name: tool.name, argumentsJson, requestId: request.requestId }, delegated, {
@@ -140,7 +142,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
           return send(true);
         }
         log(answer.ok ? (answer.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
-        return options.toolResult(answer, tool);
+        return options.toolResult(answer, tool, { timeoutMs: options.callTimeoutMs });
       };
       return send(false);
     },

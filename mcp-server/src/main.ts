@@ -1,0 +1,29 @@
+// Composition root of the MCP gateway: settings, logger, the gateway, then HTTP (MCP and the
+// protected-resource metadata) and gRPC (the tool registry) until a signal stops it.
+import { createServer } from 'node:http';
+import { closeServer, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { createMcpGateway } from './mcp-gateway.ts';
+import { loadMcpServerSettings } from './settings.ts';
+
+const service = 'mcp-server';
+const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(process.env));
+const logger = createLogger({ name: service, level: settings.logLevel });
+const gateway = createMcpGateway({ settings, logger });
+
+const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
+const server = createServer(gateway.app);
+await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'MCP_PORT' }));
+logger.info({ registry: registry.address }, `listening: ${settings.publicUrl} (tool registry on gRPC ${registry.address})`);
+
+stopOnSignals({
+  logger,
+  steps: [
+    // Stop taking requests, then end the sessions and streams that would hold the server open.
+    async () => {
+      const closed = closeServer(server);
+      await gateway.close();
+      await closed;
+    },
+    () => registry.close(),
+  ],
+});

@@ -1,0 +1,118 @@
+// The gateway, assembled: the caller check, the tool registry (gRPC), the token exchange, the
+// tool services' clients and the MCP endpoint for both revisions. main.ts and the tests build it
+// here; nothing listens until they attach `app` to an HTTP server and call `registry.serve`.
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createCallerCheck, createHttpClient, type HttpClient, type Logger } from '@platform/shared';
+import type { Express } from 'express';
+import { isPlatformError } from '@platform/shared';
+import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
+import { createHttpApp } from './http/http-app.ts';
+import { createLegacySessions } from './http/legacy-sessions.ts';
+import { createProtectedResource } from './http/protected-resource.ts';
+import { requireCaller } from './http/require-caller.ts';
+import { createGatewayServer } from './mcp/gateway-server.ts';
+import { createToolGateway } from './mcp/tool-gateway.ts';
+import { createToolRegistry, type ToolRegistry } from './registry/index.ts';
+import type { McpServerSettings } from './settings.ts';
+import { delegationFailure, toolResult } from './tool-results/index.ts';
+import { createToolServicePool } from './tool-services/index.ts';
+
+export interface McpGatewayOptions {
+  readonly settings: McpServerSettings;
+  readonly logger: Logger;
+  readonly httpClient?: HttpClient;
+}
+
+export interface McpGateway {
+  /** The HTTP face: the MCP endpoint and the protected-resource metadata. */
+  readonly app: Express;
+  readonly registry: ToolRegistry;
+  /** Open 2025-11-25 sessions. */
+  readonly sessions: () => number;
+  /** Ends the sessions and streams, the registry and the tool services' channels. */
+  close(): Promise<void>;
+}
+
+/** Tool arguments travel to the tool service in one message; it takes at most 1 MiB. */
+const maxBodyBytes = 1024 * 1024;
+const scope = 'api';
+
+export function createMcpGateway(options: McpGatewayOptions): McpGateway {
+  const { settings, logger } = options;
+  const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
+  const toolServices = createToolServicePool();
+  const registry = createToolRegistry({
+    apiBaseUrl: settings.apiBaseUrl,
+    httpClient,
+    logger: logger.child({ part: 'registry' }),
+    maxTtlSeconds: settings.registrationMaxTtlSeconds,
+    grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
+    toolServices,
+  });
+  const delegatedTokens = createDelegatedTokens({
+    issuerUrl: settings.issuerUrl,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    timeoutMs: settings.httpTimeoutMs,
+  });
+  const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds });
+  const gateway = createToolGateway({
+    catalog: () => registry.catalog(),
+    delegatedTokens,
+    permissionsOf: (token, appClientId) => permissions.permissionsOf(token, appClientId),
+    callTool: (address, request, token, callOptions) => toolServices.callTool(address, request, token, callOptions),
+    toolResult,
+    delegationFailure,
+    failureCode: (error) => (isDelegationError(error) ? error.code : isPlatformError(error) ? error.code : 'UNEXPECTED'),
+    callTimeoutMs: settings.toolCallTimeoutMs,
+    logger: logger.child({ part: 'tools' }),
+  });
+  const newServer = () => createGatewayServer({ gateway, catalog: () => registry.catalog() });
+
+  const modern = createMcpHandler(newServer, {
+    legacy: 'reject',
+    onerror: (error) => {
+      logger.debug({ err: error }, 'MCP request refused');
+    },
+    maxRequestBodySize: maxBodyBytes,
+  });
+  const legacy = createLegacySessions({ newServer, maxSessions: settings.maxSessions, idleMs: settings.sessionIdleSeconds * 1000, logger });
+  const unsubscribe = registry.onChange((catalog) => {
+    logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
+    modern.notify.toolsChanged();
+    legacy.toolsChanged();
+  });
+
+  const protectedResource = createProtectedResource({ resourceUrl: settings.publicUrl, authorizationServer: settings.issuerUrl, scopes: [scope] });
+  const checkCaller = createCallerCheck({
+    apiBaseUrl: settings.apiBaseUrl,
+    audience: settings.publicUrl,
+    httpClient,
+    cacheTtlSeconds: settings.meCacheTtlSeconds,
+    actor: 'person-only',
+  });
+  const app = createHttpApp({
+    mcpPath: new URL(settings.publicUrl).pathname,
+    allowedHosts: settings.allowedHosts,
+    allowedOrigins: settings.allowedOrigins,
+    protectedResource,
+    requireCaller: requireCaller(checkCaller, { resourceMetadataUrl: protectedResource.metadataUrl, scope }),
+    modern,
+    legacy,
+    maxBodyBytes,
+    logger,
+  });
+
+  return {
+    app,
+    registry,
+    sessions: () => legacy.size,
+    async close() {
+      unsubscribe();
+      await legacy.close();
+      await modern.close();
+      await registry.close();
+      toolServices.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Preloaded (`node --import`) into the conformance suite, which has no option for a bearer token:
+// a global undici dispatcher adds `Authorization: Bearer $MCP_BEARER_TOKEN` to every request to
+// $MCP_BEARER_ORIGIN (Node's fetch and userland undici share the global dispatcher slot).
+import { Agent, setGlobalDispatcher, type Dispatcher } from 'undici';
+
+const token = process.env.MCP_BEARER_TOKEN;
+const onlyOrigin = process.env.MCP_BEARER_ORIGIN ? new URL(process.env.MCP_BEARER_ORIGIN).origin : undefined;
+
+type Headers = Dispatcher.DispatchOptions['headers'];
+
+function withAuthorization(headers: Headers, value: string): Headers {
+  if (headers == null) return { authorization: value };
+  if (Array.isArray(headers)) {
+    const names = headers.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase());
+    return names.includes('authorization') ? headers : [...headers, 'authorization', value];
+  }
+  if (typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function') {
+    return withAuthorization([...(headers as Iterable<[string, string]>)].flat(), value);
+  }
+  const record = headers as Record<string, string | string[] | undefined>;
+  return Object.keys(record).some((name) => name.toLowerCase() === 'authorization') ? record : { ...record, authorization: value };
+}
+
+if (token) {
+  const value = `Bearer ${token}`;
+  setGlobalDispatcher(
+    new Agent().compose((dispatch) => (options, handler) => {
+      const origin = options.origin == null ? undefined : new URL(String(options.origin)).origin;
+      const send = onlyOrigin === undefined || origin === onlyOrigin ? { ...options, headers: withAuthorization(options.headers, value) } : options;
+      return dispatch(send, handler);
+    }),
+  );
+}

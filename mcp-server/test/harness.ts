@@ -1,0 +1,229 @@
+// The whole stack on loopback for the gateway's tests: a real dev platform (its issuer behind a
+// proxy that can stage an outage), the webhook API on SQLite, the MCP gateway (HTTP and its gRPC
+// registry) and the webhook tool service registered at it; plus MCP SDK clients signed in as a
+// seeded person on either protocol revision.
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/shared';
+import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
+import { captureLogs, listen, listenOnFreePort, startedForTests, type Listening } from '@platform/shared/testing';
+import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
+import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
+import { z } from 'zod';
+import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
+import { loadMcpServerSettings, type McpServerSettings } from '../src/settings.ts';
+
+/** An HTTP proxy in front of the platform: counts requests by path and, while `failing`, answers them 503. */
+export interface PlatformProxy extends Listening {
+  target: string;
+  failing: boolean;
+  readonly hits: Map<string, number>;
+}
+
+export async function startPlatformProxy(): Promise<PlatformProxy> {
+  const state = { target: '', failing: false, hits: new Map<string, number>() };
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').replace(/\?.*$/s, '');
+    state.hits.set(path, (state.hits.get(path) ?? 0) + 1);
+    if (state.failing) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"maintenance"}');
+      return;
+    }
+    const upstream = httpRequest(`${state.target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  };
+  return Object.assign(state, await listen(forward));
+}
+
+export type Era = 'legacy' | 'modern';
+export const eras: readonly Era[] = ['legacy', 'modern'];
+
+export interface Stack {
+  readonly proxy: PlatformProxy;
+  readonly platform: RunningPlatform;
+  /** The platform's issuer and API base, as every part sees it (the proxy). */
+  readonly issuer: string;
+  readonly webhookApiUrl: string;
+  /** The MCP endpoint, http://127.0.0.1:<port>/mcp. */
+  readonly mcpUrl: string;
+  readonly registryAddress: string;
+  readonly gateway: McpGateway;
+  readonly settings: McpServerSettings;
+  readonly tools: RunningToolService | undefined;
+  /** What the gateway logged, at debug level. */
+  readonly logs: string[];
+  /** A person's token for the MCP server (scripted login with the MCP URL as resource). */
+  tokenFor(username: string, body?: Record<string, unknown>): Promise<string>;
+  /** An MCP SDK client signed in as `username`, speaking `era`. */
+  connect(username: string, era: Era, options?: ConnectOptions): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Use this token instead of a fresh one for the person. */
+  readonly token?: string;
+  readonly client?: ConstructorParameters<typeof Client>[1];
+}
+
+export interface StackOptions {
+  readonly platformEnv?: Readonly<Record<string, string>>;
+  readonly gatewayEnv?: Readonly<Record<string, string>>;
+  /** Start the webhook tool service and wait for its tools (default true). */
+  readonly toolService?: boolean;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => undefined);
+  };
+  try {
+    const proxy = await startPlatformProxy();
+    closers.push(() => proxy.close());
+    const http = await listenOnFreePort();
+    closers.push(() => http.close());
+    const mcpUrl = `${http.url}/mcp`;
+    const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv } });
+    closers.push(() => platform.close());
+    proxy.target = platform.issuer;
+    const issuer = proxy.url;
+    const api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: issuer });
+    closers.push(() => api.close());
+
+    const settings = loadMcpServerSettings({
+      MCP_PUBLIC_URL: mcpUrl,
+      PLATFORM_API_BASE_URL: issuer,
+      MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
+      REGISTRY_ADDRESS: '127.0.0.1:0',
+      ...options.gatewayEnv,
+    });
+    const logs = captureLogs();
+    const gateway = createMcpGateway({ settings, logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }) });
+    closers.push(() => gateway.close());
+    http.server.on('request', gateway.app);
+    const registry = await gateway.registry.serve(settings.registryAddress);
+    closers.push(() => registry.close());
+
+    let tools: RunningToolService | undefined;
+    if (options.toolService !== false) {
+      tools = await startToolService({ platformUrl: issuer, webhookApiUrl: api.url, registryAddress: registry.address });
+      closers.push(() => tools?.close() ?? Promise.resolve());
+      await until(() => gateway.registry.catalog().tools.length > 0, 'the tool service registered');
+    }
+
+    const tokenFor = (username: string, body: Record<string, unknown> = {}) => personToken(issuer, username, { resource: mcpUrl, ...body });
+    return {
+      proxy,
+      platform,
+      issuer,
+      webhookApiUrl: api.url,
+      mcpUrl,
+      registryAddress: registry.address,
+      gateway,
+      settings,
+      tools,
+      logs: logs.lines,
+      tokenFor,
+      async connect(username, era, connectOptions = {}) {
+        const token = connectOptions.token ?? (await tokenFor(username));
+        const client = new Client(
+          { name: 'gateway-test', version: '1.0.0' },
+          {
+            ...(era === 'modern' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+            ...connectOptions.client,
+          },
+        );
+        await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: { token: () => Promise.resolve(token) } }));
+        closers.push(() => client.close());
+        return client;
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export function stackForTests(options: StackOptions = {}, per?: 'file' | 'test'): () => Stack {
+  return startedForTests(() => startStack(options), { per: per ?? 'file' });
+}
+
+/** Waits until `condition` holds, polling; fails naming `what` after `timeoutMs`. */
+export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A tool service for tests that records, inside the service, the token each call brought. */
+export interface ProbeService {
+  /** Every call the service ran: the tool, its arguments, and ctx.authToken. */
+  readonly calls: { readonly tool: string; readonly args: unknown; readonly token: string }[];
+  readonly serving: ServingToolApp;
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+export interface ProbeOptions {
+  /** The app it runs as; default fleet-insights (installed at company 1). */
+  readonly appClientId?: 'fleet-insights' | 'webhook-tools';
+  readonly serviceName?: string;
+  /** Tool names; each echoes its arguments. Default ['echo']. */
+  readonly tools?: readonly string[];
+  /** A permission every tool requires, if any. */
+  readonly requiresPermission?: string;
+  readonly ttlSeconds?: number;
+}
+
+const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
+
+export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryAddress'>, options: ProbeOptions = {}): Promise<ProbeService> {
+  const appClientId = options.appClientId ?? 'fleet-insights';
+  const settings = loadPlatformMcpSettings({
+    PLATFORM_API_BASE_URL: stack.issuer,
+    APP_CLIENT_ID: appClientId,
+    APP_CLIENT_SECRET: appSecrets[appClientId],
+    SERVICE_NAME: options.serviceName ?? 'probe',
+    GATEWAY_ADDRESS: stack.registryAddress,
+    CALLBACK_ADDRESS: '127.0.0.1:0',
+    TOOL_REGISTRATION_TTL_SECONDS: String(options.ttlSeconds ?? 30),
+  });
+  const logs = captureLogs();
+  const app = createToolApp({
+    settings,
+    identity: platformAppIdentity(settings),
+    logger: createLogger({ name: settings.serviceName, level: 'debug', destination: logs.destination }),
+  });
+  const calls: ProbeService['calls'] = [];
+  app.registerTools(
+    (options.tools ?? ['echo']).map((name) =>
+      defineTool({
+        name,
+        title: `Echo (${name})`,
+        description: `Echoes its arguments (${name}).`,
+        inputSchema: z.strictObject({ text: z.string().max(10_000).optional(), companyId: z.number().int().positive().optional() }),
+        ...(options.requiresPermission !== undefined && { requiresPermission: options.requiresPermission }),
+        annotations: { readOnlyHint: true },
+        handler: (args, ctx) => {
+          calls.push({ tool: name, args, token: ctx.authToken });
+          return { echoed: args, callerId: ctx.callerId };
+        },
+      }),
+    ),
+  );
+  const serving = await app.serve();
+  return {
+    calls,
+    serving,
+    logs: logs.lines,
+    close: () => serving.close(),
+  };
+}

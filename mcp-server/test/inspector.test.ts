@@ -1,0 +1,53 @@
+// The MCP Inspector's command line against the gateway, as a developer would run it: tools/list
+// and tools/call with a person's token in --header, on both protocol revisions.
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { stackForTests } from './harness.ts';
+
+const stack = stackForTests();
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const inspector = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'clients/launcher/build/index.js');
+
+async function inspect(args: readonly string[], token: string): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  // Its own storage in a throwaway home: nothing of a test run lands in the developer's.
+  const home = mkdtempSync(join(tmpdir(), 'inspector-'));
+  const env = { ...process.env, HOME: home, MCP_STORAGE_DIR: home, MCP_INSPECTOR_SECRET_STORE: 'memory', MCP_AUTO_OPEN_ENABLED: 'false' };
+  const argv = [inspector, '--cli', stack().mcpUrl, '--transport', 'http', '--format', 'json', '--stored-auth-only', ...args];
+  argv.push('--header', `Authorization: Bearer ${token}`);
+  try {
+    const { stdout, stderr } = await run(process.execPath, argv, { env, timeout: 60_000 });
+    return { exitCode: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { exitCode: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+describe.each(['legacy', 'modern'])('the MCP Inspector CLI on the %s revision', { timeout: 60_000 }, (era) => {
+  it('lists the tools', async () => {
+    const { exitCode, stdout, stderr } = await inspect(['--protocol-era', era, '--method', 'tools/list'], await stack().tokenFor('oscar'));
+    expect(exitCode, stderr).toBe(0);
+    const { result } = JSON.parse(stdout) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_webhooks', 'whoami']));
+  });
+
+  it('calls a tool', async () => {
+    const args = ['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'list_companies', '--tool-args-json', '{}'];
+    const { exitCode, stdout, stderr } = await inspect(args, await stack().tokenFor('oscar'));
+    expect(exitCode, stderr).toBe(0);
+    const { result } = JSON.parse(stdout) as { result: { isError?: boolean; structuredContent?: unknown } };
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.structuredContent)).toContain('Acme Telemetry');
+  });
+
+  it('is told to sign in when the token is refused', async () => {
+    const { exitCode } = await inspect(['--protocol-era', era, '--method', 'tools/list'], 'not-a-token');
+    expect(exitCode).toBe(3);
+  });
+});
