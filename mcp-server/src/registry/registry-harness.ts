@@ -1,0 +1,168 @@
+// What the registry's tests stand up on loopback: the registry served on a free port against a
+// real dev platform, tool services built on the SDK, a plain gRPC client of the registry, and a
+// way to wait for the next catalog. Test code only.
+import * as grpc from '@grpc/grpc-js';
+import { appToken, devSecrets, type RunningPlatform } from '@platform/dev-platform/testing';
+import { loadRegistryProto, type ToolRegistryClient } from '@platform/proto';
+import { createHttpClient, createLogger, platformAppIdentity } from '@platform/shared';
+import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
+import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
+import { z } from 'zod';
+import type { ToolCatalog } from '../remote-tools.ts';
+import { createToolServicePool, type ToolServicePool } from '../tool-services/index.ts';
+import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';
+
+export const appSecrets = {
+  'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+  'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
+  'legacy-sync': devSecrets.LEGACY_SYNC_CLIENT_SECRET,
+} as const;
+
+export type SeededApp = keyof typeof appSecrets;
+
+/** A client-credentials token of a seeded app. */
+export const tokenOf = (platform: RunningPlatform, app: SeededApp): Promise<string> => appToken(platform.issuer, app, appSecrets[app]);
+
+export interface Gateway {
+  readonly registry: ToolRegistry;
+  readonly address: string;
+  readonly pool: ToolServicePool;
+  readonly logs: CapturedLogs;
+  close(): Promise<void>;
+}
+
+/** The registry served on a free loopback port, logging at debug into memory. */
+export async function startGateway(apiBaseUrl: string, overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
+  const logs = captureLogs();
+  const pool = createToolServicePool();
+  const registry = createToolRegistry({
+    apiBaseUrl,
+    httpClient: createHttpClient({ timeoutMs: 5_000 }),
+    logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }),
+    maxTtlSeconds: 60,
+    toolServices: pool,
+    listToolsTimeoutMs: 3_000,
+    ...overrides,
+  });
+  const serving = await registry.serve('127.0.0.1:0');
+  return {
+    registry,
+    address: serving.address,
+    pool,
+    logs,
+    async close() {
+      await registry.close();
+      pool.close();
+    },
+  };
+}
+
+/** A small tool; `extra` changes what clients see of it. */
+export function sampleTool(name: string, extra: { description?: string; requiresPermission?: string } = {}): ToolDefinition {
+  return defineTool({
+    name,
+    title: `The ${name} tool`,
+    description: extra.description ?? `Does ${name}.`,
+    inputSchema: z.strictObject({ text: z.string().optional() }),
+    ...(extra.requiresPermission !== undefined && { requiresPermission: extra.requiresPermission }),
+    annotations: { readOnlyHint: true },
+    handler: (args) => ({ echoed: args.text ?? '' }),
+  });
+}
+
+export interface ToolServiceSpec {
+  readonly platform: RunningPlatform;
+  readonly gatewayAddress: string;
+  readonly serviceName: string;
+  readonly tools: readonly ToolDefinition[];
+  readonly app?: SeededApp;
+  readonly ttlSeconds?: number;
+  /** Default true: the SDK registers and keeps the registration alive. */
+  readonly register?: boolean;
+}
+
+/** A real tool service on the SDK, on a free loopback port. */
+export async function startToolService(spec: ToolServiceSpec): Promise<ServingToolApp> {
+  const app = spec.app ?? 'webhook-tools';
+  const settings = {
+    apiBaseUrl: spec.platform.issuer,
+    issuerUrl: spec.platform.issuer,
+    platformAiBaseUrl: spec.platform.aiUrl,
+    appClientId: app,
+    appClientSecret: appSecrets[app],
+    meCacheTtlSeconds: 60,
+    httpTimeoutMs: 5_000,
+    gatewayAddress: spec.gatewayAddress,
+    callbackAddress: '127.0.0.1:0',
+    serviceName: spec.serviceName,
+    ttlSeconds: spec.ttlSeconds ?? 30,
+  };
+  const toolApp = createToolApp({
+    settings,
+    identity: platformAppIdentity(settings),
+    logger: createLogger({ name: spec.serviceName, level: 'silent' }),
+    registration: { backoff: { initialMs: 50, maxMs: 500 }, callTimeoutMs: 10_000 },
+  });
+  toolApp.registerTools(spec.tools);
+  return toolApp.serve({ register: spec.register ?? true });
+}
+
+/** Resolves with the first catalog `accept` takes, from now on; rejects after `timeoutMs`. */
+export function catalogWhere(registry: ToolRegistry, accept: (catalog: ToolCatalog) => boolean, timeoutMs = 15_000): Promise<ToolCatalog> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no catalog as expected within ${timeoutMs} ms; the last lists ${JSON.stringify(registry.catalog().tools.map((t) => t.exposedName))}`));
+    }, timeoutMs);
+    const stop = registry.onChange((catalog) => {
+      if (!accept(catalog)) return;
+      clearTimeout(timer);
+      stop();
+      resolve(catalog);
+    });
+  });
+}
+
+export const namesIn = (catalog: ToolCatalog): string[] => catalog.tools.map((tool) => tool.exposedName);
+
+export type RegistryAnswer<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: grpc.status; readonly details: string };
+
+export interface RegistryClient {
+  register(
+    request: { serviceName: string; callbackAddress: string; ttlSeconds: number },
+    authorization: readonly string[],
+  ): Promise<RegistryAnswer<{ registrationId: string; ttlSeconds: number }>>;
+  heartbeat(registrationId: string, authorization: readonly string[]): Promise<RegistryAnswer<{ ttlSeconds: number }>>;
+  deregister(registrationId: string, authorization: readonly string[]): Promise<RegistryAnswer<object>>;
+  close(): void;
+}
+
+/** A plain gRPC client of the registry: `authorization` holds the metadata values to send, as given. */
+export function registryClient(address: string): RegistryClient {
+  const client: ToolRegistryClient = new (loadRegistryProto().ToolRegistry)(address, grpc.credentials.createInsecure());
+  const send = <T>(
+    call: (metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<T>) => unknown,
+    authorization: readonly string[],
+  ) => {
+    const metadata = new grpc.Metadata();
+    for (const value of authorization) metadata.add('authorization', value);
+    return new Promise<RegistryAnswer<T>>((resolve) => {
+      call(metadata, { deadline: Date.now() + 15_000 }, (error, value) => {
+        if (error) resolve({ ok: false, code: error.code, details: error.details });
+        else resolve({ ok: true, value: value as T });
+      });
+    });
+  };
+  return {
+    register: (request, authorization) => send((metadata, options, callback) => client.Register(request, metadata, options, callback), authorization),
+    heartbeat: (registrationId, authorization) =>
+      send((metadata, options, callback) => client.Heartbeat({ registrationId }, metadata, options, callback), authorization),
+    deregister: (registrationId, authorization) =>
+      send((metadata, options, callback) => client.Deregister({ registrationId }, metadata, options, callback), authorization),
+    close: () => {
+      client.close();
+    },
+  };
+}
+
+export const bearer = (token: string): string[] => [`Bearer ${token}`];
