@@ -1,0 +1,277 @@
+// The live registrations and the catalog they make. Register lists the service's tools before it
+// answers; the same app registering the same service name again replaces its old registration (a
+// restarted service); a heartbeat renews a registration and hands over the app's newest token; a
+// registration not renewed within its granted time to live expires. A new catalog is published on
+// every change of routing; listeners hear only of changes an MCP client would see.
+import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock, type Logger } from '@platform/shared';
+import * as grpc from '@grpc/grpc-js';
+import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterRequest__Output } from '@platform/proto';
+import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
+import { ToolServiceError, type ToolServiceLease, type ToolServicePool } from '../tool-services/index.ts';
+import type { AppCaller } from './app-token-check.ts';
+import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
+import { RegistryError } from './registry-errors.ts';
+import { serviceTools, ToolProblems, type ServiceTool } from './service-tools.ts';
+import { buildCatalog, listsTheSame, routesTheSame, type CatalogSnapshot } from './tool-catalog.ts';
+
+export interface RegistrationsOptions extends RegistrationRules {
+  readonly toolServices: ToolServicePool;
+  readonly logger: Logger;
+  readonly listToolsTimeoutMs: number;
+  readonly maxRegistrations: number;
+  readonly clock?: Clock;
+}
+
+/** What a call's log line says besides its outcome; filled in as the call learns it. */
+export interface CallNote {
+  serviceName?: string;
+  appClientId?: string;
+  registrationId?: string;
+  /** The registration a Register replaced. */
+  replaced?: string;
+}
+
+/** The incoming call, as far as Register needs it. */
+export interface CallSituation {
+  /** Milliseconds left before the caller's deadline; Infinity when it set none. */
+  readonly remainingMs: number;
+  readonly cancelled: () => boolean;
+}
+
+export interface Registrations {
+  register(
+    caller: AppCaller,
+    request: RegisterRequest__Output,
+    situation: CallSituation,
+    note: CallNote,
+  ): Promise<{ registrationId: string; ttlSeconds: number }>;
+  heartbeat(caller: AppCaller, request: HeartbeatRequest__Output, note: CallNote): { ttlSeconds: number };
+  deregister(caller: AppCaller, request: DeregisterRequest__Output, note: CallNote): void;
+  catalog(): ToolCatalog;
+  onChange(listener: (catalog: ToolCatalog) => void): () => void;
+  /** The live registrations, in no particular order. */
+  services(): ServiceEndpoint[];
+  /** Drops every registration without telling listeners (the catalog is left empty); later calls are refused. */
+  close(): void;
+}
+
+interface Registration {
+  readonly endpoint: ServiceEndpoint;
+  readonly grantedTtlSeconds: number;
+  readonly tools: readonly ServiceTool[];
+  readonly lease: ToolServiceLease;
+  token: string;
+  expiresAt: number;
+}
+
+/** Node fires a timer set past 2^31 - 1 ms at once; expiries further out are looked at again by then. */
+const maxTimerMs = 10 * 60_000;
+/** Time kept back from the caller's deadline for the answer to travel back. */
+const answerMarginMs = 100;
+
+const serviceKey = (appClientId: string, serviceName: string) => `${appClientId}\n${serviceName}`;
+
+export function createRegistrations(options: RegistrationsOptions): Registrations {
+  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, clock = systemClock } = options;
+  const byId = new Map<string, Registration>();
+  const byService = new Map<string, Registration>();
+  const listeners = new Set<(catalog: ToolCatalog) => void>();
+  let current: CatalogSnapshot = buildCatalog(0, []);
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  // Read through a function after awaits, where the compiler would take a narrowed let as still false.
+  const isClosed = () => closed;
+
+  const publish = () => {
+    const next = buildCatalog(
+      current.version + 1,
+      [...byId.values()].map(({ endpoint, tools }) => ({ service: endpoint, tools })),
+    );
+    const sameList = listsTheSame(current, next);
+    if (sameList && routesTheSame(current, next)) return;
+    current = next;
+    if (sameList) return;
+    for (const listener of listeners) {
+      try {
+        listener(next);
+      } catch (error) {
+        logger.error({ err: error }, 'a catalog listener failed');
+      }
+    }
+  };
+
+  const remove = (registration: Registration) => {
+    const { registrationId, appClientId, serviceName } = registration.endpoint;
+    byId.delete(registrationId);
+    const key = serviceKey(appClientId, serviceName);
+    if (byService.get(key) === registration) byService.delete(key);
+    registration.lease.release();
+  };
+
+  /** Removes every registration past its time; true when one was. */
+  const expire = (): boolean => {
+    const now = clock();
+    let expired = false;
+    for (const registration of byId.values()) {
+      if (registration.expiresAt > now) continue;
+      remove(registration);
+      expired = true;
+      const { registrationId, serviceName, appClientId, callbackAddress } = registration.endpoint;
+      logger.info({ registrationId, serviceName, appClientId, callbackAddress, ttlSeconds: registration.grantedTtlSeconds }, 'registration expired');
+    }
+    return expired;
+  };
+
+  const sweep = () => {
+    if (expire()) publish();
+    armTimer();
+  };
+
+  /** One timer, for the soonest expiry; a heartbeat only moves expiries later, so it never needs to re-arm it. */
+  function armTimer() {
+    clearTimeout(timer);
+    timer = undefined;
+    if (closed || byId.size === 0) return;
+    let soonest = Number.POSITIVE_INFINITY;
+    for (const registration of byId.values()) soonest = Math.min(soonest, registration.expiresAt);
+    timer = setTimeout(sweep, Math.min(maxTimerMs, Math.max(0, soonest - clock()))).unref();
+  }
+
+  /** The live registration with this id; an expired one is removed as it is found. */
+  const live = (registrationId: string): Registration | undefined => {
+    const registration = byId.get(registrationId);
+    if (registration && registration.expiresAt <= clock()) sweep();
+    return byId.get(registrationId);
+  };
+
+  /** The caller's own live registration, renewed or not; refusals name why. */
+  const owned = (caller: AppCaller, registrationId: string, note: CallNote): Registration => {
+    if (closed) throw new RegistryError('REGISTRY_CLOSED');
+    const registration = live(registrationId);
+    if (!registration) throw new RegistryError('REGISTRATION_NOT_FOUND');
+    note.serviceName = registration.endpoint.serviceName;
+    if (registration.endpoint.appClientId !== caller.clientId) throw new RegistryError('REGISTRATION_OF_ANOTHER_APP');
+    return registration;
+  };
+
+  const roomFor = (key: string) => {
+    if (byService.has(key) || byId.size < maxRegistrations) return;
+    if (expire()) publish();
+    if (byId.size >= maxRegistrations) throw new RegistryError('TOO_MANY_REGISTRATIONS');
+  };
+
+  const listTools = async (callbackAddress: string, remainingMs: number) => {
+    try {
+      return await toolServices.listTools(callbackAddress, { deadlineMs: Math.max(1, Math.min(listToolsTimeoutMs, remainingMs - answerMarginMs)) });
+    } catch (error) {
+      if (!(error instanceof ToolServiceError)) throw error;
+      if (error.code === grpc.status.UNIMPLEMENTED) {
+        throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} does not serve platform.tools.v1.ToolService.`, { cause: error });
+      }
+      const said = (grpc.status as Record<number, string | undefined>)[error.code] ?? String(error.code);
+      throw new RegistryError(
+        'SERVICE_UNREACHABLE',
+        `The gateway could not list the tools at callback_address ${callbackAddress} (${said}: ${error.details}).`,
+        {
+          cause: error,
+        },
+      );
+    }
+  };
+
+  return {
+    async register(caller, request, situation, note) {
+      const fields = readRegistrationFields(request, options);
+      const { serviceName, callbackAddress, grantedTtlSeconds } = fields;
+      note.serviceName = serviceName;
+      if (closed) throw new RegistryError('REGISTRY_CLOSED');
+      const key = serviceKey(caller.clientId, serviceName);
+      roomFor(key);
+
+      const lease = toolServices.lease(callbackAddress);
+      let tools: ServiceTool[];
+      try {
+        const listed = await listTools(callbackAddress, situation.remainingMs);
+        try {
+          tools = serviceTools(listed);
+        } catch (error) {
+          if (!(error instanceof ToolProblems)) throw error;
+          throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} offers tools the gateway cannot expose: ${error.message}.`, {
+            cause: error,
+          });
+        }
+        if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
+        if (situation.cancelled()) throw new RegistryError('CALLER_GONE');
+        roomFor(key);
+      } catch (error) {
+        lease.release();
+        throw error;
+      }
+
+      const registrationId = randomUUID();
+      const registration: Registration = {
+        endpoint: Object.freeze({
+          registrationId,
+          serviceName,
+          appClientId: caller.clientId,
+          callbackAddress,
+          actorToken: () => registration.token,
+        }),
+        grantedTtlSeconds,
+        tools,
+        lease,
+        token: caller.token,
+        expiresAt: clock() + grantedTtlSeconds * 1000,
+      };
+      // The old registration goes after the new one holds the channel, so a restart at the same address keeps it.
+      const replaced = byService.get(key);
+      byId.set(registrationId, registration);
+      byService.set(key, registration);
+      if (replaced) {
+        remove(replaced);
+        note.replaced = replaced.endpoint.registrationId;
+      }
+      note.registrationId = registrationId;
+      publish();
+      armTimer();
+      return { registrationId, ttlSeconds: grantedTtlSeconds };
+    },
+
+    heartbeat(caller, request, note) {
+      const registrationId = readRegistrationId(request.registrationId);
+      note.registrationId = registrationId;
+      const registration = owned(caller, registrationId, note);
+      registration.token = caller.token;
+      registration.expiresAt = clock() + registration.grantedTtlSeconds * 1000;
+      return { ttlSeconds: registration.grantedTtlSeconds };
+    },
+
+    deregister(caller, request, note) {
+      const registrationId = readRegistrationId(request.registrationId);
+      note.registrationId = registrationId;
+      remove(owned(caller, registrationId, note));
+      publish();
+      armTimer();
+    },
+
+    catalog: () => current,
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
+    services: () => [...byId.values()].map(({ endpoint }) => endpoint),
+
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      for (const registration of [...byId.values()]) remove(registration);
+      listeners.clear();
+      current = buildCatalog(current.version + 1, []);
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// The ToolRegistry's gRPC edge: every call is authenticated by the app's token before anything
+// else, answered with a status from the registry's catalog, and logged in one line (method,
+// service, app, registration, outcome, duration; never a token).
+import * as grpc from '@grpc/grpc-js';
+import { isLoopbackHost, type Logger } from '@platform/shared';
+import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
+import type { AppCaller, AppTokenCheck } from './app-token-check.ts';
+import type { CallNote, Registrations } from './registrations.ts';
+import { RegistryError, statusOf } from './registry-errors.ts';
+
+export interface RegistryServerOptions {
+  readonly registrations: Registrations;
+  readonly checkApp: AppTokenCheck;
+  readonly logger: Logger;
+  readonly grpcPlaintextOffLoopback: boolean;
+}
+
+export interface ServingRegistry {
+  /** The address bound, host:port (the real port when 0 was asked). */
+  readonly address: string;
+  /** Refuses new calls, lets running ones finish (briefly), then stops. */
+  close(): Promise<void>;
+}
+
+/** Registry requests are a few short strings; nothing larger is read. */
+const maxRequestBytes = 64 * 1024;
+const closeGraceMs = 2_000;
+
+type Method = 'Register' | 'Heartbeat' | 'Deregister';
+
+const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
+
+/** The error to stop start-up with when the registry cannot listen on `address`. */
+export function registryBindFailure(error: unknown, address: string): Error {
+  const said = error instanceof Error ? error.message : String(error);
+  const why = /EADDRINUSE/.test(said)
+    ? 'the address is already in use'
+    : /EACCES/.test(said)
+      ? 'this user may not listen there'
+      : /EADDRNOTAVAIL|ENOTFOUND|EAI_/.test(said)
+        ? 'it is not an address of this machine'
+        : said.replace(/\s+/g, ' ').slice(0, 200);
+  return new Error(`The tool registry cannot listen on ${address}: ${why}; set REGISTRY_ADDRESS to another host:port.`, { cause: error });
+}
+
+export async function startRegistryServer(listenAddress: string, options: RegistryServerOptions): Promise<ServingRegistry> {
+  const { registrations, checkApp, logger, grpcPlaintextOffLoopback } = options;
+  if (!grpcPlaintextOffLoopback && !isLoopbackHost(hostOf(listenAddress).toLowerCase())) {
+    throw new Error(
+      `The tool registry may listen only on a loopback address (got ${listenAddress}): app tokens reach it without TLS; ` +
+        'set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust.',
+    );
+  }
+
+  const log = (method: Method, note: CallNote, started: number, error?: unknown) => {
+    const durationMs = Math.round((performance.now() - started) * 10) / 10;
+    const registrationId = note.registrationId?.slice(0, 64);
+    const fields = { method, serviceName: note.serviceName, appClientId: note.appClientId, registrationId, durationMs };
+    if (error === undefined) {
+      // A heartbeat every third of a time to live per service would drown the rest at info.
+      logger[method === 'Heartbeat' ? 'debug' : 'info']({ ...fields, outcome: 'OK', replaced: note.replaced }, `${method} answered`);
+      return;
+    }
+    const { code, details, outcome } = statusOf(error);
+    if (outcome === 'INTERNAL') {
+      logger.error({ ...fields, outcome: grpc.status[code], err: error }, `${method} failed`);
+      return;
+    }
+    const cause = error instanceof RegistryError && error.cause instanceof Error ? error.cause.message : undefined;
+    // A registration the gateway forgot (a restart, an expiry) is the SDK's cue to register again, not trouble.
+    logger[outcome === 'REGISTRATION_NOT_FOUND' ? 'info' : 'warn'](
+      { ...fields, outcome: grpc.status[code], refusal: outcome, reason: details, cause },
+      `${method} refused`,
+    );
+  };
+
+  /** One unary method: authenticate, run, answer, log. */
+  const unary =
+    <Request, Response>(
+      method: Method,
+      run: (caller: AppCaller, call: grpc.ServerUnaryCall<Request, Response>, note: CallNote) => Promise<Response> | Response,
+    ) =>
+    (call: grpc.ServerUnaryCall<Request, Response>, callback: grpc.sendUnaryData<Response>): void => {
+      const started = performance.now();
+      const note: CallNote = {};
+      void (async () => {
+        try {
+          const caller = await checkApp(call.metadata.get('authorization'));
+          note.appClientId = caller.clientId;
+          const response = await run(caller, call, note);
+          callback(null, response);
+          log(method, note, started);
+        } catch (error) {
+          const { code, details } = statusOf(error);
+          callback({ code, details });
+          log(method, note, started, error);
+        }
+      })();
+    };
+
+  const handlers: ToolRegistryHandlers = {
+    Register: unary('Register', (caller, call, note) => {
+      const deadline = call.getDeadline();
+      const remainingMs = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
+      return registrations.register(caller, call.request, { remainingMs, cancelled: () => call.cancelled }, note);
+    }),
+    Heartbeat: unary('Heartbeat', (caller, call, note) => registrations.heartbeat(caller, call.request, note)),
+    Deregister: unary('Deregister', (caller, call, note) => {
+      registrations.deregister(caller, call.request, note);
+      return {};
+    }),
+  };
+
+  const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRequestBytes });
+  server.addService(loadRegistryProto().ToolRegistry.service, handlers);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+      if (error) {
+        server.forceShutdown();
+        reject(registryBindFailure(error, listenAddress));
+      } else resolve(bound);
+    });
+  });
+  const address = `${hostOf(listenAddress)}:${port}`;
+  logger.info({ address }, 'the tool registry is listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    address,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, closeGraceMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,268 @@
+// The registry's life cycle on loopback: the real dev platform checks the app tokens, real tool
+// services built on the SDK register, heartbeat and deregister, and the catalog follows.
+import { startPlatform } from '@platform/dev-platform/testing';
+import type { ServingToolApp } from '@platform/shared/tools';
+import { manualClock, startedForTests } from '@platform/shared/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ToolCatalog } from '../remote-tools.ts';
+import {
+  bearer,
+  catalogWhere,
+  namesIn,
+  registryClient,
+  sampleTool,
+  startGateway,
+  startToolService,
+  tokenOf,
+  type Gateway,
+  type RegistryClient,
+  type ToolServiceSpec,
+} from './registry-harness.ts';
+import type { ToolRegistry, ToolRegistryOptions } from './tool-registry.ts';
+
+const platform = startedForTests(() => startPlatform());
+
+const started: { close(): Promise<void> | void }[] = [];
+afterEach(async () => {
+  for (const part of started.splice(0).reverse()) await part.close();
+});
+
+async function gateway(overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
+  const running = await startGateway(platform().issuer, overrides);
+  started.push(running);
+  return running;
+}
+
+async function toolService(spec: Omit<ToolServiceSpec, 'platform'>): Promise<ServingToolApp> {
+  const serving = await startToolService({ platform: platform(), ...spec });
+  started.push({ close: () => serving.close(1_000) });
+  return serving;
+}
+
+function client(address: string): RegistryClient {
+  const registry = registryClient(address);
+  started.push(registry);
+  return registry;
+}
+
+/** Every catalog the registry announces from now on. */
+function announced(registry: ToolRegistry): ToolCatalog[] {
+  const seen: ToolCatalog[] = [];
+  started.push({ close: registry.onChange((catalog) => seen.push(catalog)) });
+  return seen;
+}
+
+describe('a tool service registered with the SDK', () => {
+  it('has its tools listed, announced by onChange, and removed when it closes and deregisters', async () => {
+    const { registry, address, pool, logs } = await gateway();
+    const listed = catalogWhere(registry, (catalog) => catalog.tools.length === 2);
+    const service = await toolService({ gatewayAddress: address, serviceName: 'hello-tools', tools: [sampleTool('beta'), sampleTool('alpha')] });
+    const catalog = await listed;
+    // The catalog changes before the Register answer reaches the service.
+    await expect.poll(() => service.registration?.state.registrationId).toBeDefined();
+
+    expect(namesIn(catalog)).toEqual(['alpha', 'beta']);
+    const alpha = catalog.byName('alpha');
+    expect(alpha).toMatchObject({
+      exposedName: 'alpha',
+      name: 'alpha',
+      title: 'The alpha tool',
+      description: 'Does alpha.',
+      outputSchema: undefined,
+      requiresPermission: undefined,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false },
+    });
+    expect(alpha?.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false });
+    expect(alpha?.service).toMatchObject({
+      registrationId: service.registration?.state.registrationId,
+      serviceName: 'hello-tools',
+      appClientId: 'webhook-tools',
+      callbackAddress: service.address,
+    });
+    expect(Object.isFrozen(catalog.tools)).toBe(true);
+    expect(registry.catalog()).toBe(catalog);
+    expect(pool.openAddresses()).toEqual([service.address]);
+
+    const emptied = catalogWhere(registry, (next) => next.tools.length === 0);
+    await service.close(1_000);
+    const after = await emptied;
+
+    expect(after.version).toBeGreaterThan(catalog.version);
+    expect(after.byName('alpha')).toBeUndefined();
+    expect(registry.services()).toEqual([]);
+    expect(pool.openAddresses()).toEqual([]);
+    const lines = logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        method: 'Register',
+        serviceName: 'hello-tools',
+        appClientId: 'webhook-tools',
+        outcome: 'OK',
+        durationMs: expect.any(Number) as unknown,
+      }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ method: 'Deregister', serviceName: 'hello-tools', outcome: 'OK', registrationId: alpha?.service.registrationId }),
+    );
+  });
+
+  it('stays listed while its heartbeats keep it alive past its granted time to live', async () => {
+    const { registry, address } = await gateway({ maxTtlSeconds: 2 });
+    const listed = catalogWhere(registry, (catalog) => catalog.tools.length === 1);
+    const service = await toolService({ gatewayAddress: address, serviceName: 'kept-alive', tools: [sampleTool('alpha')], ttlSeconds: 30 });
+    await listed;
+
+    await expect.poll(() => service.registration?.state.grantedTtlSeconds).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    expect(service.registration?.state.heartbeats).toBeGreaterThanOrEqual(2);
+    expect(namesIn(registry.catalog())).toEqual(['alpha']);
+    expect(registry.services().map((endpoint) => endpoint.registrationId)).toEqual([service.registration?.state.registrationId]);
+  });
+});
+
+describe('expiry', () => {
+  it('removes a registration whose heartbeats stop, and its tools disappear with onChange', async () => {
+    const { registry, address, logs } = await gateway({ maxTtlSeconds: 1 });
+    const service = await toolService({ gatewayAddress: address, serviceName: 'short-lived', tools: [sampleTool('alpha')], register: false });
+    const registrar = client(address);
+    const token = await tokenOf(platform(), 'webhook-tools');
+    const emptied = catalogWhere(registry, (catalog) => catalog.tools.length === 0);
+    const answer = await registrar.register({ serviceName: 'short-lived', callbackAddress: service.address, ttlSeconds: 30 }, bearer(token));
+
+    expect(answer).toEqual({ ok: true, value: { registrationId: expect.any(String) as unknown, ttlSeconds: 1 } });
+    expect(namesIn(registry.catalog())).toEqual(['alpha']);
+    await emptied;
+    if (!answer.ok) return;
+    expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toMatchObject({
+      ok: false,
+      details: expect.stringContaining('register again') as unknown,
+    });
+    expect(logs.text()).toContain('"msg":"registration expired"');
+  });
+
+  it('is judged by the injected clock: a heartbeat after the time to live is NOT_FOUND and removes the tools at once', async () => {
+    const clock = manualClock(Date.now());
+    const { registry, address } = await gateway({ clock, maxTtlSeconds: 30 });
+    const service = await toolService({ gatewayAddress: address, serviceName: 'clocked', tools: [sampleTool('alpha')], register: false });
+    const registrar = client(address);
+    const token = await tokenOf(platform(), 'webhook-tools');
+    const answer = await registrar.register({ serviceName: 'clocked', callbackAddress: service.address, ttlSeconds: 30 }, bearer(token));
+    if (!answer.ok) throw new Error(answer.details);
+    const changes = announced(registry);
+
+    clock.advance(29_000);
+    expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toEqual({ ok: true, value: { ttlSeconds: 30 } });
+    clock.advance(29_000);
+    expect(namesIn(registry.catalog())).toEqual(['alpha']);
+    clock.advance(1_000);
+    expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toMatchObject({ ok: false, code: 5 });
+    expect(changes.map(namesIn)).toEqual([[]]);
+  });
+});
+
+describe('the actor token', () => {
+  it('is the token of the latest Register or Heartbeat', async () => {
+    const { registry, address } = await gateway();
+    const service = await toolService({ gatewayAddress: address, serviceName: 'actor', tools: [sampleTool('alpha')], register: false });
+    const registrar = client(address);
+    const first = await tokenOf(platform(), 'webhook-tools');
+    const second = await tokenOf(platform(), 'webhook-tools');
+    expect(second).not.toBe(first);
+
+    const answer = await registrar.register({ serviceName: 'actor', callbackAddress: service.address, ttlSeconds: 30 }, bearer(first));
+    if (!answer.ok) throw new Error(answer.details);
+    const endpoint = registry.catalog().byName('alpha')?.service;
+    expect(endpoint?.actorToken()).toBe(first);
+
+    expect(await registrar.heartbeat(answer.value.registrationId, bearer(second))).toEqual({ ok: true, value: { ttlSeconds: 30 } });
+    expect(endpoint?.actorToken()).toBe(second);
+  });
+});
+
+describe('registering again', () => {
+  it('with the same tools replaces the registration without announcing a change, and routes to the new one', async () => {
+    const current = await gateway();
+    const { registry, address } = current;
+    const first = await toolService({ gatewayAddress: address, serviceName: 'restarted', tools: [sampleTool('alpha')], register: false });
+    const second = await toolService({ gatewayAddress: address, serviceName: 'restarted', tools: [sampleTool('alpha')], register: false });
+    const registrar = client(address);
+    const token = await tokenOf(platform(), 'webhook-tools');
+    const before = await registrar.register({ serviceName: 'restarted', callbackAddress: first.address, ttlSeconds: 30 }, bearer(token));
+    if (!before.ok) throw new Error(before.details);
+    const version = registry.catalog().version;
+    const changes = announced(current.registry);
+
+    const after = await registrar.register({ serviceName: 'restarted', callbackAddress: second.address, ttlSeconds: 30 }, bearer(token));
+    if (!after.ok) throw new Error(after.details);
+
+    expect(changes).toEqual([]);
+    expect(registry.catalog().version).toBeGreaterThan(version);
+    expect(registry.catalog().byName('alpha')?.service).toMatchObject({ registrationId: after.value.registrationId, callbackAddress: second.address });
+    expect(registry.services()).toHaveLength(1);
+    expect(await registrar.heartbeat(before.value.registrationId, bearer(token))).toMatchObject({ ok: false, code: 5 });
+    expect(current.pool.openAddresses()).toEqual([second.address]);
+  });
+
+  it('with different tools announces the new list', async () => {
+    const current = await gateway();
+    const { address } = current;
+    const first = await toolService({ gatewayAddress: address, serviceName: 'upgraded', tools: [sampleTool('alpha')], register: false });
+    const second = await toolService({
+      gatewayAddress: address,
+      serviceName: 'upgraded',
+      tools: [sampleTool('alpha', { description: 'Does alpha, better.' }), sampleTool('gamma')],
+      register: false,
+    });
+    const registrar = client(address);
+    const token = await tokenOf(platform(), 'webhook-tools');
+    await registrar.register({ serviceName: 'upgraded', callbackAddress: first.address, ttlSeconds: 30 }, bearer(token));
+    const changes = announced(current.registry);
+
+    await registrar.register({ serviceName: 'upgraded', callbackAddress: second.address, ttlSeconds: 30 }, bearer(token));
+
+    expect(changes.map(namesIn)).toEqual([['alpha', 'gamma']]);
+    expect(changes[0]?.byName('alpha')?.description).toBe('Does alpha, better.');
+  });
+
+  it('under another app is another registration: both stay, each under its own app', async () => {
+    const { registry, address } = await gateway();
+    const service = await toolService({ gatewayAddress: address, serviceName: 'reports', tools: [sampleTool('search')], register: false });
+    const registrar = client(address);
+    for (const app of ['webhook-tools', 'fleet-insights'] as const) {
+      const answer = await registrar.register(
+        { serviceName: 'reports', callbackAddress: service.address, ttlSeconds: 30 },
+        bearer(await tokenOf(platform(), app)),
+      );
+      expect(answer.ok).toBe(true);
+    }
+
+    expect(namesIn(registry.catalog())).toEqual(['fleet-insights__reports__search', 'webhook-tools__reports__search']);
+    expect(registry.catalog().byName('fleet-insights__reports__search')?.service.appClientId).toBe('fleet-insights');
+  });
+});
+
+describe('tools of the same name', () => {
+  it('are prefixed by their service while two services offer them, and get their own name back when one leaves', async () => {
+    const current = await gateway();
+    const { registry, address } = current;
+    const a = await toolService({ gatewayAddress: address, serviceName: 'svc-a', tools: [sampleTool('search'), sampleTool('only_a')], register: false });
+    const b = await toolService({ gatewayAddress: address, serviceName: 'svc-b', tools: [sampleTool('search')], register: false });
+    const registrar = client(address);
+    const token = bearer(await tokenOf(platform(), 'webhook-tools'));
+    await registrar.register({ serviceName: 'svc-a', callbackAddress: a.address, ttlSeconds: 30 }, token);
+    expect(namesIn(registry.catalog())).toEqual(['only_a', 'search']);
+
+    const second = await registrar.register({ serviceName: 'svc-b', callbackAddress: b.address, ttlSeconds: 30 }, token);
+    if (!second.ok) throw new Error(second.details);
+    const catalog = registry.catalog();
+
+    expect(namesIn(catalog)).toEqual(['only_a', 'svc-a__search', 'svc-b__search']);
+    expect(catalog.byName('svc-a__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-a', callbackAddress: a.address } });
+    expect(catalog.byName('svc-b__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-b', callbackAddress: b.address } });
+    expect(catalog.byName('search')).toBeUndefined();
+
+    const changes = announced(current.registry);
+    await registrar.deregister(second.value.registrationId, token);
+    expect(changes.map(namesIn)).toEqual([['only_a', 'search']]);
+  });
+});

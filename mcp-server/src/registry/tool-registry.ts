@@ -1,0 +1,100 @@
+// createToolRegistry: where tool services announce themselves, and the catalog of their tools that
+// tools/list and tools/call read. Options are checked when it is built, naming the option.
+import { type Clock, type HttpClient, type Logger } from '@platform/shared';
+import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
+import type { ToolServicePool } from '../tool-services/index.ts';
+import { createAppTokenCheck } from './app-token-check.ts';
+import { createRegistrations } from './registrations.ts';
+import { startRegistryServer, type ServingRegistry } from './registry-server.ts';
+
+export interface ToolRegistryOptions {
+  /** The platform API's base address: GET /api/apps/me checks every caller's app token. */
+  readonly apiBaseUrl: string;
+  readonly httpClient: HttpClient;
+  readonly logger: Logger;
+  /** Longest time to live granted, in seconds; a service asking for more gets this. */
+  readonly maxTtlSeconds: number;
+  /** The gateway's clients of the tool services: ListTools at registration, channels held per live registration. */
+  readonly toolServices: ToolServicePool;
+  /** Whether callback addresses (and the registry's own) may be off loopback, without TLS. Default false. */
+  readonly grpcPlaintextOffLoopback?: boolean;
+  /** Time limit of the ListTools made while a Register waits. Default 3 000 (the SDK gives Register 5 s). */
+  readonly listToolsTimeoutMs?: number;
+  /** Live registrations held at most. Default 1 000. */
+  readonly maxRegistrations?: number;
+  /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
+  readonly appCheckCacheSeconds?: number;
+  readonly clock?: Clock;
+}
+
+export interface ToolRegistry {
+  /** The current snapshot; a new one replaces it whenever a tool or its routing changes. */
+  catalog(): ToolCatalog;
+  /**
+   * Calls `listener` with the new catalog whenever what MCP clients see changes (a tool appears,
+   * disappears, changes its definition or exposed name); not when only the registration behind
+   * the same tools changes. Returns the unsubscribe function.
+   */
+  onChange(listener: (catalog: ToolCatalog) => void): () => void;
+  /** The live registrations, in no particular order. */
+  services(): ServiceEndpoint[];
+  /** Serves platform.registry.v1.ToolRegistry on `address` (host:port; port 0 takes a free one). */
+  serve(address: string): Promise<ServingRegistry>;
+  /** Stops every server it started and drops every registration. */
+  close(): Promise<void>;
+}
+
+function positiveWholeNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`createToolRegistry: ${name} must be a positive whole number (got ${String(value)})`);
+  return value;
+}
+
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const { apiBaseUrl, httpClient, logger, toolServices, grpcPlaintextOffLoopback = false, clock } = options;
+  if (!URL.canParse(apiBaseUrl)) throw new TypeError(`createToolRegistry: apiBaseUrl must be an absolute URL (got ${apiBaseUrl})`);
+  const maxTtlSeconds = positiveWholeNumber('maxTtlSeconds', options.maxTtlSeconds);
+  const listToolsTimeoutMs = positiveWholeNumber('listToolsTimeoutMs', options.listToolsTimeoutMs ?? 3_000);
+  const maxRegistrations = positiveWholeNumber('maxRegistrations', options.maxRegistrations ?? 1_000);
+  const appCheckCacheSeconds = options.appCheckCacheSeconds ?? 60;
+  if (!Number.isInteger(appCheckCacheSeconds) || appCheckCacheSeconds < 0) {
+    throw new TypeError(`createToolRegistry: appCheckCacheSeconds must be 0 or a positive whole number (got ${String(appCheckCacheSeconds)})`);
+  }
+
+  const registrations = createRegistrations({
+    toolServices,
+    logger,
+    maxTtlSeconds,
+    grpcPlaintextOffLoopback,
+    listToolsTimeoutMs,
+    maxRegistrations,
+    ...(clock && { clock }),
+  });
+  const checkApp = createAppTokenCheck({ apiBaseUrl, httpClient, cacheTtlSeconds: appCheckCacheSeconds, ...(clock && { clock }) });
+  const servers = new Set<ServingRegistry>();
+  let closed = false;
+
+  return {
+    catalog: () => registrations.catalog(),
+    onChange: (listener) => registrations.onChange(listener),
+    services: () => registrations.services(),
+    async serve(address) {
+      if (closed) throw new Error('The tool registry is closed; build a new one to serve again.');
+      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback });
+      servers.add(serving);
+      return {
+        address: serving.address,
+        async close() {
+          servers.delete(serving);
+          await serving.close();
+        },
+      };
+    },
+    async close() {
+      closed = true;
+      registrations.close();
+      const closing = [...servers].map((serving) => serving.close());
+      servers.clear();
+      await Promise.all(closing);
+    },
+  };
+}
