@@ -86,9 +86,11 @@ describe.each(eras)('on the %s revision', (era) => {
 
   it('passes a tool’s own error result through with its text and structured content', async () => {
     const client = await stack().connect('oscar', era);
-    const result = await client.callTool({ name: 'get_webhook', arguments: { id: 'no-such-webhook' } });
+    // The webhook API answers 404; the tool reports it as its own error result, which passes through.
+    const result = await client.callTool({ name: 'get_webhook', arguments: { webhookId: '00000000-0000-4000-8000-000000000000' } });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'NOT_FOUND' });
+    expect(result.structuredContent).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') as unknown });
+    expect(textOf(result)).toContain('00000000-0000-4000-8000-000000000000');
   });
 
   it('tells the agent which field is wrong when the arguments do not fit the schema', async () => {
