@@ -27,8 +27,8 @@ export interface McpGateway {
   /** The HTTP face: the MCP endpoint and the protected-resource metadata. */
   readonly app: Express;
   readonly registry: ToolRegistry;
-  /** Open 2025-11-25 sessions. */
-  readonly sessions: () => number;
+  /** Open 2025-11-25 sessions, and their GET streams. */
+  sessions(): { readonly open: number; readonly streams: number };
   /** Ends the sessions and streams, the registry and the tool services' channels. */
   close(): Promise<void>;
 }
@@ -106,7 +106,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   return {
     app,
     registry,
-    sessions: () => legacy.size,
+    sessions: () => ({ open: legacy.size, streams: legacy.streams }),
     async close() {
       unsubscribe();
       await legacy.close();

@@ -181,6 +181,8 @@ export interface ProbeOptions {
   /** A permission every tool requires, if any. */
   readonly requiresPermission?: string;
   readonly ttlSeconds?: number;
+  /** Register at the gateway (default true); false only serves, for a test that registers by hand. */
+  readonly register?: boolean;
 }
 
 const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
@@ -219,7 +221,7 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
       }),
     ),
   );
-  const serving = await app.serve();
+  const serving = await app.serve({ register: options.register ?? true });
   return {
     calls,
     serving,

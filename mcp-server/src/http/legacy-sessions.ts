@@ -25,6 +25,8 @@ export interface LegacySessions {
   /** Sends `notifications/tools/list_changed` on every open session. */
   toolsChanged(): void;
   readonly size: number;
+  /** Open GET streams, on which list_changed is delivered. */
+  readonly streams: number;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
   const sessions = new Map<string, Session>();
   /** Sessions being opened (initialize in flight) count against the bound too. */
   let opening = 0;
+  let streams = 0;
 
   const end = async (session: Session, why: string) => {
     if (!sessions.delete(session.id)) return;
@@ -107,6 +110,12 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
           return;
         }
         session.lastUsed = clock();
+        if (req.method === 'GET') {
+          streams += 1;
+          res.once('close', () => {
+            streams -= 1;
+          });
+        }
         await session.transport.handleRequest(req, res, req.body);
         return;
       }
@@ -127,6 +136,10 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
 
     get size() {
       return sessions.size;
+    },
+
+    get streams() {
+      return streams;
     },
 
     async close() {

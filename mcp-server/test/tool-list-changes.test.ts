@@ -1,0 +1,88 @@
+// The catalog follows the tool services: a service that registers brings its tools, announced to
+// open sessions (the GET stream, 2025-11-25) and listen streams (2026-07-28) with
+// notifications/tools/list_changed; a registration that is not renewed expires and its tools
+// disappear, announced the same way.
+import * as grpc from '@grpc/grpc-js';
+import { appToken, devSecrets } from '@platform/dev-platform/testing';
+import { loadRegistryProto, type RegisterResponse__Output } from '@platform/proto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
+
+const stack = stackForTests();
+let probe: ProbeService | undefined;
+afterEach(async () => {
+  await probe?.close();
+  probe = undefined;
+});
+
+/** Registers `address` as service `name` of fleet-insights for `ttlSeconds`, with no heartbeat after. */
+async function registerOnce(name: string, address: string, ttlSeconds: number): Promise<RegisterResponse__Output> {
+  const registry = new (loadRegistryProto().ToolRegistry)(stack().registryAddress, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET)}`);
+  try {
+    return await new Promise((resolve, reject) => {
+      registry.Register({ serviceName: name, callbackAddress: address, ttlSeconds }, metadata, (error, answer) => {
+        if (error || !answer) reject(error ?? new Error('no answer'));
+        else resolve(answer);
+      });
+    });
+  } finally {
+    registry.close();
+  }
+}
+
+describe.each(eras)('on the %s revision', (era) => {
+  it('announces a new service’s tools, and their removal when its registration expires', async () => {
+    const client = await stack().connect('oscar', era);
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes += 1;
+    });
+    if (era === 'modern') {
+      const subscription = await client.listen({ toolsListChanged: true });
+      expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
+    } else {
+      await until(() => stack().gateway.sessions().streams > 0, 'the session’s GET stream is open');
+    }
+    const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+    expect(await names()).not.toContain(`beacon_${era}`);
+
+    probe = await startProbeService(stack(), { serviceName: `beacons-${era}`, tools: [`beacon_${era}`], register: false });
+    const granted = await registerOnce(`beacons-${era}`, probe.serving.address, 1);
+    expect(granted.ttlSeconds).toBe(1);
+    await until(() => changes >= 1, 'list_changed announced the new tools');
+    expect(await names()).toContain(`beacon_${era}`);
+    const called = await client.callTool({ name: `beacon_${era}`, arguments: { text: 'ping' } });
+    expect(called.isError).toBeFalsy();
+
+    // No heartbeat: the registration expires, its tools disappear rather than fail.
+    await until(() => changes >= 2, 'list_changed announced the expiry', 10_000);
+    expect(await names()).not.toContain(`beacon_${era}`);
+    await expect(client.callTool({ name: `beacon_${era}`, arguments: {} })).rejects.toThrow(/not found/);
+  });
+
+  it('keeps a service that heartbeats, and drops its tools at once when it deregisters', async () => {
+    const client = await stack().connect('vera', era);
+    probe = await startProbeService(stack(), { serviceName: `steady-${era}`, tools: [`steady_${era}`], ttlSeconds: 2 });
+    await until(() => stack().gateway.registry.catalog().byName(`steady_${era}`) !== undefined, 'the service registered');
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(`steady_${era}`);
+    await probe.close();
+    probe = undefined;
+    expect(stack().gateway.registry.catalog().byName(`steady_${era}`)).toBeUndefined();
+  });
+});
+
+describe('two services offering the same tool name', () => {
+  it('lists both, each prefixed by its service', async () => {
+    probe = await startProbeService(stack(), { serviceName: 'webhook-twin', tools: ['whoami'] });
+    await until(() => stack().gateway.registry.catalog().byName('webhook-twin__whoami') !== undefined, 'the twin registered');
+    const client = await stack().connect('oscar', 'legacy');
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['webhook-tools__whoami', 'webhook-twin__whoami']));
+    expect(names).not.toContain('whoami');
+    const result = await client.callTool({ name: 'webhook-twin__whoami', arguments: {} });
+    expect(result.structuredContent).toMatchObject({ callerId: 'u-oscar' });
+  });
+});
