@@ -20,6 +20,7 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly logger: Logger;
   readonly listToolsTimeoutMs: number;
   readonly maxRegistrations: number;
+  readonly maxRegistrationsPerApp: number;
   readonly clock?: Clock;
 }
 
@@ -73,7 +74,7 @@ const answerMarginMs = 100;
 const serviceKey = (appClientId: string, serviceName: string) => `${appClientId}\n${serviceName}`;
 
 export function createRegistrations(options: RegistrationsOptions): Registrations {
-  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, clock = systemClock } = options;
+  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, maxRegistrationsPerApp, clock = systemClock } = options;
   const byId = new Map<string, Registration>();
   const byService = new Map<string, Registration>();
   const listeners = new Set<(catalog: ToolCatalog) => void>();
@@ -155,10 +156,26 @@ export function createRegistrations(options: RegistrationsOptions): Registration
     return registration;
   };
 
-  const roomFor = (key: string) => {
-    if (byService.has(key) || byId.size < maxRegistrations) return;
-    if (expire()) publish();
+  const ofApp = (appClientId: string) => [...byId.values()].filter((registration) => registration.endpoint.appClientId === appClientId);
+
+  /** Whether a new registration (not one replacing the service's own) fits: per app, then overall. */
+  const roomFor = (key: string, appClientId: string) => {
+    if (byService.has(key)) return;
+    if (ofApp(appClientId).length >= maxRegistrationsPerApp || byId.size >= maxRegistrations) {
+      if (expire()) publish();
+    }
+    if (ofApp(appClientId).length >= maxRegistrationsPerApp) throw new RegistryError('TOO_MANY_REGISTRATIONS_OF_APP');
     if (byId.size >= maxRegistrations) throw new RegistryError('TOO_MANY_REGISTRATIONS');
+  };
+
+  /** Tokens delegated to one app must not be sent to a service another app announced. */
+  const addressFree = (callbackAddress: string, appClientId: string) => {
+    for (const registration of byId.values()) {
+      const { endpoint } = registration;
+      if (endpoint.callbackAddress === callbackAddress && endpoint.appClientId !== appClientId && registration.expiresAt > clock()) {
+        throw new RegistryError('CALLBACK_ADDRESS_TAKEN');
+      }
+    }
   };
 
   const listTools = async (callbackAddress: string, remainingMs: number) => {
@@ -169,14 +186,12 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       if (error.code === grpc.status.UNIMPLEMENTED) {
         throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} does not serve platform.tools.v1.ToolService.`, { cause: error });
       }
+      // What grpc-js said (connection refused, a protocol error) stays in the log: the answer does
+      // not turn Register into a probe of what listens on the gateway's loopback ports.
       const said = (grpc.status as Record<number, string | undefined>)[error.code] ?? String(error.code);
-      throw new RegistryError(
-        'SERVICE_UNREACHABLE',
-        `The gateway could not list the tools at callback_address ${callbackAddress} (${said}: ${error.details}).`,
-        {
-          cause: error,
-        },
-      );
+      throw new RegistryError('SERVICE_UNREACHABLE', `The gateway could not list the tools at callback_address ${callbackAddress} (${said}).`, {
+        cause: error,
+      });
     }
   };
 
@@ -187,7 +202,8 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       note.serviceName = serviceName;
       if (closed) throw new RegistryError('REGISTRY_CLOSED');
       const key = serviceKey(caller.clientId, serviceName);
-      roomFor(key);
+      roomFor(key, caller.clientId);
+      addressFree(callbackAddress, caller.clientId);
 
       const lease = toolServices.lease(callbackAddress);
       let tools: ServiceTool[];
@@ -203,7 +219,8 @@ export function createRegistrations(options: RegistrationsOptions): Registration
         }
         if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
         if (situation.cancelled()) throw new RegistryError('CALLER_GONE');
-        roomFor(key);
+        roomFor(key, caller.clientId);
+        addressFree(callbackAddress, caller.clientId);
       } catch (error) {
         lease.release();
         throw error;

@@ -19,6 +19,14 @@ export const registryErrorCatalog = {
   REGISTRATION_OF_ANOTHER_APP: { status: status.PERMISSION_DENIED, message: 'The registration belongs to another app.' },
   SERVICE_UNREACHABLE: { status: status.UNAVAILABLE, message: "The gateway could not list the service's tools at its callback address." },
   TOOLS_NOT_EXPOSABLE: { status: status.FAILED_PRECONDITION, message: 'The service offers tools the gateway cannot expose.' },
+  TOO_MANY_REGISTRATIONS_OF_APP: {
+    status: status.RESOURCE_EXHAUSTED,
+    message: 'The app holds as many registrations as one app may; deregister a service or let one expire first.',
+  },
+  CALLBACK_ADDRESS_TAKEN: {
+    status: status.FAILED_PRECONDITION,
+    message: "callback_address is another app's live registration; a service must listen on an address of its own.",
+  },
   TOO_MANY_REGISTRATIONS: { status: status.RESOURCE_EXHAUSTED, message: 'The gateway holds as many registrations as it takes; try again later.' },
   CALLER_GONE: { status: status.CANCELLED, message: 'The call was cancelled before the registration was made; nothing was registered.' },
   REGISTRY_CLOSED: { status: status.UNAVAILABLE, message: 'The gateway is shutting down.' },

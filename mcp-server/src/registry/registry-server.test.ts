@@ -274,6 +274,66 @@ describe('Register', () => {
     expect(await registrar.register(registration({ serviceName: 'first' }), token)).toMatchObject({ ok: true });
   });
 
+  it('is RESOURCE_EXHAUSTED when one app holds its share of registrations, while another app may still register', async () => {
+    const { address } = await gateway({ maxRegistrationsPerApp: 2 });
+    const registrar = client(address);
+    const token = bearer(tokens.webhookTools ?? '');
+
+    expect(await registrar.register(registration({ serviceName: 'one' }), token)).toMatchObject({ ok: true });
+    expect(await registrar.register(registration({ serviceName: 'two' }), token)).toMatchObject({ ok: true });
+    expect(await registrar.register(registration({ serviceName: 'three' }), token)).toMatchObject({
+      ok: false,
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: expect.stringContaining('as many registrations as one app may') as unknown,
+    });
+    expect(await registrar.register(registration({ serviceName: 'two' }), token)).toMatchObject({ ok: true });
+    const otherAddress = await serviceListing([{ name: 'other', description: 'Another app’s tool.', inputSchemaJson: '{"type":"object"}' }]);
+    expect(await registrar.register(registration({ serviceName: 'three', callbackAddress: otherAddress }), bearer(tokens.fleetInsights ?? ''))).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("refuses a callback address that is another app's live registration, so tokens delegated to one app never reach another's service", async () => {
+    const { address, registry } = await gateway();
+    const registrar = client(address);
+    expect(await registrar.register(registration({ serviceName: 'owner' }), bearer(tokens.webhookTools ?? ''))).toMatchObject({ ok: true });
+    expect(await registrar.register(registration({ serviceName: 'borrower' }), bearer(tokens.fleetInsights ?? ''))).toMatchObject({
+      ok: false,
+      code: grpc.status.FAILED_PRECONDITION,
+      details: expect.stringContaining("callback_address is another app's live registration") as unknown,
+    });
+    expect(registry.services().map((service) => service.appClientId)).toEqual(['webhook-tools']);
+  });
+
+  it('refuses a tool name with "__", the separator of prefixed names, so no service can take over another app’s prefixed tool', async () => {
+    const callbackAddress = await serviceListing([{ name: 'reports__send_report', description: 'Forged.', inputSchemaJson: '{"type":"object"}' }]);
+    const { address } = await gateway();
+    const answer = await client(address).register(registration({ callbackAddress }), bearer(tokens.fleetInsights ?? ''));
+    expect(answer).toMatchObject({ ok: false, code: grpc.status.FAILED_PRECONDITION });
+    expect(answer.ok ? '' : answer.details).toContain(`tool "reports__send_report": name must not contain '__'`);
+  });
+
+  it('refuses a title or description with control or bidirectional-override characters', async () => {
+    const callbackAddress = await serviceListing([
+      { name: 'bell', description: 'Rings\u0007 the terminal.', inputSchemaJson: '{"type":"object"}' },
+      { name: 'flip', title: 'Safe \u202Eetirw', description: 'Looks harmless.', inputSchemaJson: '{"type":"object"}' },
+    ]);
+    const { address } = await gateway();
+    const answer = await client(address).register(registration({ callbackAddress }), bearer(tokens.webhookTools ?? ''));
+    expect(answer).toMatchObject({ ok: false, code: grpc.status.FAILED_PRECONDITION });
+    const details = answer.ok ? '' : answer.details;
+    expect(details).toContain('tool "bell": description contains control or bidirectional-override characters');
+    expect(details).toContain('tool "flip": title contains control or bidirectional-override characters');
+  });
+
+  it('does not tell the caller what grpc-js said of an unreachable address (no probe of loopback ports)', async () => {
+    const { address, logs } = await gateway();
+    const callbackAddress = `127.0.0.1:${await closedPort()}`;
+    const answer = await client(address).register(registration({ callbackAddress }), bearer(tokens.webhookTools ?? ''));
+    expect(answer.ok ? '' : answer.details).toBe(`The gateway could not list the tools at callback_address ${callbackAddress} (UNAVAILABLE).`);
+    expect(logs.text()).toMatch(/ECONNREFUSED|No connection established|connect/i);
+  });
+
   it('answers within its deadline when the service never answers ListTools', async () => {
     // A listener that accepts connections and never speaks HTTP/2.
     const silent = await listen(() => undefined);

@@ -65,7 +65,13 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   return parsed as Readonly<Record<string, unknown>>;
 }
 
+/** C0 and C1 controls other than tab and newline, and the bidirectional overrides and isolates. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const unshowable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
 function definitionOf(tool: Tool__Output): ToolDefinition {
+  if (unshowable.test(tool.title)) throw new Refusal('title contains control or bidirectional-override characters');
+  if (unshowable.test(tool.description)) throw new Refusal('description contains control or bidirectional-override characters');
   if (tool.title.length > toolLimits.maxTitleLength) throw new Refusal(`title is longer than ${toolLimits.maxTitleLength} characters`);
   if (tool.description.length > toolLimits.maxDescriptionLength) {
     throw new Refusal(`description is longer than ${toolLimits.maxDescriptionLength} characters`);
@@ -96,6 +102,12 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
   for (const tool of tools) {
     if (!toolNamePattern.test(tool.name)) {
       problems.push(`${named(tool.name)}: name must be 1 to 128 letters, digits, '_' or '-'`);
+      continue;
+    }
+    // `<service>__<name>` is how the gateway tells colliding tools apart; a service offering such
+    // a name could take over another app's prefixed tool.
+    if (tool.name.includes('__')) {
+      problems.push(`${named(tool.name)}: name must not contain '__', which the gateway uses to prefix colliding names`);
       continue;
     }
     if (seen.has(tool.name)) {

@@ -226,9 +226,10 @@ describe('registering again', () => {
 
   it('under another app is another registration: both stay, each under its own app', async () => {
     const { registry, address } = await gateway();
-    const service = await toolService({ gatewayAddress: address, serviceName: 'reports', tools: [sampleTool('search')], register: false });
     const registrar = client(address);
     for (const app of ['webhook-tools', 'fleet-insights'] as const) {
+      // Each app's own process: one app's service may not be announced at another's address.
+      const service = await toolService({ gatewayAddress: address, serviceName: 'reports', tools: [sampleTool('search')], register: false });
       const answer = await registrar.register(
         { serviceName: 'reports', callbackAddress: service.address, ttlSeconds: 30 },
         bearer(await tokenOf(platform(), app)),

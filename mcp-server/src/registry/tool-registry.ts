@@ -22,6 +22,8 @@ export interface ToolRegistryOptions {
   readonly listToolsTimeoutMs?: number;
   /** Live registrations held at most. Default 1 000. */
   readonly maxRegistrations?: number;
+  /** Live registrations one app may hold, so that no app can fill the registry. Default 20. */
+  readonly maxRegistrationsPerApp?: number;
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
   readonly clock?: Clock;
@@ -55,6 +57,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const maxTtlSeconds = positiveWholeNumber('maxTtlSeconds', options.maxTtlSeconds);
   const listToolsTimeoutMs = positiveWholeNumber('listToolsTimeoutMs', options.listToolsTimeoutMs ?? 3_000);
   const maxRegistrations = positiveWholeNumber('maxRegistrations', options.maxRegistrations ?? 1_000);
+  const maxRegistrationsPerApp = positiveWholeNumber('maxRegistrationsPerApp', options.maxRegistrationsPerApp ?? 20);
   const appCheckCacheSeconds = options.appCheckCacheSeconds ?? 60;
   if (!Number.isInteger(appCheckCacheSeconds) || appCheckCacheSeconds < 0) {
     throw new TypeError(`createToolRegistry: appCheckCacheSeconds must be 0 or a positive whole number (got ${String(appCheckCacheSeconds)})`);
@@ -67,6 +70,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     grpcPlaintextOffLoopback,
     listToolsTimeoutMs,
     maxRegistrations,
+    maxRegistrationsPerApp,
     ...(clock && { clock }),
   });
   const checkApp = createAppTokenCheck({ apiBaseUrl, httpClient, cacheTtlSeconds: appCheckCacheSeconds, ...(clock && { clock }) });
