@@ -48,6 +48,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     maxTtlSeconds: settings.registrationMaxTtlSeconds,
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     toolServices,
+    appCheckCacheSeconds: settings.meCacheTtlSeconds,
   });
   const delegatedTokens = createDelegatedTokens({
     issuerUrl: settings.issuerUrl,
@@ -76,7 +77,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     },
     maxRequestBodySize: maxBodyBytes,
   });
-  const legacy = createLegacySessions({ newServer, maxSessions: settings.maxSessions, idleMs: settings.sessionIdleSeconds * 1000, logger });
+  const legacy = createLegacySessions({
+    newServer,
+    maxSessions: settings.maxSessions,
+    maxSessionsPerCaller: settings.maxSessionsPerCaller,
+    idleMs: settings.sessionIdleSeconds * 1000,
+    logger,
+  });
   const unsubscribe = registry.onChange((catalog) => {
     logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
     modern.notify.toolsChanged();

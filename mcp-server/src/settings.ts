@@ -37,6 +37,8 @@ export interface McpServerSettings {
   readonly sessionIdleSeconds: number;
   /** Open sessions at most, over all callers. */
   readonly maxSessions: number;
+  /** Open sessions one person may hold; a new one closes their least recently used. */
+  readonly maxSessionsPerCaller: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
   readonly logLevel: LogLevel;
@@ -66,6 +68,7 @@ const shape = {
   PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
   MCP_SESSION_IDLE_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(1800),
   MCP_MAX_SESSIONS: setting.wholeNumber(1, 'sessions', 1_000_000).default(10_000),
+  MCP_MAX_SESSIONS_PER_CALLER: setting.wholeNumber(1, 'sessions', 1_000_000).default(100),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -105,6 +108,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
     sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,
     maxSessions: s.MCP_MAX_SESSIONS,
+    maxSessionsPerCaller: s.MCP_MAX_SESSIONS_PER_CALLER,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
     logLevel: s.LOG_LEVEL,
   });

@@ -162,6 +162,20 @@ describe('createDelegatedTokens', () => {
     expect(exchanges()).toBe(2);
   });
 
+  it('forgets a refused token only while it is still the kept one, so concurrent refusals share one new exchange', async () => {
+    const { tokens, exchanges } = gatewayTokens();
+    const { service } = await toolService();
+    const caller = await callerToken();
+    const refused = await tokens.get(caller, service);
+    tokens.forget(caller, 'webhook-tools', refused);
+    const renewed = await tokens.get(caller, service);
+    expect(renewed).not.toBe(refused);
+    // A second call refused with the old token comes late: the new one stays.
+    tokens.forget(caller, 'webhook-tools', refused);
+    expect(await tokens.get(caller, service)).toBe(renewed);
+    expect(exchanges()).toBe(2);
+  });
+
   it('keeps at most maxEntries tokens, dropping the least recently used', async () => {
     const { tokens, exchanges } = gatewayTokens({ maxEntries: 1 });
     const { service } = await toolService();

@@ -20,7 +20,11 @@ export interface DelegatedTokens {
   /** A delegated token for this caller through the service's app; rejects with DelegationError. */
   get(callerToken: string, service: DelegationTarget): Promise<string>;
   /** Drops the kept token of this caller and app (a tool service refused it), so the next get() exchanges again. */
-  forget(callerToken: string, appClientId: string): void;
+  /**
+   * Drops the kept token, so the next get() exchanges again. With `refused`, only when the kept
+   * token is still that one: concurrent calls refused with the same token share one new exchange.
+   */
+  forget(callerToken: string, appClientId: string, refused?: string): void;
 }
 
 export interface DelegatedTokensOptions {
@@ -126,8 +130,9 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
       }
       return pending;
     },
-    forget(callerToken, appClientId) {
-      held.delete(keyOf(callerToken, appClientId));
+    forget(callerToken, appClientId, refused) {
+      const key = keyOf(callerToken, appClientId);
+      if (refused === undefined || held.get(key)?.value === refused) held.delete(key);
     },
   };
 }

@@ -13,6 +13,8 @@ export interface LegacySessionsOptions {
   /** A new MCP server instance for a new session. */
   readonly newServer: () => McpServer;
   readonly maxSessions: number;
+  /** Sessions one person may hold; opening one more closes their least recently used. Default 100. */
+  readonly maxSessionsPerCaller?: number;
   /** A session without a request for this long is closed. */
   readonly idleMs: number;
   readonly logger: Logger;
@@ -66,7 +68,18 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
   );
   sweep.unref();
 
+  const maxPerCaller = options.maxSessionsPerCaller ?? 100;
+
+  /** One person cannot use up the sessions of all: their oldest gives way to their newest. */
+  const makeRoomFor = async (ownerId: string) => {
+    const own = [...sessions.values()].filter((session) => session.ownerId === ownerId);
+    if (own.length < maxPerCaller) return;
+    const oldest = own.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
+    await end(oldest, 'the person opened more sessions than one may hold');
+  };
+
   const open = async (req: Request, res: Response, ownerId: string) => {
+    await makeRoomFor(ownerId);
     if (sessions.size + opening >= options.maxSessions) {
       res.set('retry-after', '30');
       jsonRpcError(res, 503, -32000, 'Too many open sessions on this server; try again later.');

@@ -24,6 +24,26 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
+/** Deeper than any tool's arguments may be (the SDK takes 64 levels) plus the JSON-RPC envelope. */
+export const maxBodyDepth = 100;
+
+/** Whether `value` nests deeper than `limit`; iterative, so a hostile body cannot exhaust the stack. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth >= limit) return true;
+    for (const child of Object.values(item.value)) pending.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
+}
+
+/** A session id as the log may carry it: the ids this server makes are UUIDs; anything else is not repeated. */
+function sessionIdForLog(value: string | string[] | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return typeof value === 'string' && /^[0-9a-f-]{36}$/.test(value) ? value : '[not a session id of this server]';
+}
+
 /** Which MCP method(s) a POST carries, for the log line: never the params. */
 function methodsOf(body: unknown): string | undefined {
   const messages = Array.isArray(body) ? body : [body];
@@ -52,7 +72,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
           httpMethod: req.method,
           mcpMethod: req.method === 'POST' ? methodsOf(req.body) : req.method === 'GET' ? 'stream' : 'end session',
           era,
-          sessionId: req.headers['mcp-session-id'],
+          sessionId: sessionIdForLog(req.headers['mcp-session-id']),
           status: res.statusCode,
           durationMs: Math.round(performance.now() - started),
         },
@@ -70,6 +90,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
   };
 
   router.post(path, options.requireCaller, requireJson, parseJson, async (req, res) => {
+    if (nestedDeeperThan(req.body, maxBodyDepth)) {
+      logged(undefined, req, res);
+      jsonRpcError(res, 400, -32600, `Invalid Request: the body nests deeper than ${maxBodyDepth} levels`);
+      return;
+    }
     const legacyRequest = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     logged(legacyRequest ? 'legacy' : 'modern', req, res);
     if (legacyRequest) await legacy.handle(req, res);
@@ -98,7 +123,14 @@ export function answerBodyErrors(error: unknown, _req: Request, res: Response, n
   else if (type === 'entity.too.large') jsonRpcError(res, 413, -32600, 'The request body is too large');
   else if (typeof type === 'string' && type.startsWith('encoding.')) jsonRpcError(res, 415, -32600, 'Unsupported body encoding');
   else if (type === 'charset.unsupported') jsonRpcError(res, 415, -32600, 'Unsupported charset: use UTF-8');
+  else if (clientFault(error)) jsonRpcError(res, (error as { status: number }).status, -32600, 'The request body could not be read');
   else next(error);
+}
+
+/** An error the body parser marked as the client's (a 4xx status), such as a body that does not inflate. */
+function clientFault(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
 
 /** DNS rebinding protection: the SDK's Host and Origin checks, against the names this server answers to. */

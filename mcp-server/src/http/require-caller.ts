@@ -33,7 +33,8 @@ export function requireCaller(checkCaller: CallerCheck, challenge: ChallengeOpti
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     let result;
     try {
-      result = await checkCaller(req.headers.authorization);
+      // Node folds repeated Authorization headers into the first; the distinct values show them all.
+      result = await checkCaller(req.headersDistinct.authorization);
     } catch (error) {
       if (!isPlatformError(error)) throw error;
       req.log.warn({ err: error }, 'the caller could not be checked: the platform is unavailable');

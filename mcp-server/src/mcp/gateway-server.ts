@@ -36,7 +36,7 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const tool = options.catalog().byName(name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name.length > 128 ? `${name.slice(0, 128)}…` : name} not found`);
     const result = await gateway.call(tool, request.params.arguments ?? {}, callerRequest(ctx));
     return server.projectCallToolResult(result, tool.outputSchema);
   });

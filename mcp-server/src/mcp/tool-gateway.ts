@@ -10,7 +10,7 @@ import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from
 
 export interface DelegatedTokenSource {
   get(callerToken: string, service: Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>): Promise<string>;
-  forget(callerToken: string, appClientId: string): void;
+  forget(callerToken: string, appClientId: string, refused?: string): void;
 }
 
 export interface ToolGatewayOptions {
@@ -138,7 +138,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         });
         // A refused delegated token (revoked, or expired early): nothing ran; drop it and try once more.
         if (!answer.ok && answer.code === (status.UNAUTHENTICATED as number) && !retried) {
-          delegatedTokens.forget(request.token, service.appClientId);
+          delegatedTokens.forget(request.token, service.appClientId, delegated);
           return send(true);
         }
         log(answer.ok ? (answer.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
