@@ -88,6 +88,11 @@ describe('loadPlatformMcpSettings', () => {
     expect(message).toContain('TOOL_REGISTRATION_TTL_SECONDS must be a whole number of seconds, from 1 to 86400');
   });
 
+  it('takes a service name the gateway will register: at most 64 characters', () => {
+    expect(loadPlatformMcpSettings({ ...minimal, SERVICE_NAME: 'a'.repeat(64) }).serviceName).toHaveLength(64);
+    expect(() => loadPlatformMcpSettings({ ...minimal, SERVICE_NAME: 'a'.repeat(65) })).toThrow('SERVICE_NAME must be 1 to 64 lower-case letters');
+  });
+
   it('keeps gRPC, which carries tokens without TLS, on loopback unless the network is declared trusted', () => {
     const tool = { ...minimal, SERVICE_NAME: 'webhook-tools' };
     const message = settingsFailure(() => loadPlatformMcpSettings({ ...tool, GATEWAY_ADDRESS: 'gateway.internal:3001', CALLBACK_ADDRESS: '10.0.0.7:50051' }));

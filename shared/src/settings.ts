@@ -45,7 +45,7 @@ const mcpShape = {
   ...appShape,
   GATEWAY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
-  SERVICE_NAME: setting.text.regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
+  SERVICE_NAME: setting.text.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be 1 to 64 lower-case letters, digits and dashes'),
   TOOL_REGISTRATION_TTL_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(30),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
 };

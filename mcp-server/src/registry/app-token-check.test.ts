@@ -6,7 +6,7 @@ import { createHttpClient } from '@platform/shared';
 import { closedPort, listen, startedForTests } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { createAppTokenCheck } from './app-token-check.ts';
-import { tokenOf } from './registry-harness.ts';
+import { tokenOf } from '../../test/registry-harness.ts';
 import { RegistryError } from './registry-errors.ts';
 
 const platform = startedForTests(() => startPlatform());

@@ -7,7 +7,7 @@ import { loadToolsProto, type Tool } from '@platform/proto';
 import { closedPort, listen, startedForTests } from '@platform/shared/testing';
 import type { ServingToolApp } from '@platform/shared/tools';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway, type RegistryClient } from './registry-harness.ts';
+import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway, type RegistryClient } from '../../test/registry-harness.ts';
 import type { ToolRegistryOptions } from './tool-registry.ts';
 
 const platform = startedForTests(() => startPlatform());

@@ -17,7 +17,7 @@ import {
   type Gateway,
   type RegistryClient,
   type ToolServiceSpec,
-} from './registry-harness.ts';
+} from '../../test/registry-harness.ts';
 import type { ToolRegistry, ToolRegistryOptions } from './tool-registry.ts';
 
 const platform = startedForTests(() => startPlatform());

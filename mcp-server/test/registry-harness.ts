@@ -8,9 +8,9 @@ import { createHttpClient, createLogger, platformAppIdentity } from '@platform/s
 import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
 import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
 import { z } from 'zod';
-import type { ToolCatalog } from '../remote-tools.ts';
-import { createToolServicePool, type ToolServicePool } from '../tool-services/index.ts';
-import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';
+import type { ToolCatalog } from '../src/remote-tools.ts';
+import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
+import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../src/registry/tool-registry.ts';
 
 export const appSecrets = {
   'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
