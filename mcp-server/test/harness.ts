@@ -165,8 +165,8 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
 
 /** A tool service for tests that records, inside the service, the token each call brought. */
 export interface ProbeService {
-  /** Every call the service ran: the tool, its arguments, and ctx.authToken. */
-  readonly calls: { readonly tool: string; readonly args: unknown; readonly token: string }[];
+  /** Every call the service ran: the tool, its arguments, ctx.authToken, and whether ctx.signal aborted. */
+  readonly calls: { readonly tool: string; readonly args: unknown; readonly token: string; aborted: boolean }[];
   readonly serving: ServingToolApp;
   readonly logs: string[];
   close(): Promise<void>;
@@ -183,6 +183,8 @@ export interface ProbeOptions {
   readonly ttlSeconds?: number;
   /** Register at the gateway (default true); false only serves, for a test that registers by hand. */
   readonly register?: boolean;
+  /** How long each call takes (it ends early when its signal aborts). Default 0. */
+  readonly delayMs?: number;
 }
 
 const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
@@ -214,8 +216,19 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
         inputSchema: z.strictObject({ text: z.string().max(10_000).optional(), companyId: z.number().int().positive().optional() }),
         ...(options.requiresPermission !== undefined && { requiresPermission: options.requiresPermission }),
         annotations: { readOnlyHint: true },
-        handler: (args, ctx) => {
-          calls.push({ tool: name, args, token: ctx.authToken });
+        handler: async (args, ctx) => {
+          const call = { tool: name, args, token: ctx.authToken, aborted: false };
+          calls.push(call);
+          if (options.delayMs) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, options.delayMs);
+              ctx.signal.addEventListener('abort', () => {
+                call.aborted = true;
+                clearTimeout(timer);
+                resolve();
+              });
+            });
+          }
           return { echoed: args, callerId: ctx.callerId };
         },
       }),
