@@ -1,0 +1,164 @@
+// The servers the gateway benchmark loads, in a process of their own so that the MCP clients that
+// drive the load do not share their event loop: the whole path (the dev platform behind a counting
+// proxy, the gateway and its gRPC registry, a tool service on the SDK with a no-op tool, registered
+// at the gateway), and the bare MCP SDK server next to it. Reports its addresses and the people's
+// tokens over IPC, then answers the benchmark's requests (see ServersRequest).
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/shared';
+import { createToolApp, defineTool } from '@platform/shared/tools';
+import { listenOnFreePort, toolClient } from '@platform/shared/testing';
+import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { z } from 'zod';
+import { createMcpGateway } from '../src/mcp-gateway.ts';
+import { loadMcpServerSettings } from '../src/settings.ts';
+import { createBareMcpServer } from './bare-mcp-server.ts';
+import { startCountingProxy } from './counting-proxy.ts';
+
+export interface ServersReady {
+  /** The gateway's MCP endpoint. */
+  readonly gatewayUrl: string;
+  /** The bare server's base URL: /legacy and /modern. */
+  readonly bareUrl: string;
+  /** One person token for the gateway per client, of people who may use the no-op's app. */
+  readonly tokens: readonly string[];
+}
+
+export type ServersRequest =
+  /** This process's CPU time so far and what the platform was asked; after a garbage collection when `gc`. */
+  | { readonly kind: 'sample'; readonly gc: boolean }
+  /** The gRPC leg alone: CallTool of the no-op from this process, as the gateway sends it, `inFlight` at a time. */
+  | { readonly kind: 'grpc-leg'; readonly inFlight: number; readonly seconds: number };
+
+export interface ServersSample {
+  /** User + system CPU time of this process so far. */
+  readonly cpuMicros: number;
+  /** What the platform was asked so far, by `METHOD /path` (token requests by grant). */
+  readonly platform: Readonly<Record<string, number>>;
+}
+
+export interface GrpcLegFigures {
+  readonly callsPerSecond: number;
+  /** CPU time of this process per call: the gRPC client's and the tool service's together. */
+  readonly cpuMicrosPerCall: number;
+}
+
+/** Seeded people of company 1, where the no-op's app (fleet-insights) is installed. */
+const people = ['oscar', 'vera', 'olivia', 'oscar'];
+/** Longer than the whole run: a count of GET /api/me then means "not cached", never "expired once". */
+const meCacheTtlSeconds = '600';
+
+// Everything the servers log is a warning at least: a per-request line at debug or info would
+// measure the logger, not the gateway.
+const logger = (name: string): Logger => createLogger({ name, level: 'warn' });
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const proxy = await startCountingProxy();
+const gatewayHttp = await listenOnFreePort();
+const gatewayUrl = `${gatewayHttp.url}/mcp`;
+// The platform's test harness logs at debug into memory; it is asked nothing once the caches are warm.
+const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: gatewayUrl } });
+proxy.target = platform.issuer;
+
+const settings = loadMcpServerSettings({
+  MCP_PUBLIC_URL: gatewayUrl,
+  PLATFORM_API_BASE_URL: proxy.url,
+  MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
+  REGISTRY_ADDRESS: '127.0.0.1:0',
+  ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+});
+const gateway = createMcpGateway({ settings, logger: logger('mcp-server') });
+gatewayHttp.server.on('request', gateway.app);
+const registry = await gateway.registry.serve(settings.registryAddress);
+
+const toolSettings = loadPlatformMcpSettings({
+  PLATFORM_API_BASE_URL: proxy.url,
+  APP_CLIENT_ID: 'fleet-insights',
+  APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
+  SERVICE_NAME: 'bench',
+  GATEWAY_ADDRESS: registry.address,
+  CALLBACK_ADDRESS: '127.0.0.1:0',
+  ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+});
+const tools = createToolApp({ settings: toolSettings, identity: platformAppIdentity(toolSettings), logger: logger('bench-tools') });
+tools.registerTools([
+  defineTool({
+    name: 'noop',
+    title: 'No-op',
+    description: 'Answers { ok: true }; for the benchmark.',
+    inputSchema: z.strictObject({}),
+    annotations: { readOnlyHint: true },
+    handler: () => ({ ok: true }),
+  }),
+]);
+const toolService = await tools.serve();
+await until(() => gateway.registry.catalog().byName('noop') !== undefined, 'the tool service registered its no-op');
+
+const bare = createBareMcpServer();
+const bareHttp = await listenOnFreePort();
+bareHttp.server.on('request', bare.app);
+
+const tokens = await Promise.all(people.map((username) => personToken(proxy.url, username, { resource: gatewayUrl })));
+
+// The gRPC leg alone, the way the gateway calls it: a delegated token for (oscar, fleet-insights).
+const grpcLeg = toolClient(toolService.address);
+const grpcLegToken = await delegatedToken(proxy.url, 'oscar', 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET);
+
+async function measureGrpcLeg(inFlight: number, seconds: number): Promise<GrpcLegFigures> {
+  const call = async () => {
+    const answer = await grpcLeg.call('noop', {}, grpcLegToken, { deadlineMs: 30_000 });
+    if (!answer.ok || answer.isError) throw new Error(`CallTool of the no-op failed: ${JSON.stringify(answer)}`);
+  };
+  await call(); // fills the tool service's caller check for this token
+  const { user, system } = process.cpuUsage();
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  let calls = 0;
+  const worker = async () => {
+    while (performance.now() < end) {
+      await call();
+      calls += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  const used = process.cpuUsage({ user, system });
+  return { callsPerSecond: calls / ((performance.now() - started) / 1000), cpuMicrosPerCall: (used.user + used.system) / calls };
+}
+
+async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures> {
+  if (request.kind === 'grpc-leg') return measureGrpcLeg(request.inFlight, request.seconds);
+  if (request.gc) globalThis.gc?.();
+  const { user, system } = process.cpuUsage();
+  return { cpuMicros: user + system, platform: proxy.counts() };
+}
+
+const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, tokens };
+process.send?.(ready);
+process.on('message', (request: ServersRequest) => {
+  answer(request).then(
+    (reply) => process.send?.(reply),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+});
+// The benchmark ends this process by disconnecting (or by dying): then everything stops.
+process.once('disconnect', () => {
+  void (async () => {
+    grpcLeg.close();
+    await bare.close();
+    await bareHttp.close();
+    await toolService.close(0);
+    await registry.close();
+    await gateway.close();
+    await gatewayHttp.close();
+    await platform.close();
+    await proxy.close();
+  })().finally(() => process.exit(0));
+});

@@ -1,0 +1,201 @@
+// Warm MCP tools/call of a no-op tool through the whole gateway path (Streamable HTTP, the cached
+// caller check, a reused delegated token, gRPC to a tool service on the SDK) next to a bare MCP SDK
+// server running the same no-op in-process, on both protocol revisions, in the same run: p50 and
+// p99 latency of sequential calls, calls/s with calls in flight from several clients, and the
+// servers' CPU time per call, which the machine's other load moves far less than calls/s. The
+// servers run in a process of their own; this one only drives MCP SDK clients.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { availableParallelism, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { collectGarbage } from '@platform/scripts/bench-report';
+import type { GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
+import { callLoad, type LoadFigures } from './tool-call-load.ts';
+
+const rounds = 3;
+const sequentialSeconds = 1.5;
+const loadSeconds = 1.5;
+const warmUpSeconds = 1;
+/** Each round of the gRPC leg measured alone. */
+const grpcLegSeconds = 1;
+/** Calls in flight per client under load; there is one client per person token the servers process gives. */
+const inFlightPerClient = 4;
+const targets = { p50: 1.5, callsPerSecond: 0.6 } as const;
+
+type Era = 'legacy' | 'modern';
+const eraTitles: Record<Era, string> = { legacy: '2025-11-25, sessions', modern: '2026-07-28, stateless' };
+
+interface Measured {
+  sequential: LoadFigures[];
+  load: LoadFigures[];
+  cpuMicrosPerCall: number[];
+}
+
+interface Side {
+  readonly clients: readonly Client[];
+  readonly measured: Measured;
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+// ---- the servers process ----
+
+const child = spawn(process.execPath, ['--expose-gc', resolve(import.meta.dirname, 'bench-servers.ts')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const exited = once(child, 'exit');
+const nextMessage = async <T>() =>
+  ((await Promise.race([once(child, 'message'), exited.then(() => Promise.reject(new Error('the servers process exited')))])) as [T])[0];
+const ask = async <T>(request: ServersRequest) => {
+  child.send(request);
+  return nextMessage<T>();
+};
+const sample = (gc = false) => ask<ServersSample>({ kind: 'sample', gc });
+
+/** How often each request reached the platform between two samples; only what changed. */
+function platformDelta(before: ServersSample, after: ServersSample): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after.platform)
+      .map(([key, count]) => [key, count - (before.platform[key] ?? 0)] as const)
+      .filter(([, count]) => count !== 0),
+  );
+}
+
+async function connect(url: string, era: Era, token: string): Promise<Client> {
+  const client = new Client({ name: 'gateway-bench', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: { token: () => Promise.resolve(token) } }));
+  return client;
+}
+
+/** Measures one side for one round: sequential latency, then calls/s under load with the servers' CPU time. */
+async function measureRound(side: Side): Promise<void> {
+  collectGarbage();
+  await sample(true);
+  const [first] = side.clients;
+  if (!first) throw new Error('no client');
+  side.measured.sequential.push(await callLoad([first], 1, sequentialSeconds));
+  const before = await sample();
+  const load = await callLoad(side.clients, inFlightPerClient, loadSeconds);
+  const after = await sample();
+  side.measured.load.push(load);
+  side.measured.cpuMicrosPerCall.push((after.cpuMicros - before.cpuMicros) / load.calls);
+}
+
+interface EraResult {
+  readonly era: Era;
+  readonly gateway: Measured;
+  readonly bare: Measured;
+  readonly platform: Record<string, number>;
+}
+
+async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
+  const bareUrl = `${ready.bareUrl}/${era}`;
+  const connectAll = (url: string) => Promise.all(ready.tokens.map((token) => connect(url, era, token)));
+  const gateway: Side = { clients: await connectAll(ready.gatewayUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
+  const bare: Side = { clients: await connectAll(bareUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
+  try {
+    // The warm-up fills the caches: each token's caller check and delegated token, the tool service's caller check.
+    for (const side of [gateway, bare]) await callLoad(side.clients, inFlightPerClient, warmUpSeconds);
+    const before = await sample();
+    for (let round = 0; round < rounds; round++) {
+      // Interleaved, and in alternating order, so a slow patch of the machine falls on both alike.
+      for (const side of round % 2 === 0 ? [gateway, bare] : [bare, gateway]) await measureRound(side);
+    }
+    return { era, gateway: gateway.measured, bare: bare.measured, platform: platformDelta(before, await sample()) };
+  } finally {
+    await Promise.all([...gateway.clients, ...bare.clients].map((client) => client.close().catch(() => undefined)));
+  }
+}
+
+// ---- the report ----
+
+interface Figures {
+  readonly p50: number;
+  readonly p99: number;
+  readonly callsPerSecond: number;
+  readonly loadP50: number;
+  readonly loadP99: number;
+  readonly cpu: number;
+}
+
+const figuresOf = (measured: Measured): Figures => ({
+  p50: median(measured.sequential.map((r) => r.p50Ms)),
+  p99: median(measured.sequential.map((r) => r.p99Ms)),
+  callsPerSecond: median(measured.load.map((r) => r.callsPerSecond)),
+  loadP50: median(measured.load.map((r) => r.p50Ms)),
+  loadP99: median(measured.load.map((r) => r.p99Ms)),
+  cpu: median(measured.cpuMicrosPerCall),
+});
+
+function row(metric: string, gateway: number, bare: number, digits: number, target?: { readonly bound: number; readonly atMost: boolean }): string {
+  const ratio = gateway / bare;
+  // Three decimals, so that a ratio just short of its target never reads as on it.
+  const cells = [metric.padEnd(44), gateway.toFixed(digits).padStart(10), bare.toFixed(digits).padStart(10), `${ratio.toFixed(3)}x`.padStart(8)];
+  if (target) {
+    const met = target.atMost ? ratio <= target.bound : ratio >= target.bound;
+    cells.push(`${target.atMost ? '≤' : '≥'} ${target.bound.toFixed(1)}x`.padStart(9), met ? 'met' : 'NOT met');
+  }
+  return `  ${cells.join(' ')}`;
+}
+
+function printEra({ era, gateway, bare, platform }: EraResult, clients: number, grpcLeg: GrpcLegFigures): void {
+  const g = figuresOf(gateway);
+  const b = figuresOf(bare);
+  console.log(`\nMCP tools/call of a no-op tool, warm, ${eraTitles[era]}`);
+  console.log(`  ${'metric'.padEnd(44)} ${'gateway'.padStart(10)} ${'bare'.padStart(10)} ${'ratio'.padStart(8)} ${'target'.padStart(9)}`);
+  console.log(row('p50 latency, sequential (ms)', g.p50, b.p50, 3, { bound: targets.p50, atMost: true }));
+  console.log(row('p99 latency, sequential (ms)', g.p99, b.p99, 3));
+  console.log(
+    row(`calls/s, ${inFlightPerClient * clients} in flight over ${clients} clients`, g.callsPerSecond, b.callsPerSecond, 0, {
+      bound: targets.callsPerSecond,
+      atMost: false,
+    }),
+  );
+  console.log(row('p50 latency at that load (ms)', g.loadP50, b.loadP50, 3));
+  console.log(row('p99 latency at that load (ms)', g.loadP99, b.loadP99, 3));
+  console.log(row('servers CPU time per call under load (µs)', g.cpu, b.cpu, 0));
+  const extra = g.cpu - b.cpu;
+  console.log(
+    `  the gateway's extra ${extra.toFixed(0)} µs of CPU per call; the gRPC leg alone takes ${grpcLeg.cpuMicrosPerCall.toFixed(0)} µs (${((100 * grpcLeg.cpuMicrosPerCall) / extra).toFixed(0)}% of it)`,
+  );
+  const asked = Object.entries(platform).map(([key, count]) => `${key} ×${count}`);
+  console.log(`  platform asked during the measured rounds: ${asked.length === 0 ? 'nothing' : asked.join(', ')}`);
+}
+
+function coldRequests(platform: Record<string, number>): number {
+  return (platform['POST /token token-exchange'] ?? 0) + (platform['GET /api/me'] ?? 0);
+}
+
+try {
+  const ready = await nextMessage<ServersReady>();
+  if (ready.tokens.length === 0) throw new Error('the servers process sent no tokens');
+  const results: EraResult[] = [];
+  for (const era of ['legacy', 'modern'] as const) results.push(await measureEra(ready, era));
+  const grpcLegRounds: GrpcLegFigures[] = [];
+  for (let round = 0; round < rounds; round++) {
+    await sample(true);
+    grpcLegRounds.push(await ask<GrpcLegFigures>({ kind: 'grpc-leg', inFlight: inFlightPerClient * ready.tokens.length, seconds: grpcLegSeconds }));
+  }
+  const grpcLeg: GrpcLegFigures = {
+    callsPerSecond: median(grpcLegRounds.map((r) => r.callsPerSecond)),
+    cpuMicrosPerCall: median(grpcLegRounds.map((r) => r.cpuMicrosPerCall)),
+  };
+
+  console.log(
+    `\ngateway: MCP → caller check (cached) → delegated token (reused) → gRPC → tool service on the SDK → no-op;` +
+      `\nbare: an MCP SDK server with the no-op in-process. Median of ${rounds} interleaved rounds of ${sequentialSeconds} s sequential` +
+      ` and ${loadSeconds} s under load each; servers in their own process; 1-min load average ${(loadavg()[0] ?? 0).toFixed(1)} on ${availableParallelism()} CPUs.`,
+  );
+  for (const result of results) printEra(result, ready.tokens.length, grpcLeg);
+  console.log(
+    `\nThe gRPC leg alone: CallTool of the no-op from the servers process with a delegated token, ${inFlightPerClient * ready.tokens.length} in flight` +
+      ` (grpc-js client, the tool service's grpc-js server and SDK): ${grpcLeg.callsPerSecond.toFixed(0)} calls/s, ${grpcLeg.cpuMicrosPerCall.toFixed(0)} µs of CPU per call.`,
+  );
+  const cold = results.filter((result) => coldRequests(result.platform) > 0);
+  if (cold.length > 0) {
+    console.error(`\nnot warm: token exchanges or GET /api/me during the measured rounds (${cold.map((result) => result.era).join(', ')})`);
+    process.exitCode = 1;
+  }
+} finally {
+  child.disconnect();
+  await exited;
+}
