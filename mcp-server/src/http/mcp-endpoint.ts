@@ -3,8 +3,8 @@
 // sessions; the SDK's own classifier decides, so the two never disagree. Every request is checked
 // for its caller first, before its body is read.
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { isJsonContentType, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { classifyInboundRequest, isJsonContentType, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Logger } from '@platform/shared';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { LegacySessions } from './legacy-sessions.ts';
@@ -42,6 +42,28 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
 function sessionIdForLog(value: string | string[] | undefined): string | undefined {
   if (value === undefined) return undefined;
   return typeof value === 'string' && /^[0-9a-f-]{36}$/.test(value) ? value : '[not a session id of this server]';
+}
+
+const headerOf = (req: Request, name: string) => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * Whether a parsed POST belongs to the 2025-11-25 sessions: the SDK's own classifier, the step
+ * `isLegacyRequest` runs, fed the body Express already parsed and the three headers it reads,
+ * without building a web Request first (that copy cost more than the rest of the routing).
+ */
+export function isLegacyPost(req: Request): boolean {
+  if (req.body === undefined) return true;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: headerOf(req, 'mcp-protocol-version'),
+    mcpMethodHeader: headerOf(req, 'mcp-method'),
+    mcpNameHeader: headerOf(req, 'mcp-name'),
+    body: req.body as unknown,
+  });
+  return outcome.kind === 'legacy';
 }
 
 /** Which MCP method(s) a POST carries, for the log line: never the params. */
@@ -95,7 +117,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
       jsonRpcError(res, 400, -32600, `Invalid Request: the body nests deeper than ${maxBodyDepth} levels`);
       return;
     }
-    const legacyRequest = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
+    const legacyRequest = isLegacyPost(req);
     logged(legacyRequest ? 'legacy' : 'modern', req, res);
     if (legacyRequest) await legacy.handle(req, res);
     else await modernNode(req, res, req.body);

@@ -3,7 +3,7 @@
 // for this server passes: a token for another audience, a delegated token or an expired one gets
 // the 401 challenge; a platform outage gets 503.
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { isPlatformError, tokenExpiry, type Caller, type CallerCheck } from '@platform/shared';
+import { isPlatformError, type Caller, type CallerCheck } from '@platform/shared';
 import type { NextFunction, Request, Response } from 'express';
 import { platformUnavailable, unauthorized, type ChallengeOptions, type Refusal } from './bearer-challenge.ts';
 
@@ -30,6 +30,7 @@ function send(res: Response, refusal: Refusal): void {
 }
 
 export function requireCaller(checkCaller: CallerCheck, challenge: ChallengeOptions) {
+  const scopes = challenge.scope.split(' ');
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     let result;
     try {
@@ -46,15 +47,10 @@ export function requireCaller(checkCaller: CallerCheck, challenge: ChallengeOpti
       return;
     }
     const { caller, credential } = result;
-    const expiry = tokenExpiry(credential.token);
     req.caller = caller;
-    req.auth = {
-      token: credential.token,
-      clientId: caller.id,
-      scopes: challenge.scope.split(' '),
-      ...(expiry !== undefined && { expiresAt: Math.floor(expiry / 1000) }),
-      extra: { caller, requestId: req.id } satisfies CallerInfo,
-    };
+    // No expiresAt: the token was checked at the platform just now (or within the cache's short
+    // lifetime, never past its expiry), which is all the MCP handlers rely on.
+    req.auth = { token: credential.token, clientId: caller.id, scopes, extra: { caller, requestId: req.id } satisfies CallerInfo };
     next();
   };
 }
