@@ -90,6 +90,10 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
     let session: Session | undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Answers as one JSON body, not an SSE stream per POST: the gateway's tools run remotely and
+      // send nothing before their result (cancellation is a POST of its own in this revision), and
+      // list_changed travels on the session's GET stream.
+      enableJsonResponse: true,
       onsessioninitialized: (id) => {
         session = { id, ownerId, server, transport, lastUsed: clock() };
         sessions.set(id, session);
