@@ -1,7 +1,8 @@
 // Starts a real dev platform on loopback ports chosen by the OS, for whole-process tests.
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { createLogger } from '@platform/shared';
-import { captureLogs, listenOnFreePort } from '@platform/shared/testing';
+import { captureLogs, listen, listenOnFreePort, type Listening } from '@platform/shared/testing';
 import * as oauth from 'openid-client';
 import { createDevPlatform, type DevPlatform } from '../src/dev-platform.ts';
 import { loadSeedFile, parseSeed, type Seed } from '../src/seed.ts';
@@ -113,3 +114,52 @@ export async function sendJson(method: string, url: string, token: string, body:
 }
 
 export { devSecrets } from './dev-env.ts';
+
+// The dev platform behind an HTTP proxy that is its issuer, so that tokens stay genuine while the
+// proxy counts the caller checks (GET /api/me) and, while `failing`, answers them 503: a platform
+// that cannot check tokens, for tests of what a service does then.
+export interface PlatformProxy extends Listening {
+  failing: boolean;
+  /** GET /api/me requests seen so far. */
+  meChecks: number;
+}
+
+export interface ProxiedPlatform {
+  readonly proxy: PlatformProxy;
+  readonly platform: RunningPlatform;
+  /** The issuer and API base every part uses: the proxy's address. */
+  readonly issuer: string;
+  close(): Promise<void>;
+}
+
+/** The platform, its issuer the proxy's address; `env` and `seed` as for startPlatform. */
+export async function startProxiedPlatform(options: { env?: Record<string, string>; seed?: unknown } = {}): Promise<ProxiedPlatform> {
+  let target = '';
+  const state = { failing: false, meChecks: 0 };
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
+    const isMe = req.method === 'GET' && req.url === '/api/me';
+    if (isMe) state.meChecks += 1;
+    if (isMe && state.failing) {
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"maintenance"}');
+      return;
+    }
+    const upstream = httpRequest(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  };
+  const proxy: PlatformProxy = Object.assign(state, await listen(forward));
+  const platform = await startPlatform({ ...options, env: { ...options.env, PLATFORM_ISSUER: proxy.url } });
+  target = platform.issuer;
+  return {
+    proxy,
+    platform,
+    issuer: proxy.url,
+    async close() {
+      await platform.close();
+      await proxy.close();
+    },
+  };
+}

@@ -2,43 +2,16 @@
 // proxy that can stage an outage), the webhook API on SQLite, the MCP gateway (HTTP and its gRPC
 // registry) and the webhook tool service registered at it; plus MCP SDK clients signed in as a
 // seeded person on either protocol revision.
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, listen, listenOnFreePort, startedForTests, type Listening } from '@platform/shared/testing';
+import { captureLogs, listenOnFreePort, startedForTests } from '@platform/shared/testing';
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
 import { z } from 'zod';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
 import { loadMcpServerSettings, type McpServerSettings } from '../src/settings.ts';
-
-/** An HTTP proxy in front of the platform: counts requests by path and, while `failing`, answers them 503. */
-export interface PlatformProxy extends Listening {
-  target: string;
-  failing: boolean;
-  readonly hits: Map<string, number>;
-}
-
-export async function startPlatformProxy(): Promise<PlatformProxy> {
-  const state = { target: '', failing: false, hits: new Map<string, number>() };
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').replace(/\?.*$/s, '');
-    state.hits.set(path, (state.hits.get(path) ?? 0) + 1);
-    if (state.failing) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"maintenance"}');
-      return;
-    }
-    const upstream = httpRequest(`${state.target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  };
-  return Object.assign(state, await listen(forward));
-}
 
 export type Era = 'legacy' | 'modern';
 export const eras: readonly Era[] = ['legacy', 'modern'];
@@ -83,15 +56,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     for (const closer of closers.reverse()) await closer().catch(() => undefined);
   };
   try {
-    const proxy = await startPlatformProxy();
-    closers.push(() => proxy.close());
     const http = await listenOnFreePort();
     closers.push(() => http.close());
     const mcpUrl = `${http.url}/mcp`;
-    const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv } });
-    closers.push(() => platform.close());
-    proxy.target = platform.issuer;
-    const issuer = proxy.url;
+    const proxied = await startProxiedPlatform({ env: { PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv } });
+    closers.push(() => proxied.close());
+    const { proxy, platform, issuer } = proxied;
     const api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: issuer });
     closers.push(() => api.close());
 

@@ -2,60 +2,15 @@
 // can stage its outage), the real webhook API, the tool service over gRPC, and delegated tokens
 // from a real token exchange. A tool runs only on a token delegated to this app, and only where
 // the person and the app may both act.
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { delegatedToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { healthStatus, listen, reflectedServices, startedForTests, type Listening } from '@platform/shared/testing';
+import { delegatedToken, devSecrets, personToken, startProxiedPlatform } from '@platform/dev-platform/testing';
+import type { IncomingMessage } from 'node:http';
+import { healthStatus, listen, reflectedServices, startedForTests } from '@platform/shared/testing';
 import { startedApiForTests } from '@platform/webhook-api/testing';
 import { describe, expect, it } from 'vitest';
 import { startToolService, startedToolServiceForTests } from './harness.ts';
 
-/** An HTTP proxy in front of the platform: counts GET /api/me and, while `failing`, answers it 503. */
-interface PlatformProxy extends Listening {
-  target: string;
-  failing: boolean;
-  meChecks: number;
-}
-
-async function startPlatformProxy(): Promise<PlatformProxy> {
-  const state = { target: '', failing: false, meChecks: 0 };
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const isMe = req.method === 'GET' && req.url === '/api/me';
-    if (isMe) state.meChecks += 1;
-    if (isMe && state.failing) {
-      res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"maintenance"}');
-      return;
-    }
-    const upstream = httpRequest(`${state.target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  };
-  const server = await listen(forward);
-  return Object.assign(state, server);
-}
-
-interface Stack {
-  readonly proxy: PlatformProxy;
-  readonly platform: RunningPlatform;
-  close(): Promise<void>;
-}
-
 // The platform's issuer is the proxy's address: tokens are issued for it and every part reaches the platform through it.
-const stack = startedForTests(async (): Promise<Stack> => {
-  const proxy = await startPlatformProxy();
-  const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url } });
-  proxy.target = platform.issuer;
-  return {
-    proxy,
-    platform,
-    async close() {
-      await platform.close();
-      await proxy.close();
-    },
-  };
-});
+const stack = startedForTests(() => startProxiedPlatform());
 const issuer = () => stack().proxy.url;
 const api = startedApiForTests('SQLite', issuer);
 const tools = startedToolServiceForTests(() => ({ platformUrl: issuer(), webhookApiUrl: api().url }));
