@@ -15,7 +15,6 @@ export interface ProtectedResourceOptions {
 export interface ProtectedResource {
   /** The metadata document's URL, as the 401 challenge's `resource_metadata` names it. */
   readonly metadataUrl: string;
-  readonly document: OAuthProtectedResourceMetadata;
   readonly routes: Router;
 }
 
@@ -36,5 +35,5 @@ export function createProtectedResource(options: ProtectedResourceOptions): Prot
     // Public and the same for everyone: browsers may read it from any page, caches may keep it.
     res.set({ 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=3600' }).send(body);
   });
-  return { metadataUrl, document, routes };
+  return { metadataUrl, routes };
 }

@@ -4,7 +4,7 @@ import { PlatformError } from '@platform/shared';
 import { describe, expect, it } from 'vitest';
 import { DelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
-import { delegationFailure, noAnswer, toolResult } from './tool-result.ts';
+import { delegationFailure, toolResult } from './tool-result.ts';
 
 function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
   return {
@@ -256,18 +256,5 @@ describe('delegationFailure', () => {
     const result = delegationFailure(new Error('secret internals at /srv/gateway.ts:1'), tool);
     expect(result.structuredContent).toMatchObject({ code: 'NO_DELEGATED_TOKEN', reason: 'UNEXPECTED' });
     expect(textOf(result)).not.toContain('internals');
-  });
-});
-
-describe('noAnswer', () => {
-  it('says the service did not answer and whether calling again is safe', () => {
-    expect(noAnswer(readOnlyTool)).toEqual({
-      content: [{ type: 'text', text: expect.stringContaining('did not answer') as string }],
-      structuredContent: { code: 'NO_ANSWER', message: expect.any(String) as string },
-      isError: true,
-    });
-    expect(textOf(noAnswer(readOnlyTool))).toBe(
-      'The service of the tool list_webhooks (webhook-tools) did not answer: it may be restarting or gone. The tool only reads, so calling it again is safe. If the tool is no longer listed, it is no longer offered.',
-    );
   });
 });

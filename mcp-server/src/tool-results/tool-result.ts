@@ -45,15 +45,6 @@ export function delegationFailure(error: unknown, tool: RemoteTool): CallToolRes
   return failure('NO_DELEGATED_TOKEN', `No delegated token could be obtained, so the tool ${tool.exposedName} was not called: ${why}`, { reason });
 }
 
-/** The result when the tool service gave no answer at all (the connection failed or dropped mid-call). */
-export function noAnswer(tool: RemoteTool): CallToolResult {
-  return failure(
-    'NO_ANSWER',
-    `The service of the tool ${tool.exposedName} (${tool.service.serviceName}) did not answer: it may be restarting or gone. ${mayHaveRun(tool)} ` +
-      'If the tool is no longer listed, it is no longer offered.',
-  );
-}
-
 /** What a status message may say: the tool, the service's details as one sentence, and the call's deadline. */
 interface RefusedCall {
   readonly tool: RemoteTool;
