@@ -29,13 +29,26 @@ function send(res: Response, refusal: Refusal): void {
   res.status(refusal.status).set(refusal.headers).json(refusal.body);
 }
 
+/**
+ * The Authorization header, or every value when it was sent more than once: Node keeps only the
+ * first in `headers`, and the caller check must refuse the ambiguity. The raw headers are scanned
+ * rather than `headersDistinct`, which would copy every header of every request.
+ */
+function authorizationOf(req: Request): string | string[] | undefined {
+  const raw = req.rawHeaders;
+  let values: string[] | undefined;
+  for (let index = 0; index < raw.length; index += 2) {
+    if (raw[index]?.toLowerCase() === 'authorization') (values ??= []).push(raw[index + 1] ?? '');
+  }
+  return values !== undefined && values.length > 1 ? values : req.headers.authorization;
+}
+
 export function requireCaller(checkCaller: CallerCheck, challenge: ChallengeOptions) {
   const scopes = challenge.scope.split(' ');
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     let result;
     try {
-      // Node folds repeated Authorization headers into the first; the distinct values show them all.
-      result = await checkCaller(req.headersDistinct.authorization);
+      result = await checkCaller(authorizationOf(req));
     } catch (error) {
       if (!isPlatformError(error)) throw error;
       req.log.warn({ err: error }, 'the caller could not be checked: the platform is unavailable');

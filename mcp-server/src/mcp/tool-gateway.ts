@@ -95,11 +95,13 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       const needing = catalog.tools.filter((tool) => tool.requiresPermission !== undefined);
       const apps = [...new Map(needing.map((tool) => [tool.service.appClientId, tool.service])).values()];
       const held = apps.length === 0 ? new Map<string, ReadonlySet<string> | undefined>() : await heldThrough(apps, request);
-      const ownPermissions = new Set(request.caller.companies.flatMap((company) => [...company.permissions]));
+      // The person's own permissions, built only if some app's could not be asked.
+      let ownPermissions: ReadonlySet<string> | undefined;
+      const personal = () => (ownPermissions ??= new Set(request.caller.companies.flatMap((company) => [...company.permissions])));
       return catalog.tools
         .filter((tool) => {
           if (tool.requiresPermission === undefined) return true;
-          const permissions = held.get(tool.service.appClientId) ?? ownPermissions;
+          const permissions = held.get(tool.service.appClientId) ?? personal();
           return permissions.has(tool.requiresPermission);
         })
         .flatMap((tool) => tools.get(tool) ?? []);
