@@ -101,7 +101,16 @@ export function createPostgresDriver(connectionString: string, options: Postgres
   });
 
   return {
-    dialect: { sequence: 'seq', forUpdate: ' FOR UPDATE', writableWith: true },
+    dialect: {
+      sequence: 'seq',
+      forUpdate: ' FOR UPDATE',
+      writableWith: true,
+      skipLocked: ' FOR UPDATE SKIP LOCKED',
+      jsonRows: (parameter, alias, columns) =>
+        `json_to_recordset(${parameter}::json) AS ${alias} (${Object.entries(columns)
+          .map(([name, type]) => `${name} ${type}`)
+          .join(', ')})`,
+    },
     one: (sql, values) => withClient((client) => on(client).one(sql, values)),
     all: (sql, values) => withClient((client) => on(client).all(sql, values)),
     run: (sql, values) => withClient((client) => on(client).run(sql, values)),
@@ -124,7 +133,63 @@ export function createPostgresDriver(connectionString: string, options: Postgres
           throw error;
         }
       }),
+    listen: (channel, onNotify) => listenOn(connectionString, channel, onNotify, options),
     failureOf: classifyPostgresError,
     close: () => pool.end(),
+  };
+}
+
+/** How long a lost LISTEN connection waits before it connects again. */
+const relistenDelayMs = 1_000;
+
+/**
+ * A connection of its own (a pooled one would be handed to others) that LISTENs on `channel`,
+ * connecting again after any failure; `onNotify` is called for each notification and after each
+ * reconnection.
+ */
+async function listenOn(connectionString: string, channel: string, onNotify: () => void, options: PostgresDriverOptions): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`listen: ${channel} is not a plain channel name`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  /** Whether it listened once: a failure to listen at first is the caller's to see, later ones are retried. */
+  let started = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString, connectionTimeoutMillis: options.connectionTimeoutMs, keepAlive: true });
+    const lost = (error?: Error) => {
+      next.removeAllListeners();
+      next.on('error', () => undefined);
+      next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      if (error) options.onIdleConnectionError?.(error);
+      if (!stopped && started) retry = setTimeout(() => void connect().catch(() => undefined), relistenDelayMs);
+    };
+    next.on('notification', () => {
+      onNotify();
+    });
+    next.on('error', lost);
+    next.on('end', () => {
+      lost();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      lost(error as Error);
+      throw error;
+    }
+    client = next;
+    started = true;
+    onNotify();
+  };
+  await connect().catch(rethrow);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    current?.removeAllListeners();
+    current?.on('error', () => undefined);
+    await current?.end().catch(() => undefined);
   };
 }

@@ -2,6 +2,7 @@
 // one database. Creation order is a sequence column, never a timestamp.
 import { createPostgresDriver } from './postgres-driver.ts';
 import { companyConfigCountsMigration } from './company-config-counts.ts';
+import { postgresDeliveryMigration } from './delivery-schema.ts';
 import { runMigrations } from './run-migrations.ts';
 import { createSqlWebhookStore } from './sql-webhook-store.ts';
 import type { WebhookStore } from './webhook-store.ts';
@@ -61,6 +62,7 @@ export const postgresMigrations: readonly string[] = [
    CREATE INDEX device_links_config ON device_links (webhook_config_id, seq);
    CREATE INDEX scopes_link ON scopes (webhook_config_id, device_id, seq);`,
   companyConfigCountsMigration,
+  postgresDeliveryMigration,
 ];
 
 export interface PostgresStoreOptions {

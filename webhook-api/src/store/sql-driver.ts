@@ -33,12 +33,28 @@ export interface SqlDialect {
   readonly forUpdate: string;
   /** Whether a WITH may hold an INSERT ... RETURNING (PostgreSQL), so a write and its count take one statement. */
   readonly writableWith: boolean;
+  /** Appended to a SELECT that locks the rows it reads and passes over rows another transaction holds (PostgreSQL). */
+  readonly skipLocked: string;
+  /**
+   * A FROM item named `alias` reading the rows of a JSON array parameter (`$n`, the array as JSON
+   * text) with the given columns: how one statement takes many rows in either dialect.
+   */
+  readonly jsonRows: (parameter: string, alias: string, columns: Readonly<Record<string, JsonColumnType>>) => string;
 }
+
+/** The SQL type of a column read from a JSON row. */
+export type JsonColumnType = 'text' | 'bigint' | 'double precision';
 
 export interface SqlDriver extends SqlQueryable {
   readonly dialect: SqlDialect;
   /** Runs `work` in a transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotify` on each notification on `channel` from any process (PostgreSQL's LISTEN), and
+   * once more after a lost connection is back, for what it may have missed. Absent on SQLite, which
+   * has no other processes to hear from. Resolves once listening; the function it gives stops it.
+   */
+  listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** The kind of a failure the driver threw, when the store answers for it. */
   failureOf(error: unknown): SqlFailure | undefined;
   close(): Promise<void>;

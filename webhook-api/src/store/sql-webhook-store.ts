@@ -2,6 +2,7 @@
 // transaction as the insert (the parent row locked), and races answered as values.
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { DeviceLink } from '../schemas.ts';
+import { cancelDeviceDeliveries, createDeliveryQueue } from './delivery-queue.ts';
 import { countOneLessConfig, countOneMoreConfig, insertCountedConfig } from './company-config-counts.ts';
 import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
@@ -144,8 +145,12 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
     },
     listLinks: async (webhookConfigId) => (await linksPage(webhookConfigId)).items,
     pageLinks: linksPage,
-    unlinkDevice: async (webhookConfigId, deviceId) =>
-      (await driver.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0,
+    unlinkDevice: (webhookConfigId, deviceId) =>
+      inTransaction(async (tx) => {
+        // What is still queued for the device goes with the link: its points leave every queued delivery.
+        await cancelDeviceDeliveries(tx, webhookConfigId, deviceId);
+        return (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
+      }),
 
     createScope(webhookConfigId: string, deviceId: number, s: ScopeRoute & { id: string }, limit?: number) {
       const created = inTransaction(async (tx) => {
@@ -177,6 +182,8 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
     },
     deleteScope: async (webhookConfigId, deviceId, scopeId) =>
       (await driver.run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
+    deliveries: createDeliveryQueue(driver),
+    listen: driver.listen?.bind(driver),
     close: () => driver.close(),
   };
 }

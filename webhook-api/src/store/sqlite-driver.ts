@@ -65,7 +65,17 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
   const mutex = new AsyncMutex();
 
   return {
-    dialect: { sequence: 'rowid', forUpdate: '', writableWith: false },
+    dialect: {
+      sequence: 'rowid',
+      forUpdate: '',
+      writableWith: false,
+      skipLocked: '',
+      // json_each gives the array's elements; ->> reads a key as an SQL value (JSON numbers as numbers).
+      jsonRows: (parameter, alias, columns) =>
+        `(SELECT ${Object.keys(columns)
+          .map((name) => `value ->> '${name}' AS ${name}`)
+          .join(', ')} FROM json_each(${parameter})) ${alias}`,
+    },
     one: (sql, values) => mutex.run(() => direct.one(sql, values)),
     all: (sql, values) => mutex.run(() => direct.all(sql, values)),
     run: (sql, values) => mutex.run(() => direct.run(sql, values)),

@@ -4,6 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { companyConfigCountsMigration } from './company-config-counts.ts';
+import { sqliteDeliveryMigration } from './delivery-schema.ts';
 import { runMigrations } from './run-migrations.ts';
 import { createSqlWebhookStore } from './sql-webhook-store.ts';
 import { createSqliteDriver } from './sqlite-driver.ts';
@@ -51,6 +52,7 @@ export const sqliteMigrations: readonly string[] = [
    CREATE INDEX device_links_config ON device_links (webhook_config_id);
    CREATE INDEX scopes_link ON scopes (webhook_config_id, device_id);`,
   companyConfigCountsMigration,
+  sqliteDeliveryMigration,
 ];
 
 export interface SqliteStoreOptions {

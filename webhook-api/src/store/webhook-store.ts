@@ -4,6 +4,7 @@
 // StoreUnavailableError.
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { DeviceLink, Scope, WebhookConfig } from '../schemas.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
 
 /** A configuration as stored: the public fields plus the encrypted credentials. */
 export interface StoredConfig extends WebhookConfig {
@@ -43,7 +44,7 @@ export interface WebhookStore {
    * throws rolls the update back.
    */
   updateConfig(id: string, change: ConfigFields | ((current: StoredConfig) => ConfigFields)): Promise<StoredConfig | undefined>;
-  /** Deletes the configuration with its links and scopes; false when it did not exist. */
+  /** Deletes the configuration with its links, scopes and deliveries (queued ones too); false when it did not exist. */
   deleteConfig(id: string): Promise<boolean>;
 
   /** With `limit`, refuses the link when the configuration already links that many devices. */
@@ -51,7 +52,7 @@ export interface WebhookStore {
   getLink(webhookConfigId: string, deviceId: number): Promise<DeviceLink | undefined>;
   listLinks(webhookConfigId: string): Promise<DeviceLink[]>;
   pageLinks(webhookConfigId: string, page: PageRequest): Promise<Page<DeviceLink>>;
-  /** Removes the link with its scopes; false when there was none. */
+  /** Removes the link with its scopes, and the device's points from every delivery still queued; false when there was none. */
   unlinkDevice(webhookConfigId: string, deviceId: number): Promise<boolean>;
 
   /** With `limit`, refuses the scope when the link already carries that many. */
@@ -68,5 +69,9 @@ export interface WebhookStore {
 
   /** Number of configurations of every company (tests use it to prove a refused request stored nothing). */
   countConfigs(): Promise<number>;
+  /** The delivery queue, in the same database. */
+  readonly deliveries: DeliveryQueue;
+  /** Notifications from other processes (PostgreSQL's LISTEN); absent on SQLite. See SqlDriver#listen. */
+  readonly listen: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | undefined;
   close(): Promise<void>;
 }

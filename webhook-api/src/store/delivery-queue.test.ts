@@ -1,0 +1,227 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { freshDatabase } from '../../test/postgres-cluster.ts';
+import type { ScopeRoute } from '../scope-rules.ts';
+import type { QueuedPoint, Settlement } from './delivery-queue.ts';
+import { openPostgresStore } from './postgres-store.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import type { StoredConfig, WebhookStore } from './webhook-store.ts';
+
+const backends: [string, () => Promise<WebhookStore>][] = [
+  ['SQLite', () => openSqliteStore(join(mkdtempSync(join(tmpdir(), 'queue-')), 'webhooks.db'))],
+  ['PostgreSQL', async () => openPostgresStore(await freshDatabase(inject('postgresUrl')), { maxConnections: 4 })],
+];
+
+const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => ({
+  id: randomUUID(),
+  companyId: 1,
+  name: 'hook',
+  url: 'http://127.0.0.1:9/hook',
+  method: 'POST',
+  deliveryMode: 'Realtime',
+  authType: 'None',
+  authPayloadEncrypted: null,
+  customHeaders: null,
+  includeMetadataHeaders: true,
+  includeRetryHeader: true,
+  ...overrides,
+});
+
+const point = (deviceId: number, connectionTag = 'modbus', measurement = 'temperature', value = 1): QueuedPoint => ({
+  deviceId,
+  gatewayId: 'gw-1',
+  connectionTag,
+  measurement,
+  point: JSON.stringify({ Measurement: measurement, Fields: { value }, Tags: {}, UtcTimestamp: '2026-11-22T12:00:00.000Z' }),
+});
+
+const scope = (route: Partial<ScopeRoute> = {}) => ({
+  id: randomUUID(),
+  scopeLevel: 'Device' as const,
+  connectionTag: null,
+  measurement: null,
+  enabled: true,
+  ...route,
+});
+
+const settlement = (id: string, outcome: Settlement['outcome'], extra: Partial<Settlement> = {}): Settlement => ({
+  id,
+  outcome,
+  attempt: 0,
+  status: outcome === 'delivered' ? 200 : 500,
+  error: null,
+  responseBody: '',
+  startedAt: 1000,
+  durationMs: 1.5,
+  pointCount: 1,
+  ...extra,
+});
+
+const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };
+
+describe.each(backends)('the delivery queue on %s', (_name, open) => {
+  let store: WebhookStore;
+  let now = 1_000_000;
+  beforeEach(async () => {
+    store = await open();
+    now = 1_000_000;
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  async function linked(deviceId: number, routes: Partial<ScopeRoute>[], overrides: Partial<StoredConfig> = {}): Promise<StoredConfig> {
+    const created = await store.createConfig(config(overrides));
+    if (created === 'limit-reached') throw new Error('limit');
+    await store.linkDevice({ webhookConfigId: created.id, deviceId, createdAt: new Date().toISOString() });
+    for (const route of routes) await store.createScope(created.id, deviceId, scope(route));
+    return created;
+  }
+
+  it('routes a point per the six rules: a link alone forwards nothing, a disabled scope nothing, a point matched twice once', async () => {
+    const bare = await linked(7, []);
+    const disabled = await linked(7, [{ enabled: false }]);
+    const twice = await linked(7, [
+      {},
+      { scopeLevel: 'Connection', connectionTag: 'modbus' },
+      { scopeLevel: 'Measurement', connectionTag: 'modbus', measurement: 'temperature' },
+    ]);
+    const otherMeasurement = await linked(7, [{ scopeLevel: 'Measurement', connectionTag: 'modbus', measurement: 'pressure' }]);
+    const otherConnection = await linked(7, [{ scopeLevel: 'Connection', connectionTag: 'can' }]);
+
+    expect(await store.deliveries.ingest([point(7)], now)).toEqual({ queued: 1 });
+    const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    expect(claimed.map((c) => c.config.id)).toEqual([twice.id]);
+    expect(claimed[0]?.points).toEqual([point(7).point]);
+    for (const silent of [bare, disabled, otherMeasurement, otherConnection]) expect(claimed.map((c) => c.config.id)).not.toContain(silent.id);
+
+    // can/x: the Device scope and the can Connection scope's configurations; modbus/pressure: the Device and the pressure scope's; device 8: nothing.
+    expect(await store.deliveries.ingest([point(7, 'can', 'x'), point(7, 'modbus', 'pressure'), point(8)], now)).toEqual({ queued: 4 });
+  });
+
+  it('a claim leases, a second owner gets nothing until the lease runs out, and a settlement is a compare-and-swap on the lease', async () => {
+    await linked(7, [{}]);
+    await store.deliveries.ingest([point(7)], now);
+    const [first] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    if (!first) throw new Error('nothing claimed');
+    expect(await store.deliveries.claim({ owner: 'b', now: now + 1, ...claimAll })).toEqual([]);
+    // The lease runs out: b takes over; a's settlement finds nothing to settle.
+    const [again] = await store.deliveries.claim({ owner: 'b', now: now + 10_001, ...claimAll });
+    expect(again?.id).toBe(first.id);
+    expect(await store.deliveries.settle('a', [settlement(first.id, 'delivered')], now)).toEqual(new Set());
+    expect(await store.deliveries.settle('b', [settlement(first.id, 'delivered')], now)).toEqual(new Set([first.id]));
+    expect(await store.deliveries.claim({ owner: 'c', now: now + 50_000, ...claimAll })).toEqual([]);
+    const log = await store.deliveries.pageAttempts(first.config.id, {}, { limit: 10 });
+    expect(log.items).toMatchObject([{ deliveryId: first.id, outcome: 'delivered', responseStatus: 200, attempt: 0, pointCount: 1 }]);
+  });
+
+  it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {
+    await linked(7, [{}]);
+    await store.deliveries.ingest([point(7)], now);
+    const [first] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    if (!first) throw new Error('nothing claimed');
+    await store.deliveries.settle('a', [settlement(first.id, 'retrying', { nextAttemptAt: now + 5000, error: 'HTTP 500' })], now);
+    expect(await store.deliveries.nextDueAt()).toBe(now + 5000);
+    expect(await store.deliveries.claim({ owner: 'a', now: now + 4999, ...claimAll })).toEqual([]);
+    const [second] = await store.deliveries.claim({ owner: 'a', now: now + 5000, ...claimAll });
+    expect(second?.attempts).toBe(1);
+    expect(await store.deliveries.renewLeases('a', now + 60_000)).toBe(1);
+    expect(await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll })).toEqual([]);
+    expect(await store.deliveries.release('a')).toBe(1);
+    expect((await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll })).map((c) => c.id)).toEqual([second?.id]);
+  });
+
+  it('claims at most perConfig of one configuration less what is in flight, so one endpoint cannot take every slot', async () => {
+    const slow = await linked(7, [{}]);
+    const other = await linked(8, [{}]);
+    await store.deliveries.ingest([...Array.from({ length: 10 }, () => point(7)), point(8)], now);
+    const claimed = await store.deliveries.claim({ owner: 'a', now, leaseMs: 10_000, limit: 100, perConfig: 4, inFlight: new Map([[slow.id, 1]]) });
+    expect(claimed.filter((c) => c.config.id === slow.id)).toHaveLength(3);
+    expect(claimed.filter((c) => c.config.id === other.id)).toHaveLength(1);
+    const none = await store.deliveries.claim({ owner: 'a', now, leaseMs: 10_000, limit: 100, perConfig: 4, inFlight: new Map([[slow.id, 4]]) });
+    expect(none).toEqual([]);
+  });
+
+  it('forms a Batch per configuration, gateway and measurement: at the size limit at once, the rest after the linger', async () => {
+    const batch = await linked(7, [{}], { deliveryMode: 'Batch' });
+    await store.deliveries.ingest(
+      [...Array.from({ length: 5 }, (_, i) => point(7, 'modbus', 'temperature', i)), point(7, 'modbus', 'pressure'), { ...point(7), gatewayId: 'gw-2' }],
+      now,
+    );
+    expect(await store.deliveries.claim({ owner: 'a', now, ...claimAll })).toEqual([]);
+    const early = await store.deliveries.formBatches({ maxPoints: 2, lingerMs: 1000, now });
+    expect(early).toEqual({ formed: 2, nextAt: now + 1000 });
+    const full = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    expect(full.map((c) => c.points.length)).toEqual([2, 2]);
+    expect(full.flatMap((c) => c.points.map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value))).toEqual([0, 1, 2, 3]);
+    expect(await store.deliveries.formBatches({ maxPoints: 2, lingerMs: 1000, now: now + 1000 })).toEqual({ formed: 3, nextAt: undefined });
+    const rest = await store.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll });
+    expect(rest.map((c) => [c.gatewayId, c.measurement, c.points.length]).sort()).toEqual([
+      ['gw-1', 'pressure', 1],
+      ['gw-1', 'temperature', 1],
+      ['gw-2', 'temperature', 1],
+    ]);
+    expect(rest.every((c) => c.mode === 'Batch' && c.config.id === batch.id)).toBe(true);
+  });
+
+  it('an unlink takes the device out of everything still queued; a deletion takes the configuration’s whole queue', async () => {
+    const realtime = await linked(7, [{}]);
+    await store.linkDevice({ webhookConfigId: realtime.id, deviceId: 8, createdAt: new Date().toISOString() });
+    await store.createScope(realtime.id, 8, scope());
+    const batch = await linked(7, [{}], { deliveryMode: 'Batch' });
+    await store.linkDevice({ webhookConfigId: batch.id, deviceId: 8, createdAt: new Date().toISOString() });
+    await store.createScope(batch.id, 8, scope());
+    await store.deliveries.ingest([point(7), point(8), point(7), point(8)], now);
+    await store.deliveries.formBatches({ maxPoints: 100, lingerMs: 0, now });
+
+    expect(await store.unlinkDevice(realtime.id, 7)).toBe(true);
+    expect(await store.unlinkDevice(batch.id, 7)).toBe(true);
+    const left = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    const deviceOf = (p: string) => (p === point(8).point ? 8 : 7);
+    expect(left.filter((c) => c.config.id === realtime.id).flatMap((c) => c.points.map(deviceOf))).toEqual([8, 8]);
+    expect(left.filter((c) => c.config.id === batch.id).flatMap((c) => c.points.map(deviceOf))).toEqual([8, 8]);
+
+    await store.deliveries.ingest([point(8)], now);
+    await store.deleteConfig(realtime.id);
+    expect(await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll }).then((c) => c.map((d) => d.config.id))).toEqual([batch.id]);
+    expect((await store.deliveries.stats()).queued).toBe(1);
+  });
+
+  it('resends a dropped delivery as a new one with its points; a delivered or queued one is refused; prune removes what settled long ago', async () => {
+    const created = await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7)], now);
+    const [a, b] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    if (!a || !b) throw new Error('not claimed');
+    await store.deliveries.settle('a', [settlement(a.id, 'dropped', { status: 400 }), settlement(b.id, 'delivered')], now);
+    const resent = await store.deliveries.resend(created.id, a.id, now + 1);
+    if (typeof resent !== 'object') throw new Error(`not resent: ${resent}`);
+    expect(await store.deliveries.resend(created.id, b.id, now)).toBe('delivered');
+    expect(await store.deliveries.resend(created.id, resent.resent, now)).toBe('not-settled');
+    expect(await store.deliveries.resend(randomUUID(), a.id, now)).toBe('not-found');
+    const [again] = await store.deliveries.claim({ owner: 'a', now: now + 1, ...claimAll });
+    expect(again).toMatchObject({ id: resent.resent, attempts: 0, points: a.points });
+
+    expect(await store.deliveries.prune(now + 1, 100)).toBe(2);
+    expect((await store.deliveries.pageAttempts(created.id, {}, { limit: 10 })).items).toEqual([]);
+  });
+
+  it('pages the attempt log newest first and filters it by outcome', async () => {
+    const created = await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7), point(7)], now);
+    const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    const outcomes = ['delivered', 'dropped', 'failed'] as const;
+    await store.deliveries.settle(
+      'a',
+      claimed.map((c, i) => settlement(c.id, outcomes[i] ?? 'failed')),
+      now,
+    );
+    const first = await store.deliveries.pageAttempts(created.id, {}, { limit: 2 });
+    expect(first.items.map((a) => a.outcome)).toEqual(['failed', 'dropped']);
+    const second = await store.deliveries.pageAttempts(created.id, {}, { limit: 2, after: first.next });
+    expect(second).toMatchObject({ items: [{ outcome: 'delivered' }], next: undefined });
+    expect((await store.deliveries.pageAttempts(created.id, { outcome: 'dropped' }, { limit: 10 })).items.map((a) => a.outcome)).toEqual(['dropped']);
+  });
+});

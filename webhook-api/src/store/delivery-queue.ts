@@ -1,0 +1,466 @@
+// The delivery queue on any SqlDriver: ingest routes points to configurations and queues them in
+// one transaction; deliverers form batches, claim due work under a lease, and settle it with a
+// compare-and-swap on the lease, many rows per statement. No transaction is ever open while a
+// request is in flight: a claim and a settlement are each one short transaction.
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { DeliveryMode } from '../delivery/outgoing.ts';
+import { configColumns, toConfig } from './row-mapping.ts';
+import type { SqlDriver, SqlQueryable, SqlRow, SqlValue } from './sql-driver.ts';
+import type { Page, StoredConfig } from './webhook-store.ts';
+
+/** A point as ingest accepted it, with what routing needs and its delivered shape as JSON text. */
+export interface QueuedPoint {
+  readonly deviceId: number;
+  readonly gatewayId: string;
+  readonly connectionTag: string;
+  readonly measurement: string;
+  /** {"Measurement","Fields","Tags","UtcTimestamp"} as JSON text: what the endpoint receives. */
+  readonly point: string;
+}
+
+/** A queued delivery a deliverer holds under its lease, with its configuration as it is now. */
+export interface ClaimedDelivery {
+  readonly id: string;
+  readonly config: StoredConfig;
+  readonly mode: DeliveryMode;
+  readonly gatewayId: string;
+  readonly measurement: string;
+  readonly points: string[];
+  /** Attempts made so far: this attempt's X-Webhook-Retry-Count. */
+  readonly attempts: number;
+  /** When its first point was accepted (epoch ms): its age, and the ingest-to-delivery latency. */
+  readonly acceptedAt: number;
+}
+
+export type AttemptOutcomeName = 'delivered' | 'retrying' | 'dropped' | 'failed';
+export const attemptOutcomes: readonly AttemptOutcomeName[] = ['delivered', 'retrying', 'dropped', 'failed'];
+
+/** What one attempt came to, recorded in the attempt log; `retrying` queues the delivery again at `nextAttemptAt`. */
+export interface Settlement {
+  readonly id: string;
+  readonly outcome: AttemptOutcomeName;
+  readonly nextAttemptAt?: number | undefined;
+  readonly attempt: number;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly responseBody: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly pointCount: number;
+}
+
+/** One line of the attempt log. */
+export interface AttemptRecord {
+  readonly deliveryId: string;
+  readonly attempt: number;
+  readonly outcome: AttemptOutcomeName;
+  readonly responseStatus: number | null;
+  readonly error: string | null;
+  readonly responseBody: string | null;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly pointCount: number;
+}
+
+export interface ClaimRequest {
+  /** This deliverer: leases are taken and settled in its name only. */
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly now: number;
+  /** At most this many deliveries in all. */
+  readonly limit: number;
+  /** At most this many of one configuration... */
+  readonly perConfig: number;
+  /** ...less what this deliverer already has in flight for it. */
+  readonly inFlight: ReadonlyMap<string, number>;
+}
+
+export interface BatchRules {
+  readonly maxPoints: number;
+  readonly lingerMs: number;
+  readonly now: number;
+}
+
+export interface QueueStats {
+  /** Deliveries waiting to be made (due or retrying), not counting points waiting for their batch. */
+  readonly queued: number;
+  /** Batch points not in a batch yet. */
+  readonly gathering: number;
+  /** When the oldest of those was accepted (epoch ms). */
+  readonly oldestAcceptedAt: number | undefined;
+}
+
+export interface DeliveryQueue {
+  /** Routes the points per the scopes as they are now and queues what they match, in one transaction: the number of (point, configuration) pairs queued. */
+  ingest(points: readonly QueuedPoint[], now: number): Promise<{ readonly queued: number }>;
+  /** Turns waiting Batch points into deliveries where a batch is full or has waited `lingerMs`; when the next one will be due, if any. */
+  formBatches(rules: BatchRules): Promise<{ readonly formed: number; readonly nextAt: number | undefined }>;
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /** Extends the leases `owner` holds; the number extended. */
+  renewLeases(owner: string, until: number): Promise<number>;
+  /** Records attempts of deliveries `owner` still holds; the ids whose lease was lost (taken over, or the delivery cancelled) are left out of the answer. */
+  settle(owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>>;
+  /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
+  release(owner: string): Promise<number>;
+  /** When the next queued delivery becomes due or its lease expires (epoch ms), if any is queued. */
+  nextDueAt(): Promise<number | undefined>;
+  pageAttempts(
+    configId: string,
+    filter: { readonly outcome?: AttemptOutcomeName | undefined },
+    page: { limit: number; after?: number | undefined },
+  ): Promise<Page<AttemptRecord>>;
+  /** Queues a dropped or failed delivery of `configId` again, as a new delivery with its points (`resent`: its id). */
+  resend(configId: string, deliveryId: string, now: number): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'delivered'>;
+  /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
+  prune(before: number, limit: number): Promise<number>;
+  stats(): Promise<QueueStats>;
+  /** Called in this process when new work is queued (ingest, resend, a batch formed). */
+  onWork(listener: () => void): () => void;
+}
+
+const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
+const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint' } as const;
+const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text', at: 'bigint' } as const;
+const idInput = { id: 'text' } as const;
+const freeInput = { cfg: 'text', n: 'bigint' } as const;
+const settleInput = {
+  id: 'text',
+  state: 'text',
+  next: 'bigint',
+  attempt: 'bigint',
+  outcome: 'text',
+  status: 'bigint',
+  error: 'text',
+  body: 'text',
+  started: 'bigint',
+  duration: 'double precision',
+  points: 'bigint',
+} as const;
+
+const json = (rows: readonly object[]) => JSON.stringify(rows);
+const numberOrUndefined = (value: unknown) => (value === null || value === undefined ? undefined : Number(value));
+
+/** How many times ingest routes again when a configuration was deleted between its routing and its insert (PostgreSQL). */
+const ingestRetries = 3;
+
+export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
+  const { sequence, skipLocked, jsonRows } = driver.dialect;
+  const work = new EventEmitter();
+  const announce = () => {
+    work.emit('work');
+  };
+  const isPostgres = driver.dialect.writableWith;
+  /** Tells the deliverers of other processes: on PostgreSQL, sent when the transaction commits. */
+  const notifyOthers = (q: SqlQueryable) => (isPostgres ? q.run("SELECT pg_notify('webhook_work', '')") : Promise.resolve(0));
+
+  const routeSql = `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode
+     FROM ${jsonRows('$1', 'p', pointInput)}
+     JOIN device_links l ON l.device_id = p.d
+     JOIN webhook_configs c ON c.id = l.webhook_config_id
+     WHERE EXISTS (SELECT 1 FROM scopes s WHERE s.webhook_config_id = l.webhook_config_id AND s.device_id = l.device_id AND s.enabled
+       AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`;
+  const insertDeliveriesSql = `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
+     SELECT x.id, x.cfg, x.mode, x.g, x.m, 'queued', 0, x.at, x.at, x.at FROM ${jsonRows('$1', 'x', deliveryInput)}`;
+  const insertPointsSql = `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
+     SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, x.at FROM ${jsonRows('$1', 'x', pointRowInput)}`;
+
+  async function ingestOnce(points: readonly QueuedPoint[], now: number): Promise<number> {
+    return driver.transaction(async (tx) => {
+      const routes = await tx.all(routeSql, [json(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))]);
+      if (routes.length === 0) return 0;
+      const deliveries: object[] = [];
+      const rows: object[] = [];
+      // In the order the points came, so a receiver sees them in that order when nothing is retried.
+      routes.sort((a, b) => Number(a.i) - Number(b.i));
+      for (const route of routes) {
+        const point = points[Number(route.i)];
+        if (!point) throw new Error('routing answered a point that was not sent');
+        const cfg = String(route.cfg);
+        const realtime = route.mode === 'Realtime';
+        const did = realtime ? randomUUID() : null;
+        if (did) deliveries.push({ id: did, cfg, mode: 'Realtime', g: point.gatewayId, m: point.measurement, at: now });
+        rows.push({ did, cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point, at: now });
+      }
+      if (deliveries.length > 0) await tx.run(insertDeliveriesSql, [json(deliveries)]);
+      await tx.run(insertPointsSql, [json(rows)]);
+      await notifyOthers(tx);
+      return rows.length;
+    });
+  }
+
+  const settleUpdate = (from: string) => `UPDATE deliveries SET
+       state = x.state,
+       attempts = deliveries.attempts + 1,
+       next_attempt_at = COALESCE(x.next, deliveries.next_attempt_at),
+       settled_at = CASE WHEN x.state = 'queued' THEN NULL ELSE CAST($3 AS BIGINT) END,
+       lease_owner = NULL,
+       lease_until = NULL
+     FROM ${from} WHERE deliveries.id = x.id AND deliveries.lease_owner = $2 AND deliveries.state = 'queued'`;
+  const insertAttempts = (from: string) => `INSERT INTO delivery_attempts
+       (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
+     SELECT x.id, s.webhook_config_id, x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points FROM ${from}`;
+
+  return {
+    async ingest(points, now) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const queued = await ingestOnce(points, now);
+          if (queued > 0) announce();
+          return { queued };
+        } catch (error) {
+          // A configuration deleted between routing and insert: route again, without it.
+          if (driver.failureOf(error) !== 'foreign-key' || attempt >= ingestRetries) throw error;
+        }
+      }
+    },
+
+    async formBatches({ maxPoints, lingerMs, now }) {
+      const groups = await driver.all(
+        `SELECT webhook_config_id AS cfg, gateway_id AS g, measurement AS m, COUNT(*) AS n, MIN(accepted_at) AS oldest
+         FROM delivery_points WHERE delivery_id IS NULL GROUP BY webhook_config_id, gateway_id, measurement`,
+      );
+      let formed = 0;
+      let nextAt: number | undefined;
+      for (const group of groups) {
+        const ready = Number(group.n) >= maxPoints || Number(group.oldest) + lingerMs <= now;
+        if (!ready) {
+          nextAt = Math.min(nextAt ?? Infinity, Number(group.oldest) + lingerMs);
+          continue;
+        }
+        // Full batches first, then what is left once it has waited long enough.
+        for (let left = Number(group.n); left > 0; left -= maxPoints) {
+          if (left < maxPoints && Number(group.oldest) + lingerMs > now) break;
+          const made = await driver.transaction(async (tx) => {
+            const id = randomUUID();
+            await tx.run(
+              `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
+               VALUES ($1, $2, 'Batch', $3, $4, 'queued', 0, $5, $5, $5)`,
+              [id, String(group.cfg), String(group.g), String(group.m), now],
+            );
+            const taken = await tx.all(
+              `UPDATE delivery_points SET delivery_id = $1 WHERE seq IN (
+                 SELECT seq FROM delivery_points WHERE delivery_id IS NULL AND webhook_config_id = $2 AND gateway_id = $3 AND measurement = $4
+                 ORDER BY seq LIMIT $5${skipLocked})
+               RETURNING accepted_at`,
+              [id, String(group.cfg), String(group.g), String(group.m), maxPoints],
+            );
+            if (taken.length === 0) {
+              // Another deliverer formed it first.
+              await tx.run('DELETE FROM deliveries WHERE id = $1', [id]);
+              return false;
+            }
+            const acceptedAt = Math.min(...taken.map((row) => Number(row.accepted_at)));
+            await tx.run('UPDATE deliveries SET accepted_at = $1 WHERE id = $2', [acceptedAt, id]);
+            await notifyOthers(tx);
+            return true;
+          });
+          if (!made) break;
+          formed += 1;
+        }
+      }
+      if (formed > 0) announce();
+      return { formed, nextAt };
+    },
+
+    async claim({ owner, leaseMs, now, limit, perConfig, inFlight }) {
+      if (limit <= 0) return [];
+      const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
+      // A window of the next due rows, the ones of a configuration at its limit passed over; at most
+      // `perConfig` (less what is in flight) of each configuration from it, the earliest first.
+      const claimed = await driver.all(
+        `WITH due AS (
+           SELECT id, webhook_config_id, next_attempt_at, ${sequence} AS position FROM deliveries
+           WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+             AND webhook_config_id NOT IN (SELECT f.cfg FROM ${jsonRows('$2', 'f', freeInput)} WHERE f.n = 0)
+           ORDER BY next_attempt_at, ${sequence} LIMIT $3${skipLocked}
+         ), ranked AS (
+           SELECT id, webhook_config_id, next_attempt_at, position,
+             ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+         ), picked AS (
+           SELECT r.id FROM ranked r LEFT JOIN ${jsonRows('$2', 'f', freeInput)} ON f.cfg = r.webhook_config_id
+           WHERE r.rn <= COALESCE(f.n, $4) ORDER BY r.next_attempt_at, r.position LIMIT $5
+         )
+         UPDATE deliveries SET lease_owner = $6, lease_until = $7 WHERE id IN (SELECT id FROM picked)
+         RETURNING id, webhook_config_id, mode, gateway_id, measurement, attempts, accepted_at, next_attempt_at, ${sequence} AS position`,
+        [now, json(free), Math.max(limit * 4, 256), perConfig, limit, owner, now + leaseMs],
+      );
+      if (claimed.length === 0) return [];
+      // RETURNING follows no order: the earliest due first, and in creation order among equals.
+      claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
+      const ids = json(claimed.map((row) => ({ id: row.id })));
+      const configIds = json([...new Set(claimed.map((row) => String(row.webhook_config_id)))].map((id) => ({ id })));
+      const [configRows, pointRows] = await Promise.all([
+        driver.all(`SELECT ${configColumns} FROM webhook_configs WHERE id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)})`, [configIds]),
+        driver.all(`SELECT delivery_id, point FROM delivery_points WHERE delivery_id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)}) ORDER BY seq`, [
+          ids,
+        ]),
+      ]);
+      const configs = new Map(configRows.map((row) => [String(row.id), toConfig(row)]));
+      const points = new Map<string, string[]>();
+      for (const row of pointRows) {
+        const id = String(row.delivery_id);
+        const list = points.get(id);
+        if (list) list.push(String(row.point));
+        else points.set(id, [String(row.point)]);
+      }
+      const result: ClaimedDelivery[] = [];
+      for (const row of claimed) {
+        const config = configs.get(String(row.webhook_config_id));
+        const its = points.get(String(row.id));
+        // Deleted (its configuration) or emptied (an unlink) since the claim: nothing to send; the settlement will not find it.
+        if (!config || !its) continue;
+        result.push({
+          id: String(row.id),
+          config,
+          mode: row.mode === 'Batch' ? 'Batch' : 'Realtime',
+          gatewayId: String(row.gateway_id),
+          measurement: String(row.measurement),
+          points: its,
+          attempts: Number(row.attempts),
+          acceptedAt: Number(row.accepted_at),
+        });
+      }
+      return result;
+    },
+
+    renewLeases: (owner, until) => driver.run(`UPDATE deliveries SET lease_until = $1 WHERE lease_owner = $2 AND state = 'queued'`, [until, owner]),
+
+    async settle(owner, settlements, now) {
+      if (settlements.length === 0) return new Set();
+      const input = json(
+        settlements.map((s) => ({
+          id: s.id,
+          state: s.outcome === 'retrying' ? 'queued' : s.outcome,
+          next: s.nextAttemptAt ?? null,
+          attempt: s.attempt,
+          outcome: s.outcome,
+          status: s.status,
+          error: s.error,
+          body: s.responseBody,
+          started: s.startedAt,
+          duration: s.durationMs,
+          points: s.pointCount,
+        })),
+      );
+      const from = jsonRows('$1', 'x', settleInput);
+      if (isPostgres) {
+        const rows = await driver.all(
+          `WITH s AS (${settleUpdate(from)} RETURNING deliveries.id, deliveries.webhook_config_id)
+           ${insertAttempts(`${jsonRows('$1', 'x', settleInput)} JOIN s ON s.id = x.id`)} RETURNING delivery_id`,
+          [input, owner, now],
+        );
+        return new Set(rows.map((row) => String(row.delivery_id)));
+      }
+      return driver.transaction(async (tx) => {
+        const rows = await tx.all(`${settleUpdate(from)} RETURNING deliveries.id AS id, deliveries.webhook_config_id AS webhook_config_id`, [
+          input,
+          owner,
+          now,
+        ]);
+        if (rows.length === 0) return new Set<string>();
+        await tx.run(insertAttempts(`${from} JOIN ${jsonRows('$2', 's', { id: 'text', webhook_config_id: 'text' })} ON s.id = x.id`), [input, json(rows)]);
+        return new Set(rows.map((row) => String(row.id)));
+      });
+    },
+
+    release: (owner) => driver.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'queued'`, [owner]),
+
+    async nextDueAt() {
+      const row = await driver.one(
+        `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
+         FROM deliveries WHERE state = 'queued'`,
+      );
+      return numberOrUndefined(row?.at);
+    },
+
+    async pageAttempts(configId, filter, { limit, after }) {
+      const values: SqlValue[] = [configId, after ?? Number.MAX_SAFE_INTEGER, limit + 1];
+      if (filter.outcome) values.push(filter.outcome);
+      const rows = await driver.all(
+        `SELECT seq, delivery_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count
+         FROM delivery_attempts WHERE webhook_config_id = $1 AND seq < $2${filter.outcome ? ' AND outcome = $4' : ''}
+         ORDER BY seq DESC LIMIT $3`,
+        values,
+      );
+      const items = rows.slice(0, limit);
+      return { items: items.map(toAttempt), next: rows.length > limit ? Number(items.at(-1)?.seq) : undefined };
+    },
+
+    async resend(configId, deliveryId, now) {
+      const result = await driver.transaction(async (tx) => {
+        const old = await tx.one(`SELECT state, mode, gateway_id, measurement FROM deliveries WHERE id = $1 AND webhook_config_id = $2`, [
+          deliveryId,
+          configId,
+        ]);
+        if (!old) return 'not-found' as const;
+        if (old.state === 'queued') return 'not-settled' as const;
+        if (old.state === 'delivered') return 'delivered' as const;
+        const id = randomUUID();
+        await tx.run(
+          `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, resend_of)
+           VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $6, $6, $7)`,
+          [id, configId, String(old.mode), String(old.gateway_id), String(old.measurement), now, deliveryId],
+        );
+        await tx.run(
+          `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
+           SELECT $1, webhook_config_id, device_id, gateway_id, measurement, point, $2 FROM delivery_points WHERE delivery_id = $3 ORDER BY seq`,
+          [id, now, deliveryId],
+        );
+        await notifyOthers(tx);
+        return { resent: id };
+      });
+      if (typeof result === 'object') announce();
+      return result;
+    },
+
+    prune: (before, limit) =>
+      driver.run(`DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE state <> 'queued' AND settled_at < $1 LIMIT $2)`, [before, limit]),
+
+    async stats() {
+      const [queued, gathering] = await Promise.all([
+        driver.one(`SELECT COUNT(*) AS n, MIN(accepted_at) AS oldest FROM deliveries WHERE state = 'queued'`),
+        driver.one(`SELECT COUNT(*) AS n, MIN(accepted_at) AS oldest FROM delivery_points WHERE delivery_id IS NULL`),
+      ]);
+      const oldest = [numberOrUndefined(queued?.oldest), numberOrUndefined(gathering?.oldest)].filter((at) => at !== undefined);
+      return {
+        queued: Number(queued?.n ?? 0),
+        gathering: Number(gathering?.n ?? 0),
+        oldestAcceptedAt: oldest.length > 0 ? Math.min(...oldest) : undefined,
+      };
+    },
+
+    onWork(listener) {
+      work.on('work', listener);
+      return () => work.off('work', listener);
+    },
+  };
+}
+
+function toAttempt(row: SqlRow): AttemptRecord {
+  return {
+    deliveryId: String(row.delivery_id),
+    attempt: Number(row.attempt),
+    outcome: row.outcome as AttemptOutcomeName,
+    responseStatus: numberOrUndefined(row.response_status) ?? null,
+    error: typeof row.error === 'string' ? row.error : null,
+    responseBody: typeof row.response_body === 'string' ? row.response_body : null,
+    startedAt: new Date(Number(row.started_at)).toISOString(),
+    durationMs: Number(row.duration_ms),
+    pointCount: Number(row.point_count),
+  };
+}
+
+/** What an unlink does in its transaction: the device's points leave everything still queued, and a delivery left with none goes. */
+export async function cancelDeviceDeliveries(tx: SqlQueryable, webhookConfigId: string, deviceId: number): Promise<void> {
+  await tx.run(
+    `DELETE FROM delivery_points WHERE webhook_config_id = $1 AND device_id = $2
+       AND (delivery_id IS NULL OR delivery_id IN (SELECT id FROM deliveries WHERE webhook_config_id = $1 AND state = 'queued'))`,
+    [webhookConfigId, deviceId],
+  );
+  await tx.run(
+    `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state = 'queued'
+       AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,
+    [webhookConfigId],
+  );
+}
