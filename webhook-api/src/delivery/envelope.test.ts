@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CredentialVault } from '../credential-vault.ts';
+import { buildDeliveryRequest, buildEnvelopeBody, DeliveryBuildError, deliveryUserAgent } from './envelope.ts';
+import type { OutgoingDelivery } from './outgoing.ts';
+
+const vault = new CredentialVault([{ id: 'k1', key: randomBytes(32) }]);
+const decryptCredentials = (stored: string, configId: string): string => vault.decrypt(stored, configId);
+const sentAt = '2025-03-04T05:06:07.089Z';
+const point = '{"Measurement":"temp","Fields":{"value":21.5},"Tags":{"room":"a"},"UtcTimestamp":"2025-03-04T05:06:00.000Z"}';
+
+function delivery(overrides: Partial<OutgoingDelivery> = {}): OutgoingDelivery {
+  return {
+    configId: 'cfg-1',
+    companyId: 42,
+    url: 'https://hooks.example.com/in',
+    method: 'POST',
+    authType: 'None',
+    authPayloadEncrypted: null,
+    customHeaders: null,
+    includeMetadataHeaders: true,
+    includeRetryHeader: true,
+    mode: 'Realtime',
+    gatewayId: 'gw-7',
+    measurement: 'temp',
+    points: [point],
+    attempt: 0,
+    ...overrides,
+  };
+}
+
+function withAuth(authType: OutgoingDelivery['authType'], payload: object): OutgoingDelivery {
+  return delivery({ authType, authPayloadEncrypted: vault.encrypt(JSON.stringify(payload), 'cfg-1') });
+}
+
+describe('buildEnvelopeBody', () => {
+  it('wraps one point for Realtime, with the company as a string', () => {
+    expect(buildEnvelopeBody(delivery(), sentAt)).toBe(
+      `{"Timestamp":"2025-03-04T05:06:07.089Z","Metadata":{"Company":"42","GatewayId":"gw-7","Measurement":"temp"},"Point":${point}}`,
+    );
+  });
+
+  it('puts the points of a Batch in order in Points', () => {
+    const second = point.replace('21.5', '22');
+    expect(buildEnvelopeBody(delivery({ mode: 'Batch', points: [point, second] }), sentAt)).toBe(
+      `{"Timestamp":"2025-03-04T05:06:07.089Z","Metadata":{"Company":"42","GatewayId":"gw-7","Measurement":"temp"},"Points":[${point},${second}]}`,
+    );
+  });
+
+  it('escapes the metadata strings, and the result parses back to them', () => {
+    const body = buildEnvelopeBody(delivery({ gatewayId: 'gw "1"\n\\', measurement: 'tempé\u2028' }), sentAt);
+    expect(JSON.parse(body)).toMatchObject({ Metadata: { GatewayId: 'gw "1"\n\\', Measurement: 'tempé\u2028' } });
+  });
+
+  it('refuses a Realtime delivery with other than one point, and an empty Batch', () => {
+    expect(() => buildEnvelopeBody(delivery({ points: [point, point] }), sentAt)).toThrow('a Realtime delivery carries exactly one point (this one has 2)');
+    expect(() => buildEnvelopeBody(delivery({ points: [] }), sentAt)).toThrow(DeliveryBuildError);
+    expect(() => buildEnvelopeBody(delivery({ mode: 'Batch', points: [] }), sentAt)).toThrow('a Batch delivery carries at least one point');
+  });
+});
+
+describe('buildDeliveryRequest', () => {
+  it('names the webhook-api version in the User-Agent', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(deliveryUserAgent).toBe(`Platform.Cloud.Stream.WebhookHttpClient/${version}`);
+  });
+
+  it('sends the platform headers, and only those, for authType None', () => {
+    expect(buildDeliveryRequest(delivery({ attempt: 2 }), { sentAt, decryptCredentials }).headers).toEqual({
+      'content-type': 'application/json',
+      'user-agent': deliveryUserAgent,
+      'x-webhook-timestamp': sentAt,
+      'x-webhook-retry-count': '2',
+    });
+  });
+
+  it('leaves out the metadata and retry headers when switched off', () => {
+    const built = buildDeliveryRequest(delivery({ includeMetadataHeaders: false, includeRetryHeader: false }), { sentAt, decryptCredentials });
+    expect(built.headers).toEqual({ 'content-type': 'application/json' });
+  });
+
+  it.each([
+    ['Bearer', { token: 'tok-123456' }, { authorization: 'Bearer tok-123456' }],
+    ['ApiKey', { apiKeyValue: 'key-abcdef' }, { 'x-api-key': 'key-abcdef' }],
+    ['Basic', { username: 'ann', password: 'pässwörd' }, { authorization: `Basic ${Buffer.from('ann:pässwörd', 'utf8').toString('base64')}` }],
+    ['Custom', { headers: { 'X-Signature-A': 'sig-1', 'X-Tenant': 'blue' } }, { 'x-signature-a': 'sig-1', 'x-tenant': 'blue' }],
+  ] as const)('sets the %s headers from the decrypted payload', (authType, payload, expected) => {
+    const built = buildDeliveryRequest(withAuth(authType, payload), { sentAt, decryptCredentials });
+    expect(built.headers).toMatchObject(expected);
+  });
+
+  it('adds the custom headers, and the platform headers win a clash', () => {
+    const built = buildDeliveryRequest(delivery({ customHeaders: '{"X-Source":"plant-3","Content-Type":"text/plain"}' }), { sentAt, decryptCredentials });
+    expect(built.headers).toMatchObject({ 'x-source': 'plant-3', 'content-type': 'application/json' });
+  });
+
+  it('keeps a configured name out of the object prototype', () => {
+    const built = buildDeliveryRequest(delivery({ customHeaders: '{"__proto__":"x"}' }), { sentAt, decryptCredentials });
+    expect(Object.getPrototypeOf(built.headers)).toBe(Object.prototype);
+    expect(Object.keys(built.headers)).toContain('__proto__');
+  });
+
+  it('refuses credentials that do not decrypt, without quoting them', () => {
+    const elsewhere = new CredentialVault([{ id: 'k2', key: randomBytes(32) }]);
+    const stored = elsewhere.encrypt('{"token":"secret-token-1"}', 'cfg-1');
+    const build = (): unknown => buildDeliveryRequest(delivery({ authType: 'Bearer', authPayloadEncrypted: stored }), { sentAt, decryptCredentials });
+    expect(build).toThrow('the stored credentials for authType Bearer could not be decrypted (credential encrypted with key k2, which is not in the key ring)');
+  });
+
+  it('refuses credentials bound to another configuration', () => {
+    const stored = vault.encrypt('{"token":"secret-token-1"}', 'cfg-other');
+    expect(() => buildDeliveryRequest(delivery({ authType: 'Bearer', authPayloadEncrypted: stored }), { sentAt, decryptCredentials })).toThrow(
+      /^the stored credentials for authType Bearer could not be decrypted/,
+    );
+  });
+
+  it('refuses a payload without the key its authType needs, naming the key and not the value', () => {
+    const build = (): unknown => buildDeliveryRequest(withAuth('Basic', { username: 'ann', pass: 'secret-pw' }), { sentAt, decryptCredentials });
+    expect(build).toThrow('the stored credentials for authType Basic have no password');
+  });
+
+  it('refuses an authType with no stored credentials', () => {
+    expect(() => buildDeliveryRequest(delivery({ authType: 'ApiKey' }), { sentAt, decryptCredentials })).toThrow(
+      'the stored credentials for authType ApiKey are missing',
+    );
+  });
+
+  it('lists the secrets the sender must keep out of its errors', () => {
+    expect(buildDeliveryRequest(withAuth('Bearer', { token: 'tok-123456' }), { sentAt, decryptCredentials }).secrets).toEqual(['tok-123456']);
+  });
+});
