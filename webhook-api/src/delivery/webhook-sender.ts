@@ -1,0 +1,251 @@
+// One delivery attempt over HTTP: build the request, send it through a keep-alive pool whose connector
+// refuses private targets, read at most a prefix of the answer, and sort the result into delivered,
+// retry or dropped. Nothing the endpoint or the network does makes it throw, and it logs nothing.
+import { Agent, request, type Dispatcher } from 'undici';
+import type { LookupFunction } from 'node:net';
+import { buildDeliveryRequest, DeliveryBuildError, type DecryptCredentials, type DeliveryRequest } from './envelope.ts';
+import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
+import { parseRetryAfter } from './retry-schedule.ts';
+import { createTargetConnector, isTargetRefusedError } from './target-policy.ts';
+
+export interface WebhookSenderOptions {
+  readonly decryptCredentials: DecryptCredentials;
+  /** Deliver to loopback, private and other special-purpose addresses too (development, on-premises). */
+  readonly allowPrivateTargets: boolean;
+  /** Default 10 s: resolving and connecting (TLS included). */
+  readonly connectTimeoutMs?: number;
+  /** Default 30 s: the whole attempt, from connecting to the last byte of the response prefix. */
+  readonly requestTimeoutMs?: number;
+  /** Default 1024: how much of the response body is kept for the attempt log; the rest is discarded unread. */
+  readonly responsePrefixBytes?: number;
+  /** Default 16: open connections per origin (scheme, host and port). */
+  readonly maxConnectionsPerOrigin?: number;
+  /** The clock of the envelope's Timestamp and of Retry-After dates. */
+  readonly now?: () => Date;
+  /** How host names are resolved (dns.lookup by default); every answer still passes the target policy. */
+  readonly lookup?: LookupFunction;
+}
+
+const defaults = { connectTimeoutMs: 10_000, requestTimeoutMs: 30_000, responsePrefixBytes: 1024, maxConnectionsPerOrigin: 16 } as const;
+
+function positiveInteger(name: keyof typeof defaults, value: number | undefined): number {
+  const chosen = value ?? defaults[name];
+  if (!Number.isSafeInteger(chosen) || chosen < 1) throw new TypeError(`createWebhookSender: ${name} must be a whole number of at least 1 (got ${chosen})`);
+  return chosen;
+}
+
+/** The whole-request deadline, told apart from the caller's abort. */
+class RequestTimeoutError extends Error {
+  readonly code = 'ERR_WEBHOOK_REQUEST_TIMEOUT';
+}
+
+/** Network failures that may heal: a timeout, a reset, a refusal, a DNS answer that may come back. */
+const networkCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+
+/** The code of an error, looking into an AggregateError (one per address tried) and a cause. */
+function codeOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string') return code;
+  if (error instanceof AggregateError) return error.errors.map(codeOf).find((c) => c !== undefined);
+  return codeOf(error.cause);
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '' && error.errors.length > 0) return error.errors.map(messageOf).join('; ');
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Text from the network or the endpoint (an echoing endpoint included) with the credentials, the query string and user information taken out. */
+function redacted(text: string, secrets: readonly string[]): string {
+  let clean = text;
+  // Short values are skipped: they would mangle the text, and no library quotes a request's credentials anyway.
+  for (const secret of secrets) if (secret.length >= 4) clean = clean.replaceAll(secret, '[redacted]');
+  return clean;
+}
+
+function errorText(text: string, secrets: readonly string[]): string {
+  const clean = redacted(text, secrets);
+  return clean.length > 300 ? `${clean.slice(0, 300)}...` : clean;
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Values an error text must never hold: the credentials, the query string, the user information; longest first. */
+function secretsOf(url: URL, built: DeliveryRequest | undefined): string[] {
+  const secrets = [...(built?.secrets ?? [])];
+  if (url.search.length > 1) secrets.push(url.search.slice(1), decoded(url.search.slice(1)));
+  if (url.username !== '') secrets.push(url.username, decoded(url.username));
+  if (url.password !== '') secrets.push(url.password, decoded(url.password));
+  return secrets.sort((a, b) => b.length - a.length);
+}
+
+/** Reads at most `limit` bytes of a body as text, then destroys the stream: a huge answer is never buffered. */
+function readPrefix(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      body.off('data', onData);
+      resolve(new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks)));
+    };
+    const onData = (chunk: Buffer): void => {
+      const room = limit - size;
+      if (room > 0) {
+        const kept = chunk.length <= room ? chunk : chunk.subarray(0, room);
+        chunks.push(kept);
+        size += kept.length;
+      }
+      if (size >= limit) {
+        // Nothing more is wanted: dropping the connection is cheaper than reading a large body to reuse it.
+        body.destroy();
+        finish();
+      }
+    };
+    // An error or early close only shortens the prefix: the status has already decided the outcome.
+    body.on('data', onData).once('end', finish).once('close', finish).once('error', finish);
+  });
+}
+
+/** The Location of a redirect without its query string or user information, for the attempt log. */
+function redirectTarget(location: string | string[] | undefined, base: URL): string {
+  const value = Array.isArray(location) ? location[0] : location;
+  if (value === undefined) return 'no Location';
+  try {
+    const target = new URL(value, base);
+    return `Location ${target.origin}${target.pathname}${target.search === '' ? '' : '?...'}`;
+  } catch {
+    return 'an unreadable Location';
+  }
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
+  const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs);
+  const requestTimeoutMs = positiveInteger('requestTimeoutMs', options.requestTimeoutMs);
+  const responsePrefixBytes = positiveInteger('responsePrefixBytes', options.responsePrefixBytes);
+  const maxConnectionsPerOrigin = positiveInteger('maxConnectionsPerOrigin', options.maxConnectionsPerOrigin);
+  const now = options.now ?? (() => new Date());
+  const agent = new Agent({
+    connect: createTargetConnector({
+      allowPrivateTargets: options.allowPrivateTargets,
+      connectTimeoutMs,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    }),
+    connections: maxConnectionsPerOrigin,
+    headersTimeout: requestTimeoutMs,
+    bodyTimeout: requestTimeoutMs,
+  });
+
+  async function send(delivery: OutgoingDelivery, signal?: AbortSignal): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const durationMs = (): number => Math.round(performance.now() - started);
+    const dropped = (status: number | null, error: string, responsePrefix = ''): AttemptOutcome => ({
+      kind: 'dropped',
+      status,
+      error,
+      durationMs: durationMs(),
+      responsePrefix,
+    });
+    const retry = (status: number | null, error: string, retryAfterMs: number | undefined, responsePrefix = ''): AttemptOutcome => ({
+      kind: 'retry',
+      status,
+      error,
+      retryAfterMs,
+      durationMs: durationMs(),
+      responsePrefix,
+    });
+
+    let url: URL;
+    try {
+      url = new URL(delivery.url);
+    } catch {
+      return dropped(null, 'the configured url is not a valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return dropped(null, `the configured url has scheme ${url.protocol}; only http and https are sent`);
+
+    const sentAt = now();
+    let built: DeliveryRequest;
+    try {
+      built = buildDeliveryRequest(delivery, { sentAt: sentAt.toISOString(), decryptCredentials: options.decryptCredentials });
+    } catch (error) {
+      const message = error instanceof DeliveryBuildError ? error.message : `the request could not be built (${messageOf(error)})`;
+      return dropped(null, errorText(message, secretsOf(url, undefined)));
+    }
+    const secrets = secretsOf(url, built);
+
+    const deadline = new AbortController();
+    const timer = setTimeout(() => {
+      deadline.abort(new RequestTimeoutError(`timed out after ${requestTimeoutMs} ms (the whole request)`));
+    }, requestTimeoutMs);
+    const aborts = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+    try {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(url, { dispatcher: agent, method: delivery.method, headers: built.headers, body: built.body, signal: aborts });
+      } catch (error) {
+        if (isTargetRefusedError(error)) return dropped(null, error.message);
+        if (signal?.aborted === true) return retry(null, 'aborted: the sender was asked to stop before an answer came', undefined);
+        if (deadline.signal.aborted) return retry(null, `timed out after ${requestTimeoutMs} ms (the whole request)`, undefined);
+        const code = codeOf(error);
+        const text = errorText(`${code ?? 'error'}: ${messageOf(error)}`, secrets);
+        if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_URL')
+          return dropped(null, `the request could not be made (${text})`);
+        // Anything else the network did (listed codes and unknown ones alike) may heal: try again later.
+        return retry(null, networkCodes.has(code ?? '') ? text : `unexpected failure (${text})`, undefined);
+      }
+
+      const { statusCode: status, headers } = response;
+      const prefix = redacted(await readPrefix(response.body, responsePrefixBytes), secrets);
+      if (status >= 200 && status < 300) return { kind: 'delivered', status, durationMs: durationMs(), responsePrefix: prefix };
+      const retryAfterMs = parseRetryAfter(headerText(headers['retry-after']), now());
+      if (status === 429) return retry(status, 'the endpoint answered 429 Too Many Requests', retryAfterMs, prefix);
+      if (status >= 500 && status < 600) return retry(status, `the endpoint answered ${status}`, retryAfterMs, prefix);
+      if (status >= 300 && status < 400)
+        return dropped(status, `redirects are not followed (the endpoint answered ${status} with ${redirectTarget(headers.location, url)})`, prefix);
+      if (status >= 400 && status < 500) return dropped(status, `the endpoint answered ${status}; a 4xx other than 429 is not retried`, prefix);
+      return dropped(status, `the endpoint answered ${status}, which is not an HTTP status`, prefix);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    send,
+    async close() {
+      await agent.close();
+    },
+  };
+}
