@@ -68,7 +68,9 @@ describe('nextRetryDelay', () => {
 
   it('refuses nonsense input', () => {
     expect(() => nextRetryDelay({ failedAttempts: 0 })).toThrow('failedAttempts must be a whole number of at least 1 (got 0)');
-    expect(() => nextRetryDelay({ failedAttempts: 1, jitter: 1 })).toThrow('jitter must be at least 0 and below 1');
+    expect(() => nextRetryDelay({ failedAttempts: 1, jitter: 1.5 })).toThrow('jitter must be from 0 to 1 (got 1.5)');
+    expect(() => nextRetryDelay({ failedAttempts: 1, jitter: Number.NaN })).toThrow('jitter must be from 0 to 1');
+    expect(nextRetryDelay({ failedAttempts: 1, jitter: 1, random: () => 0 })).toBe(0);
   });
 });
 

@@ -88,7 +88,7 @@ export interface RetryDelayInput {
   readonly schedule?: readonly number[];
   /** From the failed response's Retry-After. */
   readonly retryAfterMs?: number | undefined;
-  /** How far each delay may move, as a fraction of it: 0.2 is ±20%. */
+  /** How far each delay may move, as a fraction of it from 0 to 1: 0.2 is ±20%. */
   readonly jitter?: number;
   /** A number in [0, 1); Math.random by default. */
   readonly random?: () => number;
@@ -103,7 +103,7 @@ export function nextRetryDelay(input: RetryDelayInput): number | undefined {
   const { failedAttempts, schedule = defaultRetrySchedule, retryAfterMs, jitter = defaultJitter, random = Math.random } = input;
   if (!Number.isInteger(failedAttempts) || failedAttempts < 1)
     throw new RangeError(`failedAttempts must be a whole number of at least 1 (got ${failedAttempts})`);
-  if (!(jitter >= 0 && jitter < 1)) throw new RangeError(`jitter must be at least 0 and below 1 (got ${jitter})`);
+  if (!(jitter >= 0 && jitter <= 1)) throw new RangeError(`jitter must be from 0 to 1 (got ${jitter})`);
   const step = schedule[failedAttempts - 1];
   if (step === undefined) return undefined;
   const jittered = step * (1 + jitter * (2 * random() - 1));
