@@ -4,10 +4,12 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { createRequestLogging, isPlatformError, type Logger } from '@platform/shared';
 import { requireCaller, type CallerCheck } from './caller-context.ts';
 import type { CredentialVault } from './credential-vault.ts';
+import { createDeliveryRoutes } from './deliveries.routes.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
 import { firstDuplicateKey } from './json-duplicate-keys.ts';
 import { defaultLimits, type WebhookLimits } from './limits.ts';
+import { createIngestRoutes, type IngestDependencies } from './ingest.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { StoreUnavailableError } from './store/store-unavailable.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
@@ -22,6 +24,10 @@ export interface AppDependencies {
   readonly publicUrl: string;
   /** Configurations per company, devices per configuration, scopes per link; the defaults when omitted. */
   readonly limits?: WebhookLimits;
+  /** POST /internal/telemetry, into the store's delivery queue. */
+  readonly ingest?: Omit<IngestDependencies, 'queue' | 'jsonBody'>;
+  /** GET /metrics. */
+  readonly metrics?: RequestHandler;
 }
 
 /** Maps any failure to the error body: ours as they are, platform trouble as 502/503, the rest as 500. */
@@ -38,7 +44,11 @@ function toApiError(error: unknown): WebhookApiError {
   }
   const bodyError = error as { type?: string; status?: number };
   if (bodyError.type === 'entity.parse.failed') return new WebhookApiError('VALIDATION_FAILED', 'body: is not valid JSON', { field: 'body', cause: error });
-  if (bodyError.type === 'entity.too.large') return new WebhookApiError('PAYLOAD_TOO_LARGE', 'body: is larger than 64 kB', { field: 'body', cause: error });
+  if (bodyError.type === 'entity.too.large') {
+    const limit = (error as { limit?: unknown }).limit;
+    const size = typeof limit !== 'number' ? 'the limit' : limit % 1024 === 0 ? `${limit / 1024} kB` : `${limit} bytes`;
+    return new WebhookApiError('PAYLOAD_TOO_LARGE', `body: is larger than ${size}`, { field: 'body', cause: error });
+  }
   if (bodyError.type === 'charset.unsupported' || bodyError.type === 'encoding.unsupported') {
     return new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'body: must be JSON in UTF-8, without a Content-Encoding', { field: 'body', cause: error });
   }
@@ -111,13 +121,15 @@ export function createApp(deps: AppDependencies): Express {
     res.json({ status: 'ok' });
   });
 
-  app.use(
-    '/v2/webhooks',
-    requireCaller(deps.checkCaller),
+  const jsonBody = (limitBytes: number) => [
     requireJsonBody,
-    express.json({ limit: '64kb', strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys }),
-  );
+    express.json({ limit: limitBytes, strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys }),
+  ];
+  if (deps.metrics) app.get('/metrics', deps.metrics);
+  if (deps.ingest) app.use(createIngestRoutes({ ...deps.ingest, queue: deps.store.deliveries, jsonBody }));
+  app.use('/v2/webhooks', requireCaller(deps.checkCaller), ...jsonBody(64 * 1024));
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
+  app.use(createDeliveryRoutes({ store: deps.store }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });
@@ -125,7 +137,7 @@ export function createApp(deps: AppDependencies): Express {
   const errorEdge: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) req.log.error({ err: apiError.cause ?? apiError, code: apiError.code }, 'request failed');
-    if (apiError.status === 401) res.set('www-authenticate', 'Bearer, ApiToken');
+    if (apiError.status === 401 && !res.get('www-authenticate')) res.set('www-authenticate', 'Bearer, ApiToken');
     res.status(apiError.status).json(apiError.toBody());
   };
   app.use(errorEdge);

@@ -10,7 +10,7 @@ export const errorCatalog = {
   NOT_FOUND: { status: 404, message: 'The company, configuration, device, link or route was not found, or is not within the caller’s company.' },
   CONFLICT: { status: 409, message: 'The device is already linked, or an identical scope is already on the link.' },
   LIMIT_REACHED: { status: 409, message: 'A documented limit (configurations per company, devices per configuration, scopes per link) is reached.' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than 64 kB.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than the endpoint takes (64 kB on /v2/webhooks).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The body must be sent as Content-Type: application/json.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },

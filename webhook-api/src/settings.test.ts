@@ -4,7 +4,7 @@ import { loadWebhookApiSettings } from './settings.ts';
 
 describe('loadWebhookApiSettings', () => {
   it('defaults to SQLite under ./data with a 60 s caller cache', () => {
-    expect(loadWebhookApiSettings({})).toMatchObject({
+    expect(loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token' })).toMatchObject({
       port: 4100,
       databaseUrl: undefined,
       meCacheTtlSeconds: 60,
@@ -20,5 +20,27 @@ describe('loadWebhookApiSettings', () => {
     expect(message).toContain('DATABASE_URL must be a postgres:// URL');
     expect(message).toContain('ME_CACHE_TTL_SECONDS');
     expect(message).not.toContain('secret-password');
+    expect(message).toContain('WEBHOOK_INGEST_TOKEN is required');
+  });
+
+  it('reads the delivery settings: durations with units, the retry schedule, and no private targets in production', () => {
+    const settings = loadWebhookApiSettings({
+      WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token',
+      WEBHOOK_RETRY_SCHEDULE: '50ms,1s,2m',
+      WEBHOOK_LEASE: '2s',
+      WEBHOOK_BATCH_LINGER: '0ms',
+    });
+    expect(settings.delivery).toMatchObject({ retrySchedule: [50, 1000, 120_000], leaseMs: 2000, batchLingerMs: 0, connectTimeoutMs: 10_000 });
+    expect(loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token' }).delivery).toMatchObject({
+      retrySchedule: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      requestTimeoutMs: 30_000,
+      allowPrivateTargets: false,
+    });
+    expect(settingsFailure(() => loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_RETRY_SCHEDULE: '5s,soon' }))).toContain(
+      'WEBHOOK_RETRY_SCHEDULE must be 1 to 30 durations',
+    );
+    expect(() =>
+      loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
+    ).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS must not be true when NODE_ENV=production/);
   });
 });

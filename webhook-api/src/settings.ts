@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './credential-vault.ts';
+import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './limits.ts';
 
 export interface WebhookApiSettings {
@@ -19,8 +20,72 @@ export interface WebhookApiSettings {
   /** The configured key ring, current key first; a generated key file under dataDir when unset. */
   readonly encryptionKeys: readonly EncryptionKey[] | undefined;
   readonly limits: WebhookLimits;
+  readonly ingest: IngestSettings;
+  readonly delivery: DeliverySettings;
+  /** Whether this process runs a deliverer beside the API (the default), or leaves delivery to `npm run deliverer`. */
+  readonly runDeliverer: boolean;
+  /** When set, GET /metrics asks for it as a bearer token. */
+  readonly metricsToken: string | undefined;
   readonly logLevel: LogLevel;
 }
+
+export interface IngestSettings {
+  /** The bearer token POST /internal/telemetry asks for; required. */
+  readonly token: string;
+  readonly maxPoints: number;
+  readonly maxBodyBytes: number;
+}
+
+export interface DeliverySettings {
+  readonly allowPrivateTargets: boolean;
+  readonly connectTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly responsePrefixBytes: number;
+  /** The wait after each failed attempt; its length is the number of retries. */
+  readonly retrySchedule: readonly number[];
+  readonly retryJitter: number;
+  /** A delivery older than this is failed at its next failure, whatever the schedule says. */
+  readonly maxAgeMs: number;
+  readonly batchMaxPoints: number;
+  readonly batchLingerMs: number;
+  /** Requests one deliverer has in flight at most, in all and to one endpoint (configuration). */
+  readonly maxInFlight: number;
+  readonly maxInFlightPerEndpoint: number;
+  readonly leaseMs: number;
+  /** How often a deliverer looks for work nobody announced (another SQLite process, expired leases). */
+  readonly pollMs: number;
+  /** Delivered, dropped and failed deliveries are kept this long for the attempt log and resend. */
+  readonly retentionMs: number;
+}
+
+/** A duration setting such as 500ms, 30s, 5m, 2h or 7d, in milliseconds, of at least `min`. */
+const duration = (min: number) =>
+  z.string().transform((value, context) => {
+    try {
+      const ms = parseDuration(value);
+      if (ms >= min) return ms;
+    } catch {
+      // said below, without the value
+    }
+    context.addIssue({ code: 'custom', message: `must be a duration of at least ${min} ms, such as 500ms, 30s, 5m, 2h or 7d` });
+    return z.NEVER;
+  });
+
+const durationList = z.string().transform((value, context) => {
+  try {
+    const steps = parseDurationList(value);
+    if (steps.length <= 30 && steps.every((ms) => ms >= 1)) return steps;
+  } catch {
+    // said below
+  }
+  context.addIssue({ code: 'custom', message: 'must be 1 to 30 durations separated by commas, such as 5s,5m,30m,2h' });
+  return z.NEVER;
+});
+
+const fraction = z
+  .string()
+  .regex(/^0(\.\d+)?$/, 'must be a number from 0 up to (not including) 1')
+  .transform(Number);
 
 /** The key ring, checked here so a bad key stops start-up with a line naming the variable, never the key. */
 const keyRing = z.string().transform((value, context) => {
@@ -44,14 +109,58 @@ const shape = {
   WEBHOOK_MAX_CONFIGS_PER_COMPANY: setting.wholeNumber(1, 'configurations').default(defaultLimits.configsPerCompany),
   WEBHOOK_MAX_DEVICES_PER_CONFIG: setting.wholeNumber(1, 'devices').default(defaultLimits.devicesPerConfig),
   WEBHOOK_MAX_SCOPES_PER_LINK: setting.wholeNumber(1, 'scopes').default(defaultLimits.scopesPerLink),
+  WEBHOOK_INGEST_MAX_POINTS: setting.wholeNumber(1, 'points').default(1000),
+  WEBHOOK_INGEST_MAX_BYTES: setting.wholeNumber(1024, 'bytes').default(1_048_576),
+  WEBHOOK_RUN_DELIVERER: setting.flag.default(true),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: setting.flag.default(false),
+  WEBHOOK_CONNECT_TIMEOUT: duration(1).default(10_000),
+  WEBHOOK_REQUEST_TIMEOUT: duration(1).default(30_000),
+  WEBHOOK_RESPONSE_PREFIX_BYTES: setting.wholeNumber(0, 'bytes').default(1024),
+  WEBHOOK_RETRY_SCHEDULE: durationList.default([...defaultRetrySchedule]),
+  WEBHOOK_RETRY_JITTER: fraction.default(defaultJitter),
+  WEBHOOK_MAX_DELIVERY_AGE: duration(1).default(30 * 3_600_000),
+  WEBHOOK_BATCH_MAX_POINTS: setting.wholeNumber(1, 'points').default(100),
+  WEBHOOK_BATCH_LINGER: duration(0).default(1_000),
+  WEBHOOK_MAX_IN_FLIGHT: setting.wholeNumber(1, 'requests').default(256),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: setting.wholeNumber(1, 'requests').default(16),
+  WEBHOOK_LEASE: duration(100).default(10_000),
+  WEBHOOK_POLL_INTERVAL: duration(10).default(1_000),
+  WEBHOOK_DELIVERY_RETENTION: duration(1).default(7 * 86_400_000),
+  WEBHOOK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  NODE_ENV: z.string().optional(),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
+const ingestToken = z.string({ error: 'is required (the bearer token of POST /internal/telemetry)' }).min(16, 'must be at least 16 characters');
+
+/** A deliverer alone (`npm run deliverer`): the same database, keys and delivery settings, its own health and metrics port, no ingest. */
+export type DelivererSettings = Omit<
+  WebhookApiSettings,
+  'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'platformTimeoutMs' | 'platformApiBaseUrl'
+>;
+
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
-  const s = parseEnvironment(shape, env);
+  const s = parseEnvironment({ ...shape, WEBHOOK_INGEST_TOKEN: ingestToken }, env);
   return Object.freeze({
+    ...common(s),
     host: s.WEBHOOK_API_HOST,
     port: s.WEBHOOK_API_PORT,
+    ingest: Object.freeze({ token: s.WEBHOOK_INGEST_TOKEN, maxPoints: s.WEBHOOK_INGEST_MAX_POINTS, maxBodyBytes: s.WEBHOOK_INGEST_MAX_BYTES }),
+    runDeliverer: s.WEBHOOK_RUN_DELIVERER,
+  });
+}
+
+export function loadDelivererSettings(env: Environment): DelivererSettings {
+  const s = parseEnvironment({ ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.port.default(4101) }, env);
+  return Object.freeze({ ...common(s), host: s.WEBHOOK_DELIVERER_HOST, port: s.WEBHOOK_DELIVERER_PORT });
+}
+
+/** What the API and a deliverer alone read alike. */
+function common(s: z.output<z.ZodObject<typeof shape>>) {
+  if (s.NODE_ENV === 'production' && s.WEBHOOK_ALLOW_PRIVATE_TARGETS) {
+    throw new TypeError('WEBHOOK_ALLOW_PRIVATE_TARGETS must not be true when NODE_ENV=production: deliveries could reach the private network');
+  }
+  return {
     platformApiBaseUrl: s.PLATFORM_API_BASE_URL,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
     platformTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
@@ -63,6 +172,23 @@ export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
       devicesPerConfig: s.WEBHOOK_MAX_DEVICES_PER_CONFIG,
       scopesPerLink: s.WEBHOOK_MAX_SCOPES_PER_LINK,
     }),
+    delivery: Object.freeze({
+      allowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      connectTimeoutMs: s.WEBHOOK_CONNECT_TIMEOUT,
+      requestTimeoutMs: s.WEBHOOK_REQUEST_TIMEOUT,
+      responsePrefixBytes: s.WEBHOOK_RESPONSE_PREFIX_BYTES,
+      retrySchedule: Object.freeze([...s.WEBHOOK_RETRY_SCHEDULE]),
+      retryJitter: s.WEBHOOK_RETRY_JITTER,
+      maxAgeMs: s.WEBHOOK_MAX_DELIVERY_AGE,
+      batchMaxPoints: s.WEBHOOK_BATCH_MAX_POINTS,
+      batchLingerMs: s.WEBHOOK_BATCH_LINGER,
+      maxInFlight: s.WEBHOOK_MAX_IN_FLIGHT,
+      maxInFlightPerEndpoint: s.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+      leaseMs: s.WEBHOOK_LEASE,
+      pollMs: s.WEBHOOK_POLL_INTERVAL,
+      retentionMs: s.WEBHOOK_DELIVERY_RETENTION,
+    }),
+    metricsToken: s.WEBHOOK_METRICS_TOKEN,
     logLevel: s.LOG_LEVEL,
-  });
+  };
 }

@@ -11,7 +11,9 @@ import { createWebhookCallerCheck } from '../src/caller-context.ts';
 import { answerClientErrors } from '../src/client-errors.ts';
 import { CredentialVault } from '../src/credential-vault.ts';
 import { createDeviceDirectory } from '../src/device-directory.ts';
+import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import type { WebhookLimits } from '../src/limits.ts';
+import type { DeliverySettings } from '../src/settings.ts';
 import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { openSqliteStore } from '../src/store/sqlite-store.ts';
 import type { WebhookStore } from '../src/store/webhook-store.ts';
@@ -34,11 +36,36 @@ export async function newStoreLocation(backend: Backend, postgresUrl: string): P
   return { backend, open: () => openPostgresStore(url, { maxConnections: 4 }) };
 }
 
+/** The ingest token of every API the harness starts. */
+export const testIngestToken = 'test-ingest-token-0123456789';
+
+/** Delivery settings for tests: loopback receivers allowed, retries within milliseconds, a short lease. */
+export const testDeliverySettings: DeliverySettings = Object.freeze({
+  allowPrivateTargets: true,
+  connectTimeoutMs: 2_000,
+  requestTimeoutMs: 2_000,
+  responsePrefixBytes: 256,
+  retrySchedule: [50, 100, 200, 400],
+  retryJitter: 0,
+  maxAgeMs: 60_000,
+  batchMaxPoints: 100,
+  batchLingerMs: 50,
+  maxInFlight: 64,
+  maxInFlightPerEndpoint: 8,
+  leaseMs: 2_000,
+  pollMs: 100,
+  retentionMs: 86_400_000,
+});
+
 export interface RunningApi {
   readonly url: string;
   readonly store: WebhookStore;
   readonly vault: CredentialVault;
   readonly logs: string[];
+  /** The deliverer beside the API, when the options asked for one. */
+  readonly delivery: DeliveryService | undefined;
+  /** POSTs points to /internal/telemetry with the ingest token: the status and body. */
+  readonly ingest: (points: readonly unknown[]) => Promise<{ status: number; body: unknown }>;
   /** A client sending a person's own token (scripted login at the platform). */
   readonly clientAs: (username: string) => Promise<ApiClient>;
   close(): Promise<void>;
@@ -52,6 +79,8 @@ export interface StartOptions {
   vault?: CredentialVault;
   logLevel?: 'debug' | 'warn';
   limits?: WebhookLimits;
+  /** Runs a deliverer beside the API with testDeliverySettings and these changes. */
+  deliverer?: Partial<DeliverySettings>;
 }
 
 export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
@@ -62,14 +91,19 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const http = createHttpClient({ timeoutMs: 10_000 });
   const listening = await listenOnFreePort();
   const { server, url } = listening;
+  const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
+  const delivery = options.deliverer
+    ? await startDeliveryService({ store, vault, settings: { ...testDeliverySettings, ...options.deliverer }, logger })
+    : undefined;
   const app = createApp({
     store,
     vault,
     checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: options.platformUrl, ttlSeconds: 60 }),
     devices: createDeviceDirectory(http, options.platformUrl),
-    logger: createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination }),
+    logger,
     publicUrl: url,
     ...(options.limits && { limits: options.limits }),
+    ingest: { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 },
   });
   server.on('request', app);
   answerClientErrors(server);
@@ -78,11 +112,39 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     store,
     vault,
     logs: logs.lines,
+    delivery,
+    ingest: (points) => postTelemetry(url, points),
     clientAs: async (username) => apiClient(url, `Bearer ${await personToken(options.platformUrl, username)}`),
     async close() {
       await listening.close();
+      await delivery?.stop(0);
       await store.close();
     },
+  };
+}
+
+/** POSTs `{ points }` to the API's ingest with the test token. */
+export async function postTelemetry(baseUrl: string, points: readonly unknown[], token = testIngestToken): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${baseUrl}/internal/telemetry`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ points }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
+
+/** A telemetry point as ingest takes it. */
+export function telemetryPoint(deviceId: number, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    deviceId,
+    gatewayId: 'gw-1',
+    connectionTag: 'modbus',
+    measurement: 'temperature',
+    fields: { value: 21.5 },
+    tags: { site: 'north' },
+    utcTimestamp: '2026-11-22T12:00:00.000Z',
+    ...overrides,
   };
 }
 

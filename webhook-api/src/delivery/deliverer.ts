@@ -1,0 +1,331 @@
+// The deliverer: forms batches, claims due deliveries under a lease (never more than its limits, in
+// all and per endpoint), sends each with the WebhookSender, and settles what the attempts came to,
+// many at a time. It wakes when work is announced (ingest in this process, NOTIFY from others), when
+// the next retry or batch falls due, and on a slow poll for what nobody announced (expired leases of
+// a dead deliverer, another SQLite process). No database transaction is open while a request is.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@platform/shared';
+import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../store/delivery-queue.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
+import type { DeliverySettings } from '../settings.ts';
+import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
+import { nextRetryDelay } from './retry-schedule.ts';
+
+/** What the deliverer tells the metrics (DeliveryMetrics has these). */
+export interface AttemptMetrics {
+  attempt(outcome: Settlement['outcome'], durationMs: number): void;
+  delivered(ingestToDeliveryMs: number, points: number): void;
+}
+
+export interface DelivererOptions {
+  readonly queue: DeliveryQueue;
+  readonly sender: WebhookSender;
+  readonly settings: DeliverySettings;
+  readonly logger: Logger;
+  readonly metrics?: AttemptMetrics | undefined;
+  /** Notifications from other processes (PostgreSQL); absent on SQLite. */
+  readonly listen?: WebhookStore['listen'];
+  readonly now?: () => number;
+  readonly random?: () => number;
+}
+
+export interface Deliverer {
+  /** This deliverer's name on its leases. */
+  readonly owner: string;
+  start(): Promise<void>;
+  /** Looks for work now. */
+  wake(): void;
+  /** Requests in flight now. */
+  inFlight(): number;
+  /** Stops claiming, lets requests in flight finish for up to `graceMs`, records them, and gives back every lease. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Settlements are written together: the ones that end in the same turn of the event loop, up to this many. */
+const maxSettlementsPerWrite = 500;
+/** How often delivered, dropped and failed deliveries past their retention are pruned. */
+const pruneEveryMs = 10 * 60_000;
+const pruneChunk = 1000;
+
+/** What the sender needs of a claimed delivery. */
+function outgoing(d: ClaimedDelivery): OutgoingDelivery {
+  const c = d.config;
+  return {
+    configId: c.id,
+    companyId: c.companyId,
+    url: c.url,
+    method: c.method,
+    authType: c.authType,
+    authPayloadEncrypted: c.authPayloadEncrypted,
+    customHeaders: c.customHeaders,
+    includeMetadataHeaders: c.includeMetadataHeaders,
+    includeRetryHeader: c.includeRetryHeader,
+    mode: d.mode,
+    gatewayId: d.gatewayId,
+    measurement: d.measurement,
+    points: d.points,
+    attempt: d.attempts,
+  };
+}
+
+export function createDeliverer(options: DelivererOptions): Deliverer {
+  const { queue, sender, settings, logger, metrics } = options;
+  const now = options.now ?? Date.now;
+  const owner = `deliverer-${randomUUID()}`;
+  const log = logger.child({ deliverer: owner });
+
+  const inFlightByConfig = new Map<string, number>();
+  const running = new Set<Promise<void>>();
+  const shutdown = new AbortController();
+  let pending: Settlement[] = [];
+  let flushing: Promise<void> | undefined;
+  let flushQueued = false;
+
+  let stopped = true;
+  let pumping = false;
+  let wanted = false;
+  /** Whether Batch points may be waiting: set by what announces work and by the batch timer, not by finished requests. */
+  let batchesWanted = true;
+  let dueTimer: NodeJS.Timeout | undefined;
+  let dueAt = Infinity;
+  const timers: NodeJS.Timeout[] = [];
+  let stopListening: (() => Promise<void>) | undefined;
+  let unsubscribe: (() => void) | undefined;
+
+  const inFlightCount = () => running.size;
+
+  /** Wakes the pump at `at` (epoch ms) unless it is already due to wake sooner. */
+  function wakeAt(at: number): void {
+    if (stopped || at >= dueAt) return;
+    clearTimeout(dueTimer);
+    dueAt = at;
+    dueTimer = setTimeout(
+      () => {
+        dueAt = Infinity;
+        announced();
+      },
+      Math.max(0, Math.min(at - now(), 2 ** 31 - 1)),
+    );
+  }
+
+  function wake(): void {
+    if (stopped) return;
+    wanted = true;
+    if (!pumping) void pump();
+  }
+
+  /** New work announced, a timer, the poll: batches may be due too. */
+  function announced(): void {
+    batchesWanted = true;
+    wake();
+  }
+
+  async function pump(): Promise<void> {
+    pumping = true;
+    try {
+      while (wanted && !stopped) {
+        wanted = false;
+        const at = now();
+        if (batchesWanted) {
+          batchesWanted = false;
+          const batches = await queue.formBatches({ maxPoints: settings.batchMaxPoints, lingerMs: settings.batchLingerMs, now: at });
+          if (batches.nextAt !== undefined) wakeAt(batches.nextAt);
+        }
+        const room = settings.maxInFlight - inFlightCount();
+        if (room <= 0) continue; // a finishing request wakes the pump again
+        const claimed = await queue.claim({
+          owner,
+          leaseMs: settings.leaseMs,
+          now: at,
+          limit: room,
+          perConfig: settings.maxInFlightPerEndpoint,
+          inFlight: inFlightByConfig,
+        });
+        for (const delivery of claimed) send(delivery);
+        if (claimed.length === 0) {
+          const next = await queue.nextDueAt();
+          if (next !== undefined && next > now()) wakeAt(next);
+        }
+      }
+    } catch (error) {
+      log.error({ err: error }, 'the deliverer could not reach the queue; it tries again');
+      batchesWanted = true;
+      wakeAt(now() + settings.pollMs);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function send(delivery: ClaimedDelivery): void {
+    const configId = delivery.config.id;
+    inFlightByConfig.set(configId, (inFlightByConfig.get(configId) ?? 0) + 1);
+    const startedAt = now();
+    const attempt = sender
+      .send(outgoing(delivery), shutdown.signal)
+      .then((outcome) => {
+        // A request cut short by the shutdown is not an attempt: its lease is given back, and it is made again.
+        if (shutdown.signal.aborted && outcome.kind === 'retry') return;
+        record(delivery, outcome, startedAt);
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error, deliveryId: delivery.id }, 'a delivery attempt failed unexpectedly; its lease runs out and it is made again');
+      })
+      .finally(() => {
+        running.delete(attempt);
+        const left = (inFlightByConfig.get(configId) ?? 1) - 1;
+        if (left > 0) inFlightByConfig.set(configId, left);
+        else inFlightByConfig.delete(configId);
+        wake();
+      });
+    running.add(attempt);
+  }
+
+  /** What an attempt came to, by SPEC's response table and the retry schedule. */
+  function record(delivery: ClaimedDelivery, outcome: AttemptOutcome, startedAt: number): void {
+    const at = now();
+    let settlement: Settlement;
+    const common = {
+      id: delivery.id,
+      attempt: delivery.attempts,
+      status: outcome.status,
+      responseBody: outcome.responsePrefix,
+      startedAt,
+      durationMs: outcome.durationMs,
+      pointCount: delivery.points.length,
+    };
+    if (outcome.kind === 'delivered') {
+      settlement = { ...common, outcome: 'delivered', error: null };
+      metrics?.delivered(at - delivery.acceptedAt, delivery.points.length);
+    } else if (outcome.kind === 'dropped') {
+      settlement = { ...common, outcome: 'dropped', error: outcome.error };
+    } else {
+      const delay = nextRetryDelay({
+        failedAttempts: delivery.attempts + 1,
+        schedule: settings.retrySchedule,
+        retryAfterMs: outcome.retryAfterMs,
+        jitter: settings.retryJitter,
+        ...(options.random && { random: options.random }),
+      });
+      const tooOld = delay !== undefined && at + delay - delivery.acceptedAt > settings.maxAgeMs;
+      settlement =
+        delay === undefined || tooOld
+          ? {
+              ...common,
+              outcome: 'failed',
+              error: `${outcome.error}; given up after ${delivery.attempts + 1} attempts${tooOld ? ' (too old to try again)' : ''}`,
+            }
+          : { ...common, outcome: 'retrying', error: outcome.error, nextAttemptAt: at + delay };
+    }
+    metrics?.attempt(settlement.outcome, outcome.durationMs);
+    if (settlement.outcome === 'dropped' || settlement.outcome === 'failed') {
+      log.warn(
+        { deliveryId: delivery.id, webhookConfigId: delivery.config.id, outcome: settlement.outcome, status: outcome.status, error: settlement.error },
+        `a delivery was ${settlement.outcome}`,
+      );
+    } else {
+      log.debug({ deliveryId: delivery.id, outcome: settlement.outcome, status: outcome.status, attempt: delivery.attempts }, 'delivery attempt');
+    }
+    pending.push(settlement);
+    if (!flushQueued) {
+      flushQueued = true;
+      setImmediate(() => {
+        flushQueued = false;
+        void flush();
+      });
+    }
+  }
+
+  /** Writes the pending settlements, one write at a time; what fails to be written is kept for the next. */
+  async function flush(): Promise<void> {
+    if (flushing) return flushing;
+    flushing = (async () => {
+      while (pending.length > 0) {
+        const chunk = pending.slice(0, maxSettlementsPerWrite);
+        try {
+          const settled = await queue.settle(owner, chunk, now());
+          pending = pending.slice(chunk.length);
+          const lost = chunk.filter((s) => !settled.has(s.id));
+          if (lost.length > 0) {
+            log.debug(
+              { deliveryIds: lost.map((s) => s.id) },
+              'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
+            );
+          }
+        } catch (error) {
+          log.error({ err: error, pending: pending.length }, 'settlements could not be written; they are tried again');
+          await new Promise((resolve) => setTimeout(resolve, Math.min(settings.pollMs, 1000)));
+          if (stopped && shutdown.signal.aborted) break;
+        }
+      }
+    })().finally(() => {
+      flushing = undefined;
+    });
+    return flushing;
+  }
+
+  async function prune(): Promise<void> {
+    try {
+      let removed = 0;
+      for (let n = pruneChunk; n === pruneChunk; removed += n) n = await queue.prune(now() - settings.retentionMs, pruneChunk);
+      if (removed > 0) log.info({ removed }, 'pruned settled deliveries past their retention');
+    } catch (error) {
+      log.warn({ err: error }, 'settled deliveries could not be pruned; tried again later');
+    }
+  }
+
+  return {
+    owner,
+    async start() {
+      if (!stopped) return;
+      stopped = false;
+      unsubscribe = queue.onWork(announced);
+      if (options.listen) {
+        try {
+          stopListening = await options.listen('webhook_work', announced);
+        } catch (error) {
+          log.warn({ err: error }, `could not LISTEN for new work; polling every ${settings.pollMs} ms instead`);
+        }
+      }
+      timers.push(
+        setInterval(announced, settings.pollMs),
+        setInterval(
+          () => {
+            if (inFlightCount() === 0) return;
+            queue.renewLeases(owner, now() + settings.leaseMs).catch((error: unknown) => {
+              log.warn({ err: error }, 'leases could not be renewed');
+            });
+          },
+          Math.max(50, Math.floor(settings.leaseMs / 3)),
+        ),
+        setInterval(() => void prune(), pruneEveryMs),
+      );
+      for (const timer of timers) timer.unref();
+      void prune();
+      wake();
+      log.info({ maxInFlight: settings.maxInFlight, perEndpoint: settings.maxInFlightPerEndpoint }, 'deliverer started');
+    },
+    wake: announced,
+    inFlight: inFlightCount,
+    async stop(graceMs = 5_000) {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe?.();
+      await stopListening?.();
+      clearTimeout(dueTimer);
+      for (const timer of timers) clearInterval(timer);
+      timers.length = 0;
+      while (pumping) await new Promise((resolve) => setImmediate(resolve));
+      const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
+      await Promise.race([Promise.allSettled([...running]), grace]);
+      shutdown.abort();
+      await Promise.allSettled([...running]);
+      await flush();
+      try {
+        await queue.release(owner);
+      } catch (error) {
+        log.warn({ err: error }, 'leases could not be given back; they run out on their own');
+      }
+      log.info('deliverer stopped');
+    },
+  };
+}

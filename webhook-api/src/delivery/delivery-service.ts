@@ -1,0 +1,44 @@
+// A deliverer with its sender, as both the API process and `npm run deliverer` run it: credentials
+// decrypted through the vault at send time, one connection pool per origin no larger than the
+// per-endpoint limit, notifications from other processes when the store has them.
+import type { Logger } from '@platform/shared';
+import type { CredentialVault } from '../credential-vault.ts';
+import type { DeliverySettings } from '../settings.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
+import { createDeliverer, type AttemptMetrics, type Deliverer } from './deliverer.ts';
+import { createWebhookSender } from './webhook-sender.ts';
+
+export interface DeliveryServiceOptions {
+  readonly store: WebhookStore;
+  readonly vault: CredentialVault;
+  readonly settings: DeliverySettings;
+  readonly logger: Logger;
+  readonly metrics?: AttemptMetrics | undefined;
+}
+
+export interface DeliveryService {
+  readonly deliverer: Deliverer;
+  /** Stops the deliverer (requests in flight finish or are given back) and closes the connection pools. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export async function startDeliveryService(options: DeliveryServiceOptions): Promise<DeliveryService> {
+  const { store, vault, settings, logger } = options;
+  const sender = createWebhookSender({
+    decryptCredentials: (encrypted, configId) => vault.decrypt(encrypted, configId),
+    allowPrivateTargets: settings.allowPrivateTargets,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    responsePrefixBytes: Math.max(1, settings.responsePrefixBytes),
+    maxConnectionsPerOrigin: settings.maxInFlightPerEndpoint,
+  });
+  const deliverer = createDeliverer({ queue: store.deliveries, sender, settings, logger, metrics: options.metrics, listen: store.listen });
+  await deliverer.start();
+  return {
+    deliverer,
+    async stop(graceMs) {
+      await deliverer.stop(graceMs);
+      await sender.close();
+    },
+  };
+}

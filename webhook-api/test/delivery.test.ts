@@ -1,0 +1,346 @@
+// Ingest to delivery end to end: the real API with its deliverer, the dev platform, real receivers,
+// on SQLite and PostgreSQL. What SPEC's Events, States and transitions and the issue's rules say
+// each endpoint receives, and when it receives nothing.
+import { startPlatform } from '@platform/dev-platform/testing';
+import { startedForTests } from '@platform/shared/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { newStoreLocation, startWebhookApi, telemetryPoint, testIngestToken, type ApiClient, type Backend, type RunningApi } from './harness.ts';
+
+const platform = startedForTests(() => startPlatform());
+/** Devices of company 1 (gateway gw-acme-01) in the dev platform's seed. */
+const boiler = 1001;
+const roof = 1002;
+
+const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+const quiet = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => {
+  let api: RunningApi;
+  let oscar: ApiClient;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer, deliverer: {} });
+    oscar = await api.clientAs('oscar');
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
+    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime', ...fields });
+    expect(created.status).toBe(201);
+    return (created.body as { id: string }).id;
+  }
+  async function link(id: string, deviceId = boiler, ...scopes: Record<string, unknown>[]): Promise<string[]> {
+    expect((await oscar('POST', `/v2/webhooks/${id}/devices/${deviceId}`)).status).toBe(201);
+    const ids: string[] = [];
+    for (const scope of scopes) {
+      const created = await oscar('POST', `/v2/webhooks/${id}/devices/${deviceId}/routes`, { enabled: true, ...scope });
+      expect(created.status).toBe(201);
+      ids.push((created.body as { id: string }).id);
+    }
+    return ids;
+  }
+  const at = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);
+  async function ingest(...points: Record<string, unknown>[]) {
+    const answer = await api.ingest(points);
+    expect(answer.status).toBe(202);
+    return answer.body as { accepted: number; queued: number };
+  }
+
+  it('delivers a Realtime point: the envelope per SPEC and every header, with the configured method', async () => {
+    receiver = await startReceiver();
+    const id = await hook('realtime', { method: 'PUT', customHeaders: JSON.stringify({ 'X-Tenant': 'acme' }) });
+    await link(id, boiler, { scopeLevel: 'Device' });
+    const sentAfter = Date.now();
+    expect(await ingest(telemetryPoint(boiler, { fields: { value: 21.5, rssi: -70 }, tags: { site: 'north' } }))).toEqual({ accepted: 1, queued: 1 });
+    const [request] = await receiver.waitFor(1);
+    expect(request?.method).toBe('PUT');
+    expect(request?.json).toEqual({
+      Timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
+      Metadata: { Company: '1', GatewayId: 'gw-1', Measurement: 'temperature' },
+      Point: { Measurement: 'temperature', Fields: { value: 21.5, rssi: -70 }, Tags: { site: 'north' }, UtcTimestamp: '2026-11-22T12:00:00.000Z' },
+    });
+    // Keys in SPEC's order.
+    expect(request?.body.startsWith('{"Timestamp":')).toBe(true);
+    expect(request?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': expect.stringMatching(/^Platform\.Cloud\.Stream\.WebhookHttpClient\/\d+\.\d+\.\d+$/) as unknown,
+      'x-webhook-retry-count': '0',
+      'x-tenant': 'acme',
+    });
+    const stamp = String(request?.headers['x-webhook-timestamp']);
+    expect(stamp).toBe((request?.json as { Timestamp: string }).Timestamp);
+    expect(Date.parse(stamp)).toBeGreaterThanOrEqual(sentAfter - 5);
+    expect(request?.headers.authorization).toBeUndefined();
+  });
+
+  it.each([
+    ['Bearer', { token: 'bearer-secret-0001' }, { authorization: 'Bearer bearer-secret-0001' }],
+    ['ApiKey', { apiKeyValue: 'api-key-secret-0002' }, { 'x-api-key': 'api-key-secret-0002' }],
+    ['Basic', { username: 'ingest', password: 'pässwörd-0003' }, { authorization: `Basic ${Buffer.from('ingest:pässwörd-0003').toString('base64')}` }],
+    ['Custom', { headers: { 'X-Signature-Key': 'custom-secret-0004', 'X-Other': 'o' } }, { 'x-signature-key': 'custom-secret-0004', 'x-other': 'o' }],
+  ])('sends the %s authentication header, decrypted at send time, and never logs it', async (authType, payload, expected) => {
+    receiver = await startReceiver();
+    const id = await hook(`auth-${authType}`, { authType, authPayload: JSON.stringify(payload) });
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler));
+    const [request] = await receiver.waitFor(1);
+    expect(request?.headers).toMatchObject(expected);
+    // Every credential of the table ends in a four-digit number.
+    const secrets = Object.values(expected).filter((value) => /000\d/.test(value));
+    expect(secrets.length).toBeGreaterThan(0);
+    const attemptLog = JSON.stringify((await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body);
+    for (const secret of secrets) {
+      const bare = secret.replace(/^(Bearer|Basic) /, '');
+      expect(api.logs.join('\n')).not.toContain(bare);
+      expect(attemptLog).not.toContain(bare);
+    }
+  });
+
+  it('Batch: the points of one configuration, gateway and measurement in one request, after the linger', async () => {
+    receiver = await startReceiver();
+    const id = await hook('batch', { deliveryMode: 'Batch', includeMetadataHeaders: false, includeRetryHeader: false });
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await link(id, roof, { scopeLevel: 'Device' });
+    await ingest(
+      telemetryPoint(boiler, { fields: { value: 1 } }),
+      telemetryPoint(roof, { fields: { value: 2 } }),
+      telemetryPoint(boiler, { measurement: 'pressure', fields: { value: 3 } }),
+      telemetryPoint(boiler, { gatewayId: 'gw-2', fields: { value: 4 } }),
+    );
+    await receiver.waitFor(3);
+    await quiet(200);
+    expect(receiver.received).toHaveLength(3);
+    const envelopes = receiver.received.map((r) => r.json as { Metadata: { GatewayId: string; Measurement: string }; Points: { Fields: { value: number } }[] });
+    const byKey = Object.fromEntries(envelopes.map((e) => [`${e.Metadata.GatewayId}/${e.Metadata.Measurement}`, e.Points.map((p) => p.Fields.value)]));
+    expect(byKey).toEqual({ 'gw-1/temperature': [1, 2], 'gw-1/pressure': [3], 'gw-2/temperature': [4] });
+    for (const request of receiver.received) {
+      expect(request.json).not.toHaveProperty('Point');
+      // includeMetadataHeaders and includeRetryHeader false: none of the three.
+      expect(request.headers['user-agent']).toBeUndefined();
+      expect(request.headers['x-webhook-timestamp']).toBeUndefined();
+      expect(request.headers['x-webhook-retry-count']).toBeUndefined();
+    }
+  });
+
+  it('a 4xx is dropped after one request and recorded as such', async () => {
+    receiver = await startReceiver({ respond: () => ({ status: 410, body: 'gone for good' }) });
+    const id = await hook('gone');
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler));
+    await receiver.waitFor(1);
+    await quiet(400);
+    expect(receiver.received).toHaveLength(1);
+    const log = (await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string; responseStatus: number }[];
+    expect(log).toMatchObject([{ outcome: 'dropped', responseStatus: 410 }]);
+  });
+
+  it.each([
+    ['429 with Retry-After', { status: 429, headers: { 'retry-after': '1' } }],
+    ['500', { status: 500 }],
+    ['a timeout', { hang: true as const }],
+    ['a reset', { reset: true as const }],
+  ])('%s is retried with a growing X-Webhook-Retry-Count until it is delivered', async (what, failure) => {
+    receiver = await startReceiver({ respond: (_request, index) => (index < 2 ? failure : { status: 204 }) });
+    const id = await hook(`retry-${what.replace(/\W/g, '')}`);
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler));
+    const requests = await receiver.waitFor(3, 15_000);
+    expect(requests.map((r) => r.headers['x-webhook-retry-count'])).toEqual(['0', '1', '2']);
+    if (what.startsWith('429')) {
+      // Retry-After: 1 is honoured over the 50 ms step, clamped to the schedule's longest step (400 ms here).
+      expect((requests[1]?.at ?? 0) - (requests[0]?.at ?? 0)).toBeGreaterThanOrEqual(380);
+    }
+    await until(async () => ((await oscar('GET', `/v2/webhooks/${id}/deliveries?outcome=delivered`)).body as unknown[]).length === 1, 'delivered');
+    const log = (await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string; attempt: number }[];
+    expect(log.map((a) => [a.attempt, a.outcome])).toEqual([
+      [2, 'delivered'],
+      [1, 'retrying'],
+      [0, 'retrying'],
+    ]);
+  });
+
+  it('gives up after the schedule: the delivery is recorded as failed', async () => {
+    receiver = await startReceiver({ respond: () => ({ status: 503 }) });
+    const id = await hook('always-down');
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler));
+    // The first attempt and the four retries of the test schedule.
+    await receiver.waitFor(5, 15_000);
+    await until(async () => ((await oscar('GET', `/v2/webhooks/${id}/deliveries?outcome=failed`)).body as unknown[]).length === 1, 'failed');
+    await quiet(500);
+    expect(receiver.received).toHaveLength(5);
+  });
+
+  it('routes per the scopes as they are at each point: added, disabled, enabled, removed; a link alone forwards nothing; a point matched twice goes once', async () => {
+    receiver = await startReceiver();
+    const id = await hook('routing');
+    await link(id, boiler);
+    const sent = async (tag: string) => {
+      await ingest(telemetryPoint(boiler, { tags: { step: tag } }));
+    };
+    const steps = () => receiver.received.map((r) => (r.json as { Point: { Tags: { step: string } } }).Point.Tags.step);
+
+    await sent('link alone');
+    const [device, connection] = [
+      ...(await Promise.all([
+        oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true }),
+        oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Connection', connectionTag: 'modbus', enabled: true }),
+      ])),
+    ].map((r) => (r.body as { id: string }).id);
+    await sent('matched twice');
+    await receiver.waitFor(1);
+    for (const routeId of [device, connection]) {
+      await oscar('PUT', `/v2/webhooks/${id}/devices/${boiler}/routes/${String(routeId)}`, {
+        scopeLevel: routeId === device ? 'Device' : 'Connection',
+        ...(routeId === connection && { connectionTag: 'modbus' }),
+        enabled: false,
+      });
+    }
+    await sent('all disabled');
+    await oscar('PUT', `/v2/webhooks/${id}/devices/${boiler}/routes/${String(connection)}`, {
+      scopeLevel: 'Connection',
+      connectionTag: 'modbus',
+      enabled: true,
+    });
+    await sent('enabled again');
+    await receiver.waitFor(2);
+    await oscar('DELETE', `/v2/webhooks/${id}/devices/${boiler}/routes/${String(connection)}`);
+    await sent('removed');
+    await quiet();
+    expect(steps()).toEqual(['matched twice', 'enabled again']);
+  });
+
+  it('an unlink and a deletion stop delivery at the next point and cancel pending retries', async () => {
+    let failing = true;
+    receiver = await startReceiver({ respond: () => (failing ? { status: 500 } : { status: 200 }) });
+    const unlinked = await hook('unlinked');
+    await link(unlinked, boiler, { scopeLevel: 'Device' });
+    const deleted = await hook('deleted');
+    await link(deleted, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler));
+    await until(() => at('unlinked').length >= 2 && at('deleted').length >= 2, 'both retried');
+
+    expect((await oscar('DELETE', `/v2/webhooks/${unlinked}/devices/${boiler}`)).status).toBe(204);
+    expect((await oscar('DELETE', `/v2/webhooks/${deleted}`)).status).toBe(200);
+    const before = receiver.received.length;
+    failing = false;
+    await ingest(telemetryPoint(boiler));
+    await quiet(1000);
+    // A request already in flight may land; nothing after it.
+    expect(receiver.received.length - before).toBeLessThanOrEqual(2);
+    const settledAfter = receiver.received.length;
+    await quiet(500);
+    expect(receiver.received.length).toBe(settledAfter);
+    expect((await api.store.deliveries.stats()).queued).toBe(0);
+  });
+
+  it('refuses private targets when they are not allowed: a private address, a literal IPv6 loopback, a name that resolves to loopback', async () => {
+    const strict = await startWebhookApi({
+      location: await newStoreLocation(backend, inject('postgresUrl')),
+      platformUrl: platform().issuer,
+      deliverer: { allowPrivateTargets: false },
+    });
+    try {
+      receiver = await startReceiver();
+      const v6 = await startReceiver({ host: '::1' });
+      const client = await strict.clientAs('oscar');
+      const ids: string[] = [];
+      for (const url of [`${receiver.url}/private`, `${v6.url}/v6`, `http://localhost:${receiver.port}/named`]) {
+        const created = await client('POST', '/v2/webhooks?companyId=1', { name: 'private', url, deliveryMode: 'Realtime' });
+        const id = (created.body as { id: string }).id;
+        ids.push(id);
+        expect((await client('POST', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(201);
+        expect((await client('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true })).status).toBe(201);
+      }
+      await strict.ingest([telemetryPoint(boiler)]);
+      await until(async () => {
+        const logs = await Promise.all(ids.map(async (id) => (await client('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string }[]));
+        return logs.every((log) => log[0]?.outcome === 'dropped');
+      }, 'every target refused');
+      for (const id of ids) {
+        const [attempt] = (await client('GET', `/v2/webhooks/${id}/deliveries`)).body as { error: string }[];
+        expect(attempt?.error).toMatch(/loopback/);
+        expect(attempt?.error).toMatch(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+      }
+      expect(receiver.received).toEqual([]);
+      expect(v6.received).toEqual([]);
+      await v6.close();
+    } finally {
+      await strict.close();
+    }
+  });
+
+  describe('ingest', () => {
+    it('refuses the whole request for one bad point, naming its index and field, and queues nothing', async () => {
+      receiver = await startReceiver();
+      const id = await hook('ingest-refusal');
+      await link(id, boiler, { scopeLevel: 'Device' });
+      const cases: [Record<string, unknown>, string][] = [
+        [telemetryPoint(boiler, { fields: { value: 'hot' } }), 'points.1.fields.value'],
+        [telemetryPoint(boiler, { utcTimestamp: '2026-11-22T12:00:00+02:00' }), 'points.1.utcTimestamp'],
+        [telemetryPoint(boiler, { measurement: 'm'.repeat(256) }), 'points.1.measurement'],
+        [telemetryPoint(boiler, { connectionTag: 'x'.repeat(256) }), 'points.1.connectionTag'],
+        [telemetryPoint(boiler, { tags: { site: 42 } }), 'points.1.tags.site'],
+        [telemetryPoint(boiler, { gatewayId: 'gw\u0000' }), 'points.1.gatewayId'],
+        [telemetryPoint(-1), 'points.1.deviceId'],
+        [{ ...telemetryPoint(boiler), extra: 1 }, 'extra'],
+      ];
+      for (const [bad, field] of cases) {
+        const answer = await api.ingest([telemetryPoint(boiler), bad, telemetryPoint(boiler)]);
+        expect(answer.status, field).toBe(400);
+        expect(answer.body).toMatchObject({ error: { code: 'VALIDATION_FAILED', field } });
+      }
+      await quiet(200);
+      expect(receiver.received).toEqual([]);
+      expect(await api.store.deliveries.stats()).toMatchObject({ queued: 0, gathering: 0 });
+    });
+
+    it('asks for the ingest token, compared whole', async () => {
+      const url = api.url;
+      const post = (authorization?: string) =>
+        fetch(`${url}/internal/telemetry`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(authorization !== undefined && { authorization }) },
+          body: JSON.stringify({ points: [telemetryPoint(boiler)] }),
+        });
+      for (const authorization of [undefined, 'Bearer wrong', `Bearer ${testIngestToken}x`, `Bearer ${testIngestToken.slice(0, -1)}`, testIngestToken]) {
+        const response = await post(authorization);
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      }
+      expect((await post(`Bearer ${testIngestToken}`)).status).toBe(202);
+    });
+
+    it('refuses more points than the limit, a body over the size limit, and a body that is not JSON', async () => {
+      const tooMany = await api.ingest(Array.from({ length: 1001 }, () => telemetryPoint(boiler)));
+      expect(tooMany).toMatchObject({ status: 400, body: { error: { field: 'points' } } });
+      const huge = await api.ingest([telemetryPoint(boiler, { tags: { blob: 'x'.repeat(1_100_000) } })]);
+      expect(huge.status).toBe(413);
+      const text = await fetch(`${api.url}/internal/telemetry`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${testIngestToken}`, 'content-type': 'text/plain' },
+        body: 'points',
+      });
+      expect(text.status).toBe(415);
+      const nested = await fetch(`${api.url}/internal/telemetry`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${testIngestToken}`, 'content-type': 'application/json' },
+        body: `{"points":[${'['.repeat(5000)}${']'.repeat(5000)}]}`,
+      });
+      expect(nested.status).toBe(400);
+    });
+  });
+});
