@@ -57,7 +57,7 @@ describe('the OpenAPI document', () => {
       publicUrl: 'http://127.0.0.1:4100',
     });
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
-    expect(served).toHaveLength(12);
+    expect(served).toHaveLength(14);
     expect(document.openapi).toBe('3.1.0');
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
@@ -78,5 +78,35 @@ describe('the OpenAPI document', () => {
     const properties = Object.keys(document.components.schemas.WebhookConfig?.properties ?? {});
     expect(properties).toContain('authType');
     expect(properties).not.toContain('authPayload');
+  });
+
+  it('documents the attempt log with its filter and fixed pages, and the resend with its 202 and 409', () => {
+    const list = document.paths['/v2/webhooks/{id}/deliveries']?.get as unknown as {
+      parameters: { name?: string; required?: boolean; schema?: Record<string, unknown> }[];
+      responses: Record<string, unknown>;
+    };
+    const parameter = (name: string) => list.parameters.find((p) => p.name === name);
+    expect(parameter('outcome')).toMatchObject({ in: 'query', required: false, schema: { enum: ['delivered', 'retrying', 'dropped', 'failed'] } });
+    expect(parameter('limit')?.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    expect(JSON.stringify(list.responses['200'])).toContain('#/components/schemas/DeliveryAttempt"');
+    expect(JSON.stringify(list.responses['200'])).toContain('#/components/headers/Link');
+    expect(Object.keys(document.components.schemas.DeliveryAttempt?.properties ?? {}).sort()).toEqual([
+      'attempt',
+      'deliveryId',
+      'durationMs',
+      'error',
+      'outcome',
+      'pointCount',
+      'responseBody',
+      'responseStatus',
+      'startedAt',
+    ]);
+    const resend = document.paths['/v2/webhooks/{id}/deliveries/{deliveryId}/resend']?.post;
+    expect(Object.keys(resend?.responses ?? {})).toEqual(expect.arrayContaining(['202', '403', '404', '409']));
+    expect(JSON.stringify(resend?.responses['202'])).toContain('#/components/schemas/ResentDelivery"');
+    // The configurations' companyId stays documented as the number it must be.
+    expect(JSON.stringify(document.paths['/v2/webhooks']?.get)).toContain(
+      '{"name":"companyId","in":"query","required":true,"schema":{"type":"integer","minimum":1}}',
+    );
   });
 });

@@ -3,8 +3,12 @@
 import { z } from 'zod';
 import { errorCatalog } from './errors.ts';
 import { defaultLimits } from './limits.ts';
+import { deliveryRouteSpecs, type DeliveryRouteSpec, type FixedPaging } from './deliveries.routes.ts';
 import { apiSchemas } from './schemas.ts';
 import { routeSpecs, type RouteSpec } from './webhooks.routes.ts';
+
+/** A route of either table: the configurations' (paged up to a configurable limit) or the deliveries' (fixed pages). */
+type DocumentedRoute = RouteSpec | DeliveryRouteSpec;
 
 /** What each error status means, from the catalog: every code with that status, one line each. */
 const statusText = (status: number) =>
@@ -40,37 +44,52 @@ function jsonSchema(schema: z.ZodType): unknown {
   return inline;
 }
 
-/** `limit` and `cursor` of a list endpoint whose pages hold at most the `limit` limit's number of items. */
-function pagingParameters(limit: NonNullable<RouteSpec['paging']>) {
-  const most = defaultLimits[limit];
+/**
+ * `limit` and `cursor` of a list endpoint: pages of at most a configurable limit's number of items
+ * (by default all of them) in creation order, or of a fixed size in the order `paging` states.
+ */
+function pagingParameters(paging: NonNullable<DocumentedRoute['paging']>) {
+  const limit =
+    typeof paging === 'string'
+      ? {
+          description: `Items per page, at most the ${paging} limit (${defaultLimits[paging]} unless configured otherwise), which is also the default: by default one page holds everything.`,
+          schema: { type: 'integer', minimum: 1 },
+        }
+      : fixedLimit(paging);
+  const order = typeof paging === 'string' ? 'in creation order' : paging.order;
   return [
-    {
-      name: 'limit',
-      in: 'query',
-      required: false,
-      description: `Items per page, at most the ${limit} limit (${most} unless configured otherwise), which is also the default: by default one page holds everything.`,
-      schema: { type: 'integer', minimum: 1 },
-    },
+    { name: 'limit', in: 'query', required: false, ...limit },
     {
       name: 'cursor',
       in: 'query',
       required: false,
-      description: "Where the page starts: opaque, taken from the previous page's Link header. Items come in creation order.",
+      description: `Where the page starts: opaque, taken from the previous page's Link header. Items come ${order}.`,
       schema: { type: 'string' },
     },
   ];
 }
 
-function operation(spec: RouteSpec) {
+const fixedLimit = (paging: FixedPaging) => ({
+  description: `Items per page, from 1 to ${paging.most}; ${paging.byDefault} by default.`,
+  schema: { type: 'integer', minimum: 1, maximum: paging.most, default: paging.byDefault },
+});
+
+/** A query parameter from its field's schema; companyId, read as text and turned into a number, as that number. */
+function queryParameter(name: string, field: z.ZodType) {
+  const required = !field.safeParse(undefined).success;
+  if (name === 'companyId') return { name, in: 'query', required, schema: { type: 'integer', minimum: 1 } };
+  const { description, ...schema } = jsonSchema(field) as { description?: string };
+  return { name, in: 'query', required, ...(description !== undefined && { description }), schema };
+}
+
+function operation(spec: DocumentedRoute) {
   const pathParams = [...spec.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
     schema: name === 'deviceId' ? { type: 'integer', minimum: 1 } : { type: 'string' },
   }));
-  const queryParams = spec.query
-    ? Object.keys(spec.query.shape).map((name) => ({ name, in: 'query', required: true, schema: { type: 'integer', minimum: 1 } }))
-    : [];
+  const queryParams = spec.query ? Object.entries(spec.query.shape).map(([name, field]) => queryParameter(name, field as z.ZodType)) : [];
   const pagingParams = spec.paging ? pagingParameters(spec.paging) : [];
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
@@ -102,7 +121,7 @@ function operation(spec: RouteSpec) {
 
 export function createOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const spec of routeSpecs) {
+  for (const spec of [...routeSpecs, ...deliveryRouteSpecs]) {
     (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);
   }
   return {

@@ -40,7 +40,7 @@ export interface RouteSpec {
 type Handler = (req: Request, res: Response, deps: RouteDependencies) => Promise<void>;
 
 /** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
-async function configFor(req: Request, res: Response, deps: RouteDependencies, right: Right): Promise<StoredConfig> {
+export async function configFor(req: Request, res: Response, deps: Pick<RouteDependencies, 'store'>, right: Right): Promise<StoredConfig> {
   const id = idOf(req, 'id');
   const config = id === undefined ? undefined : await deps.store.getConfig(id);
   if (!config) throw notFound(`webhook configuration ${String(req.params.id)}`);

@@ -1,0 +1,122 @@
+// The delivery endpoints of a configuration, in the route-table style of webhooks.routes.ts (the
+// OpenAPI document reads both tables): its attempt log, newest first, and sending a dropped or
+// failed delivery again.
+import { isPlainText } from '@platform/shared';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { deliveriesQuery, deliveryAttempt, resentDelivery, type DeliveryAttempt } from './delivery-schemas.ts';
+import { invalid, notFound, WebhookApiError } from './errors.ts';
+import { pageOf, sendPage } from './list-pages.ts';
+import { parse } from './route-inputs.ts';
+import type { AttemptRecord } from './store/delivery-queue.ts';
+import type { WebhookStore } from './store/webhook-store.ts';
+import { configFor, type RouteSpec } from './webhooks.routes.ts';
+
+export interface DeliveryRouteDependencies {
+  readonly store: WebhookStore;
+  readonly now?: () => number;
+}
+
+/** Pages of a fixed size rather than one of the configurable limits. */
+export interface FixedPaging {
+  /** `limit` from 1 to this. */
+  readonly most: number;
+  /** `limit` when omitted. */
+  readonly byDefault: number;
+  /** The order of the items, as the document states it. */
+  readonly order: string;
+}
+
+export interface DeliveryRouteSpec extends Omit<RouteSpec, 'success' | 'paging'> {
+  readonly success: { readonly status: 200 | 202; readonly schema: z.ZodType; readonly description: string };
+  readonly paging?: FixedPaging;
+}
+
+type Handler = (req: Request, res: Response, deps: DeliveryRouteDependencies) => Promise<void>;
+
+const attemptPaging: FixedPaging = { most: 100, byDefault: 50, order: 'newest first' };
+
+export const deliveryRouteSpecs = [
+  {
+    operationId: 'listDeliveryAttempts',
+    method: 'get',
+    path: '/v2/webhooks/:id/deliveries',
+    summary: "The configuration's attempt log, newest first: every attempt of every delivery, with what the endpoint answered",
+    right: 'view',
+    query: deliveriesQuery,
+    success: { status: 200, schema: z.array(deliveryAttempt), description: 'The attempts, newest first, without credentials or headers' },
+    errors: [400, 403, 404],
+    paging: attemptPaging,
+  },
+  {
+    operationId: 'resendDelivery',
+    method: 'post',
+    path: '/v2/webhooks/:id/deliveries/:deliveryId/resend',
+    summary: 'Send a dropped or failed delivery again, as a new delivery with the same points',
+    right: 'manage',
+    success: { status: 202, schema: resentDelivery, description: 'Queued: the id of the new delivery' },
+    errors: [400, 403, 404, 409],
+  },
+] as const satisfies readonly DeliveryRouteSpec[];
+
+type OperationId = (typeof deliveryRouteSpecs)[number]['operationId'];
+
+/** Delivery ids are UUIDs the queue generated (randomUUID: lower case). */
+const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The path's deliveryId, as idOf reads an id: 400 for a control character, undefined when the queue cannot have made it. */
+function deliveryIdOf(req: Request): string | undefined {
+  const raw = String(req.params.deliveryId);
+  if (!isPlainText(raw)) throw invalid('deliveryId', 'must not contain control characters');
+  return generatedId.test(raw) ? raw : undefined;
+}
+
+/** An attempt as answered: the listed fields only, whatever the record may grow to hold. */
+function publicAttempt(record: AttemptRecord): DeliveryAttempt {
+  return {
+    deliveryId: record.deliveryId,
+    attempt: record.attempt,
+    outcome: record.outcome,
+    responseStatus: record.responseStatus,
+    error: record.error,
+    responseBody: record.responseBody,
+    durationMs: record.durationMs,
+    startedAt: record.startedAt,
+    pointCount: record.pointCount,
+  };
+}
+
+const handlers: Record<OperationId, Handler> = {
+  async listDeliveryAttempts(req, res, deps) {
+    const config = await configFor(req, res, deps, 'view');
+    const { outcome } = parse(deliveriesQuery, req.query, 'query');
+    const list = `attempts of ${config.id}`;
+    const page = pageOf(req, list, attemptPaging.most);
+    // pageOf's default is its most (a whole collection); the log can be long, so a smaller page unless asked.
+    const limit = req.query.limit === undefined ? attemptPaging.byDefault : page.limit;
+    const attempts = await deps.store.deliveries.pageAttempts(config.id, { outcome }, { limit, after: page.after });
+    sendPage(req, res, `/v2/webhooks/${config.id}/deliveries`, list, { items: attempts.items.map(publicAttempt), next: attempts.next });
+  },
+  async resendDelivery(req, res, deps) {
+    const deliveryId = deliveryIdOf(req);
+    const config = await configFor(req, res, deps, 'manage');
+    // Not an id the queue could have made: not found without a query, and not repeated back.
+    if (deliveryId === undefined) throw notFound(`delivery of webhook configuration ${config.id}`);
+    const what = `delivery ${deliveryId} of webhook configuration ${config.id}`;
+    const resent = await deps.store.deliveries.resend(config.id, deliveryId, deps.now?.() ?? Date.now());
+    if (resent === 'not-found') throw notFound(what);
+    if (resent === 'not-settled')
+      throw new WebhookApiError('CONFLICT', `${what} is still being delivered; only a dropped or failed delivery can be sent again`);
+    if (resent === 'delivered') throw new WebhookApiError('CONFLICT', `${what} was delivered; only a dropped or failed delivery can be sent again`);
+    res.status(202).json({ deliveryId: resent.resent });
+  },
+};
+
+export function createDeliveryRoutes(deps: DeliveryRouteDependencies): Router {
+  const router = Router();
+  for (const spec of deliveryRouteSpecs) {
+    const handler = handlers[spec.operationId];
+    router[spec.method](spec.path, (req, res) => handler(req, res, deps));
+  }
+  return router;
+}
