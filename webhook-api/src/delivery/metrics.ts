@@ -1,0 +1,113 @@
+// The deliverer's Prometheus metrics, in a registry of their own (with the process's default
+// metrics): what ingest accepted and queued, what each attempt came to and how long it took, the
+// ingest-to-delivery latency, and the queue's depth and oldest age, read from the store at scrape time.
+//
+// No label names a configuration, company or URL: their number has no bound, and every label value
+// is a time series Prometheus keeps. The attempt log (GET /v2/webhooks/{id}/deliveries) is where one
+// configuration's deliveries are looked at.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AttemptOutcomeName, DeliveryQueue, QueueStats } from '../store/delivery-queue.ts';
+
+export interface DeliveryMetrics {
+  readonly registry: Registry;
+  /** Points accepted by ingest, and the (point, configuration) pairs they queued. */
+  ingested(points: number, queued: number): void;
+  /** One attempt finished: counts webhook_deliveries_total{outcome="delivered"|"dropped"|"failed"} or webhook_retries_total, and observes webhook_attempt_duration_seconds{outcome}. */
+  attempt(outcome: AttemptOutcomeName, durationMs: number): void;
+  /** A delivery delivered: observes webhook_ingest_to_delivery_seconds once per point it carried, with the time since its acceptance. */
+  delivered(ingestToDeliveryMs: number, points: number): void;
+}
+
+export interface DeliveryMetricsOptions {
+  /** Read at scrape time for the queue gauges. */
+  readonly queue: Pick<DeliveryQueue, 'stats'>;
+  /** The clock the oldest queued age is measured with (epoch ms). */
+  readonly now?: () => number;
+}
+
+/** One request: from a few milliseconds to the 30 s request timeout. */
+const attemptBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30];
+/** Acceptance to delivery: a batch's linger and a few seconds in the normal case; retries take minutes to hours, which the last buckets show. */
+const latencyBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600];
+
+export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetricsOptions): DeliveryMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const pointsIngested = new Counter({ name: 'webhook_points_ingested_total', help: 'Data points accepted by ingest.', registers: [registry] });
+  const pointsQueued = new Counter({
+    name: 'webhook_points_queued_total',
+    help: 'Pairs of a data point and a configuration it was queued for (one point may go to several configurations).',
+    registers: [registry],
+  });
+  const deliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Deliveries settled for good: delivered, dropped (the endpoint refused it) or failed (retries ran out).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const retries = new Counter({ name: 'webhook_retries_total', help: 'Attempts that failed and were queued again.', registers: [registry] });
+  const attemptDuration = new Histogram({
+    name: 'webhook_attempt_duration_seconds',
+    help: 'How long one attempt took, by what it came to.',
+    labelNames: ['outcome'] as const,
+    buckets: attemptBuckets,
+    registers: [registry],
+  });
+  const ingestToDelivery = new Histogram({
+    name: 'webhook_ingest_to_delivery_seconds',
+    help: 'From the acceptance of a data point to its delivery, once per point.',
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+
+  // Both gauges are read in one scrape: they share one stats query.
+  let reading: Promise<QueueStats> | undefined;
+  const currentStats = () =>
+    (reading ??= queue.stats().finally(() => {
+      reading = undefined;
+    }));
+
+  new Gauge({
+    name: 'webhook_queue_depth',
+    help: 'Deliveries queued (due, retrying or in flight); Batch points still waiting for their batch are webhook_batch_points_waiting.',
+    registers: [registry],
+    async collect() {
+      this.set((await currentStats()).queued);
+    },
+  });
+  new Gauge({
+    name: 'webhook_batch_points_waiting',
+    help: 'Batch data points accepted and not yet in a delivery.',
+    registers: [registry],
+    async collect() {
+      this.set((await currentStats()).gathering);
+    },
+  });
+  new Gauge({
+    name: 'webhook_oldest_queued_age_seconds',
+    help: 'Age of the oldest data point still waiting to be delivered (queued or waiting for its batch); 0 when none.',
+    registers: [registry],
+    async collect() {
+      const { oldestAcceptedAt } = await currentStats();
+      this.set(oldestAcceptedAt === undefined ? 0 : Math.max(0, now() - oldestAcceptedAt) / 1000);
+    },
+  });
+
+  return {
+    registry,
+    ingested(points, queued) {
+      pointsIngested.inc(points);
+      pointsQueued.inc(queued);
+    },
+    attempt(outcome, durationMs) {
+      if (outcome === 'retrying') retries.inc();
+      else deliveries.inc({ outcome });
+      attemptDuration.observe({ outcome }, durationMs / 1000);
+    },
+    delivered(ingestToDeliveryMs, points) {
+      const seconds = Math.max(0, ingestToDeliveryMs) / 1000;
+      for (let i = 0; i < points; i++) ingestToDelivery.observe(seconds);
+    },
+  };
+}
