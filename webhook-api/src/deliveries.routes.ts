@@ -1,13 +1,12 @@
 // The delivery endpoints of a configuration, in the route-table style of webhooks.routes.ts (the
 // OpenAPI document reads both tables): its attempt log, newest first, and sending a dropped or
 // failed delivery again.
-import { isPlainText } from '@platform/shared';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { deliveriesQuery, deliveryAttempt, resentDelivery, type DeliveryAttempt } from './delivery-schemas.ts';
-import { invalid, notFound, WebhookApiError } from './errors.ts';
+import { notFound, WebhookApiError } from './errors.ts';
 import { pageOf, sendPage } from './list-pages.ts';
-import { parse } from './route-inputs.ts';
+import { idOf, parse } from './route-inputs.ts';
 import type { AttemptRecord } from './store/delivery-queue.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
 import { configFor, type RouteSpec } from './webhooks.routes.ts';
@@ -61,16 +60,6 @@ export const deliveryRouteSpecs = [
 
 type OperationId = (typeof deliveryRouteSpecs)[number]['operationId'];
 
-/** Delivery ids are UUIDs the queue generated (randomUUID: lower case). */
-const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The path's deliveryId, as idOf reads an id: 400 for a control character, undefined when the queue cannot have made it. */
-function deliveryIdOf(req: Request): string | undefined {
-  const raw = String(req.params.deliveryId);
-  if (!isPlainText(raw)) throw invalid('deliveryId', 'must not contain control characters');
-  return generatedId.test(raw) ? raw : undefined;
-}
-
 /** An attempt as answered: the listed fields only, whatever the record may grow to hold. */
 function publicAttempt(record: AttemptRecord): DeliveryAttempt {
   return {
@@ -98,7 +87,7 @@ const handlers: Record<OperationId, Handler> = {
     sendPage(req, res, `/v2/webhooks/${config.id}/deliveries`, list, { items: attempts.items.map(publicAttempt), next: attempts.next });
   },
   async resendDelivery(req, res, deps) {
-    const deliveryId = deliveryIdOf(req);
+    const deliveryId = idOf(req, 'deliveryId');
     const config = await configFor(req, res, deps, 'manage');
     // Not an id the queue could have made: not found without a query, and not repeated back.
     if (deliveryId === undefined) throw notFound(`delivery of webhook configuration ${config.id}`);

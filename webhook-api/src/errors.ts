@@ -8,7 +8,10 @@ export const errorCatalog = {
   UNAUTHENTICATED: { status: 401, message: 'AuthVersion must be V0.0.1, and the token present, valid, unexpired and issued for this API.' },
   FORBIDDEN: { status: 403, message: 'The token is valid, but Device Overview View/Manage is missing on the owning company.' },
   NOT_FOUND: { status: 404, message: 'The company, configuration, device, link or route was not found, or is not within the caller’s company.' },
-  CONFLICT: { status: 409, message: 'The device is already linked, or an identical scope is already on the link.' },
+  CONFLICT: {
+    status: 409,
+    message: 'The device is already linked, an identical scope is already on the link, or a delivery cannot be sent again (still queued, or delivered).',
+  },
   LIMIT_REACHED: { status: 409, message: 'A documented limit (configurations per company, devices per configuration, scopes per link) is reached.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than the endpoint takes (64 kB on /v2/webhooks).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The body must be sent as Content-Type: application/json.' },

@@ -2,10 +2,10 @@
 // service. A shared bearer token (compared in constant time), a bounded JSON body, every point
 // checked before any is accepted, and 202 only once the points and the deliveries they produce are
 // committed together.
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { plainText } from '@platform/shared';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
+import { bearerMatches, expectedBearer } from './bearer-token.ts';
 import { WebhookApiError } from './errors.ts';
 import { parse } from './route-inputs.ts';
 import type { DeliveryQueue, QueuedPoint } from './store/delivery-queue.ts';
@@ -74,14 +74,11 @@ function deliveredPoint(point: z.output<typeof telemetryPoint>): string {
   return JSON.stringify({ Measurement: point.measurement, Fields: point.fields, Tags: point.tags, UtcTimestamp: point.utcTimestamp });
 }
 
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-/** Compares the presented bearer token with the configured one in constant time (over their digests, so lengths do not show). */
+/** Asks for the ingest token: one Authorization header, compared in constant time. */
 function requireIngestToken(token: string): RequestHandler {
-  const expected = digest(`Bearer ${token}`);
+  const expected = expectedBearer(token);
   return (req, res, next) => {
-    const presented = req.headers.authorization;
-    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
+    if (!bearerMatches(req.headersDistinct.authorization, expected)) {
       res.set('www-authenticate', 'Bearer');
       throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: the ingest token is missing or wrong', { field: 'Authorization' });
     }

@@ -1,4 +1,5 @@
-// Composition root of the webhook API: settings, store, key ring, caller check, HTTP server.
+// Composition root of the webhook API: settings, store, key ring, caller check, ingest, metrics,
+// the deliverer beside the API (unless WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { closeServer, createHttpClient, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
@@ -6,7 +7,10 @@ import { createApp } from './app.ts';
 import { createWebhookCallerCheck } from './caller-context.ts';
 import { answerClientErrors } from './client-errors.ts';
 import { CredentialVault } from './credential-vault.ts';
+import { startDeliveryService } from './delivery/delivery-service.ts';
+import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './device-directory.ts';
+import { metricsHandler } from './metrics.routes.ts';
 import { loadEncryptionKeys } from './encryption-keys.ts';
 import { loadWebhookApiSettings } from './settings.ts';
 import { openPostgresStore } from './store/postgres-store.ts';
@@ -32,6 +36,10 @@ const vault = exitOnStartupFailure(
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
 const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
 const publicUrl = `http://${settings.host}:${settings.port}`;
+const metrics = createDeliveryMetrics({ queue: store.deliveries });
+const delivery = settings.runDeliverer
+  ? await exitOnStartupFailure(service, () => startDeliveryService({ store, vault, settings: settings.delivery, logger, metrics }))
+  : undefined;
 const app = createApp({
   store,
   vault,
@@ -40,11 +48,22 @@ const app = createApp({
   logger,
   publicUrl,
   limits: settings.limits,
+  ingest: {
+    ...settings.ingest,
+    onIngested: (points, queued) => {
+      metrics.ingested(points, queued);
+    },
+  },
+  metrics: metricsHandler({ metrics, token: settings.metricsToken }),
 });
 
 const server = createServer(app);
 answerClientErrors(server);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_API_PORT' }));
-logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite', keyId: vault.currentKeyId }, `listening: ${publicUrl} (OpenAPI at /v2/openapi.json)`);
+logger.info(
+  { store: settings.databaseUrl ? 'postgresql' : 'sqlite', keyId: vault.currentKeyId, deliverer: delivery ? 'in-process' : 'off' },
+  `listening: ${publicUrl} (OpenAPI at /v2/openapi.json)`,
+);
 
-stopOnSignals({ logger, steps: [() => closeServer(server), () => store.close()] });
+// The API stops taking points first; then the deliverer finishes or gives back what it holds.
+stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => closeServer(server), async () => delivery?.stop(), () => store.close()] });

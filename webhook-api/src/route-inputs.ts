@@ -23,14 +23,14 @@ export function deviceIdOf(req: Request): number {
   return Number(raw);
 }
 
-/** Configuration and route ids are UUIDs this service generated (randomUUID: lower case). */
+/** Configuration, route and delivery ids are UUIDs this service generated (randomUUID: lower case). */
 const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The id in path parameter `name`: 400 for a control character (PostgreSQL refuses NUL in text),
  * undefined when it cannot be an id this service made, so it is not found without a query.
  */
-export function idOf(req: Request, name: 'id' | 'routeId'): string | undefined {
+export function idOf(req: Request, name: 'id' | 'routeId' | 'deliveryId'): string | undefined {
   const raw = String(req.params[name]);
   if (!isPlainText(raw)) throw invalid(name, 'must not contain control characters');
   return generatedId.test(raw) ? raw : undefined;

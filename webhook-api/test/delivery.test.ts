@@ -87,25 +87,32 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
   });
 
   it.each([
-    ['Bearer', { token: 'bearer-secret-0001' }, { authorization: 'Bearer bearer-secret-0001' }],
-    ['ApiKey', { apiKeyValue: 'api-key-secret-0002' }, { 'x-api-key': 'api-key-secret-0002' }],
-    ['Basic', { username: 'ingest', password: 'pässwörd-0003' }, { authorization: `Basic ${Buffer.from('ingest:pässwörd-0003').toString('base64')}` }],
-    ['Custom', { headers: { 'X-Signature-Key': 'custom-secret-0004', 'X-Other': 'o' } }, { 'x-signature-key': 'custom-secret-0004', 'x-other': 'o' }],
-  ])('sends the %s authentication header, decrypted at send time, and never logs it', async (authType, payload, expected) => {
+    ['Bearer', { token: 'bearer-secret-0001' }, { authorization: 'Bearer bearer-secret-0001' }, 'bearer-secret-0001'],
+    ['ApiKey', { apiKeyValue: 'api-key-secret-0002' }, { 'x-api-key': 'api-key-secret-0002' }, 'api-key-secret-0002'],
+    [
+      'Basic',
+      { username: 'ingest', password: 'pässwörd-0003' },
+      { authorization: `Basic ${Buffer.from('ingest:pässwörd-0003').toString('base64')}` },
+      'pässwörd-0003',
+    ],
+    [
+      'Custom',
+      { headers: { 'X-Signature-Key': 'custom-secret-0004', 'X-Other': 'o' } },
+      { 'x-signature-key': 'custom-secret-0004', 'x-other': 'o' },
+      'custom-secret-0004',
+    ],
+  ])('sends the %s authentication header, decrypted at send time, and never logs it', async (authType, payload, expected, secret) => {
     receiver = await startReceiver();
     const id = await hook(`auth-${authType}`, { authType, authPayload: JSON.stringify(payload) });
     await link(id, boiler, { scopeLevel: 'Device' });
     await ingest(telemetryPoint(boiler));
     const [request] = await receiver.waitFor(1);
     expect(request?.headers).toMatchObject(expected);
-    // Every credential of the table ends in a four-digit number.
-    const secrets = Object.values(expected).filter((value) => /000\d/.test(value));
-    expect(secrets.length).toBeGreaterThan(0);
     const attemptLog = JSON.stringify((await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body);
-    for (const secret of secrets) {
-      const bare = secret.replace(/^(Bearer|Basic) /, '');
-      expect(api.logs.join('\n')).not.toContain(bare);
-      expect(attemptLog).not.toContain(bare);
+    for (const leaked of [secret, ...Object.values(expected)]) {
+      if (leaked === 'o') continue;
+      expect(api.logs.join('\n')).not.toContain(leaked);
+      expect(attemptLog).not.toContain(leaked);
     }
   });
 

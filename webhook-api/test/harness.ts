@@ -25,15 +25,18 @@ export type Backend = 'SQLite' | 'PostgreSQL';
 export interface StoreLocation {
   readonly backend: Backend;
   readonly open: () => Promise<WebhookStore>;
+  /** The SQLite file, or the PostgreSQL database's URL: for another process to open the same store. */
+  readonly sqlitePath?: string;
+  readonly postgresUrl?: string;
 }
 
 export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
-    return { backend, open: () => openSqliteStore(path) };
+    return { backend, open: () => openSqliteStore(path), sqlitePath: path };
   }
   const url = await freshDatabase(postgresUrl);
-  return { backend, open: () => openPostgresStore(url, { maxConnections: 4 }) };
+  return { backend, open: () => openPostgresStore(url, { maxConnections: 4 }), postgresUrl: url };
 }
 
 /** The ingest token of every API the harness starts. */

@@ -1,0 +1,46 @@
+// A deliverer alone (`npm run deliverer -w webhook-api`): the same database and key ring as the API,
+// no API; /health and /metrics on its own port. Run several against one PostgreSQL to share the
+// work; on SQLite it polls (WEBHOOK_POLL_INTERVAL), having no notifications from the API process.
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import express from 'express';
+import { closeServer, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { CredentialVault } from './credential-vault.ts';
+import { startDeliveryService } from './delivery/delivery-service.ts';
+import { createDeliveryMetrics } from './delivery/metrics.ts';
+import { loadEncryptionKeys } from './encryption-keys.ts';
+import { metricsHandler } from './metrics.routes.ts';
+import { loadDelivererSettings } from './settings.ts';
+import { openPostgresStore } from './store/postgres-store.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
+
+const service = 'webhook-deliverer';
+const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
+const logger = createLogger({ name: service, level: settings.logLevel });
+const store = await exitOnStartupFailure(service, async () =>
+  settings.databaseUrl
+    ? openPostgresStore(settings.databaseUrl, {
+        onIdleConnectionError: (error) => {
+          logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
+        },
+      })
+    : openSqliteStore(join(settings.dataDir, 'webhooks.db')),
+);
+const vault = exitOnStartupFailure(
+  service,
+  () => new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger })),
+);
+const metrics = createDeliveryMetrics({ queue: store.deliveries });
+const delivery = await exitOnStartupFailure(service, () => startDeliveryService({ store, vault, settings: settings.delivery, logger, metrics }));
+
+const app = express();
+app.disable('x-powered-by');
+app.get('/health', (_req, res) => {
+  res.json({ status: 'ok', owner: delivery.deliverer.owner, inFlight: delivery.deliverer.inFlight() });
+});
+app.get('/metrics', metricsHandler({ metrics, token: settings.metricsToken }));
+const server = createServer(app);
+await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
+logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at http://${settings.host}:${settings.port}`);
+
+stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => store.close()] });

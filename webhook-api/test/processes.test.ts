@@ -1,0 +1,263 @@
+// The deliverer and the API as separate processes on one database: a deliverer killed with SIGKILL
+// again and again under continuous ingest loses no point; two deliverers on PostgreSQL share the
+// work without sending anything twice; a second API process routes by the configuration as it is
+// now, without a restart.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { dirname, resolve } from 'node:path';
+import { createLogger } from '@platform/shared';
+import { startPlatform } from '@platform/dev-platform/testing';
+import { closedPort, startedForTests } from '@platform/shared/testing';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDeliverer } from '../src/delivery/deliverer.ts';
+import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
+import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
+import { openPostgresStore } from '../src/store/postgres-store.ts';
+import { freshDatabase } from './postgres-cluster.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import {
+  newStoreLocation,
+  postTelemetry,
+  startWebhookApi,
+  telemetryPoint,
+  testDeliverySettings,
+  testIngestToken,
+  testKeyRing,
+  type ApiClient,
+  type Backend,
+  type RunningApi,
+} from './harness.ts';
+
+const platform = startedForTests(() => startPlatform());
+const boiler = 1001;
+const workspace = resolve(import.meta.dirname, '..');
+const nodeBinary = process.execPath;
+/** The children's in-flight limit per endpoint: what a kill can leave sent but not recorded, with the settlements not yet written. */
+const perEndpoint = 8;
+
+const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/** Where a child process finds the test's database: DATABASE_URL, or the SQLite file's folder. */
+interface DatabaseEnv {
+  readonly DATABASE_URL?: string;
+  readonly WEBHOOK_DATA_DIR?: string;
+}
+
+function childEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _url, WEBHOOK_DATA_DIR: _dir, ...rest } = process.env;
+  return {
+    ...rest,
+    ...database,
+    WEBHOOK_ENCRYPTION_KEY: testKeyRing.map(({ id, key }) => `${id}:${key.toString('base64')}`).join(','),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,200ms,400ms',
+    WEBHOOK_LEASE: '1s',
+    WEBHOOK_POLL_INTERVAL: '100ms',
+    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(perEndpoint),
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+    ...extra,
+  };
+}
+
+/** Starts `script` of webhook-api and waits until GET `<url>/health` answers. */
+async function startChild(script: string, env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const child = spawn(nodeBinary, [resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = once(child, 'exit');
+  await until(async () => {
+    if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
+    return fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  }, `${script} answers /health`);
+  void exited;
+  return child;
+}
+
+async function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
+}
+
+/** The `seq` tag of every point a receiver got, Realtime envelopes. */
+const seqsOf = (receiver: Receiver) => receiver.received.map((r) => Number((r.json as { Point: { Tags: { seq: string } } }).Point.Tags.seq));
+
+describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) => {
+  let api: RunningApi;
+  let oscar: ApiClient;
+  let database: DatabaseEnv;
+
+  beforeAll(async () => {
+    const location = await newStoreLocation(backend, inject('postgresUrl'));
+    // The API of the test runs no deliverer: the children do.
+    api = await startWebhookApi({ location, platformUrl: platform().issuer });
+    oscar = await api.clientAs('oscar');
+    database = location.postgresUrl ? { DATABASE_URL: location.postgresUrl } : { WEBHOOK_DATA_DIR: dirname(location.sqlitePath ?? '') };
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  async function hookTo(receiver: Receiver, name: string): Promise<{ id: string; routeId: string }> {
+    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiver.url}/${name}`, deliveryMode: 'Realtime' });
+    const id = (created.body as { id: string }).id;
+    expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(201);
+    const route = await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true });
+    return { id, routeId: (route.body as { id: string }).id };
+  }
+
+  it('a deliverer killed with SIGKILL five times under continuous ingest loses no point', { timeout: 120_000 }, async () => {
+    const receiver = await startReceiver();
+    const { id } = await hookTo(receiver, 'crash');
+    let ingested = 0;
+    /** Boxed: the loop below reads what the finally block sets. */
+    const feed = { on: true };
+    const feeder = (async () => {
+      while (feed.on) {
+        const answer = await api.ingest([telemetryPoint(boiler, { tags: { seq: String(ingested) } })]);
+        if (answer.status !== 202) throw new Error(`ingest answered ${answer.status}`);
+        ingested += 1;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    try {
+      for (let kills = 0; kills < 5; kills++) {
+        const port = await closedPort();
+        const child = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
+        const seen = receiver.received.length;
+        await until(() => receiver.received.length >= seen + 20, `deliverer ${kills + 1} delivers`);
+        await kill(child);
+      }
+      feed.on = false;
+      await feeder;
+      const port = await closedPort();
+      const last = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
+      try {
+        await until(() => new Set(seqsOf(receiver)).size >= ingested, `all ${ingested} points delivered`, 60_000);
+      } finally {
+        await kill(last, 'SIGTERM');
+      }
+      const seqs = new Set(seqsOf(receiver));
+      const missing = Array.from({ length: ingested }, (_, i) => i).filter((i) => !seqs.has(i));
+      expect(missing).toEqual([]);
+      expect(ingested).toBeGreaterThan(100);
+      expect((await api.store.deliveries.stats()).queued).toBe(0);
+      // At least once: a kill repeats what was in flight or sent but not yet recorded, never more.
+      expect(receiver.received.length - seqs.size).toBeLessThanOrEqual(5 * 2 * perEndpoint);
+      expect(id).toBeTruthy();
+    } finally {
+      feed.on = false;
+      await feeder.catch(() => undefined);
+      await receiver.close();
+    }
+  });
+
+  it('a second API process routes every point by the configuration as it is now', { timeout: 60_000 }, async () => {
+    const receiver = await startReceiver();
+    const { id, routeId } = await hookTo(receiver, 'second-process');
+    const apiPort = await closedPort();
+    const delivererPort = await closedPort();
+    const second = await startChild(
+      'main.ts',
+      childEnv(database, {
+        WEBHOOK_API_PORT: String(apiPort),
+        WEBHOOK_INGEST_TOKEN: testIngestToken,
+        WEBHOOK_RUN_DELIVERER: 'false',
+        PLATFORM_API_BASE_URL: platform().issuer,
+      }),
+      apiPort,
+    );
+    const deliverer = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(delivererPort) }), delivererPort);
+    const secondUrl = `http://127.0.0.1:${apiPort}`;
+    const send = async (step: string) => {
+      expect((await postTelemetry(secondUrl, [telemetryPoint(boiler, { tags: { seq: '0', step } })])).status).toBe(202);
+    };
+    const steps = () => receiver.received.map((r) => (r.json as { Point: { Tags: { step: string } } }).Point.Tags.step);
+    const route = (enabled: boolean) => oscar('PUT', `/v2/webhooks/${id}/devices/${boiler}/routes/${routeId}`, { scopeLevel: 'Device', enabled });
+    try {
+      await send('enabled');
+      await receiver.waitFor(1);
+      await route(false);
+      await send('disabled');
+      await route(true);
+      await send('enabled again');
+      await receiver.waitFor(2);
+      expect((await oscar('DELETE', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(204);
+      await send('unlinked');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(steps()).toEqual(['enabled', 'enabled again']);
+    } finally {
+      await kill(second, 'SIGTERM');
+      await kill(deliverer, 'SIGTERM');
+      await receiver.close();
+    }
+  });
+});
+
+describe('two deliverers on PostgreSQL', () => {
+  it('share the work and send nothing twice while both are healthy', { timeout: 60_000 }, async () => {
+    const url = await freshDatabase(inject('postgresUrl'));
+    const api = await startWebhookApi({
+      location: { backend: 'PostgreSQL', open: () => openPostgresStore(url, { maxConnections: 4 }) },
+      platformUrl: platform().issuer,
+    });
+    const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 2 }) });
+    const stores = await Promise.all([openPostgresStore(url, { maxConnections: 4 }), openPostgresStore(url, { maxConnections: 4 })]);
+    const sent = [0, 0];
+    const deliverers = stores.map((store, i) => {
+      const sender = createWebhookSender({ decryptCredentials: () => '', allowPrivateTargets: true });
+      return createDeliverer({
+        queue: store.deliveries,
+        listen: store.listen,
+        settings: { ...testDeliverySettings, maxInFlightPerEndpoint: 4 },
+        logger: createLogger({ name: `deliverer-${i}`, level: 'warn' }),
+        sender: {
+          send: (delivery: OutgoingDelivery, signal?: AbortSignal) => {
+            sent[i] = (sent[i] ?? 0) + 1;
+            return sender.send(delivery, signal);
+          },
+          close: () => sender.close(),
+        },
+      });
+    });
+    try {
+      await Promise.all(deliverers.map((d) => d.start()));
+      const oscar = await api.clientAs('oscar');
+      const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: 'shared', url: `${receiver.url}/shared`, deliveryMode: 'Realtime' });
+      const id = (created.body as { id: string }).id;
+      await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`);
+      await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true });
+      const total = 600;
+      for (let start = 0; start < total; start += 100) {
+        const answer = await api.ingest(Array.from({ length: 100 }, (_, i) => telemetryPoint(boiler, { tags: { seq: String(start + i) } })));
+        expect(answer.status).toBe(202);
+      }
+      await until(() => receiver.received.length >= total, `${total} points delivered`);
+      await new Promise((r) => setTimeout(r, 300));
+      const seqs = seqsOf(receiver);
+      expect(seqs).toHaveLength(total);
+      expect(new Set(seqs).size).toBe(total);
+      expect(sent[0]).toBeGreaterThan(0);
+      expect(sent[1]).toBeGreaterThan(0);
+      expect((sent[0] ?? 0) + (sent[1] ?? 0)).toBe(total);
+    } finally {
+      await Promise.all(deliverers.map((d) => d.stop(0)));
+      await Promise.all(stores.map((s) => s.close()));
+      await receiver.close();
+      await api.close();
+    }
+  });
+});
