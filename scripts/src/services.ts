@@ -16,7 +16,16 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 
 export const services: readonly Service[] = [
   { name: 'dev-platform', workspace: 'dev-platform', address: 'http://127.0.0.1:4000' },
-  { name: 'webhook-api', workspace: 'webhook-api', address: 'http://127.0.0.1:4100' },
+  {
+    name: 'webhook-api',
+    workspace: 'webhook-api',
+    address: 'http://127.0.0.1:4100',
+    // The local receivers of a dev run are on loopback; never in production.
+    env: (secrets) => ({
+      WEBHOOK_INGEST_TOKEN: secrets.WEBHOOK_INGEST_TOKEN ?? '',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? String(process.env.NODE_ENV !== 'production'),
+    }),
+  },
   { name: 'mcp-server', workspace: 'mcp-server', address: 'http://127.0.0.1:3000/mcp' },
   {
     name: 'tool-service',
@@ -26,6 +35,9 @@ export const services: readonly Service[] = [
     env: (secrets) => ({ APP_CLIENT_ID: 'webhook-tools', APP_CLIENT_SECRET: secrets.WEBHOOK_TOOLS_CLIENT_SECRET ?? '' }),
   },
 ];
+
+/** Local secrets the services need that no seed names: generated once like the seed's. */
+export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN'];
 
 export function mainOf(service: Service): string {
   return join(repoRoot, service.workspace, 'src/main.ts');

@@ -5,7 +5,7 @@ import { prettyFactory } from 'pino-pretty';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
-import { mainOf, presentServices, repoRoot, services } from './services.ts';
+import { mainOf, presentServices, repoRoot, serviceSecretNames, services } from './services.ts';
 
 const present = presentServices();
 if (present.length === 0) {
@@ -14,7 +14,7 @@ if (present.length === 0) {
 }
 
 const seedPath = process.env.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
-const secrets = loadDevSecrets(secretNamesOf(seedPath), devSecretsFile(repoRoot), process.env);
+const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretNames], devSecretsFile(repoRoot), process.env);
 const childEnv = { ...process.env, ...secrets };
 
 // Services log JSON (for log pipelines); a person watching npm start reads them formatted, unless
