@@ -147,6 +147,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
       const last = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
       try {
         await until(() => new Set(seqsOf(receiver)).size >= ingested, `all ${ingested} points delivered`, 60_000);
+        // What a killed deliverer sent but could not record is sent again once its lease runs out.
+        await until(async () => (await api.store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
       } finally {
         await kill(last, 'SIGTERM');
       }
@@ -154,7 +156,6 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
       const missing = Array.from({ length: ingested }, (_, i) => i).filter((i) => !seqs.has(i));
       expect(missing).toEqual([]);
       expect(ingested).toBeGreaterThan(100);
-      expect((await api.store.deliveries.stats()).queued).toBe(0);
       // At least once: a kill repeats what was in flight or sent but not yet recorded, never more.
       expect(receiver.received.length - seqs.size).toBeLessThanOrEqual(5 * 2 * perEndpoint);
       expect(id).toBeTruthy();
