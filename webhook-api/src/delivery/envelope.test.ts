@@ -127,6 +127,9 @@ describe('buildDeliveryRequest', () => {
   });
 
   it('lists the secrets the sender must keep out of its errors', () => {
-    expect(buildDeliveryRequest(withAuth('Bearer', { token: 'tok-123456' }), { sentAt, decryptCredentials }).secrets).toEqual(['tok-123456']);
+    expect(buildDeliveryRequest(withAuth('Bearer', { token: 'tok-123456' }), { sentAt, decryptCredentials }).secrets).toEqual([
+      'tok-123456',
+      'Bearer tok-123456',
+    ]);
   });
 });

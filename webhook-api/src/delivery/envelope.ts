@@ -89,7 +89,7 @@ function authHeaders(delivery: OutgoingDelivery, decrypt: DecryptCredentials): {
   switch (delivery.authType) {
     case 'Bearer': {
       const token = text('token');
-      return { headers: { authorization: `Bearer ${token}` }, secrets: [token] };
+      return { headers: { authorization: `Bearer ${token}` }, secrets: [token, `Bearer ${token}`] };
     }
     case 'ApiKey': {
       const key = text('apiKeyValue');

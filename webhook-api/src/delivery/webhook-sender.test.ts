@@ -327,7 +327,25 @@ describe('network failures', () => {
       expect(text).not.toContain('query-secret-77');
       expect(text).not.toContain('pass-secret-42');
     }
-    expect(outcomes[2]?.responsePrefix).toBe('/in?[redacted] Bearer [redacted]');
+    expect(outcomes[2]?.responsePrefix).toBe('/in?[redacted] [redacted]');
+  });
+
+  it('keeps an echoed credential out of the prefix in its encoded forms, and when the prefix cuts through it', async () => {
+    const short = newSender({ responsePrefixBytes: 40 });
+    const echoes = [
+      (auth: string) => encodeURIComponent(auth),
+      (auth: string) => Buffer.from(auth).toString('base64'),
+      (auth: string) => JSON.stringify({ echoed: auth }),
+      // The prefix ends inside the token: all of it but its end would show.
+      (auth: string) => `${'x'.repeat(40 - auth.length + 3)}${auth}`,
+    ];
+    for (const echo of echoes) {
+      receiver.respond((request) => ({ status: 200, body: echo(request.headers.authorization ?? '') }));
+      const outcome = await short.send(delivery(receiver.url, bearer()));
+      expect(outcome.kind).toBe('delivered');
+      expect(outcome.responsePrefix).not.toContain(secretToken.slice(0, 8));
+      expect(outcome.responsePrefix).not.toContain(Buffer.from(`Bearer ${secretToken}`).toString('base64').slice(0, 12));
+    }
   });
 });
 

@@ -75,11 +75,35 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Text from the network or the endpoint (an echoing endpoint included) with the credentials, the query string and user information taken out. */
-function redacted(text: string, secrets: readonly string[]): string {
-  let clean = text;
+/** The forms a credential may take in what an endpoint echoes back: as sent, percent-encoded, in base64, JSON-escaped. */
+function secretForms(secrets: readonly string[]): string[] {
+  const forms = new Set<string>();
   // Short values are skipped: they would mangle the text, and no library quotes a request's credentials anyway.
-  for (const secret of secrets) if (secret.length >= 4) clean = clean.replaceAll(secret, '[redacted]');
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64'), JSON.stringify(secret).slice(1, -1)]) forms.add(form);
+  }
+  // The longest first, so a shorter form never leaves part of a longer one behind.
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Text from the network or the endpoint (an echoing endpoint included) with the credentials, the
+ * query string and user information taken out: each form of each credential, and a tail that is the
+ * start of one (a prefix cut in the middle of a credential would show all of it but the rest).
+ */
+function redacted(text: string, secrets: readonly string[]): string {
+  const forms = secretForms(secrets);
+  let clean = text;
+  for (const form of forms) clean = clean.replaceAll(form, '[redacted]');
+  for (const form of forms) {
+    for (let length = Math.min(form.length - 1, clean.length); length >= 4; length--) {
+      if (clean.endsWith(form.slice(0, length))) {
+        clean = `${clean.slice(0, clean.length - length)}[redacted]`;
+        break;
+      }
+    }
+  }
   return clean;
 }
 
