@@ -5,6 +5,9 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { invalid } from './errors.ts';
 
+/** A key the client sent, as a message may name it: a plain name as it is, anything else (long, control or direction characters) as `[key]`. */
+const echoable = (key: string) => (/^[A-Za-z0-9_.$-]{1,64}$/.test(key) ? key : '[key]');
+
 export function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
   if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
     throw invalid('body', 'must be a JSON object (send Content-Type: application/json)');
@@ -12,8 +15,9 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'bo
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const keys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-  const field = keys.length > 0 ? keys.join(', ') : issue?.path.join('.') || where;
+  const keys = issue?.code === 'unrecognized_keys' ? issue.keys.map(echoable) : [];
+  const field =
+    keys.length > 0 ? keys.join(', ') : issue?.path.map((part) => (typeof part === 'number' ? String(part) : echoable(String(part)))).join('.') || where;
   throw invalid(field, keys.length > 0 ? 'is not a field of this request' : (issue?.message ?? 'is invalid'));
 }
 

@@ -154,6 +154,21 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect(log).toMatchObject([{ outcome: 'dropped', responseStatus: 410 }]);
   });
 
+  it('records an answer whatever bytes it holds: a NUL in a response body is stored as U+FFFD and holds up nothing', async () => {
+    receiver = await startReceiver({ respond: (request) => ({ status: 200, body: request.path === '/nul' ? 'ok\u0000bye\u0007' : 'fine' }) });
+    const nul = await hook('nul');
+    const fine = await hook('fine');
+    await link(nul, boiler, { scopeLevel: 'Device' });
+    await link(fine, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler), telemetryPoint(boiler));
+    await until(async () => ((await oscar('GET', `/v2/webhooks/${nul}/deliveries?outcome=delivered`)).body as unknown[]).length === 2, 'nul recorded');
+    await until(async () => ((await oscar('GET', `/v2/webhooks/${fine}/deliveries?outcome=delivered`)).body as unknown[]).length === 2, 'fine recorded');
+    const [attempt] = (await oscar('GET', `/v2/webhooks/${nul}/deliveries`)).body as { responseBody: string }[];
+    expect(attempt?.responseBody).toBe('ok\ufffdbye\ufffd');
+    await quiet(300);
+    expect(receiver.received).toHaveLength(4);
+  });
+
   it.each([
     ['429 with Retry-After', { status: 429, headers: { 'retry-after': '1' } }],
     ['500', { status: 500 }],
@@ -304,6 +319,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
         [telemetryPoint(boiler, { gatewayId: 'gw\u0000' }), 'points.1.gatewayId'],
         [telemetryPoint(-1), 'points.1.deviceId'],
         [{ ...telemetryPoint(boiler), extra: 1 }, 'extra'],
+        [{ ...telemetryPoint(boiler), tags: JSON.parse('{"__proto__":"x"}') as unknown }, 'points.1.tags'],
+        [telemetryPoint(boiler, { fields: { 'odd\u202ename': 'x' } }), 'points.1.fields.[key]'],
       ];
       for (const [bad, field] of cases) {
         const answer = await api.ingest([telemetryPoint(boiler), bad, telemetryPoint(boiler)]);

@@ -9,6 +9,7 @@ import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../store/delive
 import type { WebhookStore } from '../store/webhook-store.ts';
 import type { DeliverySettings } from '../settings.ts';
 import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import { nextRetryDelay } from './retry-schedule.ts';
 
 /** What the deliverer tells the metrics (DeliveryMetrics has these). */
@@ -46,6 +47,16 @@ const maxSettlementsPerWrite = 500;
 /** How often delivered, dropped and failed deliveries past their retention are pruned. */
 const pruneEveryMs = 10 * 60_000;
 const pruneChunk = 1000;
+
+/**
+ * Text from an endpoint or the network, fit for any database's text column and any log: control
+ * characters other than tab and line breaks (NUL above all: PostgreSQL refuses it) and unpaired
+ * surrogates become U+FFFD.
+ */
+export function storableText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd').toWellFormed();
+}
 
 /** What the sender needs of a claimed delivery. */
 function outgoing(d: ClaimedDelivery): OutgoingDelivery {
@@ -188,7 +199,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       id: delivery.id,
       attempt: delivery.attempts,
       status: outcome.status,
-      responseBody: outcome.responsePrefix,
+      responseBody: storableText(outcome.responsePrefix),
       startedAt,
       durationMs: outcome.durationMs,
       pointCount: delivery.points.length,
@@ -197,7 +208,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       settlement = { ...common, outcome: 'delivered', error: null };
       metrics?.delivered(at - delivery.acceptedAt, delivery.points.length);
     } else if (outcome.kind === 'dropped') {
-      settlement = { ...common, outcome: 'dropped', error: outcome.error };
+      settlement = { ...common, outcome: 'dropped', error: storableText(outcome.error) };
     } else {
       const delay = nextRetryDelay({
         failedAttempts: delivery.attempts + 1,
@@ -207,14 +218,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         ...(options.random && { random: options.random }),
       });
       const tooOld = delay !== undefined && at + delay - delivery.acceptedAt > settings.maxAgeMs;
+      const error = storableText(outcome.error);
       settlement =
         delay === undefined || tooOld
           ? {
               ...common,
               outcome: 'failed',
-              error: `${outcome.error}; given up after ${delivery.attempts + 1} attempts${tooOld ? ' (too old to try again)' : ''}`,
+              error: `${error}; given up after ${delivery.attempts + 1} attempts${tooOld ? ' (too old to try again)' : ''}`,
             }
-          : { ...common, outcome: 'retrying', error: outcome.error, nextAttemptAt: at + delay };
+          : { ...common, outcome: 'retrying', error, nextAttemptAt: at + delay };
     }
     metrics?.attempt(settlement.outcome, outcome.durationMs);
     if (settlement.outcome === 'dropped' || settlement.outcome === 'failed') {
@@ -235,22 +247,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     }
   }
 
-  /** Writes the pending settlements, one write at a time; what fails to be written is kept for the next. */
+  /** Writes the pending settlements, one write at a time; what an outage kept from being written is kept for the next. */
   async function flush(): Promise<void> {
     if (flushing) return flushing;
     flushing = (async () => {
       while (pending.length > 0) {
         const chunk = pending.slice(0, maxSettlementsPerWrite);
         try {
-          const settled = await queue.settle(owner, chunk, now());
+          await write(chunk);
           pending = pending.slice(chunk.length);
-          const lost = chunk.filter((s) => !settled.has(s.id));
-          if (lost.length > 0) {
-            log.debug(
-              { deliveryIds: lost.map((s) => s.id) },
-              'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
-            );
-          }
         } catch (error) {
           log.error({ err: error, pending: pending.length }, 'settlements could not be written; they are tried again');
           await new Promise((resolve) => setTimeout(resolve, Math.min(settings.pollMs, 1000)));
@@ -261,6 +266,33 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       flushing = undefined;
     });
     return flushing;
+  }
+
+  /**
+   * Writes settlements together. An outage is thrown, to be tried again; any other refusal of the
+   * write is narrowed down to the settlements it is about, which are left out (their leases run out
+   * and they are attempted again), so one bad row never holds up the others.
+   */
+  async function write(chunk: readonly Settlement[]): Promise<void> {
+    try {
+      const settled = await queue.settle(owner, chunk, now());
+      const lost = chunk.filter((s) => !settled.has(s.id));
+      if (lost.length > 0) {
+        log.debug(
+          { deliveryIds: lost.map((s) => s.id) },
+          'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
+        );
+      }
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      if (chunk.length === 1) {
+        log.error({ err: error, deliveryId: chunk[0]?.id }, 'a settlement was refused by the database; the delivery will be attempted again');
+        return;
+      }
+      const half = Math.ceil(chunk.length / 2);
+      await write(chunk.slice(0, half));
+      await write(chunk.slice(half));
+    }
   }
 
   async function prune(): Promise<void> {
