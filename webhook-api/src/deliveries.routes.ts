@@ -97,6 +97,8 @@ const handlers: Record<OperationId, Handler> = {
     if (resent === 'not-settled')
       throw new WebhookApiError('CONFLICT', `${what} is still being delivered; only a dropped or failed delivery can be sent again`);
     if (resent === 'delivered') throw new WebhookApiError('CONFLICT', `${what} was delivered; only a dropped or failed delivery can be sent again`);
+    if (resent === 'resend-queued') throw new WebhookApiError('CONFLICT', `${what} is already being sent again`);
+    if (resent === 'unlinked') throw new WebhookApiError('CONFLICT', `${what} has no point of a device still linked to send again`);
     res.status(202).json({ deliveryId: resent.resent });
   },
 };

@@ -208,6 +208,41 @@ describe.each(backends)('the delivery queue on %s', (_name, open) => {
     expect((await store.deliveries.pageAttempts(created.id, {}, { limit: 10 })).items).toEqual([]);
   });
 
+  it('resends only points of devices still linked, and one resend at a time', async () => {
+    const created = await linked(7, [{}]);
+    await store.linkDevice({ webhookConfigId: created.id, deviceId: 8, createdAt: new Date().toISOString() });
+    await store.createScope(created.id, 8, scope());
+    await store.deliveries.ingest([point(7), point(8)], now);
+    const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    await store.deliveries.settle(
+      'a',
+      claimed.map((c) => settlement(c.id, 'failed')),
+      now,
+    );
+    const [of7, of8] = claimed;
+    if (!of7 || !of8) throw new Error('not claimed');
+    const concurrent = await Promise.all(Array.from({ length: 5 }, () => store.deliveries.resend(created.id, of8.id, now)));
+    expect(concurrent.filter((r) => typeof r === 'object')).toHaveLength(1);
+    expect(concurrent.filter((r) => r === 'resend-queued')).toHaveLength(4);
+    await store.unlinkDevice(created.id, 7);
+    expect(await store.deliveries.resend(created.id, of7.id, now)).toBe('unlinked');
+  });
+
+  it('queues nothing for a device whose unlink raced the ingest', async () => {
+    for (let round = 0; round < 10; round++) {
+      const created = await linked(7, [{}]);
+      const [, unlinked] = await Promise.all([
+        store.deliveries.ingest(
+          Array.from({ length: 50 }, () => point(7)),
+          now,
+        ),
+        store.unlinkDevice(created.id, 7),
+      ]);
+      expect(unlinked).toBe(true);
+    }
+    expect(await store.deliveries.stats()).toMatchObject({ queued: 0, gathering: 0 });
+  });
+
   it('pages the attempt log newest first and filters it by outcome', async () => {
     const created = await linked(7, [{}]);
     await store.deliveries.ingest([point(7), point(7), point(7)], now);

@@ -110,8 +110,16 @@ export interface DeliveryQueue {
     filter: { readonly outcome?: AttemptOutcomeName | undefined },
     page: { limit: number; after?: number | undefined },
   ): Promise<Page<AttemptRecord>>;
-  /** Queues a dropped or failed delivery of `configId` again, as a new delivery with its points (`resent`: its id). */
-  resend(configId: string, deliveryId: string, now: number): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'delivered'>;
+  /**
+   * Queues a dropped or failed delivery of `configId` again, as a new delivery with its points of
+   * devices still linked (`resent`: its id). Refused while it or a resend of it is queued, when it
+   * was delivered, and when none of its devices is linked any more.
+   */
+  resend(
+    configId: string,
+    deliveryId: string,
+    now: number,
+  ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked'>;
   /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
@@ -389,24 +397,31 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
 
     async resend(configId, deliveryId, now) {
       const result = await driver.transaction(async (tx) => {
-        const old = await tx.one(`SELECT state, mode, gateway_id, measurement FROM deliveries WHERE id = $1 AND webhook_config_id = $2`, [
-          deliveryId,
-          configId,
-        ]);
+        // Locked: a concurrent resend of the same delivery waits, then finds this one's.
+        const old = await tx.one(
+          `SELECT state, mode, gateway_id, measurement FROM deliveries WHERE id = $1 AND webhook_config_id = $2${driver.dialect.forUpdate}`,
+          [deliveryId, configId],
+        );
         if (!old) return 'not-found' as const;
         if (old.state === 'queued') return 'not-settled' as const;
         if (old.state === 'delivered') return 'delivered' as const;
+        if (await tx.one(`SELECT id FROM deliveries WHERE resend_of = $1 AND state = 'queued'`, [deliveryId])) return 'resend-queued' as const;
         const id = randomUUID();
         await tx.run(
           `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, resend_of)
            VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $6, $6, $7)`,
           [id, configId, String(old.mode), String(old.gateway_id), String(old.measurement), now, deliveryId],
         );
-        await tx.run(
+        // An unlink took the device's points with it: only points of devices still linked are there to copy.
+        const copied = await tx.run(
           `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
            SELECT $1, webhook_config_id, device_id, gateway_id, measurement, point, $2 FROM delivery_points WHERE delivery_id = $3 ORDER BY seq`,
           [id, now, deliveryId],
         );
+        if (copied === 0) {
+          await tx.run('DELETE FROM deliveries WHERE id = $1', [id]);
+          return 'unlinked' as const;
+        }
         await notifyOthers(tx);
         return { resent: id };
       });
@@ -451,13 +466,8 @@ function toAttempt(row: SqlRow): AttemptRecord {
   };
 }
 
-/** What an unlink does in its transaction: the device's points leave everything still queued, and a delivery left with none goes. */
-export async function cancelDeviceDeliveries(tx: SqlQueryable, webhookConfigId: string, deviceId: number): Promise<void> {
-  await tx.run(
-    `DELETE FROM delivery_points WHERE webhook_config_id = $1 AND device_id = $2
-       AND (delivery_id IS NULL OR delivery_id IN (SELECT id FROM deliveries WHERE webhook_config_id = $1 AND state = 'queued'))`,
-    [webhookConfigId, deviceId],
-  );
+/** What an unlink does in its transaction once the link is gone (its points went with it): a queued delivery left with no point goes too. */
+export async function dropEmptiedDeliveries(tx: SqlQueryable, webhookConfigId: string): Promise<void> {
   await tx.run(
     `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state = 'queued'
        AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,

@@ -6,8 +6,9 @@
 //   it is delivered, dropped (4xx, a refused target) or failed (out of attempts or age). A deliverer
 //   holds a queued row while it works on it with a lease (lease_owner, lease_until).
 // - delivery_points: the points of each delivery; a Batch point waits here with no delivery until
-//   its batch is formed. A row per (configuration, point), with its device, so an unlink removes the
-//   device's points from everything still queued.
+//   its batch is formed. A row per (configuration, point), referring to its device link, so a point
+//   cannot be queued for a link an unlink has removed (ingest routes again), and an unlink removes
+//   the device's points from everything still queued.
 // - delivery_attempts: the attempt log the API shows, newest first.
 
 const tables = (pk: string, seq: string, real: string) => `
@@ -38,7 +39,8 @@ const tables = (pk: string, seq: string, real: string) => `
      gateway_id TEXT NOT NULL,
      measurement TEXT NOT NULL,
      point TEXT NOT NULL,
-     accepted_at BIGINT NOT NULL
+     accepted_at BIGINT NOT NULL,
+     FOREIGN KEY (webhook_config_id, device_id) REFERENCES device_links (webhook_config_id, device_id) ON DELETE CASCADE
    );
    CREATE INDEX delivery_points_delivery ON delivery_points (delivery_id);
    CREATE INDEX delivery_points_device ON delivery_points (webhook_config_id, device_id);

@@ -2,7 +2,7 @@
 // transaction as the insert (the parent row locked), and races answered as values.
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { DeviceLink } from '../schemas.ts';
-import { cancelDeviceDeliveries, createDeliveryQueue } from './delivery-queue.ts';
+import { createDeliveryQueue, dropEmptiedDeliveries } from './delivery-queue.ts';
 import { countOneLessConfig, countOneMoreConfig, insertCountedConfig } from './company-config-counts.ts';
 import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
@@ -147,9 +147,10 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
     pageLinks: linksPage,
     unlinkDevice: (webhookConfigId, deviceId) =>
       inTransaction(async (tx) => {
-        // What is still queued for the device goes with the link: its points leave every queued delivery.
-        await cancelDeviceDeliveries(tx, webhookConfigId, deviceId);
-        return (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
+        // The device's points go with the link (a foreign key), leaving every queued delivery; one left empty goes too.
+        const removed = (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
+        if (removed) await dropEmptiedDeliveries(tx, webhookConfigId);
+        return removed;
       }),
 
     createScope(webhookConfigId: string, deviceId: number, s: ScopeRoute & { id: string }, limit?: number) {
