@@ -65,5 +65,15 @@ logger.info(
   `listening: ${publicUrl} (OpenAPI at /v2/openapi.json)`,
 );
 
-// The API stops taking points first; then the deliverer finishes or gives back what it holds.
-stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => closeServer(server), async () => delivery?.stop(), () => store.close()] });
+// The API stops taking requests while the deliverer finishes or gives back what it holds: a client
+// keeping a connection open cannot hold up the deliverer until the deadline.
+stopOnSignals({
+  logger,
+  deadlineMs: 10_000,
+  steps: [
+    async () => {
+      await Promise.all([closeServer(server), delivery?.stop()]);
+    },
+    () => store.close(),
+  ],
+});
