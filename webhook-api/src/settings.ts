@@ -51,6 +51,8 @@ export interface DeliverySettings {
   /** Requests one deliverer has in flight at most, in all and to one endpoint (configuration). */
   readonly maxInFlight: number;
   readonly maxInFlightPerEndpoint: number;
+  /** ...and to the endpoints of one company together, so one tenant's slow endpoints cannot take every slot. */
+  readonly maxInFlightPerCompany: number;
   readonly leaseMs: number;
   /** How often a deliverer looks for work nobody announced (another SQLite process, expired leases). */
   readonly pollMs: number;
@@ -123,6 +125,7 @@ const shape = {
   WEBHOOK_BATCH_LINGER: duration(0).default(1_000),
   WEBHOOK_MAX_IN_FLIGHT: setting.wholeNumber(1, 'requests').default(256),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: setting.wholeNumber(1, 'requests').default(16),
+  WEBHOOK_MAX_IN_FLIGHT_PER_COMPANY: setting.wholeNumber(1, 'requests').default(64),
   WEBHOOK_LEASE: duration(100).default(10_000),
   WEBHOOK_POLL_INTERVAL: duration(10).default(1_000),
   WEBHOOK_DELIVERY_RETENTION: duration(1).default(7 * 86_400_000),
@@ -184,6 +187,7 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       batchLingerMs: s.WEBHOOK_BATCH_LINGER,
       maxInFlight: s.WEBHOOK_MAX_IN_FLIGHT,
       maxInFlightPerEndpoint: s.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT,
+      maxInFlightPerCompany: s.WEBHOOK_MAX_IN_FLIGHT_PER_COMPANY,
       leaseMs: s.WEBHOOK_LEASE,
       pollMs: s.WEBHOOK_POLL_INTERVAL,
       retentionMs: s.WEBHOOK_DELIVERY_RETENTION,

@@ -55,6 +55,7 @@ export const testDeliverySettings: DeliverySettings = Object.freeze({
   batchLingerMs: 50,
   maxInFlight: 64,
   maxInFlightPerEndpoint: 8,
+  maxInFlightPerCompany: 32,
   leaseMs: 2_000,
   pollMs: 100,
   retentionMs: 86_400_000,

@@ -86,6 +86,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const log = logger.child({ deliverer: owner });
 
   const inFlightByConfig = new Map<string, number>();
+  const inFlightByCompany = new Map<number, number>();
   const running = new Set<Promise<void>>();
   const shutdown = new AbortController();
   let pending: Settlement[] = [];
@@ -151,6 +152,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           limit: room,
           perConfig: settings.maxInFlightPerEndpoint,
           inFlight: inFlightByConfig,
+          perCompany: settings.maxInFlightPerCompany,
+          inFlightByCompany,
         });
         for (const delivery of claimed) send(delivery);
         if (claimed.length === 0) {
@@ -169,7 +172,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
   function send(delivery: ClaimedDelivery): void {
     const configId = delivery.config.id;
+    const companyId = delivery.config.companyId;
     inFlightByConfig.set(configId, (inFlightByConfig.get(configId) ?? 0) + 1);
+    inFlightByCompany.set(companyId, (inFlightByCompany.get(companyId) ?? 0) + 1);
     const startedAt = now();
     const attempt = sender
       .send(outgoing(delivery), shutdown.signal)
@@ -186,6 +191,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         const left = (inFlightByConfig.get(configId) ?? 1) - 1;
         if (left > 0) inFlightByConfig.set(configId, left);
         else inFlightByConfig.delete(configId);
+        const companyLeft = (inFlightByCompany.get(companyId) ?? 1) - 1;
+        if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
+        else inFlightByCompany.delete(companyId);
         wake();
       });
     running.add(attempt);

@@ -145,6 +145,29 @@ describe.each(backends)('the delivery queue on %s', (_name, open) => {
     expect(none).toEqual([]);
   });
 
+  it('claims at most perCompany of one company’s configurations together, less what is in flight', async () => {
+    const first = await linked(7, [{}]);
+    const second = await linked(7, [{}]);
+    const otherCompany = await linked(9, [{}], { companyId: 2 });
+    await store.deliveries.ingest([point(7), point(7), point(7), point(9)], now);
+    const claimed = await store.deliveries.claim({
+      owner: 'a',
+      now,
+      leaseMs: 10_000,
+      limit: 100,
+      perConfig: 10,
+      inFlight: new Map(),
+      perCompany: 4,
+      inFlightByCompany: new Map([[1, 1]]),
+    });
+    const ofCompany1 = claimed.filter((c) => c.config.companyId === 1);
+    expect(ofCompany1).toHaveLength(3);
+    expect(new Set(ofCompany1.map((c) => c.config.id))).toEqual(new Set([first.id, second.id]));
+    expect(claimed.filter((c) => c.config.id === otherCompany.id)).toHaveLength(1);
+    const none = await store.deliveries.claim({ owner: 'a', now, ...claimAll, perCompany: 4, inFlightByCompany: new Map([[1, 4]]) });
+    expect(none.filter((c) => c.config.companyId === 1)).toEqual([]);
+  });
+
   it('forms a Batch per configuration, gateway and measurement: at the size limit at once, the rest after the linger', async () => {
     const batch = await linked(7, [{}], { deliveryMode: 'Batch' });
     await store.deliveries.ingest(

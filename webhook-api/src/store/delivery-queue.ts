@@ -74,6 +74,10 @@ export interface ClaimRequest {
   readonly perConfig: number;
   /** ...less what this deliverer already has in flight for it. */
   readonly inFlight: ReadonlyMap<string, number>;
+  /** At most this many of one company's configurations together (no bound by default)... */
+  readonly perCompany?: number;
+  /** ...less what this deliverer already has in flight for the company. */
+  readonly inFlightByCompany?: ReadonlyMap<number, number>;
 }
 
 export interface BatchRules {
@@ -132,6 +136,7 @@ const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'te
 const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text', at: 'bigint' } as const;
 const idInput = { id: 'text' } as const;
 const freeInput = { cfg: 'text', n: 'bigint' } as const;
+const companyFreeInput = { company: 'bigint', n: 'bigint' } as const;
 const settleInput = {
   id: 'text',
   state: 'text',
@@ -249,7 +254,7 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
             const taken = await tx.all(
               `UPDATE delivery_points SET delivery_id = $1 WHERE seq IN (
                  SELECT seq FROM delivery_points WHERE delivery_id IS NULL AND webhook_config_id = $2 AND gateway_id = $3 AND measurement = $4
-                 ORDER BY seq LIMIT $5${skipLocked})
+                 ORDER BY seq LIMIT $5${skipLocked()})
                RETURNING accepted_at`,
               [id, String(group.cfg), String(group.g), String(group.m), maxPoints],
             );
@@ -271,27 +276,34 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
       return { formed, nextAt };
     },
 
-    async claim({ owner, leaseMs, now, limit, perConfig, inFlight }) {
+    async claim({ owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map() }) {
       if (limit <= 0) return [];
       const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
-      // A window of the next due rows, the ones of a configuration at its limit passed over; at most
-      // `perConfig` (less what is in flight) of each configuration from it, the earliest first.
+      const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
+      // A window of the next due rows, those of a configuration or company at its limit passed over;
+      // from it at most `perConfig` of each configuration and `perCompany` of each company (less what
+      // is in flight), the earliest first: one tenant's slow endpoints cannot take every slot.
       const claimed = await driver.all(
         `WITH due AS (
-           SELECT id, webhook_config_id, next_attempt_at, ${sequence} AS position FROM deliveries
-           WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-             AND webhook_config_id NOT IN (SELECT f.cfg FROM ${jsonRows('$2', 'f', freeInput)} WHERE f.n = 0)
-           ORDER BY next_attempt_at, ${sequence} LIMIT $3${skipLocked}
-         ), ranked AS (
-           SELECT id, webhook_config_id, next_attempt_at, position,
-             ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+           SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.${sequence} AS position
+           FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
+           WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+             AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${jsonRows('$2', 'f', freeInput)} WHERE f.n = 0)
+             AND c.company_id NOT IN (SELECT g.company FROM ${jsonRows('$8', 'g', companyFreeInput)} WHERE g.n = 0)
+           ORDER BY d.next_attempt_at, d.${sequence} LIMIT $3${skipLocked('d')}
+         ), per_config AS (
+           SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+         ), per_company AS (
+           SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
+           FROM per_config r LEFT JOIN ${jsonRows('$2', 'f', freeInput)} ON f.cfg = r.webhook_config_id
+           WHERE r.rn <= COALESCE(f.n, $4)
          ), picked AS (
-           SELECT r.id FROM ranked r LEFT JOIN ${jsonRows('$2', 'f', freeInput)} ON f.cfg = r.webhook_config_id
-           WHERE r.rn <= COALESCE(f.n, $4) ORDER BY r.next_attempt_at, r.position LIMIT $5
+           SELECT r.id FROM per_company r LEFT JOIN ${jsonRows('$8', 'g', companyFreeInput)} ON g.company = r.company_id
+           WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
          )
          UPDATE deliveries SET lease_owner = $6, lease_until = $7 WHERE id IN (SELECT id FROM picked)
          RETURNING id, webhook_config_id, mode, gateway_id, measurement, attempts, accepted_at, next_attempt_at, ${sequence} AS position`,
-        [now, json(free), Math.max(limit * 4, 256), perConfig, limit, owner, now + leaseMs],
+        [now, json(free), Math.max(limit * 4, 256), perConfig, limit, owner, now + leaseMs, json(companyFree), perCompany],
       );
       if (claimed.length === 0) return [];
       // RETURNING follows no order: the earliest due first, and in creation order among equals.

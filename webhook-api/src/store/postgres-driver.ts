@@ -105,7 +105,7 @@ export function createPostgresDriver(connectionString: string, options: Postgres
       sequence: 'seq',
       forUpdate: ' FOR UPDATE',
       writableWith: true,
-      skipLocked: ' FOR UPDATE SKIP LOCKED',
+      skipLocked: (alias) => ` FOR UPDATE${alias === undefined ? '' : ` OF ${alias}`} SKIP LOCKED`,
       jsonRows: (parameter, alias, columns) =>
         `json_to_recordset(${parameter}::json) AS ${alias} (${Object.entries(columns)
           .map(([name, type]) => `${name} ${type}`)

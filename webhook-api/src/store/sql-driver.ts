@@ -33,8 +33,11 @@ export interface SqlDialect {
   readonly forUpdate: string;
   /** Whether a WITH may hold an INSERT ... RETURNING (PostgreSQL), so a write and its count take one statement. */
   readonly writableWith: boolean;
-  /** Appended to a SELECT that locks the rows it reads and passes over rows another transaction holds (PostgreSQL). */
-  readonly skipLocked: string;
+  /**
+   * Appended to a SELECT that locks the rows it reads (of the table named `alias`, when it joins
+   * others) and passes over rows another transaction holds (PostgreSQL); nothing on SQLite.
+   */
+  readonly skipLocked: (alias?: string) => string;
   /**
    * A FROM item named `alias` reading the rows of a JSON array parameter (`$n`, the array as JSON
    * text) with the given columns: how one statement takes many rows in either dialect.

@@ -69,7 +69,7 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
       sequence: 'rowid',
       forUpdate: '',
       writableWith: false,
-      skipLocked: '',
+      skipLocked: () => '',
       // json_each gives the array's elements; ->> reads a key as an SQL value (JSON numbers as numbers).
       jsonRows: (parameter, alias, columns) =>
         `(SELECT ${Object.keys(columns)
