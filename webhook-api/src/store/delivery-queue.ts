@@ -276,7 +276,7 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
       return { formed, nextAt };
     },
 
-    async claim({ owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map() }) {
+    async claim({ owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() }) {
       if (limit <= 0) return [];
       const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
       const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
