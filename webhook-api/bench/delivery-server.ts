@@ -1,0 +1,174 @@
+// The webhook API the delivery benchmark loads, in a process of its own, composed as src/main.ts
+// composes it (ingest, delivery metrics, the deliverer in the API's process) on SQLite and on
+// PostgreSQL, plus the same app whose queue accepts points without touching the store (the ingest
+// baseline). The deliverer runs only between startDeliverer and stopDeliverer, so points can be
+// queued first and then delivered against the clock; its queue calls and requests are timed.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { createHttpClient, createLogger } from '@platform/shared';
+import { listenOnFreePort } from '@platform/shared/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
+import { createApp } from '../src/app.ts';
+import { createWebhookCallerCheck } from '../src/caller-context.ts';
+import { answerClientErrors } from '../src/client-errors.ts';
+import { CredentialVault } from '../src/credential-vault.ts';
+import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
+import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
+import { createDeviceDirectory } from '../src/device-directory.ts';
+import { loadDelivererSettings } from '../src/settings.ts';
+import { openPostgresStore } from '../src/store/postgres-store.ts';
+import { openSqliteStore } from '../src/store/sqlite-store.ts';
+import type { WebhookStore } from '../src/store/webhook-store.ts';
+import { apiClient, testIngestToken } from '../test/harness.ts';
+import { freshDatabase } from '../test/postgres-cluster.ts';
+import { serveCalls } from './delivery-ipc.ts';
+import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
+
+export type Backend = 'SQLite' | 'PostgreSQL';
+
+/** Devices of company 1 in the dev platform's seed: one feeds the Realtime configuration, the other the Batch one. */
+const devices = { realtime: 1001, batch: 1002 };
+
+/** The production defaults of src/settings.ts, loopback targets allowed (the receiver is on 127.0.0.1). */
+const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).delivery;
+
+const receiverUrl = process.env.BENCH_RECEIVER_URL ?? '';
+const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';
+const logger = createLogger({ name: 'webhook-api', level: 'warn' });
+const vault = new CredentialVault([{ id: 'bench-1', key: randomBytes(32) }]);
+const platform = await startPlatform();
+const http = createHttpClient({ timeoutMs: 10_000 });
+const ingest = { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 };
+
+/** The API on `store` as src/main.ts builds it; its URL. */
+async function serveApi(store: WebhookStore, onIngested?: (points: number, queued: number) => void): Promise<string> {
+  const listening = await listenOnFreePort();
+  const app = createApp({
+    store,
+    vault,
+    checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: platform.issuer, ttlSeconds: 60 }),
+    devices: createDeviceDirectory(http, platform.issuer),
+    logger,
+    publicUrl: listening.url,
+    ingest: { ...ingest, ...(onIngested && { onIngested }) },
+  });
+  listening.server.on('request', app);
+  answerClientErrors(listening.server);
+  return listening.url;
+}
+
+/** A Realtime and a Batch configuration of company 1 sending to the receiver, each with its device linked at Device scope. */
+async function configure(url: string): Promise<void> {
+  const oscar = apiClient(url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
+  for (const [mode, device] of [
+    ['Realtime', devices.realtime],
+    ['Batch', devices.batch],
+  ] as const) {
+    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: mode, url: `${receiverUrl}/${mode.toLowerCase()}`, deliveryMode: mode });
+    const { id } = created.body as { id: string };
+    const linked = await oscar('POST', `/v2/webhooks/${id}/devices/${device}`);
+    const scoped = await oscar('POST', `/v2/webhooks/${id}/devices/${device}/routes`, { enabled: true, scopeLevel: 'Device' });
+    if (created.status !== 201 || linked.status !== 201 || scoped.status !== 201) {
+      throw new Error(`configuring the ${mode} webhook failed: ${created.status}, ${linked.status}, ${scoped.status}`);
+    }
+  }
+}
+
+interface Running {
+  readonly service: DeliveryService;
+  readonly spans: Spans;
+  readonly stopTiming: () => void;
+  readonly elu: EventLoopUtilization;
+  readonly stopProfile: (() => Promise<ProfileSummary>) | undefined;
+}
+
+interface Served {
+  readonly url: string;
+  readonly store: WebhookStore;
+  readonly metrics: ReturnType<typeof createDeliveryMetrics>;
+  running?: Running;
+}
+
+const served = new Map<Backend, Served>();
+for (const backend of ['SQLite', 'PostgreSQL'] as const) {
+  const store =
+    backend === 'SQLite'
+      ? await openSqliteStore(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'))
+      : await openPostgresStore(await freshDatabase(postgresUrl));
+  const metrics = createDeliveryMetrics({ queue: store.deliveries });
+  const url = await serveApi(store, (points, queued) => {
+    metrics.ingested(points, queued);
+  });
+  await configure(url);
+  served.set(backend, { url, store, metrics });
+}
+// The ingest baseline: the same app, token check, body parsing and validation, but a queue whose ingest writes nothing.
+const sqliteStore = served.get('SQLite')?.store;
+if (!sqliteStore) throw new Error('no SQLite store');
+const bareQueue = { ...sqliteStore.deliveries, ingest: (points: readonly unknown[]) => Promise.resolve({ queued: points.length }) };
+const bare = await serveApi({ ...sqliteStore, deliveries: bareQueue });
+
+function servedOn(backend: Backend): Served {
+  const found = served.get(backend);
+  if (!found) throw new Error(`no API on ${backend}`);
+  return found;
+}
+
+export interface DelivererReport {
+  readonly spans: Spans;
+  /** The event loop's utilization while the deliverer ran (1: always busy). */
+  readonly eventLoopUtilization: number;
+  readonly profile: ProfileSummary | undefined;
+}
+
+export const serverCalls = {
+  /** Starts a deliverer on `backend` with `deliverySettings`, its queue calls and requests timed, optionally profiled. */
+  async startDeliverer({ backend, profile }: { backend: Backend; profile: boolean }) {
+    const api = servedOn(backend);
+    if (api.running) throw new Error(`a deliverer already runs on ${backend}`);
+    const spans: Spans = {};
+    const stopTiming = timeRequests(spans);
+    const stopProfile = profile ? await startProfile() : undefined;
+    const elu = performance.eventLoopUtilization();
+    const service = await startDeliveryService({
+      store: { ...api.store, deliveries: timedQueue(api.store.deliveries, spans) },
+      vault,
+      settings: deliverySettings,
+      logger,
+      metrics: api.metrics,
+    });
+    api.running = { service, spans, stopTiming, elu, stopProfile };
+  },
+  /** Stops it: what it spent its time on. */
+  async stopDeliverer({ backend }: { backend: Backend }): Promise<DelivererReport> {
+    const api = servedOn(backend);
+    const running = api.running;
+    if (!running) throw new Error(`no deliverer runs on ${backend}`);
+    const eventLoopUtilization = performance.eventLoopUtilization(running.elu).utilization;
+    const profile = await running.stopProfile?.();
+    await running.service.stop(5_000);
+    running.stopTiming();
+    delete api.running;
+    return { spans: running.spans, eventLoopUtilization, profile };
+  },
+  /** Deliveries still queued and Batch points still gathering. */
+  async queueStats({ backend }: { backend: Backend }) {
+    const stats = await servedOn(backend).store.deliveries.stats();
+    return { queued: stats.queued, gathering: stats.gathering };
+  },
+};
+
+export interface ServerReady {
+  readonly urls: Readonly<Record<Backend | 'bare', string>>;
+  readonly devices: typeof devices;
+  readonly settings: typeof deliverySettings;
+}
+
+serveCalls(serverCalls, {
+  urls: { SQLite: servedOn('SQLite').url, PostgreSQL: servedOn('PostgreSQL').url, bare },
+  devices,
+  settings: deliverySettings,
+} satisfies ServerReady);
