@@ -194,6 +194,29 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     ]);
   });
 
+  it('a PUT of the url, method, headers and credentials applies to the attempts made after it', async () => {
+    receiver = await startReceiver({ respond: (request) => (request.path === '/before' ? { status: 503 } : { status: 200 }) });
+    const id = await hook('before', { authType: 'Bearer', authPayload: JSON.stringify({ token: 'old-token-0001' }) });
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(telemetryPoint(boiler));
+    await receiver.waitFor(1);
+    const updated = await oscar('PUT', `/v2/webhooks/${id}`, {
+      name: 'after',
+      url: `${receiver.url}/after`,
+      deliveryMode: 'Realtime',
+      method: 'PATCH',
+      customHeaders: JSON.stringify({ 'X-Version': '2' }),
+      authType: 'ApiKey',
+      authPayload: JSON.stringify({ apiKeyValue: 'new-key-0002' }),
+    });
+    expect(updated.status).toBe(200);
+    await until(() => at('after').length === 1, 'the retry went to the new url');
+    const [retry] = at('after');
+    expect(retry?.method).toBe('PATCH');
+    expect(retry?.headers).toMatchObject({ 'x-version': '2', 'x-api-key': 'new-key-0002', 'x-webhook-retry-count': String(at('before').length) });
+    expect(retry?.headers.authorization).toBeUndefined();
+  });
+
   it('gives up after the schedule: the delivery is recorded as failed', async () => {
     receiver = await startReceiver({ respond: () => ({ status: 503 }) });
     const id = await hook('always-down');

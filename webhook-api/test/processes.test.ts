@@ -196,10 +196,22 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
       await route(true);
       await send('enabled again');
       await receiver.waitFor(2);
+      expect((await oscar('DELETE', `/v2/webhooks/${id}/devices/${boiler}/routes/${routeId}`)).status).toBe(204);
+      await send('scope removed');
+      const added = await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Connection', connectionTag: 'modbus', enabled: true });
+      expect(added.status).toBe(201);
+      await send('scope added');
+      await receiver.waitFor(3);
       expect((await oscar('DELETE', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(204);
       await send('unlinked');
+      // A second configuration, deleted: nothing for it either.
+      const other = await hookTo(receiver, 'second-process-deleted');
+      await send('other linked');
+      await receiver.waitFor(4);
+      expect((await oscar('DELETE', `/v2/webhooks/${other.id}`)).status).toBe(200);
+      await send('deleted');
       await new Promise((r) => setTimeout(r, 500));
-      expect(steps()).toEqual(['enabled', 'enabled again']);
+      expect(steps()).toEqual(['enabled', 'enabled again', 'scope added', 'other linked']);
     } finally {
       await kill(second, 'SIGTERM');
       await kill(deliverer, 'SIGTERM');
