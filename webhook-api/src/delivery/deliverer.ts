@@ -194,7 +194,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         const companyLeft = (inFlightByCompany.get(companyId) ?? 1) - 1;
         if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
         else inFlightByCompany.delete(companyId);
-        wake();
+        // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
+        // half of its own, rather than one claim for each request that ends.
+        if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || inFlightCount() <= Math.floor(settings.maxInFlight / 2)) wake();
       });
     running.add(attempt);
   }

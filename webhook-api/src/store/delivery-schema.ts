@@ -11,7 +11,7 @@
 //   the device's points from everything still queued.
 // - delivery_attempts: the attempt log the API shows, newest first.
 
-const tables = (pk: string, seq: string, real: string) => `
+const tables = (pk: string, seq: string, real: string, dueOrder: string) => `
    CREATE TABLE deliveries (
      id TEXT PRIMARY KEY,${seq}
      webhook_config_id TEXT NOT NULL REFERENCES webhook_configs (id) ON DELETE CASCADE,
@@ -28,7 +28,7 @@ const tables = (pk: string, seq: string, real: string) => `
      settled_at BIGINT,
      resend_of TEXT
    );
-   CREATE INDEX deliveries_due ON deliveries (next_attempt_at) WHERE state = 'queued';
+   CREATE INDEX deliveries_due ON deliveries (${dueOrder}) WHERE state = 'queued';
    CREATE INDEX deliveries_settled ON deliveries (settled_at) WHERE state <> 'queued';
    CREATE INDEX deliveries_config ON deliveries (webhook_config_id);
    CREATE TABLE delivery_points (
@@ -61,12 +61,14 @@ const tables = (pk: string, seq: string, real: string) => `
    CREATE INDEX delivery_attempts_config ON delivery_attempts (webhook_config_id, outcome);
    CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id);`;
 
-/** SQLite: creation order is the rowid (`seq INTEGER PRIMARY KEY` names it; deliveries read it as rowid, the dialect's sequence). */
-export const sqliteDeliveryMigration = tables('seq INTEGER PRIMARY KEY', '', 'REAL');
+/** SQLite: creation order is the rowid (`seq INTEGER PRIMARY KEY` names it; deliveries read it as rowid, the dialect's sequence); an index ends in it, so the due index serves the claim's order. */
+export const sqliteDeliveryMigration = tables('seq INTEGER PRIMARY KEY', '', 'REAL', 'next_attempt_at');
 
 /** PostgreSQL: identity columns. */
 export const postgresDeliveryMigration = tables(
   'seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
   '\n     seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,',
   'DOUBLE PRECISION',
+  // The claim's order whole, so a claim reads its window from the index instead of sorting the queue.
+  'next_attempt_at, seq',
 );
