@@ -195,8 +195,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
         else inFlightByCompany.delete(companyId);
         // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
-        // half of its own, rather than one claim for each request that ends.
-        if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || inFlightCount() <= Math.floor(settings.maxInFlight / 2)) wake();
+        // half of its own (crossing it, or empty), rather than one claim for each request that ends.
+        const total = inFlightCount();
+        if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wake();
       });
     running.add(attempt);
   }

@@ -34,7 +34,8 @@ const tables = (pk: string, seq: string, real: string, dueOrder: string) => `
    CREATE TABLE delivery_points (
      ${pk},
      delivery_id TEXT REFERENCES deliveries (id) ON DELETE CASCADE,
-     webhook_config_id TEXT NOT NULL REFERENCES webhook_configs (id) ON DELETE CASCADE,
+     -- Its configuration through its link: a deleted configuration takes its links, and they their points.
+     webhook_config_id TEXT NOT NULL,
      device_id BIGINT NOT NULL,
      gateway_id TEXT NOT NULL,
      measurement TEXT NOT NULL,
