@@ -212,6 +212,104 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
        (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
      SELECT x.id, s.webhook_config_id, x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points FROM ${from}`;
 
+  const claimedColumns = `id, webhook_config_id, mode, gateway_id, measurement, attempts, accepted_at, next_attempt_at, ${sequence} AS position`;
+  /** How many due rows a claim looks at: enough past those of configurations it may not take more of. */
+  const windowOf = (limit: number) => Math.min(Math.max(limit * 2, 64), 2000);
+  const configsById = async (q: SqlQueryable, ids: Iterable<string>) =>
+    new Map(
+      (
+        await q.all(`SELECT ${configColumns} FROM webhook_configs WHERE id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)})`, [
+          json([...new Set(ids)].map((id) => ({ id }))),
+        ])
+      ).map((row) => [String(row.id), toConfig(row)]),
+    );
+
+  /**
+   * SQLite (in process, one writer): the next due rows from the index, those of a configuration at
+   * its limit passed over; the limits applied in code; the lease taken; one short transaction.
+   */
+  async function leaseDueInTransaction(request: ClaimRequest): Promise<{ claimed: SqlRow[]; configs: Promise<Map<string, StoredConfig>> }> {
+    const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
+    const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
+    return driver.transaction(async (tx) => {
+      const due = await tx.all(
+        `SELECT id, webhook_config_id FROM deliveries
+         WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+           AND webhook_config_id NOT IN (SELECT f.cfg FROM ${jsonRows('$2', 'f', { cfg: 'text' })})
+         ORDER BY next_attempt_at, ${sequence} LIMIT $3`,
+        [now, json(full), windowOf(limit)],
+      );
+      if (due.length === 0) return { claimed: [], configs: Promise.resolve(new Map()) };
+      const configs = await configsById(
+        tx,
+        due.map((row) => String(row.webhook_config_id)),
+      );
+      // At most `perConfig` of each configuration and `perCompany` of each company, with what is in
+      // flight: one tenant's slow endpoints cannot take every slot.
+      const byConfig = new Map(inFlight);
+      const byCompany = new Map(inFlightByCompany);
+      const picked: { id: string }[] = [];
+      for (const row of due) {
+        const config = configs.get(String(row.webhook_config_id));
+        if (!config) continue;
+        const ofConfig = byConfig.get(config.id) ?? 0;
+        const ofCompany = byCompany.get(config.companyId) ?? 0;
+        if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
+        byConfig.set(config.id, ofConfig + 1);
+        byCompany.set(config.companyId, ofCompany + 1);
+        picked.push({ id: String(row.id) });
+        if (picked.length >= limit) break;
+      }
+      if (picked.length === 0) return { claimed: [], configs: Promise.resolve(configs) };
+      const claimed = await tx.all(
+        `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id IN (SELECT x.id FROM ${jsonRows('$3', 'x', idInput)}) RETURNING ${claimedColumns}`,
+        [owner, now + leaseMs, json(picked)],
+      );
+      return { claimed, configs: Promise.resolve(configs) };
+    });
+  }
+
+  /**
+   * PostgreSQL (a round trip per statement, other deliverers alongside): one statement takes a window
+   * of due rows from the index, passing over those another deliverer holds (SKIP LOCKED) and those
+   * of a configuration or company at its limit, keeps at most the free slots of each, and leases them.
+   */
+  async function leaseDueInOneStatement(request: ClaimRequest): Promise<{ claimed: SqlRow[]; configs: Promise<Map<string, StoredConfig>> }> {
+    const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
+    const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
+    const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
+    const configFree = jsonRows('$2', 'f', { cfg: 'text', n: 'bigint' });
+    const companiesFree = jsonRows('$8', 'g', { company: 'bigint', n: 'bigint' });
+    const claimed = await driver.all(
+      `WITH due AS (
+         SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.${sequence} AS position
+         FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
+         WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+           AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
+           AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
+         ORDER BY d.next_attempt_at, d.${sequence} LIMIT $3${skipLocked('d')}
+       ), per_config AS (
+         SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+       ), per_company AS (
+         SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
+         FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
+       ), picked AS (
+         SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
+         WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
+       )
+       UPDATE deliveries SET lease_owner = $6, lease_until = $7 WHERE id IN (SELECT id FROM picked) RETURNING ${claimedColumns}`,
+      [now, json(free), windowOf(limit), perConfig, limit, owner, now + leaseMs, json(companyFree), perCompany],
+    );
+    // Read while the points are: the configurations as they are now.
+    return {
+      claimed,
+      configs: configsById(
+        driver,
+        claimed.map((row) => String(row.webhook_config_id)),
+      ),
+    };
+  }
+
   return {
     async ingest(points, now) {
       for (let attempt = 1; ; attempt++) {
@@ -274,80 +372,43 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
       return { formed, nextAt };
     },
 
-    async claim({ owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() }) {
-      if (limit <= 0) return [];
-      const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
-      return driver.transaction(async (tx) => {
-        // The next due rows in the order the index keeps them, those of a configuration at its limit
-        // passed over (and, on PostgreSQL, those another deliverer is claiming).
-        const due = await tx.all(
-          `SELECT id, webhook_config_id FROM deliveries
-           WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-             AND webhook_config_id NOT IN (SELECT f.cfg FROM ${jsonRows('$2', 'f', { cfg: 'text' })})
-           ORDER BY next_attempt_at, ${sequence} LIMIT $3${skipLocked()}`,
-          [now, json(full), Math.min(Math.max(limit * 2, 64), 2000)],
-        );
-        if (due.length === 0) return [];
-        const configIds = [...new Set(due.map((row) => String(row.webhook_config_id)))];
-        const configRows = await tx.all(`SELECT ${configColumns} FROM webhook_configs WHERE id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)})`, [
-          json(configIds.map((id) => ({ id }))),
-        ]);
-        const configs = new Map(configRows.map((row) => [String(row.id), toConfig(row)]));
-        // At most `perConfig` of each configuration and `perCompany` of each company, with what is in
-        // flight: one tenant's slow endpoints cannot take every slot.
-        const byConfig = new Map(inFlight);
-        const byCompany = new Map(inFlightByCompany);
-        const picked: { id: string }[] = [];
-        for (const row of due) {
-          const config = configs.get(String(row.webhook_config_id));
-          if (!config) continue;
-          const ofConfig = byConfig.get(config.id) ?? 0;
-          const ofCompany = byCompany.get(config.companyId) ?? 0;
-          if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
-          byConfig.set(config.id, ofConfig + 1);
-          byCompany.set(config.companyId, ofCompany + 1);
-          picked.push({ id: String(row.id) });
-          if (picked.length >= limit) break;
-        }
-        if (picked.length === 0) return [];
-        const ids = json(picked);
-        const claimed = await tx.all(
-          `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id IN (SELECT x.id FROM ${jsonRows('$3', 'x', idInput)})
-           RETURNING id, webhook_config_id, mode, gateway_id, measurement, attempts, accepted_at, next_attempt_at, ${sequence} AS position`,
-          [owner, now + leaseMs, ids],
-        );
-        // RETURNING follows no order: the earliest due first, and in creation order among equals.
-        claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
-        const pointRows = await tx.all(
-          `SELECT delivery_id, point FROM delivery_points WHERE delivery_id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)}) ORDER BY seq`,
-          [ids],
-        );
-        const points = new Map<string, string[]>();
-        for (const row of pointRows) {
-          const id = String(row.delivery_id);
-          const list = points.get(id);
-          if (list) list.push(String(row.point));
-          else points.set(id, [String(row.point)]);
-        }
-        const result: ClaimedDelivery[] = [];
-        for (const row of claimed) {
-          const config = configs.get(String(row.webhook_config_id));
-          const its = points.get(String(row.id));
-          // Emptied by an unlink: nothing to send; the settlement will not find it.
-          if (!config || !its) continue;
-          result.push({
-            id: String(row.id),
-            config,
-            mode: row.mode === 'Batch' ? 'Batch' : 'Realtime',
-            gatewayId: String(row.gateway_id),
-            measurement: String(row.measurement),
-            points: its,
-            attempts: Number(row.attempts),
-            acceptedAt: Number(row.accepted_at),
-          });
-        }
-        return result;
-      });
+    async claim(request) {
+      if (request.limit <= 0) return [];
+      const { claimed, configs } = isPostgres ? await leaseDueInOneStatement(request) : await leaseDueInTransaction(request);
+      if (claimed.length === 0) return [];
+      // RETURNING follows no order: the earliest due first, and in creation order among equals.
+      claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
+      const [configMap, pointRows] = await Promise.all([
+        configs,
+        driver.all(`SELECT delivery_id, point FROM delivery_points WHERE delivery_id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)}) ORDER BY seq`, [
+          json(claimed.map((row) => ({ id: row.id }))),
+        ]),
+      ]);
+      const points = new Map<string, string[]>();
+      for (const row of pointRows) {
+        const id = String(row.delivery_id);
+        const list = points.get(id);
+        if (list) list.push(String(row.point));
+        else points.set(id, [String(row.point)]);
+      }
+      const result: ClaimedDelivery[] = [];
+      for (const row of claimed) {
+        const config = configMap.get(String(row.webhook_config_id));
+        const its = points.get(String(row.id));
+        // Deleted (its configuration) or emptied (an unlink) since the claim: nothing to send; the settlement will not find it.
+        if (!config || !its) continue;
+        result.push({
+          id: String(row.id),
+          config,
+          mode: row.mode === 'Batch' ? 'Batch' : 'Realtime',
+          gatewayId: String(row.gateway_id),
+          measurement: String(row.measurement),
+          points: its,
+          attempts: Number(row.attempts),
+          acceptedAt: Number(row.accepted_at),
+        });
+      }
+      return result;
     },
 
     renewLeases: (owner, until) => driver.run(`UPDATE deliveries SET lease_until = $1 WHERE lease_owner = $2 AND state = 'queued'`, [until, owner]),
