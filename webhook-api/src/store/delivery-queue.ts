@@ -134,7 +134,6 @@ export interface DeliveryQueue {
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
 const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint' } as const;
 const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text', at: 'bigint' } as const;
-const idInput = { id: 'text' } as const;
 const settleInput = {
   id: 'text',
   state: 'text',
@@ -156,7 +155,7 @@ const numberOrUndefined = (value: unknown) => (value === null || value === undef
 const ingestRetries = 3;
 
 export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
-  const { sequence, skipLocked, jsonRows } = driver.dialect;
+  const { sequence, skipLocked, jsonRows, idIn } = driver.dialect;
   const work = new EventEmitter();
   const announce = () => {
     work.emit('work');
@@ -207,7 +206,7 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
        settled_at = CASE WHEN x.state = 'queued' THEN NULL ELSE CAST($3 AS BIGINT) END,
        lease_owner = NULL,
        lease_until = NULL
-     FROM ${from} WHERE deliveries.id = x.id AND deliveries.lease_owner = $2 AND deliveries.state = 'queued'`;
+     FROM ${from} WHERE deliveries.id = x.id AND ${idIn('deliveries.id', '$1')} AND deliveries.lease_owner = $2 AND deliveries.state = 'queued'`;
   const insertAttempts = (from: string) => `INSERT INTO delivery_attempts
        (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
      SELECT x.id, s.webhook_config_id, x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points FROM ${from}`;
@@ -217,11 +216,10 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
   const windowOf = (limit: number) => Math.min(Math.max(limit * 2, 64), 2000);
   const configsById = async (q: SqlQueryable, ids: Iterable<string>) =>
     new Map(
-      (
-        await q.all(`SELECT ${configColumns} FROM webhook_configs WHERE id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)})`, [
-          json([...new Set(ids)].map((id) => ({ id }))),
-        ])
-      ).map((row) => [String(row.id), toConfig(row)]),
+      (await q.all(`SELECT ${configColumns} FROM webhook_configs WHERE ${idIn('id', '$1')}`, [json([...new Set(ids)].map((id) => ({ id })))])).map((row) => [
+        String(row.id),
+        toConfig(row),
+      ]),
     );
 
   /**
@@ -261,10 +259,11 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
         if (picked.length >= limit) break;
       }
       if (picked.length === 0) return { claimed: [], configs: Promise.resolve(configs) };
-      const claimed = await tx.all(
-        `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id IN (SELECT x.id FROM ${jsonRows('$3', 'x', idInput)}) RETURNING ${claimedColumns}`,
-        [owner, now + leaseMs, json(picked)],
-      );
+      const claimed = await tx.all(`UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE ${idIn('id', '$3')} RETURNING ${claimedColumns}`, [
+        owner,
+        now + leaseMs,
+        json(picked),
+      ]);
       return { claimed, configs: Promise.resolve(configs) };
     });
   }
@@ -380,7 +379,7 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
       claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
       const [configMap, pointRows] = await Promise.all([
         configs,
-        driver.all(`SELECT delivery_id, point FROM delivery_points WHERE delivery_id IN (SELECT x.id FROM ${jsonRows('$1', 'x', idInput)}) ORDER BY seq`, [
+        driver.all(`SELECT delivery_id, point FROM delivery_points WHERE ${idIn('delivery_id', '$1')} ORDER BY seq`, [
           json(claimed.map((row) => ({ id: row.id }))),
         ]),
       ]);

@@ -106,6 +106,7 @@ export function createPostgresDriver(connectionString: string, options: Postgres
       forUpdate: ' FOR UPDATE',
       writableWith: true,
       skipLocked: (alias) => ` FOR UPDATE${alias === undefined ? '' : ` OF ${alias}`} SKIP LOCKED`,
+      idIn: (column, parameter) => `${column} = ANY (ARRAY(SELECT x.id FROM json_to_recordset(${parameter}::json) AS x (id text)))`,
       jsonRows: (parameter, alias, columns) =>
         `json_to_recordset(${parameter}::json) AS ${alias} (${Object.entries(columns)
           .map(([name, type]) => `${name} ${type}`)

@@ -43,6 +43,12 @@ export interface SqlDialect {
    * text) with the given columns: how one statement takes many rows in either dialect.
    */
   readonly jsonRows: (parameter: string, alias: string, columns: Readonly<Record<string, JsonColumnType>>) => string;
+  /**
+   * A condition that `column` is one of the `id`s of a JSON array parameter (`[{ "id": ... }]`),
+   * written so the planner looks the ids up in an index on `column` rather than scanning the table
+   * (PostgreSQL cannot tell how many rows a JSON parameter holds, and guesses a hash join).
+   */
+  readonly idIn: (column: string, parameter: string) => string;
 }
 
 /** The SQL type of a column read from a JSON row. */

@@ -71,6 +71,7 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
       writableWith: false,
       skipLocked: () => '',
       // json_each gives the array's elements; ->> reads a key as an SQL value (JSON numbers as numbers).
+      idIn: (column, parameter) => `${column} IN (SELECT value ->> 'id' FROM json_each(${parameter}))`,
       jsonRows: (parameter, alias, columns) =>
         `(SELECT ${Object.keys(columns)
           .map((name) => `value ->> '${name}' AS ${name}`)
