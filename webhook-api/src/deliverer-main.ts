@@ -2,34 +2,19 @@
 // no API; /health and /metrics on its own port. Run several against one PostgreSQL to share the
 // work; on SQLite it polls (WEBHOOK_POLL_INTERVAL), having no notifications from the API process.
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import express from 'express';
 import { closeServer, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
-import { CredentialVault } from './credential-vault.ts';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
-import { loadEncryptionKeys } from './encryption-keys.ts';
 import { metricsHandler } from './metrics.routes.ts';
 import { loadDelivererSettings } from './settings.ts';
-import { openPostgresStore } from './store/postgres-store.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import { openStore, openVault } from './store/open-store.ts';
 
 const service = 'webhook-deliverer';
 const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const store = await exitOnStartupFailure(service, async () =>
-  settings.databaseUrl
-    ? openPostgresStore(settings.databaseUrl, {
-        onIdleConnectionError: (error) => {
-          logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
-        },
-      })
-    : openSqliteStore(join(settings.dataDir, 'webhooks.db')),
-);
-const vault = exitOnStartupFailure(
-  service,
-  () => new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger })),
-);
+const store = await exitOnStartupFailure(service, () => openStore(settings, logger));
+const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
 const metrics = createDeliveryMetrics({ queue: store.deliveries });
 const delivery = await exitOnStartupFailure(service, () => startDeliveryService({ store, vault, settings: settings.delivery, logger, metrics }));
 

@@ -1,37 +1,22 @@
 // Composition root of the webhook API: settings, store, key ring, caller check, ingest, metrics,
 // the deliverer beside the API (unless WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { closeServer, createHttpClient, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createApp } from './app.ts';
 import { createWebhookCallerCheck } from './caller-context.ts';
 import { answerClientErrors } from './client-errors.ts';
-import { CredentialVault } from './credential-vault.ts';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './device-directory.ts';
 import { metricsHandler } from './metrics.routes.ts';
-import { loadEncryptionKeys } from './encryption-keys.ts';
 import { loadWebhookApiSettings } from './settings.ts';
-import { openPostgresStore } from './store/postgres-store.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import { openStore, openVault } from './store/open-store.ts';
 
 const service = 'webhook-api';
 const settings = exitOnStartupFailure(service, () => loadWebhookApiSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const store = await exitOnStartupFailure(service, async () =>
-  settings.databaseUrl
-    ? openPostgresStore(settings.databaseUrl, {
-        onIdleConnectionError: (error) => {
-          logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
-        },
-      })
-    : openSqliteStore(join(settings.dataDir, 'webhooks.db')),
-);
-const vault = exitOnStartupFailure(
-  service,
-  () => new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger })),
-);
+const store = await exitOnStartupFailure(service, () => openStore(settings, logger));
+const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
 
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
 const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
