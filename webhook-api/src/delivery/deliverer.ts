@@ -88,6 +88,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const inFlightByConfig = new Map<string, number>();
   const inFlightByCompany = new Map<number, number>();
   const running = new Set<Promise<void>>();
+  /** The deliveries in flight, whose leases are renewed while they are. */
+  const leased = new Set<string>();
   const shutdown = new AbortController();
   let pending: Settlement[] = [];
   let flushing: Promise<void> | undefined;
@@ -173,6 +175,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   function send(delivery: ClaimedDelivery): void {
     const configId = delivery.config.id;
     const companyId = delivery.config.companyId;
+    leased.add(delivery.id);
     inFlightByConfig.set(configId, (inFlightByConfig.get(configId) ?? 0) + 1);
     inFlightByCompany.set(companyId, (inFlightByCompany.get(companyId) ?? 0) + 1);
     const startedAt = now();
@@ -188,6 +191,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       })
       .finally(() => {
         running.delete(attempt);
+        leased.delete(delivery.id);
         const left = (inFlightByConfig.get(configId) ?? 1) - 1;
         if (left > 0) inFlightByConfig.set(configId, left);
         else inFlightByConfig.delete(configId);
@@ -334,7 +338,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         setInterval(
           () => {
             if (inFlightCount() === 0) return;
-            queue.renewLeases(owner, now() + settings.leaseMs).catch((error: unknown) => {
+            queue.renewLeases(owner, [...leased], now() + settings.leaseMs).catch((error: unknown) => {
               log.warn({ err: error }, 'leases could not be renewed');
             });
           },

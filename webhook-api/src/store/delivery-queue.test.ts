@@ -128,7 +128,8 @@ describe.each(backends)('the delivery queue on %s', (_name, open) => {
     expect(await store.deliveries.claim({ owner: 'a', now: now + 4999, ...claimAll })).toEqual([]);
     const [second] = await store.deliveries.claim({ owner: 'a', now: now + 5000, ...claimAll });
     expect(second?.attempts).toBe(1);
-    expect(await store.deliveries.renewLeases('a', now + 60_000)).toBe(1);
+    expect(await store.deliveries.renewLeases('b', [String(second?.id)], now + 60_000)).toBe(0);
+    expect(await store.deliveries.renewLeases('a', [String(second?.id)], now + 60_000)).toBe(1);
     expect(await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll })).toEqual([]);
     expect(await store.deliveries.release('a')).toBe(1);
     expect((await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll })).map((c) => c.id)).toEqual([second?.id]);

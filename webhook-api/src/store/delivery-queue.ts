@@ -101,8 +101,8 @@ export interface DeliveryQueue {
   /** Turns waiting Batch points into deliveries where a batch is full or has waited `lingerMs`; when the next one will be due, if any. */
   formBatches(rules: BatchRules): Promise<{ readonly formed: number; readonly nextAt: number | undefined }>;
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
-  /** Extends the leases `owner` holds; the number extended. */
-  renewLeases(owner: string, until: number): Promise<number>;
+  /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
+  renewLeases(owner: string, ids: readonly string[], until: number): Promise<number>;
   /** Records attempts of deliveries `owner` still holds; the ids whose lease was lost (taken over, or the delivery cancelled) are left out of the answer. */
   settle(owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
@@ -410,7 +410,12 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
       return result;
     },
 
-    renewLeases: (owner, until) => driver.run(`UPDATE deliveries SET lease_until = $1 WHERE lease_owner = $2 AND state = 'queued'`, [until, owner]),
+    renewLeases: (owner, ids, until) =>
+      driver.run(`UPDATE deliveries SET lease_until = $1 WHERE ${idIn('id', '$3')} AND lease_owner = $2 AND state = 'queued'`, [
+        until,
+        owner,
+        json(ids.map((id) => ({ id }))),
+      ]),
 
     async settle(owner, settlements, now) {
       if (settlements.length === 0) return new Set();
