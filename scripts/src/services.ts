@@ -8,8 +8,8 @@ export interface Service {
   readonly workspace: string;
   /** What it serves, for the start-up banner. */
   readonly address: string;
-  /** Variables this service needs beyond the shared ones, given the local secrets. */
-  readonly env?: (secrets: Readonly<Record<string, string>>) => Record<string, string>;
+  /** Variables this service needs beyond the shared ones, given the local secrets and the environment npm start was given. */
+  readonly env?: (secrets: Readonly<Record<string, string>>, given: Readonly<Record<string, string | undefined>>) => Record<string, string>;
 }
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
@@ -21,9 +21,9 @@ export const services: readonly Service[] = [
     workspace: 'webhook-api',
     address: 'http://127.0.0.1:4100',
     // The local receivers of a dev run are on loopback; never in production.
-    env: (secrets) => ({
+    env: (secrets, given) => ({
       WEBHOOK_INGEST_TOKEN: secrets.WEBHOOK_INGEST_TOKEN ?? '',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? String(process.env.NODE_ENV !== 'production'),
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: given.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? String(given.NODE_ENV !== 'production'),
     }),
   },
   { name: 'mcp-server', workspace: 'mcp-server', address: 'http://127.0.0.1:3000/mcp' },

@@ -46,7 +46,7 @@ function stopAll(code: number): void {
 }
 
 for (const service of present) {
-  const env = { ...childEnv, ...service.env?.(secrets) };
+  const env = { ...childEnv, ...service.env?.(secrets, process.env) };
   const child = spawn(process.execPath, [mainOf(service)], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
   children.set(service.name, child);
   for (const stream of [child.stdout, child.stderr]) {
