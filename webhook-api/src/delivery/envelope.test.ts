@@ -4,31 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { CredentialVault } from '../credential-vault.ts';
 import { buildDeliveryRequest, buildEnvelopeBody, DeliveryBuildError, deliveryUserAgent } from './envelope.ts';
 import type { OutgoingDelivery } from './outgoing.ts';
+import { outgoingDelivery, samplePoint } from '../../test/outgoing-delivery.ts';
 
 const vault = new CredentialVault([{ id: 'k1', key: randomBytes(32) }]);
 const decryptCredentials = (stored: string, configId: string): string => vault.decrypt(stored, configId);
 const sentAt = '2025-03-04T05:06:07.089Z';
-const point = '{"Measurement":"temp","Fields":{"value":21.5},"Tags":{"room":"a"},"UtcTimestamp":"2025-03-04T05:06:00.000Z"}';
+const point = samplePoint;
 
-function delivery(overrides: Partial<OutgoingDelivery> = {}): OutgoingDelivery {
-  return {
-    configId: 'cfg-1',
-    companyId: 42,
-    url: 'https://hooks.example.com/in',
-    method: 'POST',
-    authType: 'None',
-    authPayloadEncrypted: null,
-    customHeaders: null,
-    includeMetadataHeaders: true,
-    includeRetryHeader: true,
-    mode: 'Realtime',
-    gatewayId: 'gw-7',
-    measurement: 'temp',
-    points: [point],
-    attempt: 0,
-    ...overrides,
-  };
-}
+const delivery = outgoingDelivery;
 
 function withAuth(authType: OutgoingDelivery['authType'], payload: object): OutgoingDelivery {
   return delivery({ authType, authPayloadEncrypted: vault.encrypt(JSON.stringify(payload), 'cfg-1') });

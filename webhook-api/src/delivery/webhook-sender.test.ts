@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { closedPort, listen, type Listening } from '@platform/shared/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
+import { outgoingDelivery, samplePoint } from '../../test/outgoing-delivery.ts';
 import { CredentialVault } from '../credential-vault.ts';
 import { deliveryUserAgent } from './envelope.ts';
 import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
@@ -12,28 +13,10 @@ import { createWebhookSender, type WebhookSenderOptions } from './webhook-sender
 const vault = new CredentialVault([{ id: 'k1', key: randomBytes(32) }]);
 const decryptCredentials = (stored: string, configId: string): string => vault.decrypt(stored, configId);
 const sentAt = new Date('2025-03-04T05:06:07.089Z');
-const point = '{"Measurement":"temp","Fields":{"value":21.5},"Tags":{"room":"a"},"UtcTimestamp":"2025-03-04T05:06:00.000Z"}';
+const point = samplePoint;
 const secretToken = 'secret-token-8d1f7a';
 
-function delivery(url: string, overrides: Partial<OutgoingDelivery> = {}): OutgoingDelivery {
-  return {
-    configId: 'cfg-1',
-    companyId: 42,
-    url,
-    method: 'POST',
-    authType: 'None',
-    authPayloadEncrypted: null,
-    customHeaders: null,
-    includeMetadataHeaders: true,
-    includeRetryHeader: true,
-    mode: 'Realtime',
-    gatewayId: 'gw-7',
-    measurement: 'temp',
-    points: [point],
-    attempt: 0,
-    ...overrides,
-  };
-}
+const delivery = (url: string, overrides: Partial<OutgoingDelivery> = {}): OutgoingDelivery => outgoingDelivery({ url, ...overrides });
 
 function auth(authType: OutgoingDelivery['authType'], payload: object): Partial<OutgoingDelivery> {
   return { authType, authPayloadEncrypted: vault.encrypt(JSON.stringify(payload), 'cfg-1') };

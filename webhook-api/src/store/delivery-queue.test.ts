@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { freshDatabase } from '../../test/postgres-cluster.ts';
+import { newStoreLocation, type Backend } from '../../test/harness.ts';
 import type { ScopeRoute } from '../scope-rules.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
-import { openPostgresStore } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
 import type { StoredConfig, WebhookStore } from './webhook-store.ts';
 
-const backends: [string, () => Promise<WebhookStore>][] = [
-  ['SQLite', () => openSqliteStore(join(mkdtempSync(join(tmpdir(), 'queue-')), 'webhooks.db'))],
-  ['PostgreSQL', async () => openPostgresStore(await freshDatabase(inject('postgresUrl')), { maxConnections: 4 })],
-];
 
 const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => ({
   id: randomUUID(),
@@ -62,11 +53,11 @@ const settlement = (id: string, outcome: Settlement['outcome'], extra: Partial<S
 
 const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };
 
-describe.each(backends)('the delivery queue on %s', (_name, open) => {
+describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (backend) => {
   let store: WebhookStore;
   let now = 1_000_000;
   beforeEach(async () => {
-    store = await open();
+    store = await (await newStoreLocation(backend, inject('postgresUrl'))).open();
     now = 1_000_000;
   });
   afterEach(async () => {
