@@ -1,6 +1,6 @@
 // A deliverer with its sender, as both the API process and `npm run deliverer` run it: credentials
-// decrypted through the vault at send time, one connection pool per origin no larger than the
-// per-endpoint limit, notifications from other processes when the store has them.
+// decrypted through the vault at send time, one connection pool per origin (as large as the
+// deliverer's own limit), notifications from other processes when the store has them.
 import type { Logger } from '@platform/shared';
 import type { CredentialVault } from '../credential-vault.ts';
 import type { DeliverySettings } from '../settings.ts';
@@ -30,7 +30,9 @@ export async function startDeliveryService(options: DeliveryServiceOptions): Pro
     connectTimeoutMs: settings.connectTimeoutMs,
     requestTimeoutMs: settings.requestTimeoutMs,
     responsePrefixBytes: Math.max(1, settings.responsePrefixBytes),
-    maxConnectionsPerOrigin: settings.maxInFlightPerEndpoint,
+    // Configurations of different companies may share an origin (a hosted webhook service): the
+    // per-endpoint and per-company limits bound each, and the pool must not bind them together.
+    maxConnectionsPerOrigin: settings.maxInFlight,
   });
   const deliverer = createDeliverer({ queue: store.deliveries, sender, settings, logger, metrics: options.metrics, listen: store.listen });
   await deliverer.start();
