@@ -5,7 +5,16 @@ import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/shared/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { newStoreLocation, startWebhookApi, telemetryPoint, testIngestToken, type ApiClient, type Backend, type RunningApi } from './harness.ts';
+import {
+  newStoreLocation,
+  startWebhookApi,
+  telemetryPoint,
+  testDeliverySettings,
+  testIngestToken,
+  type ApiClient,
+  type Backend,
+  type RunningApi,
+} from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 /** Devices of company 1 (gateway gw-acme-01) in the dev platform's seed. */
@@ -292,6 +301,24 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect((await api.store.deliveries.stats()).queued).toBe(0);
   });
 
+  it('a slow endpoint holds only its own slots: another endpoint is delivered at once', async () => {
+    receiver = await startReceiver({ respond: (request) => (request.path === '/tarpit' ? { hang: true } : { status: 200 }) });
+    const tarpit = await hook('tarpit');
+    await link(tarpit, boiler, { scopeLevel: 'Device' });
+    const healthy = await hook('healthy');
+    await link(healthy, roof, { scopeLevel: 'Device' });
+    // More than the endpoint's 8 slots of the test settings, all hanging until the 2 s request timeout.
+    await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
+    await until(() => at('tarpit').length === testDeliverySettings.maxInFlightPerEndpoint, 'the tarpit holds its slots');
+    const sent = Date.now();
+    await ingest(telemetryPoint(roof));
+    await until(() => at('healthy').length === 1, 'the healthy endpoint delivered', 1_500);
+    expect((at('healthy')[0]?.at ?? Infinity) - sent).toBeLessThan(1_000);
+    expect(at('tarpit')).toHaveLength(testDeliverySettings.maxInFlightPerEndpoint);
+    // What the tarpit still has queued goes with it.
+    expect((await oscar('DELETE', `/v2/webhooks/${tarpit}`)).status).toBe(200);
+  });
+
   it('refuses private targets when they are not allowed: a private address, a literal IPv6 loopback, a name that resolves to loopback', async () => {
     const strict = await startWebhookApi({
       location: await newStoreLocation(backend, inject('postgresUrl')),
@@ -325,6 +352,30 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
       await v6.close();
     } finally {
       await strict.close();
+    }
+  });
+
+  it('wakes its deliverer on ingest, without waiting for a poll', async () => {
+    const slowPoll = await startWebhookApi({
+      location: await newStoreLocation(backend, inject('postgresUrl')),
+      platformUrl: platform().issuer,
+      deliverer: { pollMs: 60_000 },
+    });
+    try {
+      receiver = await startReceiver();
+      const client = await slowPoll.clientAs('oscar');
+      const created = await client('POST', '/v2/webhooks?companyId=1', { name: 'wake', url: `${receiver.url}/wake`, deliveryMode: 'Realtime' });
+      const id = (created.body as { id: string }).id;
+      await client('POST', `/v2/webhooks/${id}/devices/${boiler}`);
+      await client('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true });
+      // The deliverer's first look (at start) is long past; its next poll is a minute away.
+      await quiet(300);
+      const sent = Date.now();
+      expect((await slowPoll.ingest([telemetryPoint(boiler)])).status).toBe(202);
+      const [request] = await receiver.waitFor(1, 5_000);
+      expect((request?.at ?? Infinity) - sent).toBeLessThan(1_000);
+    } finally {
+      await slowPoll.close();
     }
   });
 

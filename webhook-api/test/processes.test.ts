@@ -221,7 +221,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
 });
 
 describe('two deliverers on PostgreSQL', () => {
-  it('share the work and send nothing twice while both are healthy', { timeout: 60_000 }, async () => {
+  it('hear of new work by NOTIFY, share it and send nothing twice while both are healthy', { timeout: 60_000 }, async () => {
     const url = await freshDatabase(inject('postgresUrl'));
     const api = await startWebhookApi({
       location: { backend: 'PostgreSQL', open: () => openPostgresStore(url, { maxConnections: 4 }) },
@@ -235,7 +235,8 @@ describe('two deliverers on PostgreSQL', () => {
       return createDeliverer({
         queue: store.deliveries,
         listen: store.listen,
-        settings: { ...testDeliverySettings, maxInFlightPerEndpoint: 4 },
+        // A poll a minute apart: only NOTIFY from the API's process can tell them of the work.
+        settings: { ...testDeliverySettings, maxInFlightPerEndpoint: 4, pollMs: 60_000 },
         logger: createLogger({ name: `deliverer-${i}`, level: 'warn' }),
         sender: {
           send: (delivery: OutgoingDelivery, signal?: AbortSignal) => {
@@ -253,11 +254,15 @@ describe('two deliverers on PostgreSQL', () => {
       const id = (created.body as { id: string }).id;
       await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`);
       await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true });
+      await new Promise((r) => setTimeout(r, 300));
+      const ingestedAt = Date.now();
       const total = 600;
       for (let start = 0; start < total; start += 100) {
         const answer = await api.ingest(Array.from({ length: 100 }, (_, i) => telemetryPoint(boiler, { tags: { seq: String(start + i) } })));
         expect(answer.status).toBe(202);
       }
+      await until(() => receiver.received.length >= 1, 'the first point delivered', 5_000);
+      expect((receiver.received[0]?.at ?? Infinity) - ingestedAt).toBeLessThan(2_000);
       await until(() => receiver.received.length >= total, `${total} points delivered`);
       await new Promise((r) => setTimeout(r, 300));
       const seqs = seqsOf(receiver);
