@@ -48,16 +48,6 @@ const maxSettlementsPerWrite = 500;
 const pruneEveryMs = 10 * 60_000;
 const pruneChunk = 1000;
 
-/**
- * Text from an endpoint or the network, fit for any database's text column and any log: control
- * characters other than tab and line breaks (NUL above all: PostgreSQL refuses it) and unpaired
- * surrogates become U+FFFD.
- */
-export function storableText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd').toWellFormed();
-}
-
 /** What the sender needs of a claimed delivery. */
 function outgoing(d: ClaimedDelivery): OutgoingDelivery {
   const c = d.config;
@@ -214,7 +204,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       id: delivery.id,
       attempt: delivery.attempts,
       status: outcome.status,
-      responseBody: storableText(outcome.responsePrefix),
+      responseBody: outcome.responsePrefix,
       startedAt,
       durationMs: outcome.durationMs,
       pointCount: delivery.points.length,
@@ -223,7 +213,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       settlement = { ...common, outcome: 'delivered', error: null };
       metrics?.delivered(at - delivery.acceptedAt, delivery.points.length);
     } else if (outcome.kind === 'dropped') {
-      settlement = { ...common, outcome: 'dropped', error: storableText(outcome.error) };
+      settlement = { ...common, outcome: 'dropped', error: outcome.error };
     } else {
       const delay = nextRetryDelay({
         failedAttempts: delivery.attempts + 1,
@@ -233,7 +223,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         ...(options.random && { random: options.random }),
       });
       const tooOld = delay !== undefined && at + delay - delivery.acceptedAt > settings.maxAgeMs;
-      const error = storableText(outcome.error);
+      const { error } = outcome;
       settlement =
         delay === undefined || tooOld
           ? {

@@ -5,7 +5,6 @@ import type { ScopeRoute } from '../scope-rules.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
 import type { StoredConfig, WebhookStore } from './webhook-store.ts';
 
-
 const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => ({
   id: randomUUID(),
   companyId: 1,

@@ -148,6 +148,16 @@ const settleInput = {
   points: 'bigint',
 } as const;
 
+/**
+ * Text from an endpoint or the network, fit for any database's text column and any log: control
+ * characters other than tab and line breaks (NUL above all: PostgreSQL refuses it) and unpaired
+ * surrogates become U+FFFD.
+ */
+function storableText(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd').toWellFormed();
+}
+
 const json = (rows: readonly object[]) => JSON.stringify(rows);
 const numberOrUndefined = (value: unknown) => (value === null || value === undefined ? undefined : Number(value));
 
@@ -427,8 +437,9 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
           attempt: s.attempt,
           outcome: s.outcome,
           status: s.status,
-          error: s.error,
-          body: s.responseBody,
+          // What an endpoint answered, or the network said: anything may be in it.
+          error: s.error === null ? null : storableText(s.error),
+          body: storableText(s.responseBody),
           started: s.startedAt,
           duration: s.durationMs,
           points: s.pointCount,
