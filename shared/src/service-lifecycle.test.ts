@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { closeServer, listenOn } from './service-lifecycle.ts';
@@ -35,5 +36,25 @@ describe('exitOnStartupFailure', () => {
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(run.status).toBe(1);
     expect(run.stderr).toBe('demo-service cannot start: WEBHOOK_ENCRYPTION_KEY must be id:base64key second line\n');
+  });
+});
+
+describe('stopOnSignals', () => {
+  it('stops in order, exit code 0, when the parent that started it with an IPC channel goes away', async () => {
+    const script = `
+      import { stopOnSignals } from ${JSON.stringify(new URL('./service-lifecycle.ts', import.meta.url).href)};
+      const logger = { info() {}, warn() {}, error() {} };
+      setInterval(() => {}, 1000); // a service's servers hold the process open
+      stopOnSignals({ logger, steps: [() => { process.stdout.write('first step\\n'); }, () => { process.stdout.write('second step\\n'); }] });
+      process.send('started');
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    let printed = '';
+    child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    await once(child, 'message');
+    child.disconnect();
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(printed).toBe('first step\nsecond step\n');
   });
 });

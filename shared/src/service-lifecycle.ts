@@ -63,7 +63,7 @@ export interface StopOptions {
   readonly deadlineMs?: number;
 }
 
-/** Stops the service cleanly on SIGINT or SIGTERM; a second signal, or the deadline, ends it at once. */
+/** Stops the service cleanly on SIGINT, SIGTERM or the loss of its parent's IPC channel; a second signal, or the deadline, ends it at once. */
 export function stopOnSignals(options: StopOptions): void {
   const { logger, steps, deadlineMs = 5_000 } = options;
   let stopping = false;
@@ -85,4 +85,12 @@ export function stopOnSignals(options: StopOptions): void {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop());
+  // Started with an IPC channel (npm start's runner does that): the channel closing means whoever
+  // started this process is gone, so it stops as on a signal rather than live on unowned.
+  if (process.channel) {
+    process.channel.unref();
+    process.once('disconnect', () => {
+      if (!stopping) void stop();
+    });
+  }
 }
