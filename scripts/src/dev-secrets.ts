@@ -47,4 +47,9 @@ export function loadDevSecrets(names: readonly string[], file: string, env: Read
   return Object.fromEntries(names.map((name) => [name, env[name] ?? stored[name] ?? '']));
 }
 
+/** The secrets npm start generated, as they are; nothing is generated. */
+export function readDevSecrets(file: string): Record<string, string> {
+  return existsSync(file) ? parseEnvFile(readFileSync(file, 'utf8')) : {};
+}
+
 export const devSecretsFile = (repoRoot: string) => join(repoRoot, 'data/dev-secrets.env');

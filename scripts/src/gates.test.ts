@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from './services.ts';
+import { repoRoot } from './stack.ts';
 
 describe('the gates CI runs', () => {
   it('refuses an import cycle: the lint configuration finds one in the deliberate fixture', async () => {

@@ -1,0 +1,57 @@
+// What `npm start` prints once every process is ready: where each part is, how to get a person's
+// token, and how to connect an MCP client, with this run's addresses filled in.
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { demoPerson, repoRoot, type StackAddresses, type StackProcess } from './stack.ts';
+
+export interface SeededPerson {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** The seed's people and their dev passwords (the login form of `mcp-remote`'s browser sign-in asks for them). */
+export function seededPeople(seedPath: string): SeededPerson[] {
+  const seed = JSON.parse(readFileSync(seedPath, 'utf8')) as { users?: { username?: unknown; password?: unknown }[] };
+  return (seed.users ?? []).flatMap((user) =>
+    typeof user.username === 'string' && typeof user.password === 'string' ? [{ username: user.username, password: user.password }] : [],
+  );
+}
+
+/** The banner's first line, printed once every service is ready; `npm run demo -- --start` waits for it. */
+export const readyLine = 'The stack is ready.';
+
+export function stackBanner(options: {
+  readonly processes: readonly StackProcess[];
+  readonly readiness: ReadonlyMap<string, string>;
+  readonly addresses: StackAddresses;
+  readonly people: readonly SeededPerson[];
+  readonly secretsFile: string;
+}): string {
+  const { processes, readiness, addresses, people, secretsFile } = options;
+  const width = Math.max(...processes.map((p) => p.name.length));
+  const mcp = addresses.mcpUrl;
+  const someone = people.find((p) => p.username === demoPerson) ?? people[0];
+  const desktopConfig = JSON.stringify({ mcpServers: { 'device-telemetry': { command: 'npx', args: ['mcp-remote', mcp] } } });
+  return [
+    '',
+    readyLine,
+    '',
+    ...processes.map((p) => `  ${p.name.padEnd(width)}  ${p.serves}${p.ready.kind === 'tools' ? `: ${readiness.get(p.name) ?? ''}` : ''}`),
+    '',
+    'Try it (in a second terminal):',
+    '  npm run demo                       the scripted demo: tools, a webhook, telemetry delivered, refusals',
+    `  npm run token -- ${someone?.username ?? '<username>'}             a person's token for the MCP gateway (--api: for the REST API)`,
+    `  people: ${people.map((p) => `${p.username} / ${p.password}`).join(', ')}`,
+    '',
+    `Connect an MCP client to ${mcp}:`,
+    '  MCP Inspector, command line:',
+    `    npx @modelcontextprotocol/inspector --cli ${mcp} --transport http --method tools/list --header "Authorization: Bearer $(npm run -s token -- ${someone?.username ?? '<username>'})"`,
+    '  mcp-remote (signs in through your browser: discovery, dynamic registration, code + PKCE):',
+    `    npx mcp-remote ${mcp}`,
+    '  An agent desktop (claude_desktop_config.json and the like):',
+    `    ${desktopConfig}`,
+    '',
+    `Secrets of this local run: ${relative(repoRoot, secretsFile) || secretsFile}. Ctrl-C stops everything.`,
+    '',
+  ].join('\n');
+}

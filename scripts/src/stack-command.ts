@@ -1,0 +1,104 @@
+// The command-line side of running the stack (npm start, npm run start:pg): service output shown
+// formatted and prefixed, a taken port refused in one line before anything starts, the banner once
+// everything is ready, and Ctrl-C (or SIGTERM) stopping the services in order. The process exits
+// 0 after a requested stop, 1 when a service failed.
+import { prettyFactory } from 'pino-pretty';
+import { seededPeople, stackBanner } from './stack-banner.ts';
+import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
+import { StackSettingsError, stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
+
+export interface StackCommand {
+  readonly topology: Topology;
+  readonly env: Environment;
+  readonly secrets: Readonly<Record<string, string>>;
+  readonly seedPath: string;
+  readonly secretsFile: string;
+  /** Run after the services stopped (start:pg stops its PostgreSQL here). */
+  readonly afterStop?: () => Promise<void> | void;
+}
+
+function consoleOutput(env: Environment): StackOutput {
+  // Services log JSON lines (for log pipelines); a person reads them formatted unless LOG_FORMAT=json.
+  const pretty =
+    env.LOG_FORMAT === 'json'
+      ? undefined
+      : prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss', singleLine: true });
+  const display = (line: string) => {
+    if (!pretty || !line.startsWith('{')) return `${line}\n`;
+    try {
+      return pretty(line);
+    } catch {
+      return `${line}\n`;
+    }
+  };
+  return {
+    line: (name, line) => process.stdout.write(`${name.padEnd(13)}| ${display(line)}`),
+    note: (line) => process.stdout.write(`${'npm start'.padEnd(13)}| ${line}\n`),
+  };
+}
+
+export async function runStackFromCommandLine(command: StackCommand): Promise<void> {
+  const { topology, env, secrets } = command;
+  const fail = async (message: string): Promise<never> => {
+    process.stderr.write(`${message}\n`);
+    await command.afterStop?.();
+    process.exit(1);
+  };
+
+  let processes;
+  try {
+    processes = stackProcesses(env, secrets, topology);
+  } catch (error) {
+    if (error instanceof StackSettingsError) return fail(error.message);
+    throw error;
+  }
+  const taken = await takenPort(processes);
+  if (taken) return fail(taken);
+
+  const output = consoleOutput(env);
+  output.note(`starting ${processes.map((p) => p.name).join(', ')}, each once the one before is ready`);
+
+  // A terminal's Ctrl-C can arrive twice (npm passes it on too); a second one a moment later
+  // leaves at once, and each service then stops by itself as its IPC channel closes.
+  const stopRequested = new AbortController();
+  let firstSignalAt = 0;
+  const onSignal = () => {
+    if (firstSignalAt === 0) {
+      firstSignalAt = Date.now();
+      stopRequested.abort();
+    } else if (Date.now() - firstSignalAt > 1_000) {
+      output.note('leaving at once');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const stack = await startStack(processes, { ...env, ...secrets }, output, stopRequested.signal).catch(async (error: unknown) => {
+    if (!stopRequested.signal.aborted) return fail((error as Error).message);
+    await command.afterStop?.();
+    process.exit(0);
+  });
+  process.stdout.write(
+    stackBanner({
+      processes,
+      readiness: stack.readiness,
+      addresses: stackAddresses(env, topology),
+      people: seededPeople(command.seedPath),
+      secretsFile: command.secretsFile,
+    }),
+  );
+
+  const requested = new Promise<'requested'>((resolve) => {
+    if (stopRequested.signal.aborted) resolve('requested');
+    stopRequested.signal.addEventListener('abort', () => {
+      resolve('requested');
+    });
+  });
+  const outcome = await Promise.race([requested, stack.failed]);
+  if (outcome !== 'requested') output.note(`${outcome}; stopping the stack`);
+  await stack.stop();
+  await command.afterStop?.();
+  output.note('stopped');
+  process.exit(outcome === 'requested' ? 0 : 1);
+}

@@ -1,0 +1,160 @@
+// Runs the stack's processes: refuses to start when a port is taken (one line naming the port and
+// its variable), starts each process in order and waits until it is ready before the next, prefixes
+// every output line with the process's name, and stops them in the reverse order. Each child is in
+// a process group of its own, so a Ctrl-C in the terminal reaches only the runner, which then stops
+// the children one by one (tool services deregister while the gateway still listens); each also has
+// an IPC channel, so a child whose runner died stops by itself (see the SDK's stopOnSignals).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts';
+import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
+import type { Client } from '@modelcontextprotocol/client';
+
+export interface StackOutput {
+  /** One line a process wrote, unprefixed. */
+  line(name: string, line: string): void;
+  /** A line of the runner's own. */
+  note(line: string): void;
+}
+
+export interface RunningStack {
+  /** What the readiness probes saw, by process name (`12 tools listed`, ...). */
+  readonly readiness: ReadonlyMap<string, string>;
+  /** Resolves with the name and exit of the first process that stops on its own. */
+  readonly failed: Promise<string>;
+  /** Stops every process, last started first; resolves when all have exited. */
+  stop(): Promise<void>;
+}
+
+/** How long one process may take to become ready. */
+const readyTimeoutMs = 60_000;
+/** How long one process may take to stop before it is killed. */
+const stopTimeoutMs = 10_000;
+
+/** The first listener whose port is taken, as a one-line message; undefined when all are free. */
+export async function takenPort(processes: readonly StackProcess[]): Promise<string | undefined> {
+  for (const process of processes) {
+    for (const listener of process.listens) {
+      const problem = await tryListen(listener);
+      if (problem)
+        return `${process.name} cannot start: port ${listener.port} on ${listener.host} ${problem}; stop what holds it, or set ${listener.variable} to another port.`;
+    }
+  }
+  return undefined;
+}
+
+async function tryListen(listener: Listener): Promise<string | undefined> {
+  const server = createServer();
+  server.listen(listener.port, listener.host);
+  const [outcome] = (await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error')])) as [unknown];
+  if (outcome === 'listening') {
+    await new Promise((resolve) => server.close(resolve));
+    return undefined;
+  }
+  const code = (outcome as NodeJS.ErrnoException).code;
+  return code === 'EADDRINUSE'
+    ? 'is already in use'
+    : code === 'EACCES'
+      ? 'may not be used by this user'
+      : `cannot be listened on (${code ?? 'unknown error'})`;
+}
+
+/** What a probe keeps between its looks: the person's token and one MCP session, not one per look. */
+interface ProbeState {
+  token?: string;
+  client?: Client;
+}
+
+/** One look at whether a process is ready: a description of what was seen, or undefined. */
+async function probe(ready: ReadyProbe, state: ProbeState): Promise<string | undefined> {
+  try {
+    if (ready.kind === 'http') {
+      const response = await fetch(ready.url, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      return response.ok ? 'healthy' : undefined;
+    }
+    state.token ??= (await personToken(ready.platformUrl, ready.person, ready.mcpUrl)).accessToken;
+    state.client ??= await connectToGateway(ready.mcpUrl, state.token, 'npm-start-readiness');
+    const { tools } = await state.client.listTools();
+    return tools.length > 0 ? `the gateway lists ${tools.length} tools to ${ready.person}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function endProbe(state: ProbeState): Promise<void> {
+  await closeGatewaySession(state.client).catch(() => undefined);
+}
+
+/**
+ * Starts `processes` in order, each once the one before is ready. Rejects, after stopping what it
+ * started, when one fails to start or `signal` aborts the start.
+ */
+export async function startStack(processes: readonly StackProcess[], env: Environment, output: StackOutput, signal?: AbortSignal): Promise<RunningStack> {
+  const started: { process: StackProcess; child: ChildProcess; exited: Promise<void> }[] = [];
+  const readiness = new Map<string, string>();
+  let stopping = false;
+  let firstFailure: string | undefined;
+  let reportFailure: (what: string) => void = () => undefined;
+  const failed = new Promise<string>((resolve) => {
+    reportFailure = resolve;
+  });
+
+  const stop = async () => {
+    stopping = true;
+    for (const { process, child, exited } of started.toReversed()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      output.note(`stopping ${process.name}`);
+      child.kill('SIGTERM');
+      const inTime = await Promise.race([exited.then(() => true), sleep(stopTimeoutMs, false)]);
+      if (!inTime) {
+        output.note(`${process.name} did not stop within ${stopTimeoutMs / 1000} s; killing it`);
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+  };
+
+  for (const process of processes) {
+    const child = spawn(globalThis.process.execPath, [process.entry], {
+      env: { ...env, ...process.env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true,
+    });
+    const outputDone = [child.stdout, child.stderr]
+      .flatMap((stream) => (stream ? [stream] : []))
+      .map((stream) => {
+        const lines = createInterface({ input: stream, crlfDelay: Infinity });
+        lines.on('line', (line) => {
+          output.line(process.name, line);
+        });
+        return once(lines, 'close');
+      });
+    const exited = once(child, 'exit').then(async ([code, signal]) => {
+      await Promise.all(outputDone);
+      if (stopping || firstFailure) return;
+      firstFailure = `${process.name} stopped (${signal === null ? `exit code ${String(code)}` : String(signal)})`;
+      reportFailure(firstFailure);
+    });
+    started.push({ process, child, exited });
+
+    const state: ProbeState = {};
+    const deadline = Date.now() + readyTimeoutMs;
+    let seen: string | undefined;
+    while (!(seen = await probe(process.ready, state))) {
+      if (firstFailure || signal?.aborted || Date.now() > deadline) {
+        await endProbe(state);
+        const why = firstFailure ?? (signal?.aborted ? 'stopped while starting' : `${process.name} was not ready within ${readyTimeoutMs / 1000} s`);
+        await stop();
+        throw new Error(why);
+      }
+      await sleep(state.client ? 250 : 100);
+    }
+    await endProbe(state);
+    readiness.set(process.name, seen);
+  }
+  return { readiness, failed, stop };
+}

@@ -1,0 +1,195 @@
+// The stack's processes: which run, in what order, on which addresses, with what environment, and
+// how each is known to be ready. `npm start` runs the embedded topology (one webhook-api with its
+// deliverer on a SQLite file under ./data); `npm run start:pg` the scaled one (two webhook-api
+// processes and two deliverers sharing one PostgreSQL). Every address follows from the variables
+// the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
+// reference to it.
+import { join, resolve } from 'node:path';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A port a process listens on, and the variable that moves it. */
+export interface Listener {
+  readonly host: string;
+  readonly port: number;
+  readonly variable: string;
+}
+
+export type ReadyProbe =
+  /** Ready when GET `url` answers 200. */
+  | { readonly kind: 'http'; readonly url: string }
+  /** Ready when the gateway lists tools to a person (the tool service has registered and been listed). */
+  | { readonly kind: 'tools'; readonly mcpUrl: string; readonly platformUrl: string; readonly person: string };
+
+export interface StackProcess {
+  /** The prefix of its output, and its name in messages. */
+  readonly name: string;
+  /** The file Node runs. */
+  readonly entry: string;
+  /** Its variables, on top of the environment the stack was started with and the local secrets. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly listens: readonly Listener[];
+  readonly ready: ReadyProbe;
+  /** What it serves, for the banner. */
+  readonly serves: string;
+}
+
+export interface StackAddresses {
+  readonly platformUrl: string;
+  readonly aiUrl: string;
+  readonly mcpUrl: string;
+  readonly registryAddress: string;
+  readonly toolServiceAddress: string;
+  /** The webhook API processes (one embedded, two on PostgreSQL). */
+  readonly webhookApiUrls: readonly string[];
+  /** The deliverers running on their own (none embedded). */
+  readonly delivererUrls: readonly string[];
+  /** The demo's receiver. */
+  readonly receiverUrl: string;
+}
+
+export type Topology = 'embedded' | 'postgres';
+
+/** The person the readiness check and the banner's examples sign in as (a seeded device operator). */
+export const demoPerson = 'oscar';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+const entry = (path: string) => join(repoRoot, path);
+
+/** Secrets the services need that no seed names: generated once like the seed's. */
+export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN'];
+
+export class StackSettingsError extends Error {
+  override readonly name = 'StackSettingsError';
+}
+
+function port(env: Environment, variable: string, fallback: number): number {
+  const given = env[variable];
+  if (given === undefined || given === '') return fallback;
+  const value = Number(given);
+  if (!Number.isInteger(value) || value < 1 || value > 65_535)
+    throw new StackSettingsError(`${variable} must be a port number from 1 to 65535, not "${given}"`);
+  return value;
+}
+
+function hostPort(env: Environment, variable: string, fallback: string): { host: string; port: number } {
+  const value = env[variable] || fallback;
+  const match = /^(.+):(\d{1,5})$/.exec(value);
+  const parsed = Number(match?.[2]);
+  if (!match?.[1] || !(parsed >= 1 && parsed <= 65_535)) throw new StackSettingsError(`${variable} must be host:port, not "${value}"`);
+  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port: parsed };
+}
+
+/** Every address of the stack, from the variables the services read. */
+export function stackAddresses(env: Environment, topology: Topology): StackAddresses {
+  const platformPort = port(env, 'PLATFORM_PORT', 4000);
+  const mcpPort = port(env, 'MCP_PORT', 3000);
+  const apiPort = port(env, 'WEBHOOK_API_PORT', 4100);
+  const delivererPort = port(env, 'WEBHOOK_DELIVERER_PORT', apiPort + 1);
+  const registry = env.REGISTRY_ADDRESS || '127.0.0.1:3001';
+  const apiPorts = topology === 'embedded' ? [apiPort] : [apiPort, apiPort + 2];
+  return {
+    platformUrl: env.PLATFORM_ISSUER || `http://127.0.0.1:${platformPort}`,
+    aiUrl: env.PLATFORM_AI_BASE_URL || `http://127.0.0.1:${port(env, 'PLATFORM_AI_PORT', 4001)}`,
+    mcpUrl: env.MCP_PUBLIC_URL || `http://127.0.0.1:${mcpPort}/mcp`,
+    registryAddress: registry,
+    toolServiceAddress: env.CALLBACK_ADDRESS || '127.0.0.1:50051',
+    webhookApiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
+    delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => `http://127.0.0.1:${p}`),
+    receiverUrl: `http://127.0.0.1:${port(env, 'DEMO_RECEIVER_PORT', 4900)}`,
+  };
+}
+
+/**
+ * The processes of a topology in start order (each depends only on those before it); they stop in
+ * the reverse order, so tool services deregister while the gateway still listens.
+ */
+export function stackProcesses(env: Environment, secrets: Readonly<Record<string, string>>, topology: Topology): StackProcess[] {
+  const at = stackAddresses(env, topology);
+  const host = (variable: string) => env[variable] || '127.0.0.1';
+  const platformApi = { PLATFORM_API_BASE_URL: env.PLATFORM_API_BASE_URL || at.platformUrl };
+  const apiPort = (url: string) => Number(new URL(url).port);
+
+  const platform: StackProcess = {
+    name: 'dev-platform',
+    entry: entry('dev-platform/src/main.ts'),
+    // A person's token may be asked for the gateway, wherever its port was moved.
+    env: { PLATFORM_EXTRA_RESOURCES: env.PLATFORM_EXTRA_RESOURCES || at.mcpUrl },
+    listens: [
+      { host: host('PLATFORM_HOST'), port: port(env, 'PLATFORM_PORT', 4000), variable: 'PLATFORM_PORT' },
+      { host: host('PLATFORM_HOST'), port: port(env, 'PLATFORM_AI_PORT', 4001), variable: 'PLATFORM_AI_PORT' },
+    ],
+    ready: { kind: 'http', url: `${at.platformUrl}/health` },
+    serves: `${at.platformUrl} (OAuth issuer and platform API)`,
+  };
+
+  const webhookApiEnv = {
+    ...platformApi,
+    WEBHOOK_INGEST_TOKEN: secrets.WEBHOOK_INGEST_TOKEN ?? '',
+    // The demo's receiver is on loopback; never in production.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS || String(env.NODE_ENV !== 'production'),
+  };
+  const scaled = topology === 'postgres';
+  const apis: StackProcess[] = at.webhookApiUrls.map((url, index) => ({
+    name: scaled ? `webhook-api-${index + 1}` : 'webhook-api',
+    entry: entry('webhook-api/src/main.ts'),
+    env: { ...webhookApiEnv, WEBHOOK_API_PORT: String(apiPort(url)), ...(scaled && { WEBHOOK_RUN_DELIVERER: 'false' }) },
+    listens: [
+      {
+        host: host('WEBHOOK_API_HOST'),
+        port: apiPort(url),
+        variable: index === 0 ? 'WEBHOOK_API_PORT' : 'WEBHOOK_API_PORT (its second process takes that port + 2)',
+      },
+    ],
+    ready: { kind: 'http', url: `${url}/health` },
+    serves: `${url} (webhook REST API${scaled ? ', telemetry ingest' : ', telemetry ingest and its deliverer'})`,
+  }));
+  const deliverers: StackProcess[] = at.delivererUrls.map((url, index) => ({
+    name: `deliverer-${index + 1}`,
+    entry: entry('webhook-api/src/deliverer-main.ts'),
+    env: { ...webhookApiEnv, WEBHOOK_DELIVERER_PORT: String(apiPort(url)) },
+    listens: [
+      {
+        host: host('WEBHOOK_DELIVERER_HOST'),
+        port: apiPort(url),
+        variable: index === 0 ? 'WEBHOOK_DELIVERER_PORT' : 'WEBHOOK_DELIVERER_PORT (the second deliverer takes that port + 2)',
+      },
+    ],
+    ready: { kind: 'http', url: `${url}/health` },
+    serves: `${url}/metrics (deliverer)`,
+  }));
+
+  const registry = hostPort(env, 'REGISTRY_ADDRESS', at.registryAddress);
+  const gateway: StackProcess = {
+    name: 'mcp-server',
+    entry: entry('mcp-server/src/main.ts'),
+    env: { ...platformApi, MCP_PUBLIC_URL: at.mcpUrl, REGISTRY_ADDRESS: at.registryAddress },
+    listens: [
+      { host: host('MCP_HOST'), port: port(env, 'MCP_PORT', 3000), variable: 'MCP_PORT' },
+      { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
+    ],
+    ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` },
+    serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC ${at.registryAddress})`,
+  };
+
+  const callback = hostPort(env, 'CALLBACK_ADDRESS', at.toolServiceAddress);
+  const tools: StackProcess = {
+    name: 'tool-service',
+    entry: entry('tool-service/src/main.ts'),
+    // It runs as the app webhook-tools; the seed's secret for that client is its own.
+    env: {
+      ...platformApi,
+      PLATFORM_AI_BASE_URL: at.aiUrl,
+      APP_CLIENT_ID: 'webhook-tools',
+      APP_CLIENT_SECRET: secrets.WEBHOOK_TOOLS_CLIENT_SECRET ?? '',
+      GATEWAY_ADDRESS: env.GATEWAY_ADDRESS || at.registryAddress,
+      CALLBACK_ADDRESS: at.toolServiceAddress,
+      WEBHOOK_API_BASE_URL: env.WEBHOOK_API_BASE_URL || (at.webhookApiUrls[0] ?? ''),
+    },
+    listens: [{ host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' }],
+    ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: demoPerson },
+    serves: `gRPC ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
+  };
+
+  return [platform, ...apis, ...deliverers, gateway, tools];
+}
