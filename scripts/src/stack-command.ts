@@ -8,6 +8,8 @@ import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
 import { StackSettingsError, stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
 
 export interface StackCommand {
+  /** How the command is called, prefixing its own lines. */
+  readonly label: string;
   readonly topology: Topology;
   readonly env: Environment;
   readonly secrets: Readonly<Record<string, string>>;
@@ -17,7 +19,7 @@ export interface StackCommand {
   readonly afterStop?: () => Promise<void> | void;
 }
 
-function consoleOutput(env: Environment): StackOutput {
+function consoleOutput(label: string, env: Environment): StackOutput {
   // Services log JSON lines (for log pipelines); a person reads them formatted unless LOG_FORMAT=json.
   const pretty =
     env.LOG_FORMAT === 'json'
@@ -33,7 +35,7 @@ function consoleOutput(env: Environment): StackOutput {
   };
   return {
     line: (name, line) => process.stdout.write(`${name.padEnd(13)}| ${display(line)}`),
-    note: (line) => process.stdout.write(`${'npm start'.padEnd(13)}| ${line}\n`),
+    note: (line) => process.stdout.write(`${label.padEnd(13)}| ${line}\n`),
   };
 }
 
@@ -55,7 +57,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
   const taken = await takenPort(processes);
   if (taken) return fail(taken);
 
-  const output = consoleOutput(env);
+  const output = consoleOutput(command.label, env);
   output.note(`starting ${processes.map((p) => p.name).join(', ')}, each once the one before is ready`);
 
   // A terminal's Ctrl-C can arrive twice (npm passes it on too); a second one a moment later

@@ -12,4 +12,4 @@ const seedPath = env.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
 const secretsFile = devSecretsFile(repoRoot);
 const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretNames], secretsFile, env);
 
-await runStackFromCommandLine({ topology: 'embedded', env, secrets, seedPath, secretsFile });
+await runStackFromCommandLine({ label: 'npm start', topology: 'embedded', env, secrets, seedPath, secretsFile });

@@ -1,0 +1,58 @@
+// A PostgreSQL cluster of the repository's own for `npm run start:pg` when no DATABASE_URL is
+// given: created once under data/postgres with the machine's PostgreSQL binaries (Debian's
+// postgresql package), started on loopback only, kept between runs like the SQLite file is.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface LocalPostgres {
+  readonly url: string;
+  stop(): void;
+}
+
+function binDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const found = versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
+  if (!found) throw new Error('no PostgreSQL binaries in /usr/lib/postgresql: install them (apt-get install postgresql) or set DATABASE_URL');
+  return found;
+}
+
+/** Starts (creating it the first time) the cluster in `dir` on 127.0.0.1:`port`, with a database named `database`. */
+export function startLocalPostgres(dir: string, port: number, database: string): LocalPostgres {
+  const bin = binDir();
+  // PostgreSQL refuses to run as root: then it runs as the postgres user the Debian package made.
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) => {
+    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const result = spawnSync(file, argv, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${command} failed: ${(result.stderr || result.stdout).trim()}`);
+    return result.stdout;
+  };
+  const data = join(dir, 'data');
+  if (!existsSync(join(data, 'PG_VERSION'))) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (asRoot) {
+      const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(dir, id('-u'), id('-g'));
+      // The postgres user must pass through data/ (mode 0700 for the secrets file's sake) to reach
+      // its cluster: traversal only, no listing; the secrets file stays 0600.
+      const parent = dirname(dir);
+      chmodSync(parent, statSync(parent).mode | 0o001);
+    }
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8']);
+  }
+  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  const psql = (sql: string) => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-tAc', sql]);
+  if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== '1') psql(`CREATE DATABASE ${database}`);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/${database}`,
+    stop() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// `npm run start:pg`: the scaled topology as local processes: the dev platform, two webhook-api
+// processes that only take requests and queue (WEBHOOK_RUN_DELIVERER=false), two deliverers, the
+// gateway and the tool service, all sharing one PostgreSQL: DATABASE_URL when it is set, otherwise
+// a cluster of the repository's own under data/postgres on 127.0.0.1:$STACK_POSTGRES_PORT (5433).
+import { join } from 'node:path';
+import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
+import { startLocalPostgres, type LocalPostgres } from './local-postgres.ts';
+import { runStackFromCommandLine } from './stack-command.ts';
+import { repoRoot, serviceSecretNames, type Environment } from './stack.ts';
+
+const given: Environment = process.env;
+const seedPath = given.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
+const secretsFile = devSecretsFile(repoRoot);
+const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretNames], secretsFile, given);
+
+let cluster: LocalPostgres | undefined;
+let databaseUrl = given.DATABASE_URL;
+if (!databaseUrl) {
+  const port = Number(given.STACK_POSTGRES_PORT ?? 5433);
+  try {
+    cluster = startLocalPostgres(join(repoRoot, 'data/postgres'), port, 'webhooks');
+  } catch (error) {
+    process.stderr.write(
+      `start:pg cannot start PostgreSQL: ${(error as Error).message} (set DATABASE_URL to use a running server, or STACK_POSTGRES_PORT to move this one)\n`,
+    );
+    process.exit(1);
+  }
+  databaseUrl = cluster.url;
+  process.stdout.write(`PostgreSQL: ${databaseUrl} (data/postgres; stopped with the stack)\n`);
+}
+
+await runStackFromCommandLine({
+  label: 'start:pg',
+  topology: 'postgres',
+  env: { ...given, DATABASE_URL: databaseUrl },
+  secrets,
+  seedPath,
+  secretsFile,
+  afterStop: () => cluster?.stop(),
+});
