@@ -1,0 +1,136 @@
+// `npm start` and `npm run demo` as a person uses them: the stack started as a child process, ready
+// when the banner says so, driven with the MCP SDK client, the demo run against it, stopped with
+// Ctrl-C in order, started again on the same data; a taken port refused in one line.
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeGatewaySession, connectToGateway, personToken } from '../src/platform-session.ts';
+import { runNpm, stackEnvironment, takenPorts, type CommandRun, type StackEnvironment } from './stack-process.ts';
+
+const startTimeoutMs = 90_000;
+const running: CommandRun[] = [];
+afterAll(async () => {
+  for (const run of running) run.interrupt();
+  await Promise.all(running.map((run) => run.exited));
+});
+
+function start(stack: StackEnvironment): CommandRun {
+  const run = runNpm(['start'], stack.env);
+  running.push(run);
+  return run;
+}
+
+/** The order in which the output mentions each of `texts`, as their positions. */
+const positions = (output: string, texts: readonly string[]) => texts.map((text) => output.indexOf(text));
+
+describe('npm start', () => {
+  it(
+    'starts every service in order, says when it is ready, serves MCP clients and the demo, stops in reverse order on Ctrl-C, and keeps its data for the next start',
+    async () => {
+      const stack = await stackEnvironment();
+      const first = start(stack);
+      await first.waitForLine('The stack is ready.', startTimeoutMs);
+
+      // Each service was started only once the one before was ready.
+      const started = positions(first.output(), ['issuer and platform API', '(OpenAPI at', 'the tool registry is listening', 'registered at the gateway']);
+      expect(started.every((at) => at >= 0)).toBe(true);
+      expect([...started].sort((a, b) => a - b)).toEqual(started);
+      // The banner names this run's addresses and how to connect.
+      const banner = first.output().slice(first.output().indexOf('The stack is ready.'));
+      for (const text of [
+        stack.platformUrl,
+        stack.webhookApiUrl,
+        stack.mcpUrl,
+        'npm run demo',
+        'npm run token -- oscar',
+        `npx mcp-remote ${stack.mcpUrl}`,
+        '--transport http',
+      ]) {
+        expect(banner).toContain(text);
+      }
+
+      // An MCP client as a seeded person.
+      const { accessToken } = await personToken(stack.platformUrl, 'oscar', stack.mcpUrl);
+      const client = await connectToGateway(stack.mcpUrl, accessToken, 'npm-start-test');
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['whoami', 'create_webhook', 'add_scope']));
+      const whoami = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(whoami.structuredContent).toMatchObject({ userId: 'u-oscar' });
+
+      // The demo, against this stack, sees every step.
+      const demo = runNpm(['run', 'demo'], stack.env);
+      expect(await demo.exited, demo.output()).toBe(0);
+      for (let step = 1; step <= 10; step++) expect(demo.output()).toContain(`[${step}/10]`);
+      expect(demo.output()).toContain('Demo complete: every step was seen.');
+      expect(demo.output()).toMatch(/cleanup: webhook \S+ deleted/);
+
+      // Something to find after a restart: a webhook made through the tools.
+      const created = await client.callTool({
+        name: 'create_webhook',
+        arguments: { companyId: 1, name: 'Kept across restarts', url: 'https://example.com/hook', deliveryMode: 'Batch' },
+      });
+      const webhookId = (created.structuredContent as { webhook: { id: string } }).webhook.id;
+      await closeGatewaySession(client);
+
+      // npm itself ends on the signal; the stack's runner goes on stopping the services, then says so.
+      first.interrupt();
+      await first.waitForLine('npm start    | stopped', 30_000);
+      const stopped = positions(first.output(), [
+        'stopping tool-service',
+        'deregistered from the gateway',
+        'stopping mcp-server',
+        'stopping webhook-api',
+        'stopping dev-platform',
+        'npm start    | stopped',
+      ]);
+      expect(stopped.every((at) => at >= 0)).toBe(true);
+      expect([...stopped].sort((a, b) => a - b)).toEqual(stopped);
+      expect(await takenPorts(stack.env)).toEqual([]);
+
+      const second = start(stack);
+      await second.waitForLine('The stack is ready.', startTimeoutMs);
+      const again = await connectToGateway(stack.mcpUrl, (await personToken(stack.platformUrl, 'oscar', stack.mcpUrl)).accessToken, 'npm-start-test');
+      const kept = await again.callTool({ name: 'get_webhook', arguments: { webhookId } });
+      expect(kept.structuredContent).toMatchObject({ webhook: { id: webhookId, name: 'Kept across restarts' } });
+      await again.callTool({ name: 'delete_webhook', arguments: { webhookId } });
+      await closeGatewaySession(again);
+      second.interrupt();
+      await second.waitForLine('npm start    | stopped', 30_000);
+
+      // No secret of the stack, and no person's token, in anything the commands printed.
+      for (const output of [first.output(), second.output(), demo.output()]) {
+        for (const secret of [...stack.secrets, accessToken]) expect(output).not.toContain(secret);
+      }
+    },
+    4 * startTimeoutMs,
+  );
+
+  it('refuses a port already in use with one line naming the port and the variable that moves it, and starts nothing', async () => {
+    const holder = createServer();
+    holder.listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const stack = await stackEnvironment({ MCP_PORT: String(port) });
+      const run = start(stack);
+      expect(await run.exited).toBe(1);
+      const lines = run
+        .output()
+        .split('\n')
+        .filter((line) => line.trim() !== '' && !line.startsWith('>') && !line.startsWith('npm '));
+      expect(lines).toEqual([`mcp-server cannot start: port ${port} on 127.0.0.1 is already in use; stop what holds it, or set MCP_PORT to another port.`]);
+      expect(await takenPorts({ ...stack.env, MCP_PORT: '0' })).toEqual([]);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it('npm run demo without a running stack says how to start one, and exits 1', async () => {
+    const stack = await stackEnvironment();
+    const demo = runNpm(['run', 'demo'], stack.env);
+    expect(await demo.exited).toBe(1);
+    expect(demo.output()).toContain(
+      `the stack is not running (nothing answers at ${stack.platformUrl}): start it with npm start in another terminal, or run npm run demo -- --start`,
+    );
+  });
+});

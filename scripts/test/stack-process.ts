@@ -1,0 +1,137 @@
+// The stack's commands run the way a person runs them: `npm start`, `npm run demo`, ... as child
+// processes in a process group of their own (a terminal's Ctrl-C reaches the whole group), on free
+// ports and a data folder of the test's own, with the output kept for assertions and secret scans.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { devSecrets } from '@platform/dev-platform/testing';
+import { repoRoot } from '../src/stack.ts';
+
+export interface StackEnvironment {
+  readonly env: Record<string, string>;
+  readonly platformUrl: string;
+  readonly mcpUrl: string;
+  readonly webhookApiUrl: string;
+  /** Every secret handed to the stack, for the log scans. */
+  readonly secrets: readonly string[];
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  const server = createServer();
+  server.listen(port, '127.0.0.1');
+  const [outcome] = (await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error')])) as [unknown];
+  if (outcome !== 'listening') return false;
+  await new Promise((resolve) => server.close(resolve));
+  return true;
+}
+
+/** The first of `count` consecutive free loopback ports (start:pg puts its second API and deliverers on the next ones). */
+async function freePorts(count: number): Promise<number> {
+  for (;;) {
+    const first = 20_000 + Math.floor(Math.random() * 40_000);
+    const ports = Array.from({ length: count }, (_, i) => first + i);
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return first;
+  }
+}
+
+/** An environment for one stack: every port free, its own data folder, the seed's secrets and an ingest token. */
+export async function stackEnvironment(extra: Record<string, string> = {}): Promise<StackEnvironment> {
+  const [platform, mcp, api, registry, tools, receiver] = await Promise.all([
+    freePorts(2),
+    freePorts(1),
+    freePorts(4),
+    freePorts(1),
+    freePorts(1),
+    freePorts(1),
+  ]);
+  const secrets = { ...devSecrets, WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack' };
+  // Only what a person's shell would carry: no variable of the test run leaks into the stack.
+  const inherited = Object.fromEntries(['PATH', 'HOME', 'LANG', 'TERM'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  return {
+    env: {
+      ...inherited,
+      ...secrets,
+      PLATFORM_PORT: String(platform),
+      PLATFORM_AI_PORT: String(platform + 1),
+      MCP_PORT: String(mcp),
+      REGISTRY_ADDRESS: `127.0.0.1:${registry}`,
+      CALLBACK_ADDRESS: `127.0.0.1:${tools}`,
+      WEBHOOK_API_PORT: String(api),
+      DEMO_RECEIVER_PORT: String(receiver),
+      WEBHOOK_DATA_DIR: mkdtempSync(join(tmpdir(), 'stack-data-')),
+      LOG_FORMAT: 'json',
+      ...extra,
+    },
+    platformUrl: `http://127.0.0.1:${platform}`,
+    mcpUrl: `http://127.0.0.1:${mcp}/mcp`,
+    webhookApiUrl: `http://127.0.0.1:${api}`,
+    secrets: Object.values(secrets),
+  };
+}
+
+export interface CommandRun {
+  readonly child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves once a line equal to (or containing) `text` was written; rejects when the command exits first or after `timeoutMs`. */
+  waitForLine(text: string, timeoutMs: number): Promise<void>;
+  /** What a terminal's Ctrl-C does: SIGINT to the command's whole process group. */
+  interrupt(): void;
+  /** The exit code once the command ended. */
+  readonly exited: Promise<number | null>;
+}
+
+/** `npm <args>` from the repository root, as a person types it. */
+export function runNpm(args: readonly string[], env: Record<string, string>): CommandRun {
+  const child = spawn('npm', [...args], { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const listeners = new Set<() => void>();
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const listener of listeners) listener();
+    });
+  }
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    output: () => output,
+    async waitForLine(text, timeoutMs) {
+      const seen = () => output.split('\n').some((line) => line.includes(text));
+      if (seen()) return;
+      await new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          listeners.delete(check);
+          clearTimeout(timer);
+          if (error) reject(error);
+          else resolve();
+        };
+        const check = () => {
+          if (seen()) done();
+        };
+        const timer = setTimeout(() => {
+          done(new Error(`no line with "${text}" within ${timeoutMs} ms; the output:\n${output}`));
+        }, timeoutMs);
+        listeners.add(check);
+        void exited.then((code) => {
+          if (!seen()) done(new Error(`npm ${args.join(' ')} exited (${String(code)}) before "${text}"; the output:\n${output}`));
+        });
+      });
+    },
+    interrupt() {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGINT');
+    },
+    exited,
+  };
+}
+
+/** The stack's ports still taken by a process (none once the stack has stopped). */
+export async function takenPorts(env: Record<string, string>): Promise<number[]> {
+  const ports = ['PLATFORM_PORT', 'PLATFORM_AI_PORT', 'MCP_PORT', 'WEBHOOK_API_PORT'].map((name) => Number(env[name]));
+  ports.push(...['REGISTRY_ADDRESS', 'CALLBACK_ADDRESS'].map((name) => Number(env[name]?.split(':')[1])));
+  const free = await Promise.all(ports.map(portIsFree));
+  return ports.filter((_, i) => !free[i]);
+}

@@ -1,0 +1,72 @@
+// `npm run start:pg`, the scaled topology as processes on one PostgreSQL: a webhook configured
+// through one API process, telemetry ingested through the other, delivered by one of the two
+// deliverers (the API processes deliver nothing themselves); Ctrl-C stops everything.
+import { newStoreLocation } from '@platform/webhook-api/testing';
+import { describe, expect, inject, it } from 'vitest';
+import { startDemoReceiver } from '../src/demo-receiver.ts';
+import { readings, sendTelemetry } from '../src/device-simulator.ts';
+import { personToken } from '../src/platform-session.ts';
+import { runNpm, stackEnvironment, takenPorts } from './stack-process.ts';
+
+async function rest(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, authversion: 'V0.0.1', ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The deliverer's count of delivered deliveries, from its Prometheus metrics. */
+async function deliveredBy(delivererUrl: string): Promise<number> {
+  const metrics = await (await fetch(`${delivererUrl}/metrics`)).text();
+  return Number(/^webhook_deliveries_total\{outcome="delivered"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
+}
+
+describe('npm run start:pg', () => {
+  it('runs two API processes and two deliverers on one PostgreSQL: configured through one, ingested through the other, delivered', async () => {
+    const database = await newStoreLocation('PostgreSQL', inject('postgresUrl'));
+    const stack = await stackEnvironment({ DATABASE_URL: database.postgresUrl ?? '' });
+    const run = runNpm(['run', 'start:pg'], stack.env);
+    try {
+      await run.waitForLine('The stack is ready.', 90_000);
+      const apiPort = Number(stack.env.WEBHOOK_API_PORT);
+      const [firstApi, secondApi] = [apiPort, apiPort + 2].map((port) => `http://127.0.0.1:${port}`);
+      const deliverers = [apiPort + 1, apiPort + 3].map((port) => `http://127.0.0.1:${port}`);
+      const banner = run.output().slice(run.output().indexOf('The stack is ready.'));
+      for (const url of [firstApi, secondApi, ...deliverers]) expect(banner).toContain(url ?? '');
+
+      const receiver = await startDemoReceiver({ port: 0 });
+      try {
+        const { accessToken } = await personToken(stack.platformUrl, 'oscar');
+        const config = await rest(secondApi ?? '', accessToken, 'POST', '/v2/webhooks?companyId=1', {
+          name: 'start:pg',
+          url: `${receiver.url}/hook`,
+          deliveryMode: 'Realtime',
+        });
+        const id = String(config.id);
+        await rest(secondApi ?? '', accessToken, 'POST', `/v2/webhooks/${id}/devices/1001`);
+        await rest(secondApi ?? '', accessToken, 'POST', `/v2/webhooks/${id}/devices/1001/routes`, { scopeLevel: 'Device', enabled: true });
+
+        const device = { deviceId: 1001, gatewayId: 'gw-acme-01', connectionTag: 'bus' };
+        const answer = await sendTelemetry(firstApi ?? '', stack.env.WEBHOOK_INGEST_TOKEN ?? '', readings(device, 'temperature', 4));
+        expect(answer).toEqual({ accepted: 4, queued: 4 });
+        expect(await receiver.waitFor(4, 15_000)).toBe(true);
+        expect(receiver.received.map((d) => (d.body as { Metadata: { Company: string } }).Metadata.Company)).toEqual(['1', '1', '1', '1']);
+        // Only the deliverers deliver here: theirs are all four.
+        const counts = await Promise.all(deliverers.map(deliveredBy));
+        expect(counts.reduce((a, b) => a + b, 0)).toBe(4);
+        expect(run.output()).toContain('"deliverer":"off"');
+      } finally {
+        await receiver.close();
+      }
+    } finally {
+      run.interrupt();
+      await run.waitForLine('start:pg     | stopped', 30_000);
+    }
+    expect(await takenPorts(stack.env)).toEqual([]);
+    for (const secret of stack.secrets) expect(run.output()).not.toContain(secret);
+  }, 150_000);
+});
