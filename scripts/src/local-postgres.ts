@@ -10,7 +10,8 @@ export interface LocalPostgres {
   stop(): void;
 }
 
-function binDir(): string {
+/** The newest PostgreSQL binaries of the machine (Debian's layout); throws saying how to get them. */
+export function postgresBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
@@ -18,27 +19,37 @@ function binDir(): string {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   const found = versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
-  if (!found) throw new Error('no PostgreSQL binaries in /usr/lib/postgresql: install them (apt-get install postgresql) or set DATABASE_URL');
+  if (!found) throw new Error('no PostgreSQL binaries in /usr/lib/postgresql: install them (apt-get install postgresql)');
   return found;
+}
+
+/**
+ * Runs one of PostgreSQL's programs, as the postgres user the Debian package made when this runs
+ * as root (PostgreSQL refuses root); its stdout, or an error with its stderr.
+ */
+export function runPostgresProgram(command: string, args: readonly string[]): string {
+  const program = join(postgresBinDir(), command);
+  const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, [...args]];
+  const result = spawnSync(file, argv, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${command} failed: ${(result.stderr || result.stdout).trim()}`);
+  return result.stdout;
+}
+
+/** Gives a folder to the postgres user when this runs as root, so the cluster it holds can run. */
+export function handToPostgres(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  chownSync(dir, id('-u'), id('-g'));
 }
 
 /** Starts (creating it the first time) the cluster in `dir` on 127.0.0.1:`port`, with a database named `database`. */
 export function startLocalPostgres(dir: string, port: number, database: string): LocalPostgres {
-  const bin = binDir();
-  // PostgreSQL refuses to run as root: then it runs as the postgres user the Debian package made.
-  const asRoot = process.getuid?.() === 0;
-  const run = (command: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
-    const result = spawnSync(file, argv, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${command} failed: ${(result.stderr || result.stdout).trim()}`);
-    return result.stdout;
-  };
+  const run = runPostgresProgram;
   const data = join(dir, 'data');
   if (!existsSync(join(data, 'PG_VERSION'))) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (asRoot) {
-      const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-      chownSync(dir, id('-u'), id('-g'));
+    handToPostgres(dir);
+    if (process.getuid?.() === 0) {
       // The postgres user must pass through data/ (mode 0700 for the secrets file's sake) to reach
       // its cluster: traversal only, no listing; the secrets file stays 0600.
       const parent = dirname(dir);

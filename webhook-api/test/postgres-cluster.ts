@@ -1,11 +1,11 @@
 // A throwaway PostgreSQL cluster for the tests: initdb in a temporary folder, started on a free
 // loopback port with fsync off, removed afterwards. Set TEST_DATABASE_URL to use a running server
 // instead. Each test file takes a database of its own from it (freshDatabase).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, chownSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { handToPostgres, runPostgresProgram } from '@platform/scripts/local-postgres';
 import { closedPort } from '@platform/shared/testing';
 
 export interface PostgresCluster {
@@ -13,38 +13,19 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-function binDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((v) => /^\d+$/.test(v))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  const found = versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
-  if (!found) {
-    throw new Error('The store tests need PostgreSQL: install it (apt-get install postgresql; .ci/run does) or set TEST_DATABASE_URL.');
-  }
-  return found;
-}
-
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const given = process.env.TEST_DATABASE_URL;
   if (given) return { url: given, stop: () => undefined };
 
-  const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'webhook-pg-'));
-  // PostgreSQL refuses to run as root: run it as the postgres user the Debian package created.
-  const asRoot = process.getuid?.() === 0;
+  handToPostgres(dir);
   const run = (command: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
-    const result = spawnSync(file, argv, { encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
+    try {
+      runPostgresProgram(command, args);
+    } catch (error) {
+      throw new Error(`${(error as Error).message} (the store tests need PostgreSQL: install it, or set TEST_DATABASE_URL)`, { cause: error });
+    }
   };
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-    chownSync(dir, uid, gid);
-  }
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
   const port = await closedPort(); // free a moment ago: the cluster takes it
