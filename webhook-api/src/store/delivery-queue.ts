@@ -221,22 +221,38 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
        (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
      SELECT x.id, s.webhook_config_id, x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points FROM ${from}`;
 
-  const claimedColumns = `id, webhook_config_id, mode, gateway_id, measurement, attempts, accepted_at, next_attempt_at, ${sequence} AS position`;
-  /** How many due rows a claim looks at: enough past those of configurations it may not take more of. */
-  const windowOf = (limit: number) => Math.min(Math.max(limit * 2, 64), 2000);
-  const configsById = async (q: SqlQueryable, ids: Iterable<string>) =>
-    new Map(
-      (await q.all(`SELECT ${configColumns} FROM webhook_configs WHERE ${idIn('id', '$1')}`, [json([...new Set(ids)].map((id) => ({ id })))])).map((row) => [
-        String(row.id),
-        toConfig(row),
-      ]),
-    );
+  const leasedColumns = (table: string) =>
+    ['id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at'].map((c) => `${table}.${c}`).join(', ') +
+    `, ${table}.${sequence} AS position`;
+  /** A configuration's columns but its id, which the delivery's webhook_config_id gives. */
+  const configColumnsOf = (table: string) =>
+    configColumns
+      .split(', ')
+      .filter((column) => column !== 'id')
+      .map((column) => `${table}.${column}`)
+      .join(', ');
+  /**
+   * How many due rows a claim looks at: a few endpoints' worth past those of configurations that
+   * reach their limit in it. Not the whole room: one endpoint with a few slots free would otherwise
+   * read (and on PostgreSQL lock) hundreds of its rows to take those few; other endpoints' rows
+   * further on are taken by the next claim, which a finished request calls at once.
+   */
+  const windowOf = (limit: number, perConfig: number) => Math.min(2000, Math.max(4 * perConfig, Math.min(2 * limit, 64)));
+
+  /** What a claim leased: the rows, their configurations as they are now, and each one's points in order. */
+  interface Leased {
+    readonly claimed: SqlRow[];
+    readonly configs: ReadonlyMap<string, StoredConfig>;
+    readonly points: ReadonlyMap<string, string[]>;
+  }
 
   /**
    * SQLite (in process, one writer): the next due rows from the index, those of a configuration at
-   * its limit passed over; the limits applied in code; the lease taken; one short transaction.
+   * its limit passed over; the limits applied in code; the lease taken, and the configurations and
+   * points read, row by row with prepared statements (cheaper in process than a JSON parameter); one
+   * short transaction.
    */
-  async function leaseDueInTransaction(request: ClaimRequest): Promise<{ claimed: SqlRow[]; configs: Promise<Map<string, StoredConfig>> }> {
+  async function leaseDueInTransaction(request: ClaimRequest): Promise<Leased> {
     const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
     const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
     return driver.transaction(async (tx) => {
@@ -245,18 +261,20 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
          WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
            AND webhook_config_id NOT IN (SELECT f.cfg FROM ${jsonRows('$2', 'f', { cfg: 'text' })})
          ORDER BY next_attempt_at, ${sequence} LIMIT $3`,
-        [now, json(full), windowOf(limit)],
+        [now, json(full), windowOf(limit, perConfig)],
       );
-      if (due.length === 0) return { claimed: [], configs: Promise.resolve(new Map()) };
-      const configs = await configsById(
-        tx,
-        due.map((row) => String(row.webhook_config_id)),
-      );
+      const configs = new Map<string, StoredConfig>();
+      const points = new Map<string, string[]>();
+      if (due.length === 0) return { claimed: [], configs, points };
+      for (const cfg of new Set(due.map((row) => String(row.webhook_config_id)))) {
+        const row = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [cfg]);
+        if (row) configs.set(cfg, toConfig(row));
+      }
       // At most `perConfig` of each configuration and `perCompany` of each company, with what is in
       // flight: one tenant's slow endpoints cannot take every slot.
       const byConfig = new Map(inFlight);
       const byCompany = new Map(inFlightByCompany);
-      const picked: { id: string }[] = [];
+      const claimed: SqlRow[] = [];
       for (const row of due) {
         const config = configs.get(String(row.webhook_config_id));
         if (!config) continue;
@@ -265,58 +283,76 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
         if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
         byConfig.set(config.id, ofConfig + 1);
         byCompany.set(config.companyId, ofCompany + 1);
-        picked.push({ id: String(row.id) });
-        if (picked.length >= limit) break;
+        const leased = await tx.one(`UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id = $3 RETURNING ${leasedColumns('deliveries')}`, [
+          owner,
+          now + leaseMs,
+          String(row.id),
+        ]);
+        if (leased) claimed.push(leased);
+        if (claimed.length >= limit) break;
       }
-      if (picked.length === 0) return { claimed: [], configs: Promise.resolve(configs) };
-      const claimed = await tx.all(`UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE ${idIn('id', '$3')} RETURNING ${claimedColumns}`, [
-        owner,
-        now + leaseMs,
-        json(picked),
-      ]);
-      return { claimed, configs: Promise.resolve(configs) };
+      for (const row of claimed) {
+        const id = String(row.id);
+        const rows = await tx.all(`SELECT point FROM delivery_points WHERE delivery_id = $1 ORDER BY seq`, [id]);
+        if (rows.length > 0)
+          points.set(
+            id,
+            rows.map((p) => String(p.point)),
+          );
+      }
+      return { claimed, configs, points };
     });
   }
 
   /**
    * PostgreSQL (a round trip per statement, other deliverers alongside): one statement takes a window
    * of due rows from the index, passing over those another deliverer holds (SKIP LOCKED) and those
-   * of a configuration or company at its limit, keeps at most the free slots of each, and leases them.
+   * of a configuration or company at its limit, keeps at most the free slots of each, leases them,
+   * and answers them with their configurations and points. The planner is told to walk the indexes:
+   * with statistics taken while the queue was short (or none yet), it would otherwise read and sort
+   * every due row to take the first few.
    */
-  async function leaseDueInOneStatement(request: ClaimRequest): Promise<{ claimed: SqlRow[]; configs: Promise<Map<string, StoredConfig>> }> {
+  async function leaseDueInOneStatement(request: ClaimRequest): Promise<Leased> {
     const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
     const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
     const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
     const configFree = jsonRows('$2', 'f', { cfg: 'text', n: 'bigint' });
     const companiesFree = jsonRows('$8', 'g', { company: 'bigint', n: 'bigint' });
-    const claimed = await driver.all(
-      `WITH due AS (
-         SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.${sequence} AS position
-         FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
-         WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
-           AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
-           AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
-         ORDER BY d.next_attempt_at, d.${sequence} LIMIT $3${skipLocked('d')}
-       ), per_config AS (
-         SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
-       ), per_company AS (
-         SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
-         FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
-       ), picked AS (
-         SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
-         WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
-       )
-       UPDATE deliveries SET lease_owner = $6, lease_until = $7 WHERE id IN (SELECT id FROM picked) RETURNING ${claimedColumns}`,
-      [now, json(free), windowOf(limit), perConfig, limit, owner, now + leaseMs, json(companyFree), perCompany],
-    );
-    // Read while the points are: the configurations as they are now.
-    return {
-      claimed,
-      configs: configsById(
-        driver,
-        claimed.map((row) => String(row.webhook_config_id)),
-      ),
-    };
+    const claimed = await driver.transaction(async (tx) => {
+      await tx.exec('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
+      return tx.all(
+        `WITH due AS (
+           SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.${sequence} AS position
+           FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
+           WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+             AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
+             AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
+           ORDER BY d.next_attempt_at, d.${sequence} LIMIT $3${skipLocked('d')}
+         ), per_config AS (
+           SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+         ), per_company AS (
+           SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
+           FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
+         ), picked AS (
+           SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
+           WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
+         )
+         UPDATE deliveries SET lease_owner = $6, lease_until = $7 FROM webhook_configs c
+         WHERE deliveries.id IN (SELECT id FROM picked) AND c.id = deliveries.webhook_config_id
+         RETURNING ${leasedColumns('deliveries')}, ${configColumnsOf('c')},
+           ARRAY(SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id ORDER BY p.seq) AS points`,
+        [now, json(free), windowOf(limit, perConfig), perConfig, limit, owner, now + leaseMs, json(companyFree), perCompany],
+      );
+    });
+    const configs = new Map<string, StoredConfig>();
+    const points = new Map<string, string[]>();
+    for (const row of claimed) {
+      const cfg = String(row.webhook_config_id);
+      if (!configs.has(cfg)) configs.set(cfg, toConfig({ ...row, id: cfg }));
+      const its = row.points as string[];
+      if (its.length > 0) points.set(String(row.id), its);
+    }
+    return { claimed, configs, points };
   }
 
   return {
@@ -383,26 +419,12 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
 
     async claim(request) {
       if (request.limit <= 0) return [];
-      const { claimed, configs } = isPostgres ? await leaseDueInOneStatement(request) : await leaseDueInTransaction(request);
-      if (claimed.length === 0) return [];
+      const { claimed, configs, points } = isPostgres ? await leaseDueInOneStatement(request) : await leaseDueInTransaction(request);
       // RETURNING follows no order: the earliest due first, and in creation order among equals.
       claimed.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
-      const [configMap, pointRows] = await Promise.all([
-        configs,
-        driver.all(`SELECT delivery_id, point FROM delivery_points WHERE ${idIn('delivery_id', '$1')} ORDER BY seq`, [
-          json(claimed.map((row) => ({ id: row.id }))),
-        ]),
-      ]);
-      const points = new Map<string, string[]>();
-      for (const row of pointRows) {
-        const id = String(row.delivery_id);
-        const list = points.get(id);
-        if (list) list.push(String(row.point));
-        else points.set(id, [String(row.point)]);
-      }
       const result: ClaimedDelivery[] = [];
       for (const row of claimed) {
-        const config = configMap.get(String(row.webhook_config_id));
+        const config = configs.get(String(row.webhook_config_id));
         const its = points.get(String(row.id));
         // Deleted (its configuration) or emptied (an unlink) since the claim: nothing to send; the settlement will not find it.
         if (!config || !its) continue;
