@@ -451,40 +451,50 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
 
     async settle(owner, settlements, now) {
       if (settlements.length === 0) return new Set();
-      const input = json(
-        settlements.map((s) => ({
-          id: s.id,
-          state: s.outcome === 'retrying' ? 'queued' : s.outcome,
-          next: s.nextAttemptAt ?? null,
-          attempt: s.attempt,
-          outcome: s.outcome,
-          status: s.status,
-          // What an endpoint answered, or the network said: anything may be in it.
-          error: s.error === null ? null : storableText(s.error),
-          body: storableText(s.responseBody),
-          started: s.startedAt,
-          duration: s.durationMs,
-          points: s.pointCount,
-        })),
-      );
-      const from = jsonRows('$1', 'x', settleInput);
+      const rows = settlements.map((s) => ({
+        id: s.id,
+        state: s.outcome === 'retrying' ? 'queued' : s.outcome,
+        next: s.nextAttemptAt ?? null,
+        attempt: s.attempt,
+        outcome: s.outcome,
+        status: s.status,
+        // What an endpoint answered, or the network said: anything may be in it.
+        error: s.error === null ? null : storableText(s.error),
+        body: storableText(s.responseBody),
+        started: s.startedAt,
+        duration: s.durationMs,
+        points: s.pointCount,
+      }));
       if (isPostgres) {
-        const rows = await driver.all(
-          `WITH s AS (${settleUpdate(from)} RETURNING deliveries.id, deliveries.webhook_config_id)
+        const input = json(rows);
+        const settled = await driver.all(
+          `WITH s AS (${settleUpdate(jsonRows('$1', 'x', settleInput))} RETURNING deliveries.id, deliveries.webhook_config_id)
            ${insertAttempts(`${jsonRows('$1', 'x', settleInput)} JOIN s ON s.id = x.id`)} RETURNING delivery_id`,
           [input, owner, now],
         );
-        return new Set(rows.map((row) => String(row.delivery_id)));
+        return new Set(settled.map((row) => String(row.delivery_id)));
       }
+      // In process, prepared statements a row at a time are cheaper than a JSON parameter read back
+      // column by column (and joined to itself).
       return driver.transaction(async (tx) => {
-        const rows = await tx.all(`${settleUpdate(from)} RETURNING deliveries.id AS id, deliveries.webhook_config_id AS webhook_config_id`, [
-          input,
-          owner,
-          now,
-        ]);
-        if (rows.length === 0) return new Set<string>();
-        await tx.run(insertAttempts(`${from} JOIN ${jsonRows('$2', 's', { id: 'text', webhook_config_id: 'text' })} ON s.id = x.id`), [input, json(rows)]);
-        return new Set(rows.map((row) => String(row.id)));
+        const settled = new Set<string>();
+        for (const x of rows) {
+          const held = await tx.one(
+            `UPDATE deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = COALESCE($2, next_attempt_at), settled_at = $3,
+               lease_owner = NULL, lease_until = NULL
+             WHERE id = $4 AND lease_owner = $5 AND state = 'queued' RETURNING webhook_config_id`,
+            [x.state, x.next, x.state === 'queued' ? null : now, x.id, owner],
+          );
+          if (!held) continue;
+          await tx.run(
+            `INSERT INTO delivery_attempts
+               (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+            [x.id, String(held.webhook_config_id), x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points],
+          );
+          settled.add(x.id);
+        }
+        return settled;
       });
     },
 
