@@ -133,6 +133,7 @@ export interface DeliveryQueue {
 
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
 const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint' } as const;
+const batchInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', k: 'bigint' } as const;
 const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text', at: 'bigint' } as const;
 const settleInput = {
   id: 'text',
@@ -374,45 +375,63 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
         `SELECT webhook_config_id AS cfg, gateway_id AS g, measurement AS m, COUNT(*) AS n, MIN(accepted_at) AS oldest
          FROM delivery_points WHERE delivery_id IS NULL GROUP BY webhook_config_id, gateway_id, measurement`,
       );
-      let formed = 0;
+      // Full batches at once; what is left once it has waited long enough.
+      const batches: { id: string; cfg: string; g: string; m: string; k: number }[] = [];
       let nextAt: number | undefined;
       for (const group of groups) {
-        const ready = Number(group.n) >= maxPoints || Number(group.oldest) + lingerMs <= now;
-        if (!ready) {
-          nextAt = Math.min(nextAt ?? Infinity, Number(group.oldest) + lingerMs);
-          continue;
-        }
-        // Full batches first, then what is left once it has waited long enough.
-        for (let left = Number(group.n); left > 0; left -= maxPoints) {
-          if (left < maxPoints && Number(group.oldest) + lingerMs > now) break;
-          const made = await driver.transaction(async (tx) => {
-            const id = randomUUID();
+        const lingered = Number(group.oldest) + lingerMs <= now;
+        const count = lingered ? Math.ceil(Number(group.n) / maxPoints) : Math.floor(Number(group.n) / maxPoints);
+        if (count === 0) nextAt = Math.min(nextAt ?? Infinity, Number(group.oldest) + lingerMs);
+        for (let k = 0; k < count; k++) batches.push({ id: randomUUID(), cfg: String(group.cfg), g: String(group.g), m: String(group.m), k });
+      }
+      if (batches.length === 0) return { formed: 0, nextAt };
+      const planned = json(batches);
+      const ids = json(batches.map(({ id }) => ({ id })));
+      const formed = await driver.transaction(async (tx) => {
+        await tx.run(
+          `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
+           SELECT b.id, b.cfg, 'Batch', b.g, b.m, 'queued', 0, $2, $2, $2 FROM ${jsonRows('$1', 'b', batchInput)}`,
+          [planned, now],
+        );
+        if (isPostgres) {
+          // In one statement: the waiting points of those groups in order, the k-th run of maxPoints
+          // into the group's k-th batch; points another deliverer is taking are passed over (a batch
+          // left with none is removed below).
+          await tx.run(
+            `WITH waiting AS (
+               SELECT p.seq, p.webhook_config_id, p.gateway_id, p.measurement FROM delivery_points p
+               WHERE p.delivery_id IS NULL AND (p.webhook_config_id, p.gateway_id, p.measurement) IN (SELECT b.cfg, b.g, b.m FROM ${jsonRows('$1', 'b', batchInput)})${skipLocked('p')}
+             ), numbered AS (
+               SELECT seq, webhook_config_id AS cfg, gateway_id AS g, measurement AS m,
+                 (ROW_NUMBER() OVER (PARTITION BY webhook_config_id, gateway_id, measurement ORDER BY seq) - 1) / $2 AS k
+               FROM waiting
+             )
+             UPDATE delivery_points SET delivery_id = b.id FROM numbered n JOIN ${jsonRows('$1', 'b', batchInput)} ON b.cfg = n.cfg AND b.g = n.g AND b.m = n.m AND b.k = n.k
+             WHERE delivery_points.seq = n.seq`,
+            [planned, maxPoints],
+          );
+        } else {
+          // In process, a prepared statement a batch is cheaper than joining the plan's JSON to every point.
+          for (const b of batches) {
             await tx.run(
-              `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
-               VALUES ($1, $2, 'Batch', $3, $4, 'queued', 0, $5, $5, $5)`,
-              [id, String(group.cfg), String(group.g), String(group.m), now],
-            );
-            const taken = await tx.all(
               `UPDATE delivery_points SET delivery_id = $1 WHERE seq IN (
                  SELECT seq FROM delivery_points WHERE delivery_id IS NULL AND webhook_config_id = $2 AND gateway_id = $3 AND measurement = $4
-                 ORDER BY seq LIMIT $5${skipLocked()})
-               RETURNING accepted_at`,
-              [id, String(group.cfg), String(group.g), String(group.m), maxPoints],
+                 ORDER BY seq LIMIT $5)`,
+              [b.id, b.cfg, b.g, b.m, maxPoints],
             );
-            if (taken.length === 0) {
-              // Another deliverer formed it first.
-              await tx.run('DELETE FROM deliveries WHERE id = $1', [id]);
-              return false;
-            }
-            const acceptedAt = Math.min(...taken.map((row) => Number(row.accepted_at)));
-            await tx.run('UPDATE deliveries SET accepted_at = $1 WHERE id = $2', [acceptedAt, id]);
-            await notifyOthers(tx);
-            return true;
-          });
-          if (!made) break;
-          formed += 1;
+          }
         }
-      }
+        const empty = await tx.run(
+          `DELETE FROM deliveries WHERE ${idIn('id', '$1')} AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,
+          [ids],
+        );
+        await tx.run(
+          `UPDATE deliveries SET accepted_at = (SELECT MIN(p.accepted_at) FROM delivery_points p WHERE p.delivery_id = deliveries.id) WHERE ${idIn('id', '$1')}`,
+          [ids],
+        );
+        if (empty < batches.length) await notifyOthers(tx);
+        return batches.length - empty;
+      });
       if (formed > 0) announce();
       return { formed, nextAt };
     },
