@@ -1,20 +1,28 @@
 // What `npm start` prints once every process is ready: where each part is, how to get a person's
 // token, and how to connect an MCP client, with this run's addresses filled in.
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { demoPerson, repoRoot, type StackAddresses, type StackProcess } from './stack.ts';
 
 export interface SeededPerson {
   readonly username: string;
-  readonly password: string;
+  /** Shown only for the repository's own seed, whose passwords are published dev values. */
+  readonly password?: string;
 }
 
-/** The seed's people and their dev passwords (the login form of `mcp-remote`'s browser sign-in asks for them). */
+export const defaultSeedPath = join(repoRoot, 'dev-platform/seed.json');
+
+/**
+ * The seed's people, for the sign-in page `mcp-remote` opens. The default seed's passwords are
+ * published dev values and shown; another seed's are its owner's business and are not.
+ */
 export function seededPeople(seedPath: string): SeededPerson[] {
   const seed = JSON.parse(readFileSync(seedPath, 'utf8')) as { users?: { username?: unknown; password?: unknown }[] };
-  return (seed.users ?? []).flatMap((user) =>
-    typeof user.username === 'string' && typeof user.password === 'string' ? [{ username: user.username, password: user.password }] : [],
-  );
+  const showPasswords = resolve(seedPath) === defaultSeedPath;
+  return (seed.users ?? []).flatMap((user) => {
+    if (typeof user.username !== 'string') return [];
+    return [{ username: user.username, ...(showPasswords && typeof user.password === 'string' && { password: user.password }) }];
+  });
 }
 
 /** The banner's first line, printed once every service is ready; `npm run demo -- --start` waits for it. */
@@ -41,7 +49,7 @@ export function stackBanner(options: {
     'Try it (in a second terminal):',
     '  npm run demo                       the scripted demo: tools, a webhook, telemetry delivered, refusals',
     `  npm run token -- ${someone?.username ?? '<username>'}             a person's token for the MCP gateway (--api: for the REST API)`,
-    `  people: ${people.map((p) => `${p.username} / ${p.password}`).join(', ')}`,
+    `  people: ${people.map((p) => (p.password === undefined ? p.username : `${p.username} / ${p.password}`)).join(', ')}`,
     '',
     `Connect an MCP client to ${mcp}:`,
     '  MCP Inspector, command line:',

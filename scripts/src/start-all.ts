@@ -2,13 +2,13 @@
 // deliverer on a SQLite file under ./data), each service in its own process, started in dependency
 // order and each ready before the next; then what a new user needs to try it. Ctrl-C stops the
 // services in the reverse order. `npm run start:pg` runs the scaled topology through the same code.
-import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
+import { defaultSeedPath } from './stack-banner.ts';
 import { runStackFromCommandLine } from './stack-command.ts';
 import { repoRoot, serviceSecretNames, type Environment } from './stack.ts';
 
 const env: Environment = process.env;
-const seedPath = env.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
+const seedPath = env.PLATFORM_SEED ?? defaultSeedPath;
 const secretsFile = devSecretsFile(repoRoot);
 const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretNames], secretsFile, env);
 

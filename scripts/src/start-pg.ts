@@ -5,11 +5,12 @@
 import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
 import { startLocalPostgres, type LocalPostgres } from './local-postgres.ts';
+import { defaultSeedPath } from './stack-banner.ts';
 import { runStackFromCommandLine } from './stack-command.ts';
 import { repoRoot, serviceSecretNames, type Environment } from './stack.ts';
 
 const given: Environment = process.env;
-const seedPath = given.PLATFORM_SEED ?? join(repoRoot, 'dev-platform/seed.json');
+const seedPath = given.PLATFORM_SEED ?? defaultSeedPath;
 const secretsFile = devSecretsFile(repoRoot);
 const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretNames], secretsFile, given);
 

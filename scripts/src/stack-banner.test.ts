@@ -1,0 +1,41 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultSeedPath, seededPeople, stackBanner } from './stack-banner.ts';
+import { stackAddresses, stackProcesses } from './stack.ts';
+
+describe('the npm start banner', () => {
+  it("shows the repository seed's published dev passwords, and only the names of another seed's people", () => {
+    expect(seededPeople(defaultSeedPath)).toContainEqual({ username: 'oscar', password: 'oscar-dev-password' });
+    const own = join(mkdtempSync(join(tmpdir(), 'seed-')), 'seed.json');
+    writeFileSync(own, JSON.stringify({ users: [{ username: 'ann', password: 'a-real-password' }] }));
+    expect(seededPeople(own)).toEqual([{ username: 'ann' }]);
+  });
+
+  it("names this run's addresses, moved ports included, and every way to connect", () => {
+    const env = { PLATFORM_PORT: '4400', MCP_PORT: '3300', WEBHOOK_API_PORT: '4500' };
+    const processes = stackProcesses(env, {}, 'embedded');
+    const banner = stackBanner({
+      processes,
+      readiness: new Map([['tool-service', 'the gateway lists 18 tools to oscar']]),
+      addresses: stackAddresses(env, 'embedded'),
+      people: [{ username: 'oscar', password: 'oscar-dev-password' }],
+      secretsFile: '/repo/data/dev-secrets.env',
+    });
+    for (const text of [
+      'http://127.0.0.1:4400 (OAuth issuer',
+      'http://127.0.0.1:4500 (webhook REST API',
+      'http://127.0.0.1:3300/mcp (MCP gateway',
+      'the gateway lists 18 tools to oscar',
+      'npx @modelcontextprotocol/inspector --cli http://127.0.0.1:3300/mcp --transport http',
+      'npx mcp-remote http://127.0.0.1:3300/mcp',
+      '"args":["mcp-remote","http://127.0.0.1:3300/mcp"]',
+      'oscar / oscar-dev-password',
+    ]) {
+      expect(banner).toContain(text);
+    }
+    expect(banner).not.toContain(':4000');
+    expect(banner).not.toContain(':3000');
+  });
+});

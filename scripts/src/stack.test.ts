@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { StackSettingsError, stackProcesses } from './stack.ts';
+
+const secrets = { WEBHOOK_TOOLS_CLIENT_SECRET: 'tools-secret', WEBHOOK_INGEST_TOKEN: 'ingest-token' };
+const byName = (env: Record<string, string>, topology: 'embedded' | 'postgres' = 'embedded') =>
+  Object.fromEntries(stackProcesses(env, secrets, topology).map((p) => [p.name, p]));
+
+describe('the stack topologies', () => {
+  it('starts the platform, the API, the gateway and then the tool service, which is ready once the gateway lists tools', () => {
+    const processes = stackProcesses({}, secrets, 'embedded');
+    expect(processes.map((p) => p.name)).toEqual(['dev-platform', 'webhook-api', 'mcp-server', 'tool-service']);
+    expect(processes.at(-1)?.ready).toEqual({ kind: 'tools', mcpUrl: 'http://127.0.0.1:3000/mcp', platformUrl: 'http://127.0.0.1:4000', person: 'oscar' });
+  });
+
+  it('moves every reference to a port with the variable that moves the port', () => {
+    const p = byName({
+      PLATFORM_PORT: '4400',
+      MCP_PORT: '3300',
+      REGISTRY_ADDRESS: '127.0.0.1:3301',
+      WEBHOOK_API_PORT: '4500',
+      CALLBACK_ADDRESS: '127.0.0.1:50061',
+    });
+    expect(p['dev-platform']?.env).toMatchObject({ PLATFORM_EXTRA_RESOURCES: 'http://127.0.0.1:3300/mcp' });
+    expect(p['webhook-api']?.env).toMatchObject({ PLATFORM_API_BASE_URL: 'http://127.0.0.1:4400', WEBHOOK_INGEST_TOKEN: 'ingest-token' });
+    expect(p['mcp-server']?.env).toMatchObject({
+      PLATFORM_API_BASE_URL: 'http://127.0.0.1:4400',
+      MCP_PUBLIC_URL: 'http://127.0.0.1:3300/mcp',
+      REGISTRY_ADDRESS: '127.0.0.1:3301',
+    });
+    expect(p['tool-service']?.env).toMatchObject({
+      PLATFORM_API_BASE_URL: 'http://127.0.0.1:4400',
+      GATEWAY_ADDRESS: '127.0.0.1:3301',
+      CALLBACK_ADDRESS: '127.0.0.1:50061',
+      WEBHOOK_API_BASE_URL: 'http://127.0.0.1:4500',
+      APP_CLIENT_ID: 'webhook-tools',
+      APP_CLIENT_SECRET: 'tools-secret',
+    });
+    expect(p['mcp-server']?.listens).toEqual([
+      { host: '127.0.0.1', port: 3300, variable: 'MCP_PORT' },
+      { host: '127.0.0.1', port: 3301, variable: 'REGISTRY_ADDRESS' },
+    ]);
+  });
+
+  it('allows private delivery targets outside production only, unless told otherwise', () => {
+    expect(byName({})['webhook-api']?.env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('true');
+    expect(byName({ NODE_ENV: 'production' })['webhook-api']?.env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
+    expect(byName({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' })['webhook-api']?.env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
+  });
+
+  it('on PostgreSQL, runs two API processes that only queue and two deliverers, on the ports after the API port', () => {
+    const p = byName({ WEBHOOK_API_PORT: '4500' }, 'postgres');
+    expect(Object.keys(p)).toEqual(['dev-platform', 'webhook-api-1', 'webhook-api-2', 'deliverer-1', 'deliverer-2', 'mcp-server', 'tool-service']);
+    expect([p['webhook-api-1'], p['webhook-api-2']].map((api) => [api?.env.WEBHOOK_API_PORT, api?.env.WEBHOOK_RUN_DELIVERER])).toEqual([
+      ['4500', 'false'],
+      ['4502', 'false'],
+    ]);
+    expect([p['deliverer-1'], p['deliverer-2']].map((d) => d?.env.WEBHOOK_DELIVERER_PORT)).toEqual(['4501', '4503']);
+  });
+
+  it('refuses a port variable that is not a port, naming it', () => {
+    expect(() => stackProcesses({ MCP_PORT: 'eighty' }, secrets, 'embedded')).toThrow(
+      new StackSettingsError('MCP_PORT must be a port number from 1 to 65535, not "eighty"'),
+    );
+    expect(() => stackProcesses({ CALLBACK_ADDRESS: 'nowhere' }, secrets, 'embedded')).toThrow('CALLBACK_ADDRESS must be host:port, not "nowhere"');
+  });
+});
