@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ESLint } from 'eslint';
@@ -10,6 +11,17 @@ describe('the gates CI runs', () => {
     const results = await eslint.lintFiles(['scripts/test/cycle-fixture/*.ts']);
     const cycles = results.flatMap((result) => result.messages.filter((message) => message.ruleId === 'import-x/no-cycle'));
     expect(cycles.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('counts a file whose hooks failed as a failure in the closing summary line, though its tests passed', () => {
+    const vitest = join(repoRoot, 'node_modules/vitest/vitest.mjs');
+    const run = spawnSync(process.execPath, [vitest, 'run', '--config', 'scripts/test/reporter-fixture/vitest.config.ts'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true' },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('1 passed, 1 failed');
   }, 60_000);
 
   it('keeps the docs self-contained: every relative link in the README and docs/ points at a file inside the repository', () => {

@@ -6,14 +6,17 @@ export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: readonly TestModule[], unhandledErrors: readonly unknown[]): void {
     const count = { passed: 0, failed: 0, skipped: 0 };
     for (const module of testModules) {
+      let failedTests = 0;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') count.passed += 1;
         else if (state === 'skipped') count.skipped += 1;
-        else count.failed += 1;
+        else failedTests += 1;
       }
-      // A file that failed to load has no tests to count; it is a failure all the same.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) count.failed += 1;
+      count.failed += failedTests;
+      // A file that failed to load, or whose hooks failed (a beforeAll, an afterAll), failed even
+      // when none of its tests did.
+      if (module.state() === 'failed' && failedTests === 0) count.failed += 1;
     }
     count.failed += unhandledErrors.length;
     const skipped = count.skipped > 0 ? `, ${count.skipped} skipped` : '';

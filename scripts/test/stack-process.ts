@@ -122,7 +122,13 @@ export function runNpm(args: readonly string[], env: Record<string, string>): Co
       });
     },
     interrupt() {
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGINT');
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGINT');
+      } catch (error) {
+        // The whole group has ended already: nothing left to interrupt.
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
     },
     exited,
   };
