@@ -7,6 +7,7 @@ import { companyConfigCountsMigration } from './company-config-counts.ts';
 import { sqliteDeliveryMigration } from './delivery-schema.ts';
 import { runMigrations } from './run-migrations.ts';
 import { createSqlWebhookStore } from './sql-webhook-store.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { createSqliteDriver } from './sqlite-driver.ts';
 import type { WebhookStore } from './webhook-store.ts';
 
@@ -55,6 +56,11 @@ export const sqliteMigrations: readonly string[] = [
   sqliteDeliveryMigration,
 ];
 
+/** How often the write-ahead log is checkpointed from a worker thread. */
+const checkpointEveryMs = 250;
+/** Pages in the log past which the committing connection checkpoints itself after all. */
+const walBackstopPages = 10_000;
+
 export interface SqliteStoreOptions {
   /** How long a statement waits for another process's lock before the store is unavailable. */
   readonly busyTimeoutMs?: number;
@@ -78,5 +84,17 @@ export async function openSqliteStore(path: string, options: SqliteStoreOptions 
   );
   const driver = createSqliteDriver(db);
   await runMigrations(driver, sqliteMigrations);
-  return createSqlWebhookStore(driver);
+  if (path === ':memory:') return createSqlWebhookStore(driver);
+  // The log is checkpointed off the event loop; the writer's own checkpoint is left as a backstop,
+  // ten times further off than SQLite's default, for a worker that cannot keep up.
+  db.exec(`PRAGMA wal_autocheckpoint = ${walBackstopPages}`);
+  const checkpointer = startCheckpointer(path, checkpointEveryMs);
+  const store = createSqlWebhookStore(driver);
+  return {
+    ...store,
+    async close() {
+      await checkpointer.stop();
+      await store.close();
+    },
+  };
 }
