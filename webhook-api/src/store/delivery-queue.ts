@@ -305,6 +305,33 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
     });
   }
 
+  const configFree = jsonRows('$2', 'f', { cfg: 'text', n: 'bigint' });
+  const companiesFree = jsonRows('$8', 'g', { company: 'bigint', n: 'bigint' });
+  /** PostgreSQL's claim (leaseDueInOneStatement), kept prepared on each connection. */
+  const claimStatement = {
+    name: 'webhook_claim',
+    text: `WITH due AS (
+       SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.${sequence} AS position
+       FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
+       WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+         AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
+         AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
+       ORDER BY d.next_attempt_at, d.${sequence} LIMIT $3${skipLocked('d')}
+     ), per_config AS (
+       SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+     ), per_company AS (
+       SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
+       FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
+     ), picked AS (
+       SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
+       WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
+     )
+     UPDATE deliveries SET lease_owner = $6, lease_until = $7 FROM webhook_configs c
+     WHERE deliveries.id IN (SELECT id FROM picked) AND c.id = deliveries.webhook_config_id
+     RETURNING ${leasedColumns('deliveries')}, ${configColumnsOf('c')},
+       ARRAY(SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id ORDER BY p.seq) AS points`,
+  };
+
   /**
    * PostgreSQL (a round trip per statement, other deliverers alongside): one statement takes a window
    * of due rows from the index, passing over those another deliverer holds (SKIP LOCKED) and those
@@ -317,34 +344,10 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
     const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
     const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
     const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
-    const configFree = jsonRows('$2', 'f', { cfg: 'text', n: 'bigint' });
-    const companiesFree = jsonRows('$8', 'g', { company: 'bigint', n: 'bigint' });
-    const claimed = await driver.transaction(async (tx) => {
-      await tx.exec('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
-      return tx.all(
-        `WITH due AS (
-           SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.${sequence} AS position
-           FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
-           WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
-             AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
-             AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
-           ORDER BY d.next_attempt_at, d.${sequence} LIMIT $3${skipLocked('d')}
-         ), per_config AS (
-           SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
-         ), per_company AS (
-           SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
-           FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
-         ), picked AS (
-           SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
-           WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
-         )
-         UPDATE deliveries SET lease_owner = $6, lease_until = $7 FROM webhook_configs c
-         WHERE deliveries.id IN (SELECT id FROM picked) AND c.id = deliveries.webhook_config_id
-         RETURNING ${leasedColumns('deliveries')}, ${configColumnsOf('c')},
-           ARRAY(SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id ORDER BY p.seq) AS points`,
-        [now, json(free), windowOf(limit, perConfig), perConfig, limit, owner, now + leaseMs, json(companyFree), perCompany],
-      );
-    });
+    const claimed = await driver.transaction(
+      (tx) => tx.all(claimStatement, [now, json(free), windowOf(limit, perConfig), perConfig, limit, owner, now + leaseMs, json(companyFree), perCompany]),
+      { indexScans: true },
+    );
     const configs = new Map<string, StoredConfig>();
     const points = new Map<string, string[]>();
     for (const row of claimed) {
@@ -462,11 +465,10 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
     },
 
     renewLeases: (owner, ids, until) =>
-      driver.run(`UPDATE deliveries SET lease_until = $1 WHERE ${idIn('id', '$3')} AND lease_owner = $2 AND state = 'queued'`, [
-        until,
-        owner,
-        json(ids.map((id) => ({ id }))),
-      ]),
+      driver.run(
+        { name: 'webhook_renew_leases', text: `UPDATE deliveries SET lease_until = $1 WHERE ${idIn('id', '$3')} AND lease_owner = $2 AND state = 'queued'` },
+        [until, owner, json(ids.map((id) => ({ id })))],
+      ),
 
     async settle(owner, settlements, now) {
       if (settlements.length === 0) return new Set();
@@ -487,8 +489,11 @@ export function createDeliveryQueue(driver: SqlDriver): DeliveryQueue {
       if (isPostgres) {
         const input = json(rows);
         const settled = await driver.all(
-          `WITH s AS (${settleUpdate(jsonRows('$1', 'x', settleInput))} RETURNING deliveries.id, deliveries.webhook_config_id)
-           ${insertAttempts(`${jsonRows('$1', 'x', settleInput)} JOIN s ON s.id = x.id`)} RETURNING delivery_id`,
+          {
+            name: 'webhook_settle',
+            text: `WITH s AS (${settleUpdate(jsonRows('$1', 'x', settleInput))} RETURNING deliveries.id, deliveries.webhook_config_id)
+             ${insertAttempts(`${jsonRows('$1', 'x', settleInput)} JOIN s ON s.id = x.id`)} RETURNING delivery_id`,
+          },
           [input, owner, now],
         );
         return new Set(settled.map((row) => String(row.delivery_id)));

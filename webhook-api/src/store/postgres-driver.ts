@@ -1,7 +1,7 @@
 // The SQL driver for PostgreSQL (pg): a pool with connect and query timeouts, so a dead or silent
 // server fails a request within seconds; connection trouble is thrown as StoreUnavailableError.
 import pg from 'pg';
-import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlValue } from './sql-driver.ts';
+import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from './sql-driver.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 const unavailableNodeCodes = new Set([
@@ -91,10 +91,13 @@ export function createPostgresDriver(connectionString: string, options: Postgres
     }
   }
 
+  /** pg's query: a named statement is parsed once per connection (and its plan may be kept). */
+  const query = (sql: SqlStatement, values: readonly SqlValue[]): pg.QueryConfig<SqlValue[]> =>
+    typeof sql === 'string' ? { text: sql, values: [...values] } : { name: sql.name, text: sql.text, values: [...values] };
   const on = (client: pg.PoolClient): SqlQueryable => ({
-    one: async (sql, values = []) => (await client.query<SqlRow>(sql, values as SqlValue[])).rows[0],
-    all: async (sql, values = []) => (await client.query<SqlRow>(sql, values as SqlValue[])).rows,
-    run: async (sql, values = []) => (await client.query(sql, values as SqlValue[])).rowCount ?? 0,
+    one: async (sql, values = []) => (await client.query<SqlRow>(query(sql, values))).rows[0],
+    all: async (sql, values = []) => (await client.query<SqlRow>(query(sql, values))).rows,
+    run: async (sql, values = []) => (await client.query(query(sql, values))).rowCount ?? 0,
     exec: async (script) => {
       await client.query(script);
     },
@@ -116,9 +119,10 @@ export function createPostgresDriver(connectionString: string, options: Postgres
     all: (sql, values) => withClient((client) => on(client).all(sql, values)),
     run: (sql, values) => withClient((client) => on(client).run(sql, values)),
     exec: (script) => withClient((client) => on(client).exec(script)),
-    transaction: (work) =>
+    transaction: (work, options) =>
       withClient(async (client) => {
-        await client.query('BEGIN');
+        // One round trip: BEGIN and the transaction's planner settings as one simple query.
+        await client.query(options?.indexScans ? 'BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off' : 'BEGIN');
         try {
           const result = await work({
             ...on(client),

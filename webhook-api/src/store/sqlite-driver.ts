@@ -2,7 +2,7 @@
 // turns through a mutex (an awaiting transaction would otherwise take in other requests' statements).
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { AsyncMutex } from './async-mutex.ts';
-import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlValue } from './sql-driver.ts';
+import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from './sql-driver.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 const unavailableCodes = new Set([
@@ -32,12 +32,13 @@ const bind = (values: readonly SqlValue[]): SQLInputValue[] => values.map((v) =>
 
 export function createSqliteDriver(db: DatabaseSync): SqlDriver {
   const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
+  const prepare = (sql: SqlStatement) => {
+    const text = typeof sql === 'string' ? sql : sql.text;
+    let statement = statements.get(text);
     if (!statement) {
       // `$1` as SQLite's numbered `?1`, so both dialects share the statements' text.
-      statement = db.prepare(sql.replace(/\$(\d+)/g, '?$1'));
-      statements.set(sql, statement);
+      statement = db.prepare(text.replace(/\$(\d+)/g, '?$1'));
+      statements.set(text, statement);
     }
     return statement;
   };
