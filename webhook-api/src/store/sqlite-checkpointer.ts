@@ -43,6 +43,8 @@ export function startCheckpointer(path: string, everyMs: number): Checkpointer {
   });
   return {
     async stop() {
+      // Held until it has exited: the caller awaits that, and nothing else may keep the process up.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
