@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { PlatformError } from './errors.ts';
 import { createLogger, redactSecrets } from './logger.ts';
@@ -92,4 +94,26 @@ describe('createLogger', () => {
     expect(output).toContain('upstream failed');
     expect(output).not.toContain(token);
   });
+});
+
+describe('createLogger on standard output', () => {
+  it('lets a process exit when whoever read its output has gone (a broken pipe), rather than retrying the write forever', async () => {
+    const script = `
+      import { createLogger } from ${JSON.stringify(new URL('./logger.ts', import.meta.url).href)};
+      const logger = createLogger({ name: 'orphan' });
+      logger.info('before');
+      process.stdin.once('data', () => {
+        for (let i = 0; i < 2000; i++) logger.info({ i }, 'a line nobody reads');
+        process.exit(0);
+      });
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    await once(child.stdout, 'data'); // it runs and logs
+    child.stdout.destroy(); // the reader goes away
+    child.stdin.write('go\n');
+    const exited = once(child, 'exit');
+    const inTime = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 10_000, false))]);
+    if (!inTime) child.kill('SIGKILL');
+    expect(inTime).toBe(true);
+  }, 15_000);
 });

@@ -81,7 +81,11 @@ export function createLogger(options: LoggerOptions): Logger {
       // Errors are already serialized (and censored) by the log formatter; a raw one is still serialized.
       serializers: { err: (value: unknown) => (value instanceof Error ? pino.stdSerializers.err(value) : value) },
     },
-    options.destination,
+    // Synchronous writes to standard output by default: a line is out when the call returns, and a
+    // reader that went away (EPIPE) silences the logger at once. The asynchronous default buffers,
+    // and its flush at exit retries a write to a broken pipe forever, so a service whose parent
+    // died (npm start's runner, killed) would never exit.
+    options.destination ?? pino.destination({ dest: 1, sync: true }),
   );
   // A child's bindings do not pass the formatters (pino resets them for children), so they are
   // censored here, as are later ones; every descendant inherits these methods, as pino builds
