@@ -1,11 +1,12 @@
 // Composition root of the dev platform: settings, seed, the two HTTP servers, clean shutdown.
 import { createServer } from 'node:http';
-import { closeServer, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createDevPlatform } from './dev-platform.ts';
 import { loadSeedFile } from './seed.ts';
 import { loadDevPlatformSettings } from './settings.ts';
 
 const service = 'dev-platform';
+endWithParent(); // started by npm start's runner: gone with it
 // A bad setting or seed is the operator's to fix: one line saying what is wrong.
 const settings = exitOnStartupFailure(service, () => loadDevPlatformSettings(process.env));
 const seed = exitOnStartupFailure(service, () => loadSeedFile(settings.seedPath, process.env));

@@ -1,11 +1,12 @@
 // Composition root of the MCP gateway: settings, logger, the gateway, then HTTP (MCP and the
 // protected-resource metadata) and gRPC (the tool registry) until a signal stops it.
 import { createServer } from 'node:http';
-import { closeServer, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createMcpGateway } from './mcp-gateway.ts';
 import { loadMcpServerSettings } from './settings.ts';
 
 const service = 'mcp-server';
+endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 const gateway = createMcpGateway({ settings, logger });

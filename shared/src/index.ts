@@ -27,4 +27,13 @@ export { isLoopbackHost } from './loopback.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';
-export { closeServer, exitOnStartupFailure, failStartup, listenOn, stopOnSignals, type ListenOptions, type StopOptions } from './service-lifecycle.ts';
+export {
+  closeServer,
+  endWithParent,
+  exitOnStartupFailure,
+  failStartup,
+  listenOn,
+  stopOnSignals,
+  type ListenOptions,
+  type StopOptions,
+} from './service-lifecycle.ts';

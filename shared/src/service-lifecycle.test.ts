@@ -58,3 +58,21 @@ describe('stopOnSignals', () => {
     expect(printed).toBe('first step\nsecond step\n');
   });
 });
+
+describe('a service started with an IPC channel', () => {
+  it('ends, with endWithParent, when the channel closes while it is still starting, before stopOnSignals is in place', async () => {
+    const script = `
+      const { endWithParent } = await import(${JSON.stringify(new URL('./service-lifecycle.ts', import.meta.url).href)});
+      endWithParent();
+      setInterval(() => {}, 1000); // a start-up that takes its time
+      process.send('loaded');
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await once(child, 'message');
+    child.disconnect();
+    const exited = once(child, 'exit');
+    const inTime = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, 5_000, false))]);
+    if (!inTime) child.kill('SIGKILL');
+    expect(inTime).toBe(true);
+  });
+});

@@ -85,12 +85,27 @@ export function stopOnSignals(options: StopOptions): void {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop());
-  // Started with an IPC channel (npm start's runner does that): the channel closing means whoever
-  // started this process is gone, so it stops as on a signal rather than live on unowned.
+  stopsInOrder = true;
   if (process.channel) {
-    process.channel.unref();
     process.once('disconnect', () => {
       if (!stopping) void stop();
     });
   }
+}
+
+let stopsInOrder = false;
+
+/**
+ * For a process started with an IPC channel (npm start's runner starts each service so): ends it
+ * when the channel closes, that is when whoever started it is gone, rather than let it live on
+ * unowned, holding its ports. Call it first in main.ts; once stopOnSignals is in place, the channel
+ * closing stops the service in order as a signal does.
+ */
+export function endWithParent(): void {
+  if (!process.channel) return;
+  process.channel.unref();
+  if (!process.connected) process.exit(1);
+  process.once('disconnect', () => {
+    if (!stopsInOrder) process.exit(1);
+  });
 }

@@ -1,9 +1,10 @@
 // Composition root of the tool service: settings, logger, the app's identity and its tools, then
 // gRPC on CALLBACK_ADDRESS (registered at the gateway) until a signal stops it.
-import { createLogger, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/shared';
+import { createLogger, endWithParent, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/shared';
 import { loadToolServiceSettings } from './settings.ts';
 
 const service = 'tool-service';
+endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadToolServiceSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 // The tools are imported here, not at the top: a bad definition (defineTool checks each as it is

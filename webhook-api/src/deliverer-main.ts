@@ -3,7 +3,7 @@
 // work; on SQLite it polls (WEBHOOK_POLL_INTERVAL), having no notifications from the API process.
 import { createServer } from 'node:http';
 import express from 'express';
-import { closeServer, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { metricsHandler } from './metrics.routes.ts';
@@ -11,6 +11,7 @@ import { loadDelivererSettings } from './settings.ts';
 import { openStore, openVault } from './store/open-store.ts';
 
 const service = 'webhook-deliverer';
+endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 const store = await exitOnStartupFailure(service, () => openStore(settings, logger));

@@ -1,7 +1,7 @@
 // Composition root of the webhook API: settings, store, key ring, caller check, ingest, metrics,
 // the deliverer beside the API (unless WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
-import { closeServer, createHttpClient, createLogger, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createHttpClient, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createApp } from './app.ts';
 import { createWebhookCallerCheck } from './caller-context.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -13,6 +13,7 @@ import { loadWebhookApiSettings } from './settings.ts';
 import { openStore, openVault } from './store/open-store.ts';
 
 const service = 'webhook-api';
+endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadWebhookApiSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 const store = await exitOnStartupFailure(service, () => openStore(settings, logger));
