@@ -15,7 +15,7 @@ describe('the npm start banner', () => {
 
   it("names this run's addresses, moved ports included, and every way to connect", () => {
     const env = { PLATFORM_PORT: '4400', MCP_PORT: '3300', WEBHOOK_API_PORT: '4500' };
-    const processes = stackProcesses(env, {}, 'embedded');
+    const processes = stackProcesses(env, {}, 'embedded', { person: 'oscar', secretNames: [] });
     const banner = stackBanner({
       processes,
       readiness: new Map([['tool-service', 'the gateway lists 18 tools to oscar']]),

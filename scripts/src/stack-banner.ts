@@ -2,7 +2,8 @@
 // token, and how to connect an MCP client, with this run's addresses filled in.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { demoPerson, repoRoot, type StackAddresses, type StackProcess } from './stack.ts';
+import { secretNamesOf } from './dev-secrets.ts';
+import { demoPerson, repoRoot, type SeedFacts, type StackAddresses, type StackProcess } from './stack.ts';
 
 export interface SeededPerson {
   readonly username: string;
@@ -27,6 +28,13 @@ export function seededPeople(seedPath: string): SeededPerson[] {
 
 /** The banner's first line, printed once every service is ready; `npm run demo -- --start` waits for it. */
 export const readyLine = 'The stack is ready.';
+
+/** Who the readiness check signs in as (`oscar` when the seed has him, else its first person) and the seed's secret names. */
+export function seedFacts(seedPath: string): SeedFacts {
+  const people = seededPeople(seedPath);
+  const person = people.some((p) => p.username === demoPerson) ? demoPerson : (people[0]?.username ?? demoPerson);
+  return { person, secretNames: secretNamesOf(seedPath) };
+}
 
 export function stackBanner(options: {
   readonly processes: readonly StackProcess[];

@@ -3,7 +3,7 @@
 // everything is ready, and Ctrl-C (or SIGTERM) stopping the services in order. The process exits
 // 0 after a requested stop, 1 when a service failed.
 import { prettyFactory } from 'pino-pretty';
-import { seededPeople, stackBanner } from './stack-banner.ts';
+import { seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
 import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
 import { StackSettingsError, stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
 
@@ -19,6 +19,9 @@ export interface StackCommand {
   readonly afterStop?: () => Promise<void> | void;
 }
 
+/** Set once standard output is a broken pipe: nothing more is written to it. */
+let outputGone = false;
+
 function consoleOutput(label: string, env: Environment): StackOutput {
   // Services log JSON lines (for log pipelines); a person reads them formatted unless LOG_FORMAT=json.
   const pretty =
@@ -33,9 +36,16 @@ function consoleOutput(label: string, env: Environment): StackOutput {
       return `${line}\n`;
     }
   };
+  const write = (text: string) => {
+    if (!outputGone) process.stdout.write(text);
+  };
   return {
-    line: (name, line) => process.stdout.write(`${name.padEnd(13)}| ${display(line)}`),
-    note: (line) => process.stdout.write(`${label.padEnd(13)}| ${line}\n`),
+    line: (name, line) => {
+      write(`${name.padEnd(13)}| ${display(line)}`);
+    },
+    note: (line) => {
+      write(`${label.padEnd(13)}| ${line}\n`);
+    },
   };
 }
 
@@ -49,7 +59,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
 
   let processes;
   try {
-    processes = stackProcesses(env, secrets, topology);
+    processes = stackProcesses(env, secrets, topology, seedFacts(command.seedPath));
   } catch (error) {
     if (error instanceof StackSettingsError) return fail(error.message);
     throw error;
@@ -73,10 +83,16 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
       process.exit(1);
     }
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // A closed terminal (SIGHUP) or a reader of the output that went away (`npm start | head`) stops
+  // the stack as Ctrl-C does; nothing is written to a broken pipe after that.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    outputGone = true;
+    onSignal();
+  });
 
-  const stack = await startStack(processes, { ...env, ...secrets }, output, stopRequested.signal).catch(async (error: unknown) => {
+  const stack = await startStack(processes, env, output, stopRequested.signal).catch(async (error: unknown) => {
     if (!stopRequested.signal.aborted) return fail((error as Error).message);
     await command.afterStop?.();
     process.exit(0);

@@ -36,6 +36,14 @@ const stopTimeoutMs = 10_000;
 
 /** The first listener whose port is taken, as a one-line message; undefined when all are free. */
 export async function takenPort(processes: readonly StackProcess[]): Promise<string | undefined> {
+  const claimed = new Map<number, string>();
+  for (const { listens } of processes) {
+    for (const { port, variable } of listens) {
+      const other = claimed.get(port);
+      if (other !== undefined) return `${other} and ${variable} name the same port, ${port}; set one of them to another port.`;
+      claimed.set(port, variable);
+    }
+  }
   for (const process of processes) {
     for (const listener of process.listens) {
       const problem = await tryListen(listener);
@@ -66,6 +74,8 @@ async function tryListen(listener: Listener): Promise<string | undefined> {
 interface ProbeState {
   token?: string;
   client?: Client;
+  /** What the last look saw instead, for the message when it never gets ready. */
+  lastProblem?: string;
 }
 
 /** One look at whether a process is ready: a description of what was seen, or undefined. */
@@ -74,13 +84,18 @@ async function probe(ready: ReadyProbe, state: ProbeState): Promise<string | und
     if (ready.kind === 'http') {
       const response = await fetch(ready.url, { signal: AbortSignal.timeout(2_000) });
       await response.body?.cancel();
-      return response.ok ? 'healthy' : undefined;
+      if (response.ok) return 'healthy';
+      state.lastProblem = `GET ${ready.url} answered ${response.status}`;
+      return undefined;
     }
     state.token ??= (await personToken(ready.platformUrl, ready.person, ready.mcpUrl)).accessToken;
     state.client ??= await connectToGateway(ready.mcpUrl, state.token, 'npm-start-readiness');
     const { tools } = await state.client.listTools();
-    return tools.length > 0 ? `the gateway lists ${tools.length} tools to ${ready.person}` : undefined;
-  } catch {
+    if (tools.length > 0) return `the gateway lists ${tools.length} tools to ${ready.person}`;
+    state.lastProblem = `the gateway lists no tools to ${ready.person} yet`;
+    return undefined;
+  } catch (error) {
+    state.lastProblem = error instanceof Error ? error.message : String(error);
     return undefined;
   }
 }
@@ -147,7 +162,11 @@ export async function startStack(processes: readonly StackProcess[], env: Enviro
     while (!(seen = await probe(process.ready, state))) {
       if (firstFailure || signal?.aborted || Date.now() > deadline) {
         await endProbe(state);
-        const why = firstFailure ?? (signal?.aborted ? 'stopped while starting' : `${process.name} was not ready within ${readyTimeoutMs / 1000} s`);
+        const why =
+          firstFailure ??
+          (signal?.aborted
+            ? 'stopped while starting'
+            : `${process.name} was not ready within ${readyTimeoutMs / 1000} s (last check: ${state.lastProblem ?? 'no answer'})`);
         await stop();
         throw new Error(why);
       }

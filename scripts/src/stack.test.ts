@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { StackSettingsError, stackProcesses } from './stack.ts';
 
-const secrets = { WEBHOOK_TOOLS_CLIENT_SECRET: 'tools-secret', WEBHOOK_INGEST_TOKEN: 'ingest-token' };
+const secrets = { WEBHOOK_TOOLS_CLIENT_SECRET: 'tools-secret', WEBHOOK_INGEST_TOKEN: 'ingest-token', MCP_GATEWAY_CLIENT_SECRET: 'gateway-secret' };
+const seed = { person: 'oscar', secretNames: ['WEBHOOK_TOOLS_CLIENT_SECRET', 'MCP_GATEWAY_CLIENT_SECRET'] };
 const byName = (env: Record<string, string>, topology: 'embedded' | 'postgres' = 'embedded') =>
-  Object.fromEntries(stackProcesses(env, secrets, topology).map((p) => [p.name, p]));
+  Object.fromEntries(stackProcesses(env, secrets, topology, seed).map((p) => [p.name, p]));
 
 describe('the stack topologies', () => {
   it('starts the platform, the API, the gateway and then the tool service, which is ready once the gateway lists tools', () => {
-    const processes = stackProcesses({}, secrets, 'embedded');
+    const processes = stackProcesses({}, secrets, 'embedded', seed);
     expect(processes.map((p) => p.name)).toEqual(['dev-platform', 'webhook-api', 'mcp-server', 'tool-service']);
     expect(processes.at(-1)?.ready).toEqual({ kind: 'tools', mcpUrl: 'http://127.0.0.1:3000/mcp', platformUrl: 'http://127.0.0.1:4000', person: 'oscar' });
   });
@@ -58,9 +59,31 @@ describe('the stack topologies', () => {
   });
 
   it('refuses a port variable that is not a port, naming it', () => {
-    expect(() => stackProcesses({ MCP_PORT: 'eighty' }, secrets, 'embedded')).toThrow(
+    expect(() => stackProcesses({ MCP_PORT: 'eighty' }, secrets, 'embedded', seed)).toThrow(
       new StackSettingsError('MCP_PORT must be a port number from 1 to 65535, not "eighty"'),
     );
-    expect(() => stackProcesses({ CALLBACK_ADDRESS: 'nowhere' }, secrets, 'embedded')).toThrow('CALLBACK_ADDRESS must be host:port, not "nowhere"');
+    expect(() => stackProcesses({ CALLBACK_ADDRESS: 'nowhere' }, secrets, 'embedded', seed)).toThrow('CALLBACK_ADDRESS must be host:port, not "nowhere"');
+  });
+});
+
+describe('the secrets each process gets', () => {
+  it("are the ones it uses: the seed's to the platform, the ingest token to the API, its own client secret to the gateway and the tool service", () => {
+    const p = byName({});
+    const secretValues = new Set(Object.values(secrets));
+    const held = (name: string) =>
+      Object.entries(p[name]?.env ?? {})
+        .filter(([, value]) => secretValues.has(value))
+        .map(([key]) => key)
+        .sort();
+    expect(held('dev-platform')).toEqual(['MCP_GATEWAY_CLIENT_SECRET', 'WEBHOOK_TOOLS_CLIENT_SECRET']);
+    expect(held('webhook-api')).toEqual(['WEBHOOK_INGEST_TOKEN']);
+    expect(held('mcp-server')).toEqual(['MCP_GATEWAY_CLIENT_SECRET']);
+    expect(held('tool-service')).toEqual(['APP_CLIENT_SECRET']);
+  });
+
+  it('adds the gateway to the resources the platform issues tokens for, keeping those given', () => {
+    expect(byName({ PLATFORM_EXTRA_RESOURCES: 'https://other.example/mcp' })['dev-platform']?.env.PLATFORM_EXTRA_RESOURCES).toBe(
+      'https://other.example/mcp,http://127.0.0.1:3000/mcp',
+    );
   });
 });

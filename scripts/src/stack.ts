@@ -26,7 +26,7 @@ export interface StackProcess {
   readonly name: string;
   /** The file Node runs. */
   readonly entry: string;
-  /** Its variables, on top of the environment the stack was started with and the local secrets. */
+  /** Its variables (the secrets it needs among them, and only those), on top of the environment the stack was started with. */
   readonly env: Readonly<Record<string, string>>;
   readonly listens: readonly Listener[];
   readonly ready: ReadyProbe;
@@ -50,8 +50,16 @@ export interface StackAddresses {
 
 export type Topology = 'embedded' | 'postgres';
 
-/** The person the readiness check and the banner's examples sign in as (a seeded device operator). */
+/** The person the demo, the readiness check and the banner's examples sign in as (a seeded device operator). */
 export const demoPerson = 'oscar';
+
+/** What the stack knows of the seed: who the readiness check signs in as, and the secrets it names. */
+export interface SeedFacts {
+  /** A seeded person who sees the tool service's tools: `oscar` in the repository's seed. */
+  readonly person: string;
+  /** The variables the seed reads its secrets from: the dev platform's, and only its. */
+  readonly secretNames: readonly string[];
+}
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 const entry = (path: string) => join(repoRoot, path);
@@ -88,6 +96,9 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
   const delivererPort = port(env, 'WEBHOOK_DELIVERER_PORT', apiPort + 1);
   const registry = env.REGISTRY_ADDRESS || '127.0.0.1:3001';
   const apiPorts = topology === 'embedded' ? [apiPort] : [apiPort, apiPort + 2];
+  if (topology === 'postgres' && Math.max(apiPort, delivererPort) + 2 > 65_535) {
+    throw new StackSettingsError("WEBHOOK_API_PORT and WEBHOOK_DELIVERER_PORT must leave room for start:pg's second processes, two ports above each");
+  }
   return {
     platformUrl: env.PLATFORM_ISSUER || `http://127.0.0.1:${platformPort}`,
     aiUrl: env.PLATFORM_AI_BASE_URL || `http://127.0.0.1:${port(env, 'PLATFORM_AI_PORT', 4001)}`,
@@ -104,7 +115,7 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
  * The processes of a topology in start order (each depends only on those before it); they stop in
  * the reverse order, so tool services deregister while the gateway still listens.
  */
-export function stackProcesses(env: Environment, secrets: Readonly<Record<string, string>>, topology: Topology): StackProcess[] {
+export function stackProcesses(env: Environment, secrets: Readonly<Record<string, string>>, topology: Topology, seed: SeedFacts): StackProcess[] {
   const at = stackAddresses(env, topology);
   const host = (variable: string) => env[variable] || '127.0.0.1';
   const platformApi = { PLATFORM_API_BASE_URL: env.PLATFORM_API_BASE_URL || at.platformUrl };
@@ -113,8 +124,12 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
   const platform: StackProcess = {
     name: 'dev-platform',
     entry: entry('dev-platform/src/main.ts'),
-    // A person's token may be asked for the gateway, wherever its port was moved.
-    env: { PLATFORM_EXTRA_RESOURCES: env.PLATFORM_EXTRA_RESOURCES || at.mcpUrl },
+    // A person's token may be asked for the gateway, wherever its port was moved, besides any
+    // resource given; the seed's secrets are the platform's alone.
+    env: {
+      PLATFORM_EXTRA_RESOURCES: [...new Set([...(env.PLATFORM_EXTRA_RESOURCES ?? '').split(',').filter(Boolean), at.mcpUrl])].join(','),
+      ...Object.fromEntries(seed.secretNames.map((name) => [name, secrets[name] ?? ''])),
+    },
     listens: [
       { host: host('PLATFORM_HOST'), port: port(env, 'PLATFORM_PORT', 4000), variable: 'PLATFORM_PORT' },
       { host: host('PLATFORM_HOST'), port: port(env, 'PLATFORM_AI_PORT', 4001), variable: 'PLATFORM_AI_PORT' },
@@ -163,7 +178,12 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
   const gateway: StackProcess = {
     name: 'mcp-server',
     entry: entry('mcp-server/src/main.ts'),
-    env: { ...platformApi, MCP_PUBLIC_URL: at.mcpUrl, REGISTRY_ADDRESS: at.registryAddress },
+    env: {
+      ...platformApi,
+      MCP_PUBLIC_URL: at.mcpUrl,
+      REGISTRY_ADDRESS: at.registryAddress,
+      MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
+    },
     listens: [
       { host: host('MCP_HOST'), port: port(env, 'MCP_PORT', 3000), variable: 'MCP_PORT' },
       { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
@@ -187,7 +207,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       WEBHOOK_API_BASE_URL: env.WEBHOOK_API_BASE_URL || (at.webhookApiUrls[0] ?? ''),
     },
     listens: [{ host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' }],
-    ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: demoPerson },
+    ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: seed.person },
     serves: `gRPC ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
   };
 
