@@ -12,6 +12,7 @@ export interface ReceivedDelivery {
 }
 
 export interface DemoReceiver {
+  /** Where deliveries are taken: the receiver's address and its path. */
   readonly url: string;
   readonly received: readonly ReceivedDelivery[];
   /** Resolves true once `count` deliveries have arrived in all, false after `timeoutMs`. */
@@ -40,13 +41,21 @@ export function describeDelivery(delivery: ReceivedDelivery): string {
   return [`  ${delivery.method} ${delivery.path}`, ...headers, ...body].join('\n');
 }
 
-export async function startDemoReceiver(options: { readonly host?: string; readonly port: number }): Promise<DemoReceiver> {
+/**
+ * Listens on `port`; keeps what arrives at `path` and refuses anything else with 404 (a webhook an
+ * earlier, interrupted demo left pointing here is then dropped by the deliverer, not retried).
+ */
+export async function startDemoReceiver(options: { readonly host?: string; readonly port: number; readonly path: string }): Promise<DemoReceiver> {
   const received: ReceivedDelivery[] = [];
   const waiting = new Set<() => void>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (req.url !== options.path) {
+        res.writeHead(404).end();
+        return;
+      }
       let body: unknown;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -67,7 +76,7 @@ export async function startDemoReceiver(options: { readonly host?: string; reado
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${options.path}`,
     received,
     async waitFor(count, timeoutMs) {
       const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,7 @@
 // `npm run demo`: the scripted demo against the stack `npm start` runs (see demo-flow.ts); exits 0
 // only when every step was seen. `npm run demo -- --start` starts the stack itself first (its
-// output goes to data/demo-stack.log) and stops it at the end.
+// output goes to data/demo-stack.log) and stops it at the end. Ctrl-C ends the step under way,
+// cleans up what the demo made, stops a stack it started, and exits 130.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -8,13 +9,27 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
-import { DemoStepFailed, runDemo } from './demo-flow.ts';
+import { runDemo } from './demo-flow.ts';
 import { devSecretsFile, readDevSecrets } from './dev-secrets.ts';
-import { repoRoot, stackAddresses } from './stack.ts';
+import { repoRoot, stackAddresses, type StackAddresses } from './stack.ts';
 
-const { values } = parseArgs({ options: { start: { type: 'boolean', default: false } } });
-const at = stackAddresses(process.env, 'embedded');
 const print = (line: string) => process.stdout.write(`${line}\n`);
+const fail = (message: string, code = 1): never => {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+};
+
+function commandLine(): { start: boolean; at: StackAddresses } {
+  try {
+    return {
+      start: parseArgs({ options: { start: { type: 'boolean', default: false } } }).values.start,
+      at: stackAddresses(process.env, 'embedded'),
+    };
+  } catch (error) {
+    return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start])`, 2);
+  }
+}
+const { start, at } = commandLine();
 
 async function platformAnswers(): Promise<boolean> {
   return fetch(`${at.platformUrl}/health`, { signal: AbortSignal.timeout(2_000) }).then(
@@ -23,32 +38,50 @@ async function platformAnswers(): Promise<boolean> {
   );
 }
 
-/** npm start as a child, its output into a log file; resolves once it printed that the stack is ready. */
-async function startStack(): Promise<ChildProcess> {
+interface StartedStack {
+  readonly child: ChildProcess;
+  readonly exited: Promise<unknown>;
+}
+
+/**
+ * npm start as a child in a process group of its own (a Ctrl-C reaches the demo, which cleans up
+ * before it stops the stack), its output into a log file; resolves once the stack is ready.
+ */
+async function startStack(): Promise<StartedStack> {
   const logFile = join(repoRoot, 'data/demo-stack.log');
-  mkdirSync(join(repoRoot, 'data'), { recursive: true });
+  mkdirSync(join(repoRoot, 'data'), { recursive: true, mode: 0o700 });
   print(`starting the stack (npm start; its output goes to ${logFile})`);
-  const stack = spawn(process.execPath, [join(repoRoot, 'scripts/src/start-all.ts')], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
-  const log = createWriteStream(logFile);
-  stack.stderr.pipe(log, { end: false });
-  const lines = createInterface({ input: stack.stdout });
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts/src/start-all.ts')], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env, detached: true });
+  const exited = once(child, 'exit');
+  const log = createWriteStream(logFile, { mode: 0o600 });
+  let refusal = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    refusal += chunk.toString();
+    log.write(chunk);
+  });
   const ready = new Promise<boolean>((resolve) => {
-    lines.on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       log.write(`${line}\n`);
       if (line === readyLine) resolve(true);
     });
-    stack.once('exit', () => {
+    void exited.then(() => {
       resolve(false);
     });
   });
-  if (!(await ready)) throw new Error(`the stack did not start; see ${logFile}`);
-  return stack;
+  if (!(await ready)) throw new Error(`the stack did not start: ${refusal.trim() || `see ${logFile}`}`);
+  return { child, exited };
 }
 
-let stack: ChildProcess | undefined;
+const interrupt = new AbortController();
+process.on('SIGINT', () => {
+  if (interrupt.signal.aborted) process.exit(130);
+  interrupt.abort();
+});
+
+let stack: StartedStack | undefined;
 let failed = false;
 try {
-  if (values.start) {
+  if (start) {
     if (await platformAnswers())
       throw new Error(`something already answers at ${at.platformUrl}: run npm run demo without --start against it, or stop it first`);
     stack = await startStack();
@@ -61,17 +94,16 @@ try {
   const ingestToken = process.env.WEBHOOK_INGEST_TOKEN ?? readDevSecrets(devSecretsFile(repoRoot)).WEBHOOK_INGEST_TOKEN;
   if (!ingestToken) throw new Error(`no WEBHOOK_INGEST_TOKEN: set it to the one the webhook API runs with (npm start keeps it in ${devSecretsFile(repoRoot)})`);
   print(`The telemetry demo, against ${at.mcpUrl}\n`);
-  await runDemo({ addresses: at, ingestToken, print });
+  await runDemo({ addresses: at, ingestToken, print, signal: interrupt.signal });
   print('\nDemo complete: every step was seen.');
 } catch (error) {
   failed = true;
-  const message = error instanceof DemoStepFailed || error instanceof Error ? error.message : String(error);
-  process.stderr.write(`\nDemo failed: ${message}\n`);
+  process.stderr.write(`\nDemo failed: ${error instanceof Error ? error.message : String(error)}\n`);
 } finally {
   if (stack) {
     print('stopping the stack');
-    stack.kill('SIGTERM');
-    await once(stack, 'exit');
+    stack.child.kill('SIGTERM');
+    await stack.exited;
   }
 }
-process.exit(failed ? 1 : 0);
+process.exit(interrupt.signal.aborted ? 130 : failed ? 1 : 0);

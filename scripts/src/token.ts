@@ -5,18 +5,28 @@ import { parseArgs } from 'node:util';
 import { personToken } from './platform-session.ts';
 import { stackAddresses } from './stack.ts';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { api: { type: 'boolean', default: false } } });
-const [username] = positionals;
-if (!username || positionals.length > 1) {
-  console.error('usage: npm run token -- <username> [--api]   (the seeded people: oscar, vera, olivia, bjorn)');
+const usage = 'usage: npm run token -- <username> [--api]   (the seeded people: oscar, vera, olivia, bjorn)';
+let parsed;
+let at;
+try {
+  parsed = parseArgs({ allowPositionals: true, options: { api: { type: 'boolean', default: false } } });
+  at = stackAddresses(process.env, 'embedded');
+} catch (error) {
+  console.error(`npm run token: ${(error as Error).message}\n${usage}`);
   process.exit(2);
 }
-const at = stackAddresses(process.env, 'embedded');
+const { positionals, values } = parsed;
+const [username] = positionals;
+if (!username || positionals.length > 1) {
+  console.error(usage);
+  process.exit(2);
+}
 try {
   const { accessToken } = await personToken(at.platformUrl, username, values.api ? undefined : at.mcpUrl);
   process.stdout.write(`${accessToken}\n`);
 } catch (error) {
-  const reason = error instanceof TypeError ? `the dev platform at ${at.platformUrl} does not answer (is npm start running?)` : (error as Error).message;
+  const unreachable = error instanceof TypeError || (error instanceof DOMException && error.name === 'TimeoutError');
+  const reason = unreachable ? `the dev platform at ${at.platformUrl} does not answer (is npm start running?)` : (error as Error).message;
   console.error(`no token: ${reason}`);
   process.exit(1);
 }

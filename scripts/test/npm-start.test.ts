@@ -1,6 +1,7 @@
 // `npm start` and `npm run demo` as a person uses them: the stack started as a child process, ready
 // when the banner says so, driven with the MCP SDK client, the demo run against it, stopped with
 // Ctrl-C in order, started again on the same data; a taken port refused in one line.
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,15 @@ function start(stack: StackEnvironment): CommandRun {
   const run = runNpm(['start'], stack.env);
   running.push(run);
   return run;
+}
+
+/** The pid of the node process running the stack (npm start runs it through a shell). */
+function runnerOf(run: CommandRun): number {
+  const group = run.child.pid ?? 0;
+  const ps = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(group)], { encoding: 'utf8' });
+  const line = ps.split('\n').find((l) => /^\s*\d+ node .*start-all\.ts/.test(l) || /^\s*\d+ \S*node scripts\/src\/start-all\.ts/.test(l));
+  if (!line) throw new Error(`no runner in the group of npm start:\n${ps}`);
+  return Number(line.trim().split(/\s+/)[0]);
 }
 
 /** The order in which the output mentions each of `texts`, as their positions. */
@@ -57,6 +67,16 @@ describe('npm start', () => {
       const whoami = await client.callTool({ name: 'whoami', arguments: {} });
       expect(whoami.structuredContent).toMatchObject({ userId: 'u-oscar' });
 
+      // Ctrl-C in the middle of a demo ends it, and it cleans up what it made.
+      const interrupted = runNpm(['run', 'demo'], stack.env);
+      await interrupted.waitForLine('[4/10]', 30_000);
+      interrupted.interrupt();
+      await interrupted.exited;
+      expect(interrupted.output()).toMatch(/cleanup: webhook \S+ deleted/);
+      expect(interrupted.output()).toContain('interrupted; cleaning up');
+      const left = await client.callTool({ name: 'list_webhooks', arguments: { companyId: 1 } });
+      expect((left.structuredContent as { webhooks: { name: string }[] }).webhooks.filter((w) => w.name.startsWith('Demo '))).toEqual([]);
+
       // The demo, against this stack, sees every step.
       const demo = runNpm(['run', 'demo'], stack.env);
       expect(await demo.exited, demo.output()).toBe(0);
@@ -94,8 +114,9 @@ describe('npm start', () => {
       expect(kept.structuredContent).toMatchObject({ webhook: { id: webhookId, name: 'Kept across restarts' } });
       await again.callTool({ name: 'delete_webhook', arguments: { webhookId } });
       await closeGatewaySession(again);
-      second.interrupt();
-      await second.waitForLine('npm start    | stopped', 30_000);
+      // The runner killed outright: every service it started ends by itself, freeing its ports.
+      process.kill(runnerOf(second), 'SIGKILL');
+      await expect.poll(() => takenPorts(stack.env), { timeout: 15_000, interval: 250 }).toEqual([]);
 
       // No secret of the stack, and no person's token, in anything the commands printed.
       for (const output of [first.output(), second.output(), demo.output()]) {
@@ -123,6 +144,17 @@ describe('npm start', () => {
     } finally {
       holder.close();
     }
+  });
+
+  it('npm run demo and npm run token refuse a bad option or variable in one line, exit code 2', async () => {
+    const stack = await stackEnvironment();
+    const demo = runNpm(['run', '-s', 'demo', '--', '--strat'], stack.env);
+    expect(await demo.exited).toBe(2);
+    expect(demo.output().trim().split('\n')).toEqual([expect.stringMatching(/^npm run demo: Unknown option '--strat'/)]);
+    const token = runNpm(['run', '-s', 'token', '--', 'oscar'], { ...stack.env, PLATFORM_PORT: 'abc' });
+    expect(await token.exited).toBe(2);
+    expect(token.output()).toContain('npm run token: PLATFORM_PORT must be a port number from 1 to 65535, not "abc"');
+    expect(token.output()).not.toContain('    at ');
   });
 
   it('npm run demo without a running stack says how to start one, and exits 1', async () => {

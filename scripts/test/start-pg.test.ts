@@ -38,12 +38,12 @@ describe('npm run start:pg', () => {
       const banner = run.output().slice(run.output().indexOf('The stack is ready.'));
       for (const url of [firstApi, secondApi, ...deliverers]) expect(banner).toContain(url ?? '');
 
-      const receiver = await startDemoReceiver({ port: 0 });
+      const receiver = await startDemoReceiver({ port: 0, path: '/hook' });
       try {
         const { accessToken } = await personToken(stack.platformUrl, 'oscar');
         const config = await rest(secondApi ?? '', accessToken, 'POST', '/v2/webhooks?companyId=1', {
           name: 'start:pg',
-          url: `${receiver.url}/hook`,
+          url: receiver.url,
           deliveryMode: 'Realtime',
         });
         const id = String(config.id);
