@@ -2,7 +2,7 @@
 // given: created once under data/postgres with the machine's PostgreSQL binaries (Debian's
 // postgresql package), started on loopback only, kept between runs like the SQLite file is.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export interface LocalPostgres {
@@ -42,8 +42,20 @@ export function handToPostgres(dir: string): void {
   chownSync(dir, id('-u'), id('-g'));
 }
 
+/** The port of the cluster in `data` when it is running, from its postmaster.pid; undefined when it is not. */
+function runningPort(data: string): number | undefined {
+  try {
+    runPostgresProgram('pg_ctl', ['-D', data, 'status']);
+  } catch {
+    return undefined; // not running (pg_ctl status exits 3), or no cluster yet
+  }
+  const port = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[3]);
+  return Number.isInteger(port) && port > 0 ? port : undefined;
+}
+
 /** Starts (creating it the first time) the cluster in `dir` on 127.0.0.1:`port`, with a database named `database`. */
-export function startLocalPostgres(dir: string, port: number, database: string): LocalPostgres {
+export function startLocalPostgres(dir: string, wantedPort: number, database: string): LocalPostgres {
+  let port = wantedPort;
   const run = runPostgresProgram;
   const data = join(dir, 'data');
   if (!existsSync(join(data, 'PG_VERSION'))) {
@@ -57,7 +69,11 @@ export function startLocalPostgres(dir: string, port: number, database: string):
     }
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8']);
   }
-  run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  // A cluster an earlier start:pg left running (its runner was killed) is taken over, on the port it has.
+  const running = runningPort(data);
+  if (running === undefined)
+    run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  else port = running;
   const psql = (sql: string) => run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-tAc', sql]);
   if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== '1') psql(`CREATE DATABASE ${database}`);
   return {
