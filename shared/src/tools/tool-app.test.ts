@@ -456,6 +456,22 @@ describe('the outcome of a call', () => {
     expect(logs.lines.some((line) => line.includes('outputSchema refuses'))).toBe(true);
   });
 
+  it('takes a cancellation just before the deadline for the deadline: the client ends the stream at its own, earlier by the time in transit', async () => {
+    const client = new (loadToolsProto().ToolService)(serving.address, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('authorization', `Bearer ${token}`);
+    const deadline = Date.now() + 1_000;
+    const call = client.CallTool({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-at-deadline' }, metadata, { deadline }, () => undefined);
+    await expect.poll(() => seenContext).toBeDefined();
+    // What a client at its deadline does, as it arrives on a loaded machine: cancels, 100 ms before ours.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - 100 - Date.now())));
+    call.cancel();
+    await expect
+      .poll(() => logs.lines.some((line) => line.includes('"requestId":"r-at-deadline"') && line.includes('"outcome":"DEADLINE_EXCEEDED"')))
+      .toBe(true);
+    client.close();
+  });
+
   it('aborts the tool when the gateway cancels the call', async () => {
     const client = new (loadToolsProto().ToolService)(serving.address, grpc.credentials.createInsecure());
     const metadata = new grpc.Metadata();

@@ -27,6 +27,9 @@ export interface RunningToolServer {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
+/** How much earlier than ours a client's deadline may pass: the request's time in transit, on a loaded machine. */
+const deadlineTransitAllowanceMs = 250;
+
 function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
   const deadline = call.getDeadline();
   return deadline instanceof Date ? deadline.getTime() : deadline;
@@ -50,11 +53,13 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
       };
       const timer = Number.isFinite(deadline) ? setTimeout(expire, Math.max(0, deadline - Date.now())) : undefined;
       // grpc-js reports 'cancelled' for every stream that closes, answered or not: only a call
-      // still running is aborted by it.
+      // still running is aborted by it. A client ends the stream at its own deadline, which is
+      // earlier than ours by the time the request took to arrive (the timeout travels as a
+      // duration): a cancellation that close to the deadline is the deadline.
       let finished = false;
       call.once('cancelled', () => {
         if (finished) return;
-        if (Date.now() >= deadline) expire();
+        if (Date.now() >= deadline - deadlineTransitAllowanceMs) expire();
         else controller.abort(new ToolCallError('CANCELLED'));
       });
       void runner
