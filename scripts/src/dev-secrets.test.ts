@@ -22,6 +22,8 @@ describe('dev secrets', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(loadDevSecrets(['A_SECRET', 'B_SECRET'], file, {})).toEqual(first);
     expect(loadDevSecrets(['A_SECRET'], file, { A_SECRET: 'from-env' }).A_SECRET).toBe('from-env');
+    // A variable set to nothing (A_SECRET= in a shell) is not a secret: the stored one is used.
+    expect(loadDevSecrets(['A_SECRET'], file, { A_SECRET: '' }).A_SECRET).toBe(first.A_SECRET);
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^B_SECRET=.*$/m, ''));
     expect(loadDevSecrets(['A_SECRET', 'B_SECRET'], file, {}).A_SECRET).toBe(first.A_SECRET);
   });

@@ -44,7 +44,7 @@ export function loadDevSecrets(names: readonly string[], file: string, env: Read
     writeFileSync(file, body, { mode: 0o600 });
     chmodSync(file, 0o600);
   }
-  return Object.fromEntries(names.map((name) => [name, env[name] ?? stored[name] ?? '']));
+  return Object.fromEntries(names.map((name) => [name, env[name] || stored[name] || '']));
 }
 
 /** The secrets npm start generated, as they are; nothing is generated. */
