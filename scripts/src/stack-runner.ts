@@ -29,8 +29,8 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
-/** How long one process may take to become ready. */
-const readyTimeoutMs = 60_000;
+/** How long one process may take to become ready, by default. */
+const defaultReadyTimeoutMs = 60_000;
 /** How long one process may take to stop before it is killed. */
 const stopTimeoutMs = 10_000;
 
@@ -100,6 +100,26 @@ async function probe(ready: ReadyProbe, state: ProbeState): Promise<string | und
   }
 }
 
+/** How long one look may take: a service that accepts a connection and never answers is not ready. */
+const probeTimeoutMs = 5_000;
+
+/** One probe, bounded in time, so a hung service still meets the ready deadline and a Ctrl-C. */
+async function lookOnce(ready: ReadyProbe, state: ProbeState, deadline: number): Promise<string | undefined> {
+  const waitMs = Math.max(100, Math.min(probeTimeoutMs, deadline - Date.now()));
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => {
+      state.lastProblem = `no answer within ${waitMs} ms`;
+      resolve(undefined);
+    }, waitMs);
+  });
+  try {
+    return await Promise.race([probe(ready, state), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function endProbe(state: ProbeState): Promise<void> {
   await closeGatewaySession(state.client).catch(() => undefined);
 }
@@ -108,7 +128,13 @@ async function endProbe(state: ProbeState): Promise<void> {
  * Starts `processes` in order, each once the one before is ready. Rejects, after stopping what it
  * started, when one fails to start or `signal` aborts the start.
  */
-export async function startStack(processes: readonly StackProcess[], env: Environment, output: StackOutput, signal?: AbortSignal): Promise<RunningStack> {
+export async function startStack(
+  processes: readonly StackProcess[],
+  env: Environment,
+  output: StackOutput,
+  signal?: AbortSignal,
+  readyTimeoutMs = defaultReadyTimeoutMs,
+): Promise<RunningStack> {
   const started: { process: StackProcess; child: ChildProcess; exited: Promise<void> }[] = [];
   const readiness = new Map<string, string>();
   let stopping = false;
@@ -159,7 +185,7 @@ export async function startStack(processes: readonly StackProcess[], env: Enviro
     const state: ProbeState = {};
     const deadline = Date.now() + readyTimeoutMs;
     let seen: string | undefined;
-    while (!(seen = await probe(process.ready, state))) {
+    while (!(seen = await lookOnce(process.ready, state, deadline))) {
       if (firstFailure || signal?.aborted || Date.now() > deadline) {
         await endProbe(state);
         const why =
