@@ -97,15 +97,14 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     await command.afterStop?.();
     process.exit(0);
   });
-  process.stdout.write(
-    stackBanner({
-      processes,
-      readiness: stack.readiness,
-      addresses: stackAddresses(env, topology),
-      people: seededPeople(command.seedPath),
-      secretsFile: command.secretsFile,
-    }),
-  );
+  const banner = stackBanner({
+    processes,
+    readiness: stack.readiness,
+    addresses: stackAddresses(env, topology),
+    people: seededPeople(command.seedPath),
+    secretsFile: command.secretsFile,
+  });
+  if (!outputGone) process.stdout.write(banner);
 
   const requested = new Promise<'requested'>((resolve) => {
     if (stopRequested.signal.aborted) resolve('requested');
