@@ -108,7 +108,8 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       const { accessToken } = await personToken(at.platformUrl, operator);
       const [last] = await attemptLog(at.webhookApiUrls[0] ?? '', accessToken, webhookId ?? '');
       if (!last) return '; the attempt log has no attempt yet';
-      return `; the attempt log says: ${last.outcome}${last.error ? `, ${last.error}` : ''} (a stack run with NODE_ENV=production refuses loopback targets such as this receiver)`;
+      const hint = last.error?.includes('WEBHOOK_ALLOW_PRIVATE_TARGETS') ? ' (npm start allows them, unless NODE_ENV=production)' : '';
+      return `; the attempt log says: ${last.outcome}${last.error ? `, ${last.error}` : ''}${hint}`;
     } catch {
       return '';
     }
