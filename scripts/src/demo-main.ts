@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
 import { runDemo } from './demo-flow.ts';
 import { devSecretsFile, readDevSecrets } from './dev-secrets.ts';
-import { repoRoot, stackAddresses, type StackAddresses } from './stack.ts';
+import { repoRoot, stackAddresses, type Environment, type StackAddresses } from './stack.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code = 1): never => {
@@ -19,11 +19,13 @@ const fail = (message: string, code = 1): never => {
   process.exit(code);
 };
 
+const env: Environment = process.env;
+
 function commandLine(): { start: boolean; at: StackAddresses } {
   try {
     return {
       start: parseArgs({ options: { start: { type: 'boolean', default: false } } }).values.start,
-      at: stackAddresses(process.env, 'embedded'),
+      at: stackAddresses(env, 'embedded'),
     };
   } catch (error) {
     return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start])`, 2);
@@ -51,7 +53,7 @@ async function startStack(): Promise<StartedStack> {
   const logFile = join(repoRoot, 'data/demo-stack.log');
   mkdirSync(join(repoRoot, 'data'), { recursive: true, mode: 0o700 });
   print(`starting the stack (npm start; its output goes to ${logFile})`);
-  const child = spawn(process.execPath, [join(repoRoot, 'scripts/src/start-all.ts')], { stdio: ['ignore', 'pipe', 'pipe'], env: process.env, detached: true });
+  const child = spawn(process.execPath, [join(repoRoot, 'scripts/src/start-all-main.ts')], { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
   const exited = once(child, 'exit');
   const log = createWriteStream(logFile, { mode: 0o600 });
   let refusal = '';
@@ -91,7 +93,7 @@ try {
     );
   }
   // The ingest token npm start generated (or the one it was given).
-  const ingestToken = process.env.WEBHOOK_INGEST_TOKEN ?? readDevSecrets(devSecretsFile(repoRoot)).WEBHOOK_INGEST_TOKEN;
+  const ingestToken = env.WEBHOOK_INGEST_TOKEN || readDevSecrets(devSecretsFile(repoRoot)).WEBHOOK_INGEST_TOKEN;
   if (!ingestToken) throw new Error(`no WEBHOOK_INGEST_TOKEN: set it to the one the webhook API runs with (npm start keeps it in ${devSecretsFile(repoRoot)})`);
   print(`The telemetry demo, against ${at.mcpUrl}\n`);
   await runDemo({ addresses: at, ingestToken, print, signal: interrupt.signal });
