@@ -1,8 +1,8 @@
 // The demo's customer endpoint: a local HTTP server that takes webhook deliveries, keeps them, and
 // prints each one (method, headers, envelope) with credentials masked, so a person watching the
 // demo sees exactly what a customer's endpoint receives and nothing secret.
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { listenOn } from '@platform/shared';
 
 export interface ReceivedDelivery {
   readonly method: string;
@@ -67,14 +67,7 @@ export async function startDemoReceiver(options: { readonly host?: string; reado
       for (const wake of waiting) wake();
     });
   });
-  server.listen(options.port, options.host ?? '127.0.0.1');
-  const [outcome] = (await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error')])) as [unknown];
-  if (outcome !== 'listening') {
-    const code = (outcome as NodeJS.ErrnoException).code;
-    throw new Error(`the demo receiver cannot listen on port ${options.port} (${code ?? 'error'}); set DEMO_RECEIVER_PORT to another port`);
-  }
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const port = await listenOn(server, { host: options.host ?? '127.0.0.1', port: options.port, portVariable: 'DEMO_RECEIVER_PORT' });
   return {
     url: `http://127.0.0.1:${port}${options.path}`,
     received,

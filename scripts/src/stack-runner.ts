@@ -6,7 +6,8 @@
 // an IPC channel, so a child whose runner died stops by itself (see the SDK's stopOnSignals).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import { createServer } from 'node:http';
+import { closeServer, listenOn } from '@platform/shared';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts';
@@ -44,30 +45,25 @@ export async function takenPort(processes: readonly StackProcess[]): Promise<str
       claimed.set(port, variable);
     }
   }
-  for (const process of processes) {
-    for (const listener of process.listens) {
+  for (const service of processes) {
+    for (const listener of service.listens) {
       const problem = await tryListen(listener);
-      if (problem)
-        return `${process.name} cannot start: port ${listener.port} on ${listener.host} ${problem}; stop what holds it, or set ${listener.variable} to another port.`;
+      if (problem) return `${service.name} cannot start: ${problem}`;
     }
   }
   return undefined;
 }
 
+/** Why `listener` cannot listen, in the words a service would use; undefined when it can. */
 async function tryListen(listener: Listener): Promise<string | undefined> {
   const server = createServer();
-  server.listen(listener.port, listener.host);
-  const [outcome] = (await Promise.race([once(server, 'listening').then(() => ['listening']), once(server, 'error')])) as [unknown];
-  if (outcome === 'listening') {
-    await new Promise((resolve) => server.close(resolve));
+  try {
+    await listenOn(server, { host: listener.host, port: listener.port, portVariable: listener.variable });
+    await closeServer(server);
     return undefined;
+  } catch (error) {
+    return (error as Error).message;
   }
-  const code = (outcome as NodeJS.ErrnoException).code;
-  return code === 'EADDRINUSE'
-    ? 'is already in use'
-    : code === 'EACCES'
-      ? 'may not be used by this user'
-      : `cannot be listened on (${code ?? 'unknown error'})`;
 }
 
 /** What a probe keeps between its looks: the person's token and one MCP session, not one per look. */
@@ -135,7 +131,7 @@ export async function startStack(
   signal?: AbortSignal,
   readyTimeoutMs = defaultReadyTimeoutMs,
 ): Promise<RunningStack> {
-  const started: { process: StackProcess; child: ChildProcess; exited: Promise<void> }[] = [];
+  const started: { service: StackProcess; child: ChildProcess; exited: Promise<void> }[] = [];
   const readiness = new Map<string, string>();
   let stopping = false;
   let firstFailure: string | undefined;
@@ -146,22 +142,22 @@ export async function startStack(
 
   const stop = async () => {
     stopping = true;
-    for (const { process, child, exited } of started.toReversed()) {
+    for (const { service, child, exited } of started.toReversed()) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
-      output.note(`stopping ${process.name}`);
+      output.note(`stopping ${service.name}`);
       child.kill('SIGTERM');
       const inTime = await Promise.race([exited.then(() => true), sleep(stopTimeoutMs, false)]);
       if (!inTime) {
-        output.note(`${process.name} did not stop within ${stopTimeoutMs / 1000} s; killing it`);
+        output.note(`${service.name} did not stop within ${stopTimeoutMs / 1000} s; killing it`);
         child.kill('SIGKILL');
         await exited;
       }
     }
   };
 
-  for (const process of processes) {
-    const child = spawn(globalThis.process.execPath, [process.entry], {
-      env: { ...env, ...process.env },
+  for (const service of processes) {
+    const child = spawn(process.execPath, [service.entry], {
+      env: { ...env, ...service.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
     });
@@ -170,36 +166,36 @@ export async function startStack(
       .map((stream) => {
         const lines = createInterface({ input: stream, crlfDelay: Infinity });
         lines.on('line', (line) => {
-          output.line(process.name, line);
+          output.line(service.name, line);
         });
         return once(lines, 'close');
       });
     const exited = once(child, 'exit').then(async ([code, signal]) => {
       await Promise.all(outputDone);
       if (stopping || firstFailure) return;
-      firstFailure = `${process.name} stopped (${signal === null ? `exit code ${String(code)}` : String(signal)})`;
+      firstFailure = `${service.name} stopped (${signal === null ? `exit code ${String(code)}` : String(signal)})`;
       reportFailure(firstFailure);
     });
-    started.push({ process, child, exited });
+    started.push({ service, child, exited });
 
     const state: ProbeState = {};
     const deadline = Date.now() + readyTimeoutMs;
     let seen: string | undefined;
-    while (!(seen = await lookOnce(process.ready, state, deadline))) {
+    while (!(seen = await lookOnce(service.ready, state, deadline))) {
       if (firstFailure || signal?.aborted || Date.now() > deadline) {
         await endProbe(state);
         const why =
           firstFailure ??
           (signal?.aborted
             ? 'stopped while starting'
-            : `${process.name} was not ready within ${readyTimeoutMs / 1000} s (last check: ${state.lastProblem ?? 'no answer'})`);
+            : `${service.name} was not ready within ${readyTimeoutMs / 1000} s (last check: ${state.lastProblem ?? 'no answer'})`);
         await stop();
         throw new Error(why);
       }
       await sleep(state.client ? 250 : 100);
     }
     await endProbe(state);
-    readiness.set(process.name, seen);
+    readiness.set(service.name, seen);
   }
   return { readiness, failed, stop };
 }

@@ -25,7 +25,7 @@ function start(stack: StackEnvironment): CommandRun {
 function runnerOf(run: CommandRun): number {
   const group = run.child.pid ?? 0;
   const ps = execFileSync('ps', ['-o', 'pid=,args=', '-g', String(group)], { encoding: 'utf8' });
-  const line = ps.split('\n').find((l) => /^\s*\d+ node .*start-all\.ts/.test(l) || /^\s*\d+ \S*node scripts\/src\/start-all\.ts/.test(l));
+  const line = ps.split('\n').find((l) => /^\s*\d+ \S*node \S*start-all-main\.ts/.test(l));
   if (!line) throw new Error(`no runner in the group of npm start:\n${ps}`);
   return Number(line.trim().split(/\s+/)[0]);
 }
@@ -139,7 +139,7 @@ describe('npm start', () => {
         .output()
         .split('\n')
         .filter((line) => line.trim() !== '' && !line.startsWith('>') && !line.startsWith('npm '));
-      expect(lines).toEqual([`mcp-server cannot start: port ${port} on 127.0.0.1 is already in use; stop what holds it, or set MCP_PORT to another port.`]);
+      expect(lines).toEqual([`mcp-server cannot start: port ${port} on 127.0.0.1 is already in use; set MCP_PORT to another port`]);
       expect(await takenPorts({ ...stack.env, MCP_PORT: '0' })).toEqual([]);
     } finally {
       holder.close();
@@ -153,7 +153,7 @@ describe('npm start', () => {
     expect(demo.output().trim().split('\n')).toEqual([expect.stringMatching(/^npm run demo: Unknown option '--strat'/)]);
     const token = runNpm(['run', '-s', 'token', '--', 'oscar'], { ...stack.env, PLATFORM_PORT: 'abc' });
     expect(await token.exited).toBe(2);
-    expect(token.output()).toContain('npm run token: PLATFORM_PORT must be a port number from 1 to 65535, not "abc"');
+    expect(token.output()).toContain('npm run token: Invalid settings: PLATFORM_PORT must be a port number (0 to 65535).');
     expect(token.output()).not.toContain('    at ');
   });
 
