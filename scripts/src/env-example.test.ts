@@ -15,13 +15,15 @@ function declaredBySettings(): string[] {
   });
 }
 
-/** The variables the stack's scripts read from their environment (`env.NAME`, `given.NAME`, `process.env.NAME`, `port(env, 'NAME', ...)`). */
+/** The variables the stack's scripts read from their environment (`env.NAME`, `given.NAME`, `process.env.NAME`, and the keys of their settings shapes). */
 function readByScripts(): string[] {
   const dir = join(repoRoot, 'scripts/src');
   return readdirSync(dir)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
     .flatMap((file) =>
-      [...readFileSync(join(dir, file), 'utf8').matchAll(/\b(?:(?:process\.env|env|given)\.|\(env, ')([A-Z][A-Z0-9_]+)\b/g)].map((m) => m[1] ?? ''),
+      [...readFileSync(join(dir, file), 'utf8').matchAll(/(?:\b(?:process\.env|env|given)\.|^\s+(?=[A-Z][A-Z0-9_]+: setting\.))([A-Z][A-Z0-9_]+)\b/gm)].map(
+        (m) => m[1] ?? '',
+      ),
     );
 }
 

@@ -2,10 +2,11 @@
 // formatted and prefixed, a taken port refused in one line before anything starts, the banner once
 // everything is ready, and Ctrl-C (or SIGTERM) stopping the services in order. The process exits
 // 0 after a requested stop, 1 when a service failed.
+import { isPlatformError } from '@platform/shared';
 import { prettyFactory } from 'pino-pretty';
 import { seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
 import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
-import { StackSettingsError, stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
+import { stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
 
 export interface StackCommand {
   /** How the command is called, prefixing its own lines. */
@@ -61,7 +62,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
   try {
     processes = stackProcesses(env, secrets, topology, seedFacts(command.seedPath));
   } catch (error) {
-    if (error instanceof StackSettingsError) return fail(error.message);
+    if (isPlatformError(error) && error.code === 'SETTINGS_INVALID') return fail(`${command.label} cannot start: ${error.message}`);
     throw error;
   }
   const taken = await takenPort(processes);

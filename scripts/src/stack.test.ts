@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StackSettingsError, stackProcesses } from './stack.ts';
+import { stackProcesses } from './stack.ts';
 
 const secrets = { WEBHOOK_TOOLS_CLIENT_SECRET: 'tools-secret', WEBHOOK_INGEST_TOKEN: 'ingest-token', MCP_GATEWAY_CLIENT_SECRET: 'gateway-secret' };
 const seed = { person: 'oscar', secretNames: ['WEBHOOK_TOOLS_CLIENT_SECRET', 'MCP_GATEWAY_CLIENT_SECRET'] };
@@ -58,11 +58,14 @@ describe('the stack topologies', () => {
     expect([p['deliverer-1'], p['deliverer-2']].map((d) => d?.env.WEBHOOK_DELIVERER_PORT)).toEqual(['4501', '4503']);
   });
 
-  it('refuses a port variable that is not a port, naming it', () => {
-    expect(() => stackProcesses({ MCP_PORT: 'eighty' }, secrets, 'embedded', seed)).toThrow(
-      new StackSettingsError('MCP_PORT must be a port number from 1 to 65535, not "eighty"'),
+  it("refuses a variable that cannot place a process, naming it (never its value), in the services' own words", () => {
+    expect(() => stackProcesses({ MCP_PORT: 'eighty' }, secrets, 'embedded', seed)).toThrow('Invalid settings: MCP_PORT must be a port number (0 to 65535).');
+    expect(() => stackProcesses({ CALLBACK_ADDRESS: 'nowhere' }, secrets, 'embedded', seed)).toThrow('Invalid settings: CALLBACK_ADDRESS must be host:port.');
+    expect(() => stackProcesses({ PLATFORM_PORT: '0' }, secrets, 'embedded', seed)).toThrow('PLATFORM_PORT must not be 0');
+    expect(() => stackProcesses({ WEBHOOK_API_PORT: '65534' }, secrets, 'postgres', seed)).toThrow(
+      "WEBHOOK_API_PORT must leave room for start:pg's second API",
     );
-    expect(() => stackProcesses({ CALLBACK_ADDRESS: 'nowhere' }, secrets, 'embedded', seed)).toThrow('CALLBACK_ADDRESS must be host:port, not "nowhere"');
+    expect(() => stackProcesses({ WEBHOOK_API_PORT: '65534' }, secrets, 'embedded', seed)).not.toThrow();
   });
 });
 

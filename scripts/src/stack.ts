@@ -5,8 +5,9 @@
 // the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
 // reference to it.
 import { join, resolve } from 'node:path';
+import { parseEnvironment, setting, type Environment } from '@platform/shared';
 
-export type Environment = Readonly<Record<string, string | undefined>>;
+export type { Environment };
 
 /** A port a process listens on, and the variable that moves it. */
 export interface Listener {
@@ -67,47 +68,56 @@ const entry = (path: string) => join(repoRoot, path);
 /** Secrets the services need that no seed names: generated once like the seed's. */
 export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN'];
 
-export class StackSettingsError extends Error {
-  override readonly name = 'StackSettingsError';
+/** The variables that place the stack's processes, in the services' own settings vocabulary. */
+const placement = {
+  PLATFORM_HOST: setting.host.default('127.0.0.1'),
+  PLATFORM_PORT: setting.port.default(4000),
+  PLATFORM_AI_PORT: setting.port.default(4001),
+  MCP_HOST: setting.host.default('127.0.0.1'),
+  MCP_PORT: setting.port.default(3000),
+  REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
+  CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
+  WEBHOOK_API_HOST: setting.host.default('127.0.0.1'),
+  WEBHOOK_API_PORT: setting.port.default(4100),
+  WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'),
+  WEBHOOK_DELIVERER_PORT: setting.port.optional(),
+  DEMO_RECEIVER_PORT: setting.port.default(4900),
+};
+
+const portVariables = ['PLATFORM_PORT', 'PLATFORM_AI_PORT', 'MCP_PORT', 'WEBHOOK_API_PORT', 'WEBHOOK_DELIVERER_PORT', 'DEMO_RECEIVER_PORT'] as const;
+
+/** Where the stack's processes listen; throws a SETTINGS_INVALID PlatformError naming every bad variable. */
+function loadPlacement(env: Environment, topology: Topology) {
+  return parseEnvironment(placement, env, function* crossCheck(values) {
+    // Every other address is derived from these: the system may not choose them.
+    for (const name of portVariables) if (values[name] === 0) yield [name, 'must not be 0: the other services must know the port'];
+    const roomNeeded = topology === 'postgres' ? 2 : 0;
+    const highest = Math.max(values.WEBHOOK_API_PORT ?? 0, values.WEBHOOK_DELIVERER_PORT ?? 0) + 1;
+    if (highest + roomNeeded > 65_535) yield ['WEBHOOK_API_PORT', "must leave room for start:pg's second API and deliverers, on the ports above it"];
+  });
 }
 
-function port(env: Environment, variable: string, fallback: number): number {
-  const given = env[variable];
-  if (given === undefined || given === '') return fallback;
-  const value = Number(given);
-  if (!Number.isInteger(value) || value < 1 || value > 65_535)
-    throw new StackSettingsError(`${variable} must be a port number from 1 to 65535, not "${given}"`);
-  return value;
-}
-
-function hostPort(env: Environment, variable: string, fallback: string): { host: string; port: number } {
-  const value = env[variable] || fallback;
-  const match = /^(.+):(\d{1,5})$/.exec(value);
-  const parsed = Number(match?.[2]);
-  if (!match?.[1] || !(parsed >= 1 && parsed <= 65_535)) throw new StackSettingsError(`${variable} must be host:port, not "${value}"`);
-  return { host: match[1].replace(/^\[(.*)\]$/, '$1'), port: parsed };
+/** host:port as the settings vocabulary takes it, split (an IPv6 host without its brackets). */
+function splitHostPort(address: string): { host: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { host: address.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(address.slice(at + 1)) };
 }
 
 /** Every address of the stack, from the variables the services read. */
 export function stackAddresses(env: Environment, topology: Topology): StackAddresses {
-  const platformPort = port(env, 'PLATFORM_PORT', 4000);
-  const mcpPort = port(env, 'MCP_PORT', 3000);
-  const apiPort = port(env, 'WEBHOOK_API_PORT', 4100);
-  const delivererPort = port(env, 'WEBHOOK_DELIVERER_PORT', apiPort + 1);
-  const registry = env.REGISTRY_ADDRESS || '127.0.0.1:3001';
+  const s = loadPlacement(env, topology);
+  const apiPort = s.WEBHOOK_API_PORT;
+  const delivererPort = s.WEBHOOK_DELIVERER_PORT ?? apiPort + 1;
   const apiPorts = topology === 'embedded' ? [apiPort] : [apiPort, apiPort + 2];
-  if (topology === 'postgres' && Math.max(apiPort, delivererPort) + 2 > 65_535) {
-    throw new StackSettingsError("WEBHOOK_API_PORT and WEBHOOK_DELIVERER_PORT must leave room for start:pg's second processes, two ports above each");
-  }
   return {
-    platformUrl: env.PLATFORM_ISSUER || `http://127.0.0.1:${platformPort}`,
-    aiUrl: env.PLATFORM_AI_BASE_URL || `http://127.0.0.1:${port(env, 'PLATFORM_AI_PORT', 4001)}`,
-    mcpUrl: env.MCP_PUBLIC_URL || `http://127.0.0.1:${mcpPort}/mcp`,
-    registryAddress: registry,
-    toolServiceAddress: env.CALLBACK_ADDRESS || '127.0.0.1:50051',
+    platformUrl: env.PLATFORM_ISSUER || `http://127.0.0.1:${s.PLATFORM_PORT}`,
+    aiUrl: env.PLATFORM_AI_BASE_URL || `http://127.0.0.1:${s.PLATFORM_AI_PORT}`,
+    mcpUrl: env.MCP_PUBLIC_URL || `http://127.0.0.1:${s.MCP_PORT}/mcp`,
+    registryAddress: s.REGISTRY_ADDRESS,
+    toolServiceAddress: s.CALLBACK_ADDRESS,
     webhookApiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
     delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => `http://127.0.0.1:${p}`),
-    receiverUrl: `http://127.0.0.1:${port(env, 'DEMO_RECEIVER_PORT', 4900)}`,
+    receiverUrl: `http://127.0.0.1:${s.DEMO_RECEIVER_PORT}`,
   };
 }
 
@@ -117,7 +127,7 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
  */
 export function stackProcesses(env: Environment, secrets: Readonly<Record<string, string>>, topology: Topology, seed: SeedFacts): StackProcess[] {
   const at = stackAddresses(env, topology);
-  const host = (variable: string) => env[variable] || '127.0.0.1';
+  const s = loadPlacement(env, topology);
   const platformApi = { PLATFORM_API_BASE_URL: env.PLATFORM_API_BASE_URL || at.platformUrl };
   const apiPort = (url: string) => Number(new URL(url).port);
 
@@ -131,8 +141,8 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       ...Object.fromEntries(seed.secretNames.map((name) => [name, secrets[name] ?? ''])),
     },
     listens: [
-      { host: host('PLATFORM_HOST'), port: port(env, 'PLATFORM_PORT', 4000), variable: 'PLATFORM_PORT' },
-      { host: host('PLATFORM_HOST'), port: port(env, 'PLATFORM_AI_PORT', 4001), variable: 'PLATFORM_AI_PORT' },
+      { host: s.PLATFORM_HOST, port: s.PLATFORM_PORT, variable: 'PLATFORM_PORT' },
+      { host: s.PLATFORM_HOST, port: s.PLATFORM_AI_PORT, variable: 'PLATFORM_AI_PORT' },
     ],
     ready: { kind: 'http', url: `${at.platformUrl}/health` },
     serves: `${at.platformUrl} (OAuth issuer and platform API)`,
@@ -151,7 +161,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
     env: { ...webhookApiEnv, WEBHOOK_API_PORT: String(apiPort(url)), ...(scaled && { WEBHOOK_RUN_DELIVERER: 'false' }) },
     listens: [
       {
-        host: host('WEBHOOK_API_HOST'),
+        host: s.WEBHOOK_API_HOST,
         port: apiPort(url),
         variable: index === 0 ? 'WEBHOOK_API_PORT' : 'WEBHOOK_API_PORT (its second process takes that port + 2)',
       },
@@ -165,7 +175,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
     env: { ...webhookApiEnv, WEBHOOK_DELIVERER_PORT: String(apiPort(url)) },
     listens: [
       {
-        host: host('WEBHOOK_DELIVERER_HOST'),
+        host: s.WEBHOOK_DELIVERER_HOST,
         port: apiPort(url),
         variable: index === 0 ? 'WEBHOOK_DELIVERER_PORT' : 'WEBHOOK_DELIVERER_PORT (the second deliverer takes that port + 2)',
       },
@@ -174,7 +184,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
     serves: `${url}/metrics (deliverer)`,
   }));
 
-  const registry = hostPort(env, 'REGISTRY_ADDRESS', at.registryAddress);
+  const registry = splitHostPort(at.registryAddress);
   const gateway: StackProcess = {
     name: 'mcp-server',
     entry: entry('mcp-server/src/main.ts'),
@@ -185,14 +195,14 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
     },
     listens: [
-      { host: host('MCP_HOST'), port: port(env, 'MCP_PORT', 3000), variable: 'MCP_PORT' },
+      { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
       { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
     ],
     ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` },
     serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC ${at.registryAddress})`,
   };
 
-  const callback = hostPort(env, 'CALLBACK_ADDRESS', at.toolServiceAddress);
+  const callback = splitHostPort(at.toolServiceAddress);
   const tools: StackProcess = {
     name: 'tool-service',
     entry: entry('tool-service/src/main.ts'),
