@@ -4,6 +4,7 @@
 // the delegation boundary refuses what the app was never consented to, owners included. Every step
 // checks what it shows; the first that does not see it ends the demo (after cleaning up).
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/client';
 import { describeDelivery, maskedHeaderValue, startDemoReceiver, type DemoReceiver } from './demo-receiver.ts';
 import { readings, sendTelemetry, type SimulatedDevice } from './device-simulator.ts';
@@ -76,8 +77,6 @@ async function attemptLog(
   if (!response.ok) throw new DemoStepFailed(`the attempt log answered ${response.status}`);
   return (await response.json()) as { outcome: string; responseStatus: number | null; error: string | null }[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs every step; resolves when all were seen, rejects with the first that was not. Cleans up either way. */
 export async function runDemo(options: DemoOptions): Promise<void> {
