@@ -11,7 +11,7 @@
 // rose from 2.0 to 2.8 ms (2025-11-25) and from 2.8 to 3.2 ms (2026-07-28) in one interleaved run.
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/shared';
 import { createToolApp, defineTool } from '@platform/shared/tools';
-import { listenOnFreePort, toolClient } from '@platform/shared/testing';
+import { listenOnFreePort, toolClient, until } from '@platform/shared/testing';
 import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { z } from 'zod';
 import { createMcpGateway } from '../src/mcp-gateway.ts';
@@ -55,14 +55,6 @@ const meCacheTtlSeconds = '600';
 // Everything the servers log is a warning at least: a per-request line at debug or info would
 // measure the logger, not the gateway.
 const logger = (name: string): Logger => createLogger({ name, level: 'warn' });
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const proxy = await startCountingProxy();
 const gatewayHttp = await listenOnFreePort();

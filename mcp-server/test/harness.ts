@@ -6,7 +6,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, listenOnFreePort, startedForTests } from '@platform/shared/testing';
+import { captureLogs, listenOnFreePort, startedForTests, until } from '@platform/shared/testing';
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
 import { z } from 'zod';
@@ -124,14 +124,7 @@ export function stackForTests(options: StackOptions = {}, per?: 'file' | 'test')
   return startedForTests(() => startStack(options), { per: per ?? 'file' });
 }
 
-/** Waits until `condition` holds, polling; fails naming `what` after `timeoutMs`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { until };
 
 /** A tool service for tests that records, inside the service, the token each call brought. */
 export interface ProbeService {

@@ -2,7 +2,7 @@
 // on SQLite and PostgreSQL. What SPEC's Events, States and transitions and the issue's rules say
 // each endpoint receives, and when it receives nothing.
 import { startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests, until } from '@platform/shared/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver, type Receiver } from './receiver.ts';
 import {
@@ -21,13 +21,6 @@ const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
 const roof = 1002;
 
-const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 const quiet = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => {

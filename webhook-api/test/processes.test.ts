@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { createLogger } from '@platform/shared';
 import { startPlatform } from '@platform/dev-platform/testing';
-import { closedPort, startedForTests } from '@platform/shared/testing';
+import { closedPort, startedForTests, until } from '@platform/shared/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
@@ -34,14 +34,6 @@ const workspace = resolve(import.meta.dirname, '..');
 const nodeBinary = process.execPath;
 /** The children's in-flight limit per endpoint: what a kill can leave sent but not recorded, with the settlements not yet written. */
 const perEndpoint = 8;
-
-const until = async (condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 /** Where a child process finds the test's database: DATABASE_URL, or the SQLite file's folder. */
 interface DatabaseEnv {
@@ -74,13 +66,17 @@ async function startChild(script: string, env: NodeJS.ProcessEnv, port: number):
     stderr += chunk.toString('utf8');
   });
   const exited = once(child, 'exit');
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
-    return fetch(`http://127.0.0.1:${port}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-  }, `${script} answers /health`);
+  await until(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
+      return fetch(`http://127.0.0.1:${port}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    `${script} answers /health`,
+    20_000,
+  );
   void exited;
   return child;
 }
@@ -138,7 +134,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
         const port = await closedPort();
         const child = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
         const seen = receiver.received.length;
-        await until(() => receiver.received.length >= seen + 20, `deliverer ${kills + 1} delivers`);
+        await until(() => receiver.received.length >= seen + 20, `deliverer ${kills + 1} delivers`, 20_000);
         await kill(child);
       }
       feed.on = false;
@@ -263,7 +259,7 @@ describe('two deliverers on PostgreSQL', () => {
       }
       await until(() => receiver.received.length >= 1, 'the first point delivered', 5_000);
       expect((receiver.received[0]?.at ?? Infinity) - ingestedAt).toBeLessThan(2_000);
-      await until(() => receiver.received.length >= total, `${total} points delivered`);
+      await until(() => receiver.received.length >= total, `${total} points delivered`, 20_000);
       await new Promise((r) => setTimeout(r, 300));
       const seqs = seqsOf(receiver);
       expect(seqs).toHaveLength(total);

@@ -9,3 +9,4 @@ export { startPlatformFixture, type PlatformFixture, type StagedCaller } from '.
 export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture } from './registry-fixture.ts';
 export { toolClient, type CallAnswer, type ToolClient } from './tool-client.ts';
 export { healthClient, healthStatus, reflectedServices } from './grpc-probes.ts';
+export { until } from './until.ts';
