@@ -1,7 +1,9 @@
 // The servers the gateway benchmark loads, in a process of their own so that the MCP clients that
 // drive the load do not share their event loop: the whole path (the dev platform behind a counting
 // proxy, the gateway and its gRPC registry, a tool service on the SDK with a no-op tool, registered
-// at the gateway), and the bare MCP SDK server next to it. Reports its addresses and the people's
+// at the gateway), and the bare MCP SDK server next to it. Two more take the gateway apart: a
+// second gateway whose CallTool is answered in-process (everything but the gRPC hop), and a bare
+// grpc-js ToolService (the gRPC hop and nothing else). Reports its addresses and the people's
 // tokens over IPC, then answers the benchmark's requests (see ServersRequest).
 //
 // The tool service shares this process's event loop with the gateway, where in production it is a
@@ -9,13 +11,17 @@
 // on 2 CPUs with the tool service in a child process, the gRPC leg of a sequential call took
 // 1.25–1.4 ms instead of ~0.55 ms (a wake-up of another process each way), and the gateway's p50
 // rose from 2.0 to 2.8 ms (2025-11-25) and from 2.8 to 3.2 ms (2026-07-28) in one interleaved run.
+import * as grpc from '@grpc/grpc-js';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/shared';
 import { createToolApp, defineTool } from '@platform/shared/tools';
-import { listenOnFreePort, toolClient, until } from '@platform/shared/testing';
+import { listenOnFreePort, toolClient, until, type Listening } from '@platform/shared/testing';
 import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { loadToolsProto, type CallToolResponse } from '@platform/proto';
 import { z } from 'zod';
-import { createMcpGateway } from '../src/mcp-gateway.ts';
+import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
+import type { ToolServiceAnswer } from '../src/remote-tools.ts';
 import { loadMcpServerSettings } from '../src/settings.ts';
+import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
 import { createBareMcpServer } from './bare-mcp-server.ts';
 import { startCountingProxy } from './counting-proxy.ts';
 
@@ -26,19 +32,28 @@ export interface ServersReady {
   readonly bareUrl: string;
   /** One person token for the gateway per client, of people who may use the no-op's app. */
   readonly tokens: readonly string[];
+  /** The MCP endpoint of the gateway without its gRPC hop, and a person token for it. */
+  readonly hoplessUrl: string;
+  readonly hoplessToken: string;
 }
 
 export type ServersRequest =
   /** This process's CPU time so far and what the platform was asked; after a garbage collection when `gc`. */
   | { readonly kind: 'sample'; readonly gc: boolean }
   /** The gRPC leg alone: CallTool of the no-op from this process, as the gateway sends it, `inFlight` at a time. */
-  | { readonly kind: 'grpc-leg'; readonly inFlight: number; readonly seconds: number };
+  | { readonly kind: 'grpc-leg'; readonly inFlight: number; readonly seconds: number }
+  /** The gRPC hop's floor: sequential CallTool, as the gateway sends it, of a grpc-js server that answers at once (no SDK). */
+  | { readonly kind: 'grpc-floor'; readonly seconds: number };
 
 export interface ServersSample {
   /** User + system CPU time of this process so far. */
   readonly cpuMicros: number;
   /** What the platform was asked so far, by `METHOD /path` (token requests by grant). */
   readonly platform: Readonly<Record<string, number>>;
+}
+
+export interface GrpcFloorFigures {
+  readonly p50Micros: number;
 }
 
 export interface GrpcLegFigures {
@@ -56,52 +71,76 @@ const meCacheTtlSeconds = '600';
 // measure the logger, not the gateway.
 const logger = (name: string): Logger => createLogger({ name, level: 'warn' });
 
+/** What the no-op answers, as the gateway's pool hands it on: `{ ok: true }`. */
+const noopResponse: CallToolResponse = { resultJson: '{"ok":true}', isError: false, text: '' };
+const noopAnswer: ToolServiceAnswer = { ok: true, resultJson: '{"ok":true}', isError: false, text: '' };
+
 const proxy = await startCountingProxy();
 const gatewayHttp = await listenOnFreePort();
 const gatewayUrl = `${gatewayHttp.url}/mcp`;
+const hoplessHttp = await listenOnFreePort();
+const hoplessUrl = `${hoplessHttp.url}/mcp`;
 // The platform's test harness logs at debug into memory; it is asked nothing once the caches are warm.
-const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: gatewayUrl } });
+const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: `${gatewayUrl},${hoplessUrl}` } });
 proxy.target = platform.issuer;
 
-const settings = loadMcpServerSettings({
-  MCP_PUBLIC_URL: gatewayUrl,
-  PLATFORM_API_BASE_URL: proxy.url,
-  MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
-  REGISTRY_ADDRESS: '127.0.0.1:0',
-  ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
-});
-const gateway = createMcpGateway({ settings, logger: logger('mcp-server') });
-gatewayHttp.server.on('request', gateway.app);
-const registry = await gateway.registry.serve(settings.registryAddress);
+/** A gateway at `publicUrl`, attached to its HTTP server, with its registry serving on a free port. */
+async function startGateway(http: Listening, publicUrl: string, toolServices?: ToolServicePool) {
+  const settings = loadMcpServerSettings({
+    MCP_PUBLIC_URL: publicUrl,
+    PLATFORM_API_BASE_URL: proxy.url,
+    MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
+    REGISTRY_ADDRESS: '127.0.0.1:0',
+    ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+  });
+  const gateway = createMcpGateway({ settings, logger: logger('mcp-server'), ...(toolServices && { toolServices }) });
+  http.server.on('request', gateway.app);
+  const registry = await gateway.registry.serve(settings.registryAddress);
+  return { gateway, registry, callTimeoutMs: settings.toolCallTimeoutMs };
+}
 
-const toolSettings = loadPlatformMcpSettings({
-  PLATFORM_API_BASE_URL: proxy.url,
-  APP_CLIENT_ID: 'fleet-insights',
-  APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
-  SERVICE_NAME: 'bench',
-  GATEWAY_ADDRESS: registry.address,
-  CALLBACK_ADDRESS: '127.0.0.1:0',
-  ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
-});
-const tools = createToolApp({ settings: toolSettings, identity: platformAppIdentity(toolSettings), logger: logger('bench-tools') });
-tools.registerTools([
-  defineTool({
-    name: 'noop',
-    title: 'No-op',
-    description: 'Answers { ok: true }; for the benchmark.',
-    inputSchema: z.strictObject({}),
-    annotations: { readOnlyHint: true },
-    handler: () => ({ ok: true }),
-  }),
-]);
-const toolService = await tools.serve();
-await until(() => gateway.registry.catalog().byName('noop') !== undefined, 'the tool service registered its no-op');
+/** A tool service on the SDK with the no-op, registered at `registryAddress`; resolves once the gateway lists it. */
+async function startNoopService(registryAddress: string, gateway: McpGateway) {
+  const toolSettings = loadPlatformMcpSettings({
+    PLATFORM_API_BASE_URL: proxy.url,
+    APP_CLIENT_ID: 'fleet-insights',
+    APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
+    SERVICE_NAME: 'bench',
+    GATEWAY_ADDRESS: registryAddress,
+    CALLBACK_ADDRESS: '127.0.0.1:0',
+    ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+  });
+  const tools = createToolApp({ settings: toolSettings, identity: platformAppIdentity(toolSettings), logger: logger('bench-tools') });
+  tools.registerTools([
+    defineTool({
+      name: 'noop',
+      title: 'No-op',
+      description: 'Answers { ok: true }; for the benchmark.',
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true },
+      handler: () => ({ ok: true }),
+    }),
+  ]);
+  const served = await tools.serve();
+  await until(() => gateway.registry.catalog().byName('noop') !== undefined, 'the tool service registered its no-op');
+  return served;
+}
+
+const { gateway, registry, callTimeoutMs } = await startGateway(gatewayHttp, gatewayUrl);
+const toolService = await startNoopService(registry.address, gateway);
+
+// The gateway without its gRPC hop: its own pool lists the tool service's tools over gRPC, but
+// CallTool is answered in-process, after the caller check and the delegated token as always.
+const hoplessPool = createToolServicePool();
+const hopless = await startGateway(hoplessHttp, hoplessUrl, { ...hoplessPool, callTool: () => Promise.resolve(noopAnswer) });
+const hoplessToolService = await startNoopService(hopless.registry.address, hopless.gateway);
 
 const bare = createBareMcpServer();
 const bareHttp = await listenOnFreePort();
 bareHttp.server.on('request', bare.app);
 
 const tokens = await Promise.all(people.map((username) => personToken(proxy.url, username, { resource: gatewayUrl })));
+const hoplessToken = await personToken(proxy.url, 'oscar', { resource: hoplessUrl });
 
 // The gRPC leg alone, the way the gateway calls it: a delegated token for (oscar, fleet-insights).
 const grpcLeg = toolClient(toolService.address);
@@ -128,14 +167,55 @@ async function measureGrpcLeg(inFlight: number, seconds: number): Promise<GrpcLe
   return { callsPerSecond: calls / ((performance.now() - started) / 1000), cpuMicrosPerCall: (used.user + used.system) / calls };
 }
 
-async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures> {
+// The gRPC hop's floor: a grpc-js ToolService that answers the no-op at once, no SDK, called by
+// the gateway's pool with the same delegated token and deadline.
+const floorServer = new grpc.Server();
+floorServer.addService(loadToolsProto().ToolService.service, {
+  ListTools: (_call: unknown, callback: grpc.sendUnaryData<{ tools: [] }>) => {
+    callback(null, { tools: [] });
+  },
+  CallTool: (_call: unknown, callback: grpc.sendUnaryData<CallToolResponse>) => {
+    callback(null, noopResponse);
+  },
+});
+const floorPort = await new Promise<number>((resolve, reject) => {
+  floorServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
+    if (error) reject(error);
+    else resolve(port);
+  });
+});
+const floorAddress = `127.0.0.1:${floorPort}`;
+const floorPool = createToolServicePool();
+const floorLease = floorPool.lease(floorAddress);
+
+async function measureGrpcFloor(seconds: number): Promise<GrpcFloorFigures> {
+  const call = async () => {
+    const answer = await floorPool.callTool(floorAddress, { name: 'noop', argumentsJson: '{}', requestId: '1' }, grpcLegToken, { deadlineMs: callTimeoutMs });
+    if (!answer.ok) throw new Error(`CallTool of the bare grpc-js server failed: ${JSON.stringify(answer)}`);
+  };
+  // Warm for as long as it measures: a few hundred calls leave grpc-js's code still tiering up.
+  const warm = performance.now() + seconds * 1000;
+  while (performance.now() < warm) await call();
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const before = performance.now();
+    await call();
+    latencies.push(performance.now() - before);
+  }
+  const sorted = Float64Array.from(latencies).sort();
+  return { p50Micros: (sorted[Math.floor(sorted.length / 2)] ?? Number.NaN) * 1000 };
+}
+
+async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures | GrpcFloorFigures> {
   if (request.kind === 'grpc-leg') return measureGrpcLeg(request.inFlight, request.seconds);
+  if (request.kind === 'grpc-floor') return measureGrpcFloor(request.seconds);
   if (request.gc) globalThis.gc?.();
   const { user, system } = process.cpuUsage();
   return { cpuMicros: user + system, platform: proxy.counts() };
 }
 
-const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, tokens };
+const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, tokens, hoplessUrl, hoplessToken };
 process.send?.(ready);
 process.on('message', (request: ServersRequest) => {
   answer(request).then(
@@ -150,12 +230,19 @@ process.on('message', (request: ServersRequest) => {
 process.once('disconnect', () => {
   void (async () => {
     grpcLeg.close();
+    floorLease.release();
+    floorPool.close();
+    floorServer.forceShutdown();
     await bare.close();
     await bareHttp.close();
     await toolService.close(0);
     await registry.close();
     await gateway.close();
     await gatewayHttp.close();
+    await hoplessToolService.close(0);
+    await hopless.registry.close();
+    await hopless.gateway.close();
+    await hoplessHttp.close();
     await platform.close();
     await proxy.close();
   })().finally(() => process.exit(0));

@@ -3,14 +3,16 @@
 // server running the same no-op in-process, on both protocol revisions, in the same run: p50 and
 // p99 latency of sequential calls, calls/s with calls in flight from several clients, and the
 // servers' CPU time per call, which the machine's other load moves far less than calls/s. The
-// servers run in a process of their own; this one only drives MCP SDK clients.
+// servers run in a process of their own; this one only drives MCP SDK clients. Two more figures
+// take the p50 apart: the gateway with CallTool answered in-process (all it adds but the gRPC hop),
+// and the gRPC hop's floor (a grpc-js server that answers at once, called as the gateway calls).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { collectGarbage } from '@platform/scripts/bench-report';
-import type { GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
+import type { GrpcFloorFigures, GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
 import { callLoad, type LoadFigures } from './tool-call-load.ts';
 
 const rounds = 3;
@@ -66,13 +68,14 @@ async function connect(url: string, era: Era, token: string): Promise<Client> {
   return client;
 }
 
-/** Measures one side for one round: sequential latency, then calls/s under load with the servers' CPU time. */
-async function measureRound(side: Side): Promise<void> {
+/** Measures one side for one round: sequential latency, then (unless `sequentialOnly`) calls/s under load with the servers' CPU time. */
+async function measureRound(side: Side, sequentialOnly = false): Promise<void> {
   collectGarbage();
   await sample(true);
   const [first] = side.clients;
   if (!first) throw new Error('no client');
   side.measured.sequential.push(await callLoad([first], 1, sequentialSeconds));
+  if (sequentialOnly) return;
   const before = await sample();
   const load = await callLoad(side.clients, inFlightPerClient, loadSeconds);
   const after = await sample();
@@ -84,6 +87,8 @@ interface EraResult {
   readonly era: Era;
   readonly gateway: Measured;
   readonly bare: Measured;
+  /** The gateway with CallTool answered in-process: sequential only. */
+  readonly hopless: Measured;
   readonly platform: Record<string, number>;
 }
 
@@ -92,17 +97,18 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
   const connectAll = (url: string) => Promise.all(ready.tokens.map((token) => connect(url, era, token)));
   const gateway: Side = { clients: await connectAll(ready.gatewayUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
   const bare: Side = { clients: await connectAll(bareUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
+  const hopless: Side = { clients: [await connect(ready.hoplessUrl, era, ready.hoplessToken)], measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
   try {
     // The warm-up fills the caches: each token's caller check and delegated token, the tool service's caller check.
-    for (const side of [gateway, bare]) await callLoad(side.clients, inFlightPerClient, warmUpSeconds);
+    for (const side of [gateway, bare, hopless]) await callLoad(side.clients, inFlightPerClient, warmUpSeconds);
     const before = await sample();
     for (let round = 0; round < rounds; round++) {
-      // Interleaved, and in alternating order, so a slow patch of the machine falls on both alike.
-      for (const side of round % 2 === 0 ? [gateway, bare] : [bare, gateway]) await measureRound(side);
+      // Interleaved, and in alternating order, so a slow patch of the machine falls on all alike.
+      for (const side of round % 2 === 0 ? [gateway, bare, hopless] : [hopless, bare, gateway]) await measureRound(side, side === hopless);
     }
-    return { era, gateway: gateway.measured, bare: bare.measured, platform: platformDelta(before, await sample()) };
+    return { era, gateway: gateway.measured, bare: bare.measured, hopless: hopless.measured, platform: platformDelta(before, await sample()) };
   } finally {
-    await Promise.all([...gateway.clients, ...bare.clients].map((client) => client.close().catch(() => undefined)));
+    await Promise.all([...gateway.clients, ...bare.clients, ...hopless.clients].map((client) => client.close().catch(() => undefined)));
   }
 }
 
@@ -137,13 +143,15 @@ function row(metric: string, gateway: number, bare: number, digits: number, targ
   return `  ${cells.join(' ')}`;
 }
 
-function printEra({ era, gateway, bare, platform }: EraResult, clients: number, grpcLeg: GrpcLegFigures): void {
+function printEra({ era, gateway, bare, hopless, platform }: EraResult, clients: number, grpcLeg: GrpcLegFigures, grpcFloor: GrpcFloorFigures): void {
   const g = figuresOf(gateway);
   const b = figuresOf(bare);
+  const hoplessP50 = median(hopless.sequential.map((r) => r.p50Ms));
   console.log(`\nMCP tools/call of a no-op tool, warm, ${eraTitles[era]}`);
   console.log(`  ${'metric'.padEnd(44)} ${'gateway'.padStart(10)} ${'bare'.padStart(10)} ${'ratio'.padStart(8)} ${'target'.padStart(9)}`);
   console.log(row('p50 latency, sequential (ms)', g.p50, b.p50, 3, { bound: targets.p50, atMost: true }));
   console.log(row('p99 latency, sequential (ms)', g.p99, b.p99, 3));
+  console.log(row('p50, gateway without its gRPC hop (ms)', hoplessP50, b.p50, 3));
   console.log(
     row(`calls/s, ${inFlightPerClient * clients} in flight over ${clients} clients`, g.callsPerSecond, b.callsPerSecond, 0, {
       bound: targets.callsPerSecond,
@@ -156,6 +164,12 @@ function printEra({ era, gateway, bare, platform }: EraResult, clients: number, 
   const extra = g.cpu - b.cpu;
   console.log(
     `  the gateway's extra ${extra.toFixed(0)} µs of CPU per call; the gRPC leg alone takes ${grpcLeg.cpuMicrosPerCall.toFixed(0)} µs (${((100 * grpcLeg.cpuMicrosPerCall) / extra).toFixed(0)}% of it)`,
+  );
+  const budget = (targets.p50 - 1) * b.p50 * 1000;
+  const hop = (g.p50 - hoplessP50) * 1000;
+  console.log(
+    `  the p50 target leaves ${budget.toFixed(0)} µs over bare for all the gateway adds; without its gRPC hop it adds ${((hoplessP50 - b.p50) * 1000).toFixed(0)} µs,` +
+      ` and the hop costs ${hop.toFixed(0)} µs in place (${((100 * hop) / budget).toFixed(0)}% of the budget; a bare grpc-js call alone, hot, ${grpcFloor.p50Micros.toFixed(0)} µs)`,
   );
   const asked = Object.entries(platform).map(([key, count]) => `${key} ×${count}`);
   console.log(`  platform asked during the measured rounds: ${asked.length === 0 ? 'nothing' : asked.join(', ')}`);
@@ -175,6 +189,12 @@ try {
     await sample(true);
     grpcLegRounds.push(await ask<GrpcLegFigures>({ kind: 'grpc-leg', inFlight: inFlightPerClient * ready.tokens.length, seconds: grpcLegSeconds }));
   }
+  const grpcFloorRounds: GrpcFloorFigures[] = [];
+  for (let round = 0; round < rounds; round++) {
+    await sample(true);
+    grpcFloorRounds.push(await ask<GrpcFloorFigures>({ kind: 'grpc-floor', seconds: grpcLegSeconds }));
+  }
+  const grpcFloor: GrpcFloorFigures = { p50Micros: median(grpcFloorRounds.map((r) => r.p50Micros)) };
   const grpcLeg: GrpcLegFigures = {
     callsPerSecond: median(grpcLegRounds.map((r) => r.callsPerSecond)),
     cpuMicrosPerCall: median(grpcLegRounds.map((r) => r.cpuMicrosPerCall)),
@@ -185,10 +205,12 @@ try {
       `\nbare: an MCP SDK server with the no-op in-process. Median of ${rounds} interleaved rounds of ${sequentialSeconds} s sequential` +
       ` and ${loadSeconds} s under load each; servers in their own process; 1-min load average ${(loadavg()[0] ?? 0).toFixed(1)} on ${availableParallelism()} CPUs.`,
   );
-  for (const result of results) printEra(result, ready.tokens.length, grpcLeg);
+  for (const result of results) printEra(result, ready.tokens.length, grpcLeg, grpcFloor);
   console.log(
     `\nThe gRPC leg alone: CallTool of the no-op from the servers process with a delegated token, ${inFlightPerClient * ready.tokens.length} in flight` +
-      ` (grpc-js client, the tool service's grpc-js server and SDK): ${grpcLeg.callsPerSecond.toFixed(0)} calls/s, ${grpcLeg.cpuMicrosPerCall.toFixed(0)} µs of CPU per call.`,
+      ` (grpc-js client, the tool service's grpc-js server and SDK): ${grpcLeg.callsPerSecond.toFixed(0)} calls/s, ${grpcLeg.cpuMicrosPerCall.toFixed(0)} µs of CPU per call.` +
+      `\nThe gRPC hop's floor: sequential CallTool from the servers process, with the delegated token and the gateway's deadline, of a grpc-js` +
+      ` server that answers at once (no SDK): p50 ${grpcFloor.p50Micros.toFixed(0)} µs.`,
   );
   const cold = results.filter((result) => coldRequests(result.platform) > 0);
   if (cold.length > 0) {

@@ -15,12 +15,17 @@ import { createToolGateway } from './mcp/tool-gateway.ts';
 import { createToolRegistry, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
-import { createToolServicePool } from './tool-services/index.ts';
+import { createToolServicePool, type ToolServicePool } from './tool-services/index.ts';
 
 export interface McpGatewayOptions {
   readonly settings: McpServerSettings;
   readonly logger: Logger;
   readonly httpClient?: HttpClient;
+  /**
+   * The tool services' clients; by default a grpc-js pool of its own. The benchmark passes one
+   * that answers CallTool in-process, to measure the gateway without its gRPC hop.
+   */
+  readonly toolServices?: ToolServicePool;
 }
 
 export interface McpGateway {
@@ -40,7 +45,7 @@ const scope = 'api';
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
   const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
-  const toolServices = createToolServicePool();
+  const toolServices = options.toolServices ?? createToolServicePool();
   const registry = createToolRegistry({
     apiBaseUrl: settings.apiBaseUrl,
     httpClient,
