@@ -2,6 +2,7 @@ import { startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
+import { browser, signIn as signInAs } from './browser-sign-in.ts';
 import { startPlatform } from './harness.ts';
 
 const running = startedForTests(() => startPlatform());
@@ -9,23 +10,8 @@ const running = startedForTests(() => startPlatform());
 const redirectUri = 'http://127.0.0.1:45678/callback';
 const mcpResource = 'http://127.0.0.1:3000/mcp';
 
-/** A browser reduced to what the flow needs: cookies and manual redirects. */
-function browser() {
-  const cookies = new Map<string, string>();
-  return async function visit(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string> | undefined), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const [name = '', ...value] = pair.split('=');
-      cookies.set(name.trim(), value.join('='));
-    }
-    return response;
-  };
-}
+const signIn = (visit: ReturnType<typeof browser>, url: string, password: string) =>
+  signInAs(visit, url, { issuer: running().issuer, redirectUri, username: 'oscar', password });
 
 async function registerMcpClient(): Promise<oauth.Configuration> {
   // What MCP clients (the MCP Inspector, mcp-remote) send: a public client with a loopback
@@ -44,32 +30,6 @@ async function registerMcpClient(): Promise<oauth.Configuration> {
     // eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test server
     { execute: [oauth.allowInsecureRequests] },
   );
-}
-
-/** Follows redirects from `url` until one leaves for the client's redirect URI; answers the login form on the way. */
-async function signIn(visit: ReturnType<typeof browser>, url: string, password: string): Promise<{ callback?: URL; loginStatus?: number }> {
-  let next = url;
-  for (let hops = 0; hops < 12; hops++) {
-    if (next.startsWith(redirectUri)) return { callback: new URL(next) };
-    const response = await visit(next);
-    if (response.status === 200 && (response.headers.get('content-type') ?? '').includes('html')) {
-      const html = await response.text();
-      const action = /action="([^"]+)"/.exec(html)?.[1];
-      if (!action) throw new Error(`no login form in: ${html.slice(0, 200)}`);
-      const posted = await visit(new URL(action, running().issuer).href, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: 'oscar', password }).toString(),
-      });
-      if (posted.status !== 303) return { loginStatus: posted.status };
-      next = new URL(posted.headers.get('location') ?? '', running().issuer).href;
-      continue;
-    }
-    const location = response.headers.get('location');
-    if (!location) throw new Error(`stuck at ${next}: ${response.status} ${await response.text()}`);
-    next = new URL(location, running().issuer).href;
-  }
-  throw new Error('too many redirects');
 }
 
 describe('authorization code with PKCE for a dynamically registered MCP client', () => {
