@@ -5,6 +5,7 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { AccessTokenClaims } from './authenticate.ts';
 import type { DevPlatformSettings } from './settings.ts';
+import { createProviderStore } from './provider-store.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { registerTokenExchange, tokenExchangeGrant } from './token-exchange.ts';
 import type { World } from './world.ts';
@@ -52,6 +53,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   });
 
   const configuration: Configuration = {
+    adapter: createProviderStore({ clientsFile: settings.clientsFile }),
     jwks: keys.privateJwks,
     cookies: { keys: [...options.cookieKeys] },
     clients: [

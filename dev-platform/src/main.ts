@@ -1,7 +1,8 @@
 // Composition root of the dev platform: settings, seed, the two HTTP servers, clean shutdown.
 import { createServer } from 'node:http';
-import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/shared';
 import { createDevPlatform } from './dev-platform.ts';
+import { ClientsFileError } from './provider-store.ts';
 import { loadSeedFile } from './seed.ts';
 import { loadDevPlatformSettings } from './settings.ts';
 
@@ -11,7 +12,10 @@ endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDevPlatformSettings(process.env));
 const seed = exitOnStartupFailure(service, () => loadSeedFile(settings.seedPath, process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const platform = await createDevPlatform({ settings, seed, logger });
+const platform = await createDevPlatform({ settings, seed, logger }).catch((error: unknown) => {
+  if (error instanceof ClientsFileError) failStartup(service, new Error(`PLATFORM_CLIENTS_FILE: ${error.message}`));
+  throw error;
+});
 
 const servers = [
   { server: createServer(platform.app), port: settings.port, portVariable: 'PLATFORM_PORT', what: `issuer and platform API ${settings.issuer}` },
@@ -21,7 +25,7 @@ for (const { server, port, portVariable, what } of servers) {
   await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port, portVariable }));
   logger.info(`listening: ${what}`);
 }
-logger.info({ seed: settings.seedPath, tokenExchange: settings.tokenExchangeEnabled }, 'dev platform ready');
+logger.info({ seed: settings.seedPath, clientsFile: settings.clientsFile ?? 'memory', tokenExchange: settings.tokenExchangeEnabled }, 'dev platform ready');
 
 stopOnSignals({
   logger,

@@ -12,6 +12,8 @@ export interface DevPlatformSettings {
   readonly aiPort: number;
   readonly aiBaseUrl: string;
   readonly seedPath: string;
+  /** Where clients registered by dynamic client registration are kept across restarts; none keeps them in memory. */
+  readonly clientsFile: string | undefined;
   readonly tokenExchangeEnabled: boolean;
   /** Resources a person's token may be issued for besides the platform API (the MCP server). */
   readonly extraResources: readonly string[];
@@ -29,6 +31,7 @@ const shape = {
   PLATFORM_AI_PORT: setting.port.default(4001),
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
   PLATFORM_SEED: setting.text.optional(),
+  PLATFORM_CLIENTS_FILE: setting.text.optional(),
   PLATFORM_TOKEN_EXCHANGE: setting.flag.default(true),
   PLATFORM_EXTRA_RESOURCES: setting.baseUrlList.default(['http://127.0.0.1:3000/mcp']),
   PLATFORM_ACCESS_TOKEN_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(3600),
@@ -54,6 +57,7 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     aiPort: s.PLATFORM_AI_PORT,
     aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? `http://127.0.0.1:${s.PLATFORM_AI_PORT}`,
     seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
+    clientsFile: s.PLATFORM_CLIENTS_FILE === undefined ? undefined : resolve(s.PLATFORM_CLIENTS_FILE),
     tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,
     extraResources: Object.freeze([...s.PLATFORM_EXTRA_RESOURCES]),
     accessTokenTtlSeconds: s.PLATFORM_ACCESS_TOKEN_TTL_SECONDS,

@@ -15,8 +15,8 @@ describe('starting the dev platform', () => {
     try {
       const run = start({ PLATFORM_PORT: port, PLATFORM_AI_PORT: '0', LOG_LEVEL: 'silent' });
       expect(run.status).toBe(1);
-      // oidc-provider warns about its development defaults on stderr first; the failure is the last line.
-      expect(run.stderr.trim().split('\n').at(-1)).toBe(
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr.trim()).toBe(
         `dev-platform cannot start: port ${port} on 127.0.0.1 is already in use; set PLATFORM_PORT to another port`,
       );
       expect(run.stderr).not.toMatch(/^\s+at /m);

@@ -138,6 +138,8 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
     // resource given; the seed's secrets are the platform's alone.
     env: {
       PLATFORM_EXTRA_RESOURCES: [...new Set([...(env.PLATFORM_EXTRA_RESOURCES ?? '').split(',').filter(Boolean), at.mcpUrl])].join(','),
+      // MCP clients that registered once (mcp-remote, an agent desktop) can sign in again after a restart.
+      PLATFORM_CLIENTS_FILE: env.PLATFORM_CLIENTS_FILE || join(env.WEBHOOK_DATA_DIR || 'data', 'platform-clients.json'),
       ...Object.fromEntries(seed.secretNames.map((name) => [name, secrets[name] ?? ''])),
     },
     listens: [

@@ -1,0 +1,97 @@
+// Clients registered through dynamic client registration, across a restart of the platform: an MCP
+// client that registered once (mcp-remote keeps its client id) signs in again after `npm start`
+// restarts the stack, when PLATFORM_CLIENTS_FILE names where they are kept.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { decodeJwt } from 'jose';
+import * as oauth from 'openid-client';
+import { describe, expect, it } from 'vitest';
+import { browser, signIn } from './browser-sign-in.ts';
+import { devSecrets } from './dev-env.ts';
+import { startPlatform, type RunningPlatform } from './harness.ts';
+
+const redirectUri = 'http://127.0.0.1:45679/callback';
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
+const insecure = { execute: [oauth.allowInsecureRequests] };
+
+async function register(issuer: string): Promise<string> {
+  const client = await oauth.dynamicClientRegistration(
+    new URL(issuer),
+    {
+      client_name: 'mcp-remote',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
+    oauth.None(),
+    insecure,
+  );
+  return client.clientMetadata().client_id;
+}
+
+/** The whole sign-in of `clientId` at `platform`: the access token, or the page the person was left on. */
+async function signInWith(platform: RunningPlatform, clientId: string): Promise<{ token?: string; status?: number }> {
+  const client = await oauth.discovery(new URL(platform.issuer), clientId, undefined, oauth.None(), insecure);
+  const verifier = oauth.randomPKCECodeVerifier();
+  const url = oauth.buildAuthorizationUrl(client, {
+    redirect_uri: redirectUri,
+    scope: 'api',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
+  const first = await fetch(url, { redirect: 'manual' });
+  if (first.status !== 303 && first.status !== 302) return { status: first.status };
+  const { callback } = await signIn(browser(), url.href, { issuer: platform.issuer, redirectUri, username: 'oscar', password: 'oscar-dev-password' });
+  if (!callback) throw new Error('no callback');
+  const tokens = await oauth.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier });
+  return { token: tokens.access_token };
+}
+
+const freshFile = () => join(mkdtempSync(join(tmpdir(), 'platform-clients-')), 'clients.json');
+
+describe('registered clients across a restart', () => {
+  it('keeps a registered client in PLATFORM_CLIENTS_FILE, so that it signs in again after a restart', async () => {
+    const file = freshFile();
+    const before = await startPlatform({ env: { PLATFORM_CLIENTS_FILE: file } });
+    const clientId = await register(before.issuer).finally(() => before.close());
+    // Its registration is not for everyone to read: the file is this user's alone.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const after = await startPlatform({ env: { PLATFORM_CLIENTS_FILE: file } });
+    try {
+      const { token } = await signInWith(after, clientId);
+      expect(decodeJwt(token ?? '')).toMatchObject({ sub: 'u-oscar', client_id: clientId });
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('forgets registered clients on a restart without PLATFORM_CLIENTS_FILE: the sign-in stops at an error page', async () => {
+    const before = await startPlatform();
+    const clientId = await register(before.issuer).finally(() => before.close());
+    const after = await startPlatform();
+    try {
+      expect(await signInWith(after, clientId)).toEqual({ status: 400 });
+    } finally {
+      await after.close();
+    }
+  });
+
+  it('refuses to start on a file it did not write, in one line naming the variable, and leaves the file as it was', () => {
+    const file = freshFile();
+    writeFileSync(file, '{"clients": "not a list"}');
+    const run = spawnSync(process.execPath, [resolve(import.meta.dirname, '../src/main.ts')], {
+      env: { PATH: process.env.PATH ?? '', ...devSecrets, PLATFORM_PORT: '0', PLATFORM_AI_PORT: '0', PLATFORM_CLIENTS_FILE: file, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `dev-platform cannot start: PLATFORM_CLIENTS_FILE: ${file} is not a clients file written by this platform (version undefined, expected 1); remove it to start with no registered clients`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('{"clients": "not a list"}');
+  });
+});
