@@ -16,9 +16,7 @@ describe('starting the dev platform', () => {
       const run = start({ PLATFORM_PORT: port, PLATFORM_AI_PORT: '0', LOG_LEVEL: 'silent' });
       expect(run.status).toBe(1);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr.trim()).toBe(
-        `dev-platform cannot start: port ${port} on 127.0.0.1 is already in use; set PLATFORM_PORT to another port`,
-      );
+      expect(run.stderr.trim()).toBe(`dev-platform cannot start: port ${port} on 127.0.0.1 is already in use; set PLATFORM_PORT to another port`);
       expect(run.stderr).not.toMatch(/^\s+at /m);
     } finally {
       await taken.close();
