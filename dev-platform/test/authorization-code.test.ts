@@ -2,7 +2,7 @@ import { startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { browser, signIn as signInAs } from './browser-sign-in.ts';
+import { signIn as signInAs } from './headless-sign-in.ts';
 import { startPlatform } from './harness.ts';
 
 const running = startedForTests(() => startPlatform());
@@ -10,8 +10,7 @@ const running = startedForTests(() => startPlatform());
 const redirectUri = 'http://127.0.0.1:45678/callback';
 const mcpResource = 'http://127.0.0.1:3000/mcp';
 
-const signIn = (visit: ReturnType<typeof browser>, url: string, password: string) =>
-  signInAs(visit, url, { issuer: running().issuer, redirectUri, username: 'oscar', password });
+const signIn = (url: string, password: string) => signInAs(url, { username: 'oscar', password });
 
 async function registerMcpClient(): Promise<oauth.Configuration> {
   // What MCP clients (the MCP Inspector, mcp-remote) send: a public client with a loopback
@@ -47,8 +46,9 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
       state,
       resource: mcpResource,
     });
-    const { callback } = await signIn(browser(), url.href, 'oscar-dev-password');
-    if (!callback) throw new Error('no callback');
+    const outcome = await signIn(url.href, 'oscar-dev-password');
+    if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${outcome.status}`);
+    const { callback } = outcome;
     const tokens = await oauth.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier, expectedState: state });
 
     expect(tokens.refresh_token).toBeUndefined();
@@ -77,7 +77,7 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
       code_challenge: await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier()),
       code_challenge_method: 'S256',
     });
-    expect(await signIn(browser(), url.href, 'wrong-password')).toEqual({ loginStatus: 401 });
+    expect(await signIn(url.href, 'wrong-password')).toEqual({ kind: 'refused', status: 401 });
   });
 
   it('refuses a resource the platform does not serve', async () => {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
-import { browser, signIn } from './browser-sign-in.ts';
+import { signIn } from './headless-sign-in.ts';
 import { devSecrets } from './dev-env.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
 
@@ -44,9 +44,9 @@ async function signInWith(platform: RunningPlatform, clientId: string): Promise<
   });
   const first = await fetch(url, { redirect: 'manual' });
   if (first.status !== 303 && first.status !== 302) return { status: first.status };
-  const { callback } = await signIn(browser(), url.href, { issuer: platform.issuer, redirectUri, username: 'oscar', password: 'oscar-dev-password' });
-  if (!callback) throw new Error('no callback');
-  const tokens = await oauth.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier });
+  const outcome = await signIn(url.href, { username: 'oscar', password: 'oscar-dev-password' });
+  if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${outcome.status}`);
+  const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });
   return { token: tokens.access_token };
 }
 
