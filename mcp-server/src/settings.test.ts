@@ -49,6 +49,11 @@ describe('the MCP gateway settings', () => {
     expect(loadMcpServerSettings({ ...secret, REGISTRY_ADDRESS: '10.0.0.5:3001', GRPC_PLAINTEXT_OFF_LOOPBACK: 'true' }).registryAddress).toBe('10.0.0.5:3001');
   });
 
+  it('names a server bound to every interface by its loopback address, which tokens are issued for by default', () => {
+    expect(loadMcpServerSettings({ ...secret, MCP_HOST: '0.0.0.0' }).publicUrl).toBe('http://127.0.0.1:3000/mcp');
+    expect(loadMcpServerSettings({ ...secret, MCP_HOST: '::' }).publicUrl).toBe('http://[::1]:3000/mcp');
+  });
+
   it('takes a public URL with its path and answers to its host', () => {
     const settings = loadMcpServerSettings({ ...secret, MCP_HOST: '0.0.0.0', MCP_PUBLIC_URL: 'https://mcp.example.com/mcp' });
     expect(settings.publicUrl).toBe('https://mcp.example.com/mcp');

@@ -1,7 +1,7 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
 // client secret has no default.
-import { isLoopbackHost, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
+import { isLoopbackHost, localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 
 export interface McpServerSettings {
   /** Where the HTTP server listens. */
@@ -87,7 +87,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     const url = values.MCP_PUBLIC_URL === undefined ? undefined : new URL(values.MCP_PUBLIC_URL);
     if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
   });
-  const publicUrl = s.MCP_PUBLIC_URL ?? `http://${s.MCP_HOST.includes(':') ? `[${s.MCP_HOST}]` : s.MCP_HOST}:${s.MCP_PORT}/mcp`;
+  const publicUrl = s.MCP_PUBLIC_URL ?? `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`;
   const publicHost = new URL(publicUrl).hostname.toLowerCase();
   const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
   const unique = (names: readonly string[]) => Object.freeze([...new Set(names)]);

@@ -23,7 +23,7 @@ export { CachedTokenResolver, tokenExpiry, type CachedTokenResolverOptions, type
 export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, type TokenProvider } from './api-token-provider.ts';
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
 export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
-export { isLoopbackHost } from './loopback.ts';
+export { isLoopbackHost, localOrigin } from './loopback.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';

@@ -3,7 +3,7 @@
 // work; on SQLite it polls (WEBHOOK_POLL_INTERVAL), having no notifications from the API process.
 import { createServer } from 'node:http';
 import express from 'express';
-import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/shared';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { metricsHandler } from './metrics.routes.ts';
@@ -27,6 +27,6 @@ app.get('/health', (_req, res) => {
 app.get('/metrics', metricsHandler({ metrics, token: settings.metricsToken }));
 const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
-logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at http://${settings.host}:${settings.port}`);
+logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at ${localOrigin(settings.host, settings.port)}`);
 
 stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => store.close()] });

@@ -1,7 +1,7 @@
 // Composition root of the webhook API: settings, store, key ring, caller check, ingest, metrics,
 // the deliverer beside the API (unless WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
-import { closeServer, createHttpClient, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createHttpClient, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/shared';
 import { createApp } from './app.ts';
 import { createWebhookCallerCheck } from './caller-context.ts';
 import { answerClientErrors } from './client-errors.ts';
@@ -21,7 +21,7 @@ const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
 
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
 const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
-const publicUrl = `http://${settings.host}:${settings.port}`;
+const publicUrl = localOrigin(settings.host, settings.port);
 const metrics = createDeliveryMetrics({ queue: store.deliveries });
 const delivery = settings.runDeliverer
   ? await exitOnStartupFailure(service, () => startDeliveryService({ store, vault, settings: settings.delivery, logger, metrics }))
