@@ -11,6 +11,11 @@ describe('loadDevPlatformSettings', () => {
     });
   });
 
+  it('derives them from the host it listens on, as this machine reaches it', () => {
+    expect(loadDevPlatformSettings({ PLATFORM_HOST: '::1' })).toMatchObject({ issuer: 'http://[::1]:4000', aiBaseUrl: 'http://[::1]:4001' });
+    expect(loadDevPlatformSettings({ PLATFORM_HOST: '0.0.0.0' })).toMatchObject({ issuer: 'http://127.0.0.1:4000' });
+  });
+
   it('names every bad variable in one message', () => {
     const message = settingsFailure(() =>
       loadDevPlatformSettings({ PLATFORM_PORT: '-3', PLATFORM_TOKEN_EXCHANGE: 'maybe', PLATFORM_ACCESS_TOKEN_TTL_SECONDS: '0' }),

@@ -1,7 +1,7 @@
 // The dev platform's settings, read once from the environment in the SDK's vocabulary; every bad
 // variable, and every problem across variables, named at once.
 import { resolve } from 'node:path';
-import { parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
+import { localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 
 export interface DevPlatformSettings {
   readonly host: string;
@@ -39,8 +39,8 @@ const shape = {
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
-const issuerOf = (values: { PLATFORM_ISSUER?: string | undefined; PLATFORM_PORT?: number | undefined }) =>
-  values.PLATFORM_ISSUER ?? `http://127.0.0.1:${values.PLATFORM_PORT ?? 4000}`;
+const issuerOf = (values: { PLATFORM_ISSUER?: string | undefined; PLATFORM_HOST?: string | undefined; PLATFORM_PORT?: number | undefined }) =>
+  values.PLATFORM_ISSUER ?? localOrigin(values.PLATFORM_HOST ?? '127.0.0.1', values.PLATFORM_PORT ?? 4000);
 
 export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
   const s = parseEnvironment(shape, env, function* crossCheck(values) {
@@ -55,7 +55,7 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     port: s.PLATFORM_PORT,
     issuer: issuerOf(s),
     aiPort: s.PLATFORM_AI_PORT,
-    aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? `http://127.0.0.1:${s.PLATFORM_AI_PORT}`,
+    aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
     seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
     clientsFile: s.PLATFORM_CLIENTS_FILE === undefined ? undefined : resolve(s.PLATFORM_CLIENTS_FILE),
     tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,

@@ -13,6 +13,13 @@ describe('the stack topologies', () => {
     expect(processes.at(-1)?.ready).toEqual({ kind: 'tools', mcpUrl: 'http://127.0.0.1:3000/mcp', platformUrl: 'http://127.0.0.1:4000', person: 'oscar' });
   });
 
+  it('addresses each service as it names itself on the host it listens on, so that the gateway and the tokens agree on its URL', () => {
+    const p = byName({ PLATFORM_HOST: '::1', MCP_HOST: '::1', WEBHOOK_API_HOST: '0.0.0.0' });
+    expect(p['dev-platform']?.env).toMatchObject({ PLATFORM_EXTRA_RESOURCES: 'http://[::1]:3000/mcp' });
+    expect(p['mcp-server']?.env).toMatchObject({ PLATFORM_API_BASE_URL: 'http://[::1]:4000', MCP_PUBLIC_URL: 'http://[::1]:3000/mcp' });
+    expect(p['tool-service']?.env).toMatchObject({ WEBHOOK_API_BASE_URL: 'http://127.0.0.1:4100' });
+  });
+
   it('moves every reference to a port with the variable that moves the port', () => {
     const p = byName({
       PLATFORM_PORT: '4400',

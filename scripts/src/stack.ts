@@ -5,7 +5,7 @@
 // the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
 // reference to it.
 import { join, resolve } from 'node:path';
-import { parseEnvironment, setting, type Environment } from '@platform/shared';
+import { localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
 
 export type { Environment };
 
@@ -109,14 +109,15 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
   const apiPort = s.WEBHOOK_API_PORT;
   const delivererPort = s.WEBHOOK_DELIVERER_PORT ?? apiPort + 1;
   const apiPorts = topology === 'embedded' ? [apiPort] : [apiPort, apiPort + 2];
+  // Where a service is reached from this machine, as the service names itself (localOrigin).
   return {
-    platformUrl: env.PLATFORM_ISSUER || `http://127.0.0.1:${s.PLATFORM_PORT}`,
-    aiUrl: env.PLATFORM_AI_BASE_URL || `http://127.0.0.1:${s.PLATFORM_AI_PORT}`,
-    mcpUrl: env.MCP_PUBLIC_URL || `http://127.0.0.1:${s.MCP_PORT}/mcp`,
+    platformUrl: env.PLATFORM_ISSUER || localOrigin(s.PLATFORM_HOST, s.PLATFORM_PORT),
+    aiUrl: env.PLATFORM_AI_BASE_URL || localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
+    mcpUrl: env.MCP_PUBLIC_URL || `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`,
     registryAddress: s.REGISTRY_ADDRESS,
     toolServiceAddress: s.CALLBACK_ADDRESS,
-    webhookApiUrls: apiPorts.map((p) => `http://127.0.0.1:${p}`),
-    delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => `http://127.0.0.1:${p}`),
+    webhookApiUrls: apiPorts.map((p) => localOrigin(s.WEBHOOK_API_HOST, p)),
+    delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => localOrigin(s.WEBHOOK_DELIVERER_HOST, p)),
     receiverUrl: `http://127.0.0.1:${s.DEMO_RECEIVER_PORT}`,
   };
 }

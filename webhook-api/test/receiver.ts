@@ -3,6 +3,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { localOrigin } from '@platform/shared';
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -118,10 +119,9 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   await once(server, 'listening');
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the receiver has no port');
-  const shownHost = host.includes(':') ? `[${host}]` : host;
 
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url: localOrigin(host, address.port),
     port: address.port,
     received,
     get connections() {
