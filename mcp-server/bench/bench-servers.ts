@@ -72,8 +72,8 @@ const meCacheTtlSeconds = '600';
 const logger = (name: string): Logger => createLogger({ name, level: 'warn' });
 
 /** What the no-op answers, as the gateway's pool hands it on: `{ ok: true }`. */
-const noopResponse: CallToolResponse = { resultJson: '{"ok":true}', isError: false, text: '' };
-const noopAnswer: ToolServiceAnswer = { ok: true, resultJson: '{"ok":true}', isError: false, text: '' };
+const noopResponse = { resultJson: '{"ok":true}', isError: false, text: '' } satisfies CallToolResponse;
+const noopAnswer: ToolServiceAnswer = { ok: true, ...noopResponse };
 
 const proxy = await startCountingProxy();
 const gatewayHttp = await listenOnFreePort();
