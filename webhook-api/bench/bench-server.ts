@@ -3,7 +3,7 @@
 import express from 'express';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { listenOnFreePort } from '@platform/shared/testing';
-import { defaultLimits } from '../src/limits.ts';
+import { defaultLimits } from '../src/configs/limits.ts';
 import { newStoreLocation, startWebhookApi } from '../test/harness.ts';
 
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';

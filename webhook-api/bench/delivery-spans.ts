@@ -3,7 +3,7 @@
 // utilization, and on demand a CPU profile summed by function and by package.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Session } from 'node:inspector/promises';
-import type { DeliveryQueue } from '../src/store/delivery-queue.ts';
+import type { DeliveryQueue } from '../src/queue/delivery-queue.ts';
 
 export interface Span {
   calls: number;

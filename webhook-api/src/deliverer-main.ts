@@ -6,9 +6,9 @@ import express from 'express';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/shared';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
-import { metricsHandler } from './metrics.routes.ts';
+import { metricsHandler } from './http/metrics.routes.ts';
 import { loadDelivererSettings } from './settings.ts';
-import { openStore, openVault } from './store/open-store.ts';
+import { openStore, openVault } from './database.ts';
 
 const service = 'webhook-deliverer';
 endWithParent(); // started by npm start's runner: gone with it

@@ -2,15 +2,15 @@
 // the deliverer beside the API (unless WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
 import { closeServer, createHttpClient, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/shared';
-import { createApp } from './app.ts';
-import { createWebhookCallerCheck } from './caller-context.ts';
-import { answerClientErrors } from './client-errors.ts';
+import { createApp } from './http/app.ts';
+import { createWebhookCallerCheck } from './http/caller-guard.ts';
+import { answerClientErrors } from './http/client-errors.ts';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
-import { createDeviceDirectory } from './device-directory.ts';
-import { metricsHandler } from './metrics.routes.ts';
+import { createDeviceDirectory } from './http/device-directory.ts';
+import { metricsHandler } from './http/metrics.routes.ts';
 import { loadWebhookApiSettings } from './settings.ts';
-import { openStore, openVault } from './store/open-store.ts';
+import { openStore, openVault } from './database.ts';
 
 const service = 'webhook-api';
 endWithParent(); // started by npm start's runner: gone with it

@@ -3,9 +3,9 @@
 import { resolve } from 'node:path';
 import { parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 import { z } from 'zod';
-import { parseKeyRing, type EncryptionKey } from './credential-vault.ts';
+import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
-import { defaultLimits, type WebhookLimits } from './limits.ts';
+import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
 
 export interface WebhookApiSettings {
   readonly host: string;

@@ -3,7 +3,7 @@ import { startedForTests } from '@platform/shared/testing';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { looksLikeCredential } from '../src/delivery-headers.ts';
+import { looksLikeCredential } from '../src/configs/header-rules.ts';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());

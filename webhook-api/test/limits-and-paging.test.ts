@@ -1,7 +1,7 @@
 import { startedForTests } from '@platform/shared/testing';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { WebhookLimits } from '../src/limits.ts';
+import type { WebhookLimits } from '../src/configs/limits.ts';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());

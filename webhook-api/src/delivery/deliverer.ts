@@ -5,7 +5,7 @@
 // a dead deliverer, another SQLite process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/shared';
-import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../store/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import type { DeliverySettings } from '../settings.ts';
 import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';

@@ -2,7 +2,7 @@
 // decrypted through the vault at send time, one connection pool per origin (as large as the
 // deliverer's own limit), notifications from other processes when the store has them.
 import type { Logger } from '@platform/shared';
-import type { CredentialVault } from '../credential-vault.ts';
+import type { CredentialVault } from '../configs/credential-vault.ts';
 import type { DeliverySettings } from '../settings.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { createDeliverer, type AttemptMetrics, type Deliverer } from './deliverer.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CredentialVault } from '../credential-vault.ts';
+import { CredentialVault } from '../configs/credential-vault.ts';
 import { buildDeliveryRequest, buildEnvelopeBody, DeliveryBuildError, deliveryUserAgent } from './envelope.ts';
 import type { OutgoingDelivery } from './outgoing.ts';
 import { outgoingDelivery, samplePoint } from '../../test/outgoing-delivery.ts';

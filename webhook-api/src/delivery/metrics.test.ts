@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { register as globalRegistry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QueueStats } from '../store/delivery-queue.ts';
+import type { QueueStats } from '../queue/delivery-queue.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
 import type { StoredConfig, WebhookStore } from '../store/webhook-store.ts';
 import { createDeliveryMetrics, type DeliveryMetrics } from './metrics.ts';

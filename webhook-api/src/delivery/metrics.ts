@@ -6,7 +6,7 @@
 // is a time series Prometheus keeps. The attempt log (GET /v2/webhooks/{id}/deliveries) is where one
 // configuration's deliveries are looked at.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AttemptOutcomeName, DeliveryQueue, QueueStats } from '../store/delivery-queue.ts';
+import type { AttemptOutcomeName, DeliveryQueue, QueueStats } from '../queue/delivery-queue.ts';
 
 export interface DeliveryMetrics {
   readonly registry: Registry;

@@ -1,7 +1,7 @@
 // What the deliverer hands the sender for one attempt, and what the sender answers: the contract
 // between the queue (which decides what is due and records outcomes) and the HTTP side (which builds
 // the envelope and headers, sends, and sorts the response into delivered, retry or dropped).
-import type { AuthType } from '../schemas.ts';
+import type { AuthType } from '../http/webhooks.schemas.ts';
 
 export type DeliveryMode = 'Realtime' | 'Batch';
 

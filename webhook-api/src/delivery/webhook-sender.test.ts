@@ -5,7 +5,7 @@ import { closedPort, listen, type Listening } from '@platform/shared/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
 import { outgoingDelivery, samplePoint } from '../../test/outgoing-delivery.ts';
-import { CredentialVault } from '../credential-vault.ts';
+import { CredentialVault } from '../configs/credential-vault.ts';
 import { deliveryUserAgent } from './envelope.ts';
 import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
 import { createWebhookSender, type WebhookSenderOptions } from './webhook-sender.ts';

@@ -1,6 +1,6 @@
 // Rows of either dialect to the API's objects: one mapping for both stores. SQLite answers 0/1 for
 // booleans; PostgreSQL answers booleans (its int8 and timestamptz come as numbers and ISO text).
-import type { DeviceLink, Scope } from '../schemas.ts';
+import type { DeviceLink, Scope } from '../http/webhooks.schemas.ts';
 import type { SqlRow } from './sql-driver.ts';
 import type { StoredConfig } from './webhook-store.ts';
 

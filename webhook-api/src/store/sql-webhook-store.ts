@@ -1,8 +1,8 @@
 // The one WebhookStore, on any SqlDriver: the statements, the limits checked in the same
 // transaction as the insert (the parent row locked), and races answered as values.
-import type { ScopeRoute } from '../scope-rules.ts';
-import type { DeviceLink } from '../schemas.ts';
-import { createDeliveryQueue, dropEmptiedDeliveries } from './delivery-queue.ts';
+import type { ScopeRoute } from '../configs/scope-rules.ts';
+import type { DeviceLink } from '../http/webhooks.schemas.ts';
+import { createDeliveryQueue, dropEmptiedDeliveries } from '../queue/delivery-queue.ts';
 import { countOneLessConfig, countOneMoreConfig, insertCountedConfig } from './company-config-counts.ts';
 import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';

@@ -2,9 +2,9 @@
 // Conflicts, limits and rows that vanished in a race come back as values, not exceptions, so
 // callers answer 404 or 409 without guessing at driver error codes; an outage throws
 // StoreUnavailableError.
-import type { ScopeRoute } from '../scope-rules.ts';
-import type { DeviceLink, Scope, WebhookConfig } from '../schemas.ts';
-import type { DeliveryQueue } from './delivery-queue.ts';
+import type { ScopeRoute } from '../configs/scope-rules.ts';
+import type { DeviceLink, Scope, WebhookConfig } from '../http/webhooks.schemas.ts';
+import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 
 /** A configuration as stored: the public fields plus the encrypted credentials. */
 export interface StoredConfig extends WebhookConfig {

@@ -1,6 +1,6 @@
 // The url rules: what is refused, with which message, and the serialization that is stored.
 import { describe, expect, it } from 'vitest';
-import { maxUrlLength, urlMessages, webhookUrl } from './webhook-url.ts';
+import { maxUrlLength, urlMessages, webhookUrl } from './url-rules.ts';
 
 /** The first message the url schema gives, as the API reports it; undefined when the url is accepted. */
 const firstProblem = (value: unknown) => webhookUrl.safeParse(value).error?.issues[0]?.message;

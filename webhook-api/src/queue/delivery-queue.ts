@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { DeliveryMode } from '../delivery/outgoing.ts';
-import { configColumns, toConfig } from './row-mapping.ts';
-import type { SqlDriver, SqlQueryable, SqlRow, SqlValue } from './sql-driver.ts';
-import type { Page, StoredConfig } from './webhook-store.ts';
+import { configColumns, toConfig } from '../store/row-mapping.ts';
+import type { SqlDriver, SqlQueryable, SqlRow, SqlValue } from '../store/sql-driver.ts';
+import type { Page, StoredConfig } from '../store/webhook-store.ts';
 
 /** A point as ingest accepted it, with what routing needs and its delivered shape as JSON text. */
 export interface QueuedPoint {

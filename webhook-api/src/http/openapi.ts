@@ -2,9 +2,9 @@
 // validate the requests, so the document cannot drift from what the service does.
 import { z } from 'zod';
 import { errorCatalog } from './errors.ts';
-import { defaultLimits } from './limits.ts';
+import { defaultLimits } from '../configs/limits.ts';
 import { deliveryRouteSpecs, type DeliveryRouteSpec, type FixedPaging } from './deliveries.routes.ts';
-import { apiSchemas } from './schemas.ts';
+import { apiSchemas } from './webhooks.schemas.ts';
 import { routeSpecs, type RouteSpec } from './webhooks.routes.ts';
 
 /** A route of either table: the configurations' (paged up to a configurable limit) or the deliveries' (fixed pages). */

@@ -2,7 +2,7 @@
 // a device the caller may not view is as absent for them here as it is there.
 import { discardBody, endpoint, readPlatformAnswer, type HttpClient } from '@platform/shared';
 import { z } from 'zod';
-import type { Credential } from './caller-context.ts';
+import type { Credential } from './caller-guard.ts';
 import { WebhookApiError } from './errors.ts';
 
 const deviceSchema = z.object({ id: z.number().int(), companyId: z.number().int(), gatewayId: z.string() });

@@ -3,10 +3,10 @@ import { request } from 'node:http';
 import express from 'express';
 import { listen, type Listening } from '@platform/shared/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDeliveryMetrics } from './delivery/metrics.ts';
+import { createDeliveryMetrics } from '../delivery/metrics.ts';
 import { metricsHandler } from './metrics.routes.ts';
-import type { QueueStats } from './store/delivery-queue.ts';
-import { StoreUnavailableError } from './store/store-unavailable.ts';
+import type { QueueStats } from '../queue/delivery-queue.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
 
 // The real timingSafeEqual, watched: the comparison must go through it, over equal-length digests.
 const timingSafeEqual = vi.hoisted(() => ({ calls: [] as [number, number][] }));

@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import { invalid } from './errors.ts';
 import { decodeCursor, encodeCursor, type PagedList } from './page-cursor.ts';
-import type { Page, PageRequest } from './store/webhook-store.ts';
+import type { Page, PageRequest } from '../store/webhook-store.ts';
 
 /** The page a list request asks for: `limit` from 1 to the collection's limit (all of it by default), `cursor` from a Link. */
 export function pageOf(req: Request, list: PagedList, max: number): PageRequest {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { newStoreLocation, type Backend } from '../../test/harness.ts';
-import type { ScopeRoute } from '../scope-rules.ts';
+import type { ScopeRoute } from '../configs/scope-rules.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
-import type { StoredConfig, WebhookStore } from './webhook-store.ts';
+import type { StoredConfig, WebhookStore } from '../store/webhook-store.ts';
 
 const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => ({
   id: randomUUID(),

@@ -1,7 +1,7 @@
 // SPEC's scope-level rules: Device forwards everything (no tag, no measurement); Connection one
 // connection (tag required, no measurement); Measurement one measurement on one connection (both).
-import { invalid } from './errors.ts';
-import type { ScopeInput, ScopeLevel } from './schemas.ts';
+import { invalid } from '../http/errors.ts';
+import type { ScopeInput, ScopeLevel } from '../http/webhooks.schemas.ts';
 
 export interface ScopeRoute {
   readonly scopeLevel: ScopeLevel;

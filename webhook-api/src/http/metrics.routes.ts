@@ -3,8 +3,8 @@
 // (503), not a fault of the scrape.
 import type { RequestHandler } from 'express';
 import { bearerMatches, expectedBearer } from './bearer-token.ts';
-import type { DeliveryMetrics } from './delivery/metrics.ts';
-import { StoreUnavailableError } from './store/store-unavailable.ts';
+import type { DeliveryMetrics } from '../delivery/metrics.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
 
 export function metricsHandler({ metrics, token }: { metrics: DeliveryMetrics; token: string | undefined }): RequestHandler {
   if (token === '') throw new Error('metricsHandler: token must not be empty; leave it undefined to serve /metrics without one');

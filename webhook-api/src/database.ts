@@ -3,12 +3,12 @@
 // the local key file. Shared by the API and a deliverer alone, which must open the same ones.
 import { join } from 'node:path';
 import type { Logger } from '@platform/shared';
-import { CredentialVault } from '../credential-vault.ts';
-import type { EncryptionKey } from '../credential-vault.ts';
-import { loadEncryptionKeys } from '../encryption-keys.ts';
-import { openPostgresStore } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
-import type { WebhookStore } from './webhook-store.ts';
+import { CredentialVault } from './configs/credential-vault.ts';
+import type { EncryptionKey } from './configs/credential-vault.ts';
+import { loadEncryptionKeys } from './configs/encryption-keys.ts';
+import { openPostgresStore } from './store/postgres-store.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
+import type { WebhookStore } from './store/webhook-store.ts';
 
 export interface StoreSettings {
   readonly databaseUrl: string | undefined;

@@ -2,9 +2,9 @@
 // the OpenAPI document come from these same definitions.
 import { plainText } from '@platform/shared';
 import { z } from 'zod';
-import { maxCredentialLength, maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength } from './delivery-headers.ts';
+import { maxCredentialLength, maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength } from '../configs/header-rules.ts';
 import { errorCodes } from './errors.ts';
-import { webhookUrl } from './webhook-url.ts';
+import { webhookUrl } from '../configs/url-rules.ts';
 
 /** The named schemas of the API; the OpenAPI document's components come from here. */
 export const apiSchemas = z.registry<{ id: string; description?: string }>();

@@ -8,8 +8,8 @@ import {
   maxHeaderCount,
   maxHeaderNameLength,
   maxHeaderValueLength,
-} from './delivery-headers.ts';
-import { WebhookApiError } from './errors.ts';
+} from './header-rules.ts';
+import { WebhookApiError } from '../http/errors.ts';
 
 /** The error a check throws: its field and message. */
 function refusal(check: () => unknown): { field: string | undefined; message: string } {

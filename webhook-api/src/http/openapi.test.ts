@@ -3,9 +3,9 @@ import { createLogger } from '@platform/shared';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
-import { CredentialVault } from './credential-vault.ts';
+import { CredentialVault } from '../configs/credential-vault.ts';
 import { createOpenApiDocument, openApiPath } from './openapi.ts';
-import type { WebhookStore } from './store/webhook-store.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
 
 /** Every method and path the Express app routes, read from its router. */
 function routesOf(app: Express): string[] {

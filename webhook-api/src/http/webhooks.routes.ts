@@ -3,17 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { callerContextOf, requireRight, type Right } from './caller-context.ts';
-import { fieldsForCreate, fieldsForUpdate, publicConfig } from './config-writes.ts';
-import type { CredentialVault } from './credential-vault.ts';
+import { callerContextOf, requireRight, type Right } from './caller-guard.ts';
+import { fieldsForCreate, fieldsForUpdate, publicConfig } from '../configs/config-writes.ts';
+import type { CredentialVault } from '../configs/credential-vault.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { notFound, WebhookApiError } from './errors.ts';
-import type { WebhookLimits } from './limits.ts';
-import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './schemas.ts';
-import { applyScopeRules } from './scope-rules.ts';
+import type { WebhookLimits } from '../configs/limits.ts';
+import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
+import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { companyQuery, deviceIdOf, idOf, parse } from './route-inputs.ts';
-import type { StoredConfig, WebhookStore } from './store/webhook-store.ts';
+import type { StoredConfig, WebhookStore } from '../store/webhook-store.ts';
 
 export interface RouteDependencies {
   readonly store: WebhookStore;

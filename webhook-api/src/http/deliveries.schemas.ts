@@ -1,8 +1,8 @@
 // The shapes of the delivery endpoints (the attempt log, a resend) as zod schemas, named in the
 // API's registry so the OpenAPI document describes them.
 import { z } from 'zod';
-import { apiSchemas } from './schemas.ts';
-import { attemptOutcomes, type AttemptOutcomeName } from './store/delivery-queue.ts';
+import { apiSchemas } from './webhooks.schemas.ts';
+import { attemptOutcomes, type AttemptOutcomeName } from '../queue/delivery-queue.ts';
 
 const outcomes = attemptOutcomes as readonly [AttemptOutcomeName, ...AttemptOutcomeName[]];
 

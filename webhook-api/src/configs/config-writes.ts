@@ -3,10 +3,10 @@
 // authType sets. On update, authPayload null keeps the stored credentials, a value replaces them,
 // an empty string clears them (authType must then be None).
 import type { CredentialVault } from './credential-vault.ts';
-import { authHeaderNames, checkAuthPayload, checkCustomHeaders } from './delivery-headers.ts';
-import { invalid } from './errors.ts';
-import type { WebhookConfig, WebhookConfigInput, WebhookConfigUpdate } from './schemas.ts';
-import type { ConfigFields, StoredConfig } from './store/webhook-store.ts';
+import { authHeaderNames, checkAuthPayload, checkCustomHeaders } from './header-rules.ts';
+import { invalid } from '../http/errors.ts';
+import type { WebhookConfig, WebhookConfigInput, WebhookConfigUpdate } from '../http/webhooks.schemas.ts';
+import type { ConfigFields, StoredConfig } from '../store/webhook-store.ts';
 
 /** The public view of a stored configuration: never the credentials. */
 export function publicConfig(config: StoredConfig): WebhookConfig {

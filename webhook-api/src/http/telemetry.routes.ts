@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { bearerMatches, expectedBearer } from './bearer-token.ts';
 import { invalid, WebhookApiError } from './errors.ts';
 import { parse } from './route-inputs.ts';
-import type { DeliveryQueue, QueuedPoint } from './store/delivery-queue.ts';
+import type { DeliveryQueue, QueuedPoint } from '../queue/delivery-queue.ts';
 
 export interface IngestDependencies {
   readonly queue: DeliveryQueue;

@@ -2,17 +2,17 @@
 // document, and one error edge that maps every failure to the API's error body.
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createRequestLogging, isPlatformError, type Logger } from '@platform/shared';
-import { requireCaller, type CallerCheck } from './caller-context.ts';
-import type { CredentialVault } from './credential-vault.ts';
+import { requireCaller, type CallerCheck } from './caller-guard.ts';
+import type { CredentialVault } from '../configs/credential-vault.ts';
 import { createDeliveryRoutes } from './deliveries.routes.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
 import { firstDuplicateKey } from './json-duplicate-keys.ts';
-import { defaultLimits, type WebhookLimits } from './limits.ts';
-import { createIngestRoutes, type IngestDependencies } from './ingest.routes.ts';
+import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
+import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
-import { StoreUnavailableError } from './store/store-unavailable.ts';
-import type { WebhookStore } from './store/webhook-store.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
 import { createWebhookRoutes } from './webhooks.routes.ts';
 
 export interface AppDependencies {

@@ -3,12 +3,12 @@
 // failed delivery again.
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { deliveriesQuery, deliveryAttempt, resentDelivery, type DeliveryAttempt } from './delivery-schemas.ts';
+import { deliveriesQuery, deliveryAttempt, resentDelivery, type DeliveryAttempt } from './deliveries.schemas.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { idOf, parse } from './route-inputs.ts';
-import type { AttemptRecord } from './store/delivery-queue.ts';
-import type { WebhookStore } from './store/webhook-store.ts';
+import type { AttemptRecord } from '../queue/delivery-queue.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
 import { configFor, type RouteSpec } from './webhooks.routes.ts';
 
 export interface DeliveryRouteDependencies {
