@@ -19,13 +19,11 @@ import { startDeliveryService, type DeliveryService } from '../src/delivery/deli
 import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { loadDelivererSettings } from '../src/settings.ts';
-import { openPostgresStore } from '../src/store/postgres-store.ts';
-import { openSqliteStore } from '../src/store/sqlite-store.ts';
-import type { WebhookStore } from '../src/store/webhook-store.ts';
 import { apiClient, testIngestToken } from '../test/harness.ts';
 import { freshDatabase } from '../test/postgres-cluster.ts';
 import { serveCalls } from './delivery-ipc.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
+import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 
@@ -44,10 +42,11 @@ const http = createHttpClient({ timeoutMs: 10_000 });
 const ingest = { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 };
 
 /** The API on `store` as src/main.ts builds it; its URL. */
-async function serveApi(store: WebhookStore, onIngested?: (points: number, queued: number) => void): Promise<string> {
+async function serveApi(store: WebhookDatabase, onIngested?: (points: number, queued: number) => void): Promise<string> {
   const listening = await listenOnFreePort();
   const app = createApp({
     store,
+    queue: store.deliveries,
     vault,
     checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: platform.issuer, ttlSeconds: 60 }),
     devices: createDeviceDirectory(http, platform.issuer),
@@ -87,7 +86,7 @@ interface Running {
 
 interface Served {
   readonly url: string;
-  readonly store: WebhookStore;
+  readonly store: WebhookDatabase;
   readonly metrics: ReturnType<typeof createDeliveryMetrics>;
   running?: Running;
 }
@@ -96,8 +95,8 @@ const served = new Map<Backend, Served>();
 for (const backend of ['SQLite', 'PostgreSQL'] as const) {
   const store =
     backend === 'SQLite'
-      ? await openSqliteStore(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'))
-      : await openPostgresStore(await freshDatabase(postgresUrl));
+      ? await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'))
+      : await openPostgresDatabase(await freshDatabase(postgresUrl));
   const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const url = await serveApi(store, (points, queued) => {
     metrics.ingested(points, queued);
@@ -134,7 +133,7 @@ export const serverCalls = {
     const stopProfile = profile ? await startProfile() : undefined;
     const elu = performance.eventLoopUtilization();
     const service = await startDeliveryService({
-      store: { ...api.store, deliveries: timedQueue(api.store.deliveries, spans) },
+      queue: timedQueue(api.store.deliveries, spans),
       vault,
       settings: deliverySettings,
       logger,

@@ -1,14 +1,22 @@
-// The store and key ring a process of the webhook service works on, from its settings: PostgreSQL
-// when DATABASE_URL is set, else the SQLite file under the data folder; the configured key ring, or
-// the local key file. Shared by the API and a deliverer alone, which must open the same ones.
+// The database a process of the webhook service works on, from its settings: PostgreSQL when
+// DATABASE_URL is set, else the SQLite file under the data folder; the configuration store and the
+// delivery queue on one connection (pool) of it. And the key ring: the configured one, or the local
+// key file. Shared by the API and a deliverer alone, which must open the same ones.
 import { join } from 'node:path';
 import type { Logger } from '@platform/shared';
-import { CredentialVault } from './configs/credential-vault.ts';
-import type { EncryptionKey } from './configs/credential-vault.ts';
+import { CredentialVault, type EncryptionKey } from './configs/credential-vault.ts';
 import { loadEncryptionKeys } from './configs/encryption-keys.ts';
-import { openPostgresStore } from './store/postgres-store.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import type { DeliveryQueue } from './queue/delivery-queue.ts';
+import { createPostgresDeliveryQueue } from './queue/postgres/postgres-delivery-queue.ts';
+import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
+import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
+import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
+
+/** The configuration store, with the delivery queue in the same database; closing it closes both. */
+export interface WebhookDatabase extends WebhookStore {
+  readonly deliveries: DeliveryQueue;
+}
 
 export interface StoreSettings {
   readonly databaseUrl: string | undefined;
@@ -16,14 +24,24 @@ export interface StoreSettings {
   readonly encryptionKeys: readonly EncryptionKey[] | undefined;
 }
 
-export function openStore(settings: StoreSettings, logger: Logger): Promise<WebhookStore> {
+export async function openSqliteDatabase(path: string, options: SqliteStoreOptions = {}): Promise<WebhookDatabase> {
+  const driver = await openSqliteDriver(path, options);
+  return { ...createSqliteWebhookStore(driver), deliveries: createSqliteDeliveryQueue(driver) };
+}
+
+export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookDatabase> {
+  const driver = await openPostgresDriver(connectionString, options);
+  return { ...createPostgresWebhookStore(driver), deliveries: createPostgresDeliveryQueue(driver) };
+}
+
+export function openDatabase(settings: StoreSettings, logger: Logger): Promise<WebhookDatabase> {
   return settings.databaseUrl
-    ? openPostgresStore(settings.databaseUrl, {
+    ? openPostgresDatabase(settings.databaseUrl, {
         onIdleConnectionError: (error) => {
           logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
         },
       })
-    : openSqliteStore(join(settings.dataDir, 'webhooks.db'));
+    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'));
 }
 
 export function openVault(settings: StoreSettings, logger: Logger): CredentialVault {

@@ -8,16 +8,18 @@ import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
 import { loadDelivererSettings } from './settings.ts';
-import { openStore, openVault } from './database.ts';
+import { openDatabase, openVault } from './database.ts';
 
 const service = 'webhook-deliverer';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const store = await exitOnStartupFailure(service, () => openStore(settings, logger));
+const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
-const metrics = createDeliveryMetrics({ queue: store.deliveries });
-const delivery = await exitOnStartupFailure(service, () => startDeliveryService({ store, vault, settings: settings.delivery, logger, metrics }));
+const metrics = createDeliveryMetrics({ queue: database.deliveries });
+const delivery = await exitOnStartupFailure(service, () =>
+  startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }),
+);
 
 const app = express();
 app.disable('x-powered-by');
@@ -29,4 +31,4 @@ const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
 logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at ${localOrigin(settings.host, settings.port)}`);
 
-stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => store.close()] });
+stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => database.close()] });

@@ -10,24 +10,25 @@ import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './http/device-directory.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
 import { loadWebhookApiSettings } from './settings.ts';
-import { openStore, openVault } from './database.ts';
+import { openDatabase, openVault } from './database.ts';
 
 const service = 'webhook-api';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadWebhookApiSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const store = await exitOnStartupFailure(service, () => openStore(settings, logger));
+const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
 
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
 const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
 const publicUrl = localOrigin(settings.host, settings.port);
-const metrics = createDeliveryMetrics({ queue: store.deliveries });
+const metrics = createDeliveryMetrics({ queue: database.deliveries });
 const delivery = settings.runDeliverer
-  ? await exitOnStartupFailure(service, () => startDeliveryService({ store, vault, settings: settings.delivery, logger, metrics }))
+  ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
   : undefined;
 const app = createApp({
-  store,
+  store: database,
+  queue: database.deliveries,
   vault,
   checkCaller,
   devices: createDeviceDirectory(http, settings.platformApiBaseUrl),
@@ -60,6 +61,6 @@ stopOnSignals({
     async () => {
       await Promise.all([closeServer(server), delivery?.stop()]);
     },
-    () => store.close(),
+    () => database.close(),
   ],
 });

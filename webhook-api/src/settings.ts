@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';
+import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
 
@@ -34,30 +35,6 @@ export interface IngestSettings {
   readonly token: string;
   readonly maxPoints: number;
   readonly maxBodyBytes: number;
-}
-
-export interface DeliverySettings {
-  readonly allowPrivateTargets: boolean;
-  readonly connectTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  readonly responsePrefixBytes: number;
-  /** The wait after each failed attempt; its length is the number of retries. */
-  readonly retrySchedule: readonly number[];
-  readonly retryJitter: number;
-  /** A delivery older than this is failed at its next failure, whatever the schedule says. */
-  readonly maxAgeMs: number;
-  readonly batchMaxPoints: number;
-  readonly batchLingerMs: number;
-  /** Requests one deliverer has in flight at most, in all and to one endpoint (configuration). */
-  readonly maxInFlight: number;
-  readonly maxInFlightPerEndpoint: number;
-  /** ...and to the endpoints of one company together, so one tenant's slow endpoints cannot take every slot. */
-  readonly maxInFlightPerCompany: number;
-  readonly leaseMs: number;
-  /** How often a deliverer looks for work nobody announced (another SQLite process, expired leases). */
-  readonly pollMs: number;
-  /** Delivered, dropped and failed deliveries are kept this long for the attempt log and resend. */
-  readonly retentionMs: number;
 }
 
 /** A duration setting such as 500ms, 30s, 5m, 2h or 7d, in milliseconds, of at least `min`. */

@@ -13,18 +13,16 @@ import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import type { WebhookLimits } from '../src/configs/limits.ts';
-import type { DeliverySettings } from '../src/settings.ts';
-import { openPostgresStore } from '../src/store/postgres-store.ts';
-import { openSqliteStore } from '../src/store/sqlite-store.ts';
-import type { WebhookStore } from '../src/store/webhook-store.ts';
 import { personToken } from '@platform/dev-platform/testing';
 import { freshDatabase } from './postgres-cluster.ts';
+import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
+import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 
 export interface StoreLocation {
   readonly backend: Backend;
-  readonly open: () => Promise<WebhookStore>;
+  readonly open: () => Promise<WebhookDatabase>;
   /** The SQLite file, or the PostgreSQL database's URL: for another process to open the same store. */
   readonly sqlitePath?: string;
   readonly postgresUrl?: string;
@@ -33,10 +31,10 @@ export interface StoreLocation {
 export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
-    return { backend, open: () => openSqliteStore(path), sqlitePath: path };
+    return { backend, open: () => openSqliteDatabase(path), sqlitePath: path };
   }
   const url = await freshDatabase(postgresUrl);
-  return { backend, open: () => openPostgresStore(url, { maxConnections: 4 }), postgresUrl: url };
+  return { backend, open: () => openPostgresDatabase(url, { maxConnections: 4 }), postgresUrl: url };
 }
 
 /** The ingest token of every API the harness starts. */
@@ -63,7 +61,7 @@ export const testDeliverySettings: DeliverySettings = Object.freeze({
 
 export interface RunningApi {
   readonly url: string;
-  readonly store: WebhookStore;
+  readonly store: WebhookDatabase;
   readonly vault: CredentialVault;
   readonly logs: string[];
   /** The deliverer beside the API, when the options asked for one. */
@@ -97,10 +95,11 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const { server, url } = listening;
   const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
   const delivery = options.deliverer
-    ? await startDeliveryService({ store, vault, settings: { ...testDeliverySettings, ...options.deliverer }, logger })
+    ? await startDeliveryService({ queue: store.deliveries, vault, settings: { ...testDeliverySettings, ...options.deliverer }, logger })
     : undefined;
   const app = createApp({
     store,
+    queue: store.deliveries,
     vault,
     checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: options.platformUrl, ttlSeconds: 60 }),
     devices: createDeviceDirectory(http, options.platformUrl),

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
 import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
-import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { freshDatabase } from './postgres-cluster.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { openPostgresDatabase } from '../src/database.ts';
 import {
   newStoreLocation,
   postTelemetry,
@@ -220,17 +220,16 @@ describe('two deliverers on PostgreSQL', () => {
   it('hear of new work by NOTIFY, share it and send nothing twice while both are healthy', { timeout: 60_000 }, async () => {
     const url = await freshDatabase(inject('postgresUrl'));
     const api = await startWebhookApi({
-      location: { backend: 'PostgreSQL', open: () => openPostgresStore(url, { maxConnections: 4 }) },
+      location: { backend: 'PostgreSQL', open: () => openPostgresDatabase(url, { maxConnections: 4 }) },
       platformUrl: platform().issuer,
     });
     const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 2 }) });
-    const stores = await Promise.all([openPostgresStore(url, { maxConnections: 4 }), openPostgresStore(url, { maxConnections: 4 })]);
+    const stores = await Promise.all([openPostgresDatabase(url, { maxConnections: 4 }), openPostgresDatabase(url, { maxConnections: 4 })]);
     const sent = [0, 0];
     const deliverers = stores.map((store, i) => {
       const sender = createWebhookSender({ decryptCredentials: () => '', allowPrivateTargets: true });
       return createDeliverer({
         queue: store.deliveries,
-        listen: store.listen,
         // A poll a minute apart: only NOTIFY from the API's process can tell them of the work.
         settings: { ...testDeliverySettings, maxInFlightPerEndpoint: 4, pollMs: 60_000 },
         logger: createLogger({ name: `deliverer-${i}`, level: 'warn' }),

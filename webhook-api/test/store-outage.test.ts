@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { describe, expect, inject, it } from 'vitest';
-import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { freshDatabase } from './postgres-cluster.ts';
 import { apiClient, startWebhookApi, type RunningApi } from './harness.ts';
+import { openPostgresDatabase } from '../src/database.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -63,7 +63,7 @@ describe('a PostgreSQL outage', () => {
       location: {
         backend: 'PostgreSQL',
         open: () =>
-          openPostgresStore(proxy.url, { maxConnections: 2, connectionTimeoutMs: 1_000, queryTimeoutMs: 1_000, onIdleConnectionError: () => undefined }),
+          openPostgresDatabase(proxy.url, { maxConnections: 2, connectionTimeoutMs: 1_000, queryTimeoutMs: 1_000, onIdleConnectionError: () => undefined }),
       },
       platformUrl: platform().issuer,
     });

@@ -4,9 +4,25 @@
 // an empty string clears them (authType must then be None).
 import type { CredentialVault } from './credential-vault.ts';
 import { authHeaderNames, checkAuthPayload, checkCustomHeaders } from './header-rules.ts';
-import { invalid } from '../http/errors.ts';
-import type { WebhookConfig, WebhookConfigInput, WebhookConfigUpdate } from '../http/webhooks.schemas.ts';
-import type { ConfigFields, StoredConfig } from '../store/webhook-store.ts';
+import type { AuthType, ConfigFields, DeliveryMode, HttpMethod, StoredConfig, WebhookConfig } from '../store/records.ts';
+import { invalid } from './invalid-input.ts';
+
+/** A create body, validated: what the fields are once their defaults are applied. */
+export interface WebhookConfigInput {
+  readonly name: string;
+  readonly url: string;
+  readonly method: HttpMethod;
+  readonly deliveryMode: DeliveryMode;
+  readonly authType: AuthType;
+  readonly authPayload?: string | null | undefined;
+  readonly customHeaders?: string | null | undefined;
+  readonly includeMetadataHeaders: boolean;
+  readonly includeRetryHeader: boolean;
+}
+
+/** An update body, validated: what is omitted keeps its stored value. */
+export type WebhookConfigUpdate = Omit<WebhookConfigInput, 'method' | 'authType' | 'includeMetadataHeaders' | 'includeRetryHeader'> &
+  Partial<Pick<WebhookConfigInput, 'method' | 'authType' | 'includeMetadataHeaders' | 'includeRetryHeader'>>;
 
 /** The public view of a stored configuration: never the credentials. */
 export function publicConfig(config: StoredConfig): WebhookConfig {

@@ -9,14 +9,14 @@ import {
   maxHeaderNameLength,
   maxHeaderValueLength,
 } from './header-rules.ts';
-import { WebhookApiError } from '../http/errors.ts';
+import { InvalidInputError } from './invalid-input.ts';
 
 /** The error a check throws: its field and message. */
 function refusal(check: () => unknown): { field: string | undefined; message: string } {
   try {
     check();
   } catch (error) {
-    if (error instanceof WebhookApiError) return { field: error.field, message: error.message };
+    if (error instanceof InvalidInputError) return { field: error.field, message: error.message };
     throw error;
   }
   throw new Error('expected the check to refuse');

@@ -2,9 +2,9 @@
 // authType needs, and customHeaders as a bounded JSON object of string values. No header may break
 // a JSON delivery (body, host, forwarding, hop-by-hop, the deliverer's own), and customHeaders,
 // returned in clear on every read, may not carry credentials: those go to the encrypted authPayload.
-import { invalid } from '../http/errors.ts';
-import { firstDuplicateKey } from '../http/json-duplicate-keys.ts';
-import type { AuthType } from '../http/webhooks.schemas.ts';
+import type { AuthType } from '../store/records.ts';
+import { invalid } from './invalid-input.ts';
+import { firstDuplicateKey } from './json-duplicate-keys.ts';
 
 /** At most this many headers in customHeaders, and in the headers of authType Custom. */
 export const maxHeaderCount = 20;

@@ -1,12 +1,13 @@
 // SPEC's scope-level rules: Device forwards everything (no tag, no measurement); Connection one
 // connection (tag required, no measurement); Measurement one measurement on one connection (both).
-import { invalid } from '../http/errors.ts';
-import type { ScopeInput, ScopeLevel } from '../http/webhooks.schemas.ts';
+import type { ScopeLevel, ScopeRoute } from '../store/records.ts';
+import { invalid } from './invalid-input.ts';
 
-export interface ScopeRoute {
+/** A scope body, validated: empty text not yet told apart from none. */
+export interface ScopeInput {
   readonly scopeLevel: ScopeLevel;
-  readonly connectionTag: string | null;
-  readonly measurement: string | null;
+  readonly connectionTag?: string | null | undefined;
+  readonly measurement?: string | null | undefined;
   readonly enabled: boolean;
 }
 

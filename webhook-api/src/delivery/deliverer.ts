@@ -6,10 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/shared';
 import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
-import type { WebhookStore } from '../store/webhook-store.ts';
-import type { DeliverySettings } from '../settings.ts';
 import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
+import type { DeliverySettings } from './delivery-settings.ts';
 import { nextRetryDelay } from './retry-schedule.ts';
 
 /** What the deliverer tells the metrics (DeliveryMetrics has these). */
@@ -24,8 +23,6 @@ export interface DelivererOptions {
   readonly settings: DeliverySettings;
   readonly logger: Logger;
   readonly metrics?: AttemptMetrics | undefined;
-  /** Notifications from other processes (PostgreSQL); absent on SQLite. */
-  readonly listen?: WebhookStore['listen'];
   readonly now?: () => number;
   readonly random?: () => number;
 }
@@ -316,9 +313,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (!stopped) return;
       stopped = false;
       unsubscribe = queue.onWork(announced);
-      if (options.listen) {
+      if (queue.onWorkElsewhere) {
         try {
-          stopListening = await options.listen('webhook_work', announced);
+          stopListening = await queue.onWorkElsewhere(announced);
         } catch (error) {
           log.warn({ err: error }, `could not LISTEN for new work; polling every ${settings.pollMs} ms instead`);
         }

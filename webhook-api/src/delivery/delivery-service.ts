@@ -1,15 +1,15 @@
 // A deliverer with its sender, as both the API process and `npm run deliverer` run it: credentials
 // decrypted through the vault at send time, one connection pool per origin (as large as the
-// deliverer's own limit), notifications from other processes when the store has them.
+// deliverer's own limit), notifications from other processes when the queue has them.
 import type { Logger } from '@platform/shared';
 import type { CredentialVault } from '../configs/credential-vault.ts';
-import type { DeliverySettings } from '../settings.ts';
-import type { WebhookStore } from '../store/webhook-store.ts';
+import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import { createDeliverer, type AttemptMetrics, type Deliverer } from './deliverer.ts';
+import type { DeliverySettings } from './delivery-settings.ts';
 import { createWebhookSender } from './webhook-sender.ts';
 
 export interface DeliveryServiceOptions {
-  readonly store: WebhookStore;
+  readonly queue: DeliveryQueue;
   readonly vault: CredentialVault;
   readonly settings: DeliverySettings;
   readonly logger: Logger;
@@ -23,7 +23,7 @@ export interface DeliveryService {
 }
 
 export async function startDeliveryService(options: DeliveryServiceOptions): Promise<DeliveryService> {
-  const { store, vault, settings, logger } = options;
+  const { queue, vault, settings, logger } = options;
   const sender = createWebhookSender({
     decryptCredentials: (encrypted, configId) => vault.decrypt(encrypted, configId),
     allowPrivateTargets: settings.allowPrivateTargets,
@@ -34,7 +34,7 @@ export async function startDeliveryService(options: DeliveryServiceOptions): Pro
     // per-endpoint and per-company limits bound each, and the pool must not bind them together.
     maxConnectionsPerOrigin: settings.maxInFlight,
   });
-  const deliverer = createDeliverer({ queue: store.deliveries, sender, settings, logger, metrics: options.metrics, listen: store.listen });
+  const deliverer = createDeliverer({ queue, sender, settings, logger, metrics: options.metrics });
   await deliverer.start();
   return {
     deliverer,

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { register as globalRegistry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { QueueStats } from '../queue/delivery-queue.ts';
-import { openSqliteStore } from '../store/sqlite-store.ts';
-import type { StoredConfig, WebhookStore } from '../store/webhook-store.ts';
+import type { StoredConfig } from '../store/records.ts';
 import { createDeliveryMetrics, type DeliveryMetrics } from './metrics.ts';
+import { openSqliteDatabase, type WebhookDatabase } from '../database.ts';
 
 const idle: QueueStats = { queued: 0, gathering: 0, oldestAcceptedAt: undefined };
 
@@ -92,9 +92,9 @@ describe('the delivery metrics', () => {
 });
 
 describe('the queue gauges on a real SQLite queue', () => {
-  let store: WebhookStore;
+  let store: WebhookDatabase;
   beforeEach(async () => {
-    store = await openSqliteStore(join(mkdtempSync(join(tmpdir(), 'metrics-')), 'webhooks.db'));
+    store = await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'metrics-')), 'webhooks.db'));
   });
   afterEach(async () => {
     await store.close();

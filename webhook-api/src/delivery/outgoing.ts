@@ -1,9 +1,7 @@
 // What the deliverer hands the sender for one attempt, and what the sender answers: the contract
 // between the queue (which decides what is due and records outcomes) and the HTTP side (which builds
 // the envelope and headers, sends, and sorts the response into delivered, retry or dropped).
-import type { AuthType } from '../http/webhooks.schemas.ts';
-
-export type DeliveryMode = 'Realtime' | 'Batch';
+import type { AuthType, DeliveryMode, HttpMethod } from '../store/records.ts';
 
 /** One request to make: the configuration as it is now (read when the work was claimed) and the points. */
 export interface OutgoingDelivery {
@@ -12,7 +10,7 @@ export interface OutgoingDelivery {
   /** The owning company: `Metadata.Company` (as a string). */
   readonly companyId: number;
   readonly url: string;
-  readonly method: 'POST' | 'PUT' | 'PATCH';
+  readonly method: HttpMethod;
   readonly authType: AuthType;
   /** authPayload as the CredentialVault stored it; decrypted only when the request is built. */
   readonly authPayloadEncrypted: string | null;

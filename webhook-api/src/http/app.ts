@@ -7,16 +7,20 @@ import type { CredentialVault } from '../configs/credential-vault.ts';
 import { createDeliveryRoutes } from './deliveries.routes.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
-import { firstDuplicateKey } from './json-duplicate-keys.ts';
+import { InvalidInputError } from '../configs/invalid-input.ts';
+import { DuplicateKeyError, jsonBody } from './json-body.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
+import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { createWebhookRoutes } from './webhooks.routes.ts';
 
 export interface AppDependencies {
   readonly store: WebhookStore;
+  /** The delivery queue in the same database: ingest, the attempt log, resend. */
+  readonly queue: DeliveryQueue;
   readonly vault: CredentialVault;
   readonly checkCaller: CallerCheck;
   readonly devices: DeviceDirectory;
@@ -24,7 +28,7 @@ export interface AppDependencies {
   readonly publicUrl: string;
   /** Configurations per company, devices per configuration, scopes per link; the defaults when omitted. */
   readonly limits?: WebhookLimits;
-  /** POST /internal/telemetry, into the store's delivery queue. */
+  /** POST /internal/telemetry, into the delivery queue. */
   readonly ingest?: Omit<IngestDependencies, 'queue' | 'jsonBody'>;
   /** GET /metrics. */
   readonly metrics?: RequestHandler;
@@ -33,6 +37,7 @@ export interface AppDependencies {
 /** Maps any failure to the error body: ours as they are, platform trouble as 502/503, the rest as 500. */
 function toApiError(error: unknown): WebhookApiError {
   if (error instanceof WebhookApiError) return error;
+  if (error instanceof InvalidInputError) return new WebhookApiError('VALIDATION_FAILED', error.message, { field: error.field, cause: error });
   if (error instanceof StoreUnavailableError) return new WebhookApiError('STORE_UNAVAILABLE', undefined, { cause: error });
   if (isPlatformError(error, 'PLATFORM_UNAVAILABLE'))
     return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
@@ -62,51 +67,6 @@ function toApiError(error: unknown): WebhookApiError {
   return new WebhookApiError('INTERNAL', undefined, { cause: error });
 }
 
-const jsonTypes = ['application/json', 'application/*+json'];
-
-/** A body that gives one key twice: JSON.parse would keep the last silently, so the client's intent is unclear. */
-class DuplicateKeyError extends Error {
-  readonly key: string;
-
-  constructor(key: string) {
-    super('a key is given twice');
-    this.key = key;
-  }
-}
-
-/** express.json's `verify`: runs on the raw bytes before they are parsed. */
-function refuseDuplicateKeys(_req: unknown, _res: unknown, body: Buffer): void {
-  const key = firstDuplicateKey(body.toString('utf8'));
-  if (key !== undefined) throw new DuplicateKeyError(key);
-}
-
-/** The charset parameter of a Content-Type, lower-cased; undefined when there is none. */
-const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
-
-/**
- * A non-empty body must be JSON in UTF-8, as it is sent: any other media type, charset or
- * Content-Encoding is refused with 415 rather than read as "no body" or decoded some other way.
- */
-const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody) {
-    next();
-    return;
-  }
-  if (!req.is(jsonTypes)) throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: must be application/json', { field: 'Content-Type' });
-  const charset = charsetOf(req.headers['content-type']);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: the charset must be utf-8', { field: 'Content-Type' });
-  }
-  const encoding = req.headers['content-encoding'];
-  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-    throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding: bodies are taken as sent, without a Content-Encoding', {
-      field: 'Content-Encoding',
-    });
-  }
-  next();
-};
-
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -121,15 +81,11 @@ export function createApp(deps: AppDependencies): Express {
     res.json({ status: 'ok' });
   });
 
-  const jsonBody = (limitBytes: number) => [
-    requireJsonBody,
-    express.json({ limit: limitBytes, strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys }),
-  ];
   if (deps.metrics) app.get('/metrics', deps.metrics);
-  if (deps.ingest) app.use(createIngestRoutes({ ...deps.ingest, queue: deps.store.deliveries, jsonBody }));
+  if (deps.ingest) app.use(createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
   app.use('/v2/webhooks', requireCaller(deps.checkCaller), ...jsonBody(64 * 1024));
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
-  app.use(createDeliveryRoutes({ store: deps.store }));
+  app.use(createDeliveryRoutes({ store: deps.store, queue: deps.queue }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });

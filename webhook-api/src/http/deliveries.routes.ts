@@ -8,11 +8,13 @@ import { notFound, WebhookApiError } from './errors.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { idOf, parse } from './route-inputs.ts';
 import type { AttemptRecord } from '../queue/delivery-queue.ts';
+import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { configFor, type RouteSpec } from './webhooks.routes.ts';
 
 export interface DeliveryRouteDependencies {
   readonly store: WebhookStore;
+  readonly queue: DeliveryQueue;
   readonly now?: () => number;
 }
 
@@ -83,7 +85,7 @@ const handlers: Record<OperationId, Handler> = {
     const page = pageOf(req, list, attemptPaging.most);
     // pageOf's default is its most (a whole collection); the log can be long, so a smaller page unless asked.
     const limit = req.query.limit === undefined ? attemptPaging.byDefault : page.limit;
-    const attempts = await deps.store.deliveries.pageAttempts(config.id, { outcome }, { limit, after: page.after });
+    const attempts = await deps.queue.pageAttempts(config.id, { outcome }, { limit, after: page.after });
     sendPage(req, res, `/v2/webhooks/${config.id}/deliveries`, list, { items: attempts.items.map(publicAttempt), next: attempts.next });
   },
   async resendDelivery(req, res, deps) {
@@ -92,7 +94,7 @@ const handlers: Record<OperationId, Handler> = {
     // Not an id the queue could have made: not found without a query, and not repeated back.
     if (deliveryId === undefined) throw notFound(`delivery of webhook configuration ${config.id}`);
     const what = `delivery ${deliveryId} of webhook configuration ${config.id}`;
-    const resent = await deps.store.deliveries.resend(config.id, deliveryId, deps.now?.() ?? Date.now());
+    const resent = await deps.queue.resend(config.id, deliveryId, deps.now?.() ?? Date.now());
     if (resent === 'not-found') throw notFound(what);
     if (resent === 'not-settled')
       throw new WebhookApiError('CONFLICT', `${what} is still being delivered; only a dropped or failed delivery can be sent again`);

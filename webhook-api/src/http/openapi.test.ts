@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import { CredentialVault } from '../configs/credential-vault.ts';
 import { createOpenApiDocument, openApiPath } from './openapi.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
+import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 
 /** Every method and path the Express app routes, read from its router. */
 function routesOf(app: Express): string[] {
@@ -50,6 +51,7 @@ describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 and lists every route the service serves under /v2/webhooks', () => {
     const app = createApp({
       store: {} as WebhookStore,
+      queue: {} as DeliveryQueue,
       vault: new CredentialVault([{ id: 'k', key: Buffer.alloc(32) }]),
       checkCaller: () => Promise.resolve({ ok: false, error: undefined, description: 'no caller in this test' }),
       devices: () => Promise.resolve(undefined),

@@ -13,7 +13,8 @@ import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webho
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { companyQuery, deviceIdOf, idOf, parse } from './route-inputs.ts';
-import type { StoredConfig, WebhookStore } from '../store/webhook-store.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
+import type { StoredConfig } from '../store/records.ts';
 
 export interface RouteDependencies {
   readonly store: WebhookStore;

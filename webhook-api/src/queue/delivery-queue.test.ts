@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { newStoreLocation, type Backend } from '../../test/harness.ts';
-import type { ScopeRoute } from '../configs/scope-rules.ts';
+import type { ScopeRoute } from '../store/records.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
-import type { StoredConfig, WebhookStore } from '../store/webhook-store.ts';
+import type { StoredConfig } from '../store/records.ts';
+import type { WebhookDatabase } from '../database.ts';
 
 const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => ({
   id: randomUUID(),
@@ -53,7 +54,7 @@ const settlement = (id: string, outcome: Settlement['outcome'], extra: Partial<S
 const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (backend) => {
-  let store: WebhookStore;
+  let store: WebhookDatabase;
   let now = 1_000_000;
   beforeEach(async () => {
     store = await (await newStoreLocation(backend, inject('postgresUrl'))).open();

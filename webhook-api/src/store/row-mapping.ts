@@ -1,8 +1,7 @@
 // Rows of either dialect to the API's objects: one mapping for both stores. SQLite answers 0/1 for
 // booleans; PostgreSQL answers booleans (its int8 and timestamptz come as numbers and ISO text).
-import type { DeviceLink, Scope } from '../http/webhooks.schemas.ts';
-import type { SqlRow } from './sql-driver.ts';
-import type { StoredConfig } from './webhook-store.ts';
+import type { ConfigFields, DeviceLink, Scope, StoredConfig } from './records.ts';
+import type { SqlRow, SqlValue } from './sql-driver.ts';
 
 /** The columns each mapping reads, for the SELECT and RETURNING lists. */
 export const configColumns =
@@ -16,6 +15,19 @@ const text = (value: unknown): string => {
 };
 const textOrNull = (value: unknown): string | null => (value === null ? null : text(value));
 const flag = (value: unknown): boolean => value === true || value === 1;
+
+/** A configuration's fields in the order of configColumns after id and company_id. */
+export const configValues = (f: ConfigFields): SqlValue[] => [
+  f.name,
+  f.url,
+  f.method,
+  f.deliveryMode,
+  f.authType,
+  f.authPayloadEncrypted,
+  f.customHeaders,
+  f.includeMetadataHeaders,
+  f.includeRetryHeader,
+];
 
 export const toConfig = (r: SqlRow): StoredConfig => ({
   id: text(r.id),

@@ -38,19 +38,15 @@ export interface SqlTransaction extends SqlQueryable {
   lock(key: string): Promise<void>;
 }
 
-/** Where the two SQL dialects differ in the store's statements. */
+/**
+ * Where the two SQL dialects' syntax differs in statements that are otherwise the same. An operation
+ * whose algorithm differs by dialect has a file of its own in each dialect's folder instead.
+ */
 export interface SqlDialect {
   /** A column that grows with each insert: creation order for paging (never a timestamp). */
   readonly sequence: string;
   /** Appended to a SELECT that locks the row it reads until the transaction ends. */
   readonly forUpdate: string;
-  /** Whether a WITH may hold an INSERT ... RETURNING (PostgreSQL), so a write and its count take one statement. */
-  readonly writableWith: boolean;
-  /**
-   * Appended to a SELECT that locks the rows it reads (of the table named `alias`, when it joins
-   * others) and passes over rows another transaction holds (PostgreSQL); nothing on SQLite.
-   */
-  readonly skipLocked: (alias?: string) => string;
   /**
    * A FROM item named `alias` reading the rows of a JSON array parameter (`$n`, the array as JSON
    * text) with the given columns: how one statement takes many rows in either dialect.

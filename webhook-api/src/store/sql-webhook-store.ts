@@ -1,24 +1,11 @@
 // The one WebhookStore, on any SqlDriver: the statements, the limits checked in the same
 // transaction as the insert (the parent row locked), and races answered as values.
-import type { ScopeRoute } from '../configs/scope-rules.ts';
-import type { DeviceLink } from '../http/webhooks.schemas.ts';
-import { createDeliveryQueue, dropEmptiedDeliveries } from '../queue/delivery-queue.ts';
-import { countOneLessConfig, countOneMoreConfig, insertCountedConfig } from './company-config-counts.ts';
-import { configColumns, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
+import type { ConfigFields, DeviceLink, ScopeRoute } from './records.ts';
+import { countOneLessConfig, type CountedConfigInsert } from './config-counts.ts';
+import { configColumns, configValues, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
-import type { ConfigFields, Page, PageRequest, StoredConfig, WebhookStore } from './webhook-store.ts';
-
-const configValues = (f: ConfigFields): SqlValue[] => [
-  f.name,
-  f.url,
-  f.method,
-  f.deliveryMode,
-  f.authType,
-  f.authPayloadEncrypted,
-  f.customHeaders,
-  f.includeMetadataHeaders,
-  f.includeRetryHeader,
-];
+import type { Page, PageRequest, WebhookStore } from './webhook-store.ts';
+import type {} from './records.ts';
 
 /** The row a RETURNING statement gave back. */
 function returned(row: SqlRow | undefined): SqlRow {
@@ -28,8 +15,12 @@ function returned(row: SqlRow | undefined): SqlRow {
 
 const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Number((await q.one(sql, values))?.n ?? 0);
 
-/** The store on `driver`, whose schema is already migrated (openSqliteStore and openPostgresStore do that first). */
-export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
+/**
+ * The store on `driver`, whose schema is already applied (openSqliteDriver and openPostgresDriver do
+ * that first); `insertCounted` is the dialect's way to count a configuration against its company's
+ * limit as it is inserted.
+ */
+export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedConfigInsert): WebhookStore {
   const { sequence, forUpdate } = driver.dialect;
 
   /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
@@ -59,17 +50,6 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
     }
   }
 
-  const insertConfig = async (q: SqlQueryable, c: StoredConfig) =>
-    toConfig(
-      returned(
-        await q.one(
-          `INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${configColumns}`,
-          [c.id, c.companyId, ...configValues(c)],
-        ),
-      ),
-    );
-
   const configsPage = (companyId: number, request?: PageRequest) =>
     page('FROM webhook_configs WHERE company_id = $1', [companyId], configColumns, toConfig, request);
   const linksPage = (webhookConfigId: string, request?: PageRequest) =>
@@ -78,18 +58,9 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
     page('FROM scopes WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId], scopeColumns, toScope, request);
 
   return {
-    async createConfig(c, limit) {
-      // The company's count row is the count and, on PostgreSQL, the lock: concurrent creates of a
-      // company take turns on it, and no two pass the limit.
-      if (driver.dialect.writableWith) {
-        const row = await driver.one(insertCountedConfig(configColumns), [c.id, c.companyId, ...configValues(c), limit ?? Number.MAX_SAFE_INTEGER]);
-        return row ? toConfig(row) : 'limit-reached';
-      }
-      return inTransaction(async (tx) => {
-        if (!(await tx.one(countOneMoreConfig, [c.companyId, limit ?? Number.MAX_SAFE_INTEGER]))) return 'limit-reached' as const;
-        return insertConfig(tx, c);
-      });
-    },
+    // The company's count row is the count and, on PostgreSQL, the lock: concurrent creates of a
+    // company take turns on it, and no two pass the limit.
+    createConfig: (c, limit) => insertCounted(driver, c, limit ?? Number.MAX_SAFE_INTEGER),
     async getConfig(id) {
       const row = await driver.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [id]);
       return row && toConfig(row);
@@ -149,7 +120,13 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
       inTransaction(async (tx) => {
         // The device's points go with the link (a foreign key), leaving every queued delivery; one left empty goes too.
         const removed = (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
-        if (removed) await dropEmptiedDeliveries(tx, webhookConfigId);
+        if (removed) {
+          await tx.run(
+            `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state = 'queued'
+               AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,
+            [webhookConfigId],
+          );
+        }
         return removed;
       }),
 
@@ -183,8 +160,6 @@ export function createSqlWebhookStore(driver: SqlDriver): WebhookStore {
     },
     deleteScope: async (webhookConfigId, deviceId, scopeId) =>
       (await driver.run('DELETE FROM scopes WHERE id = $1 AND webhook_config_id = $2 AND device_id = $3', [scopeId, webhookConfigId, deviceId])) > 0,
-    deliveries: createDeliveryQueue(driver),
-    listen: driver.listen?.bind(driver),
     close: () => driver.close(),
   };
 }

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freshDatabase } from '../../test/postgres-cluster.ts';
-import { openPostgresStore } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
-import type { StoredConfig, WebhookStore } from './webhook-store.ts';
+import { openPostgresStore } from './postgres/open-postgres.ts';
+import { openSqliteStore } from './sqlite/open-sqlite.ts';
+import type { WebhookStore } from './webhook-store.ts';
+import type { StoredConfig } from './records.ts';
 
 const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][] = [
   [

@@ -2,17 +2,7 @@
 // Conflicts, limits and rows that vanished in a race come back as values, not exceptions, so
 // callers answer 404 or 409 without guessing at driver error codes; an outage throws
 // StoreUnavailableError.
-import type { ScopeRoute } from '../configs/scope-rules.ts';
-import type { DeviceLink, Scope, WebhookConfig } from '../http/webhooks.schemas.ts';
-import type { DeliveryQueue } from '../queue/delivery-queue.ts';
-
-/** A configuration as stored: the public fields plus the encrypted credentials. */
-export interface StoredConfig extends WebhookConfig {
-  /** authPayload encrypted by the CredentialVault, or null. Never leaves the service. */
-  readonly authPayloadEncrypted: string | null;
-}
-
-export type ConfigFields = Omit<StoredConfig, 'id' | 'companyId'>;
+import type { ConfigFields, DeviceLink, Scope, ScopeRoute, StoredConfig } from './records.ts';
 
 /** At most `limit` items after the position `after` (a previous page's `next`), in creation order. */
 export interface PageRequest {
@@ -69,9 +59,5 @@ export interface WebhookStore {
 
   /** Number of configurations of every company (tests use it to prove a refused request stored nothing). */
   countConfigs(): Promise<number>;
-  /** The delivery queue, in the same database. */
-  readonly deliveries: DeliveryQueue;
-  /** Notifications from other processes (PostgreSQL's LISTEN); absent on SQLite. See SqlDriver#listen. */
-  readonly listen: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | undefined;
   close(): Promise<void>;
 }

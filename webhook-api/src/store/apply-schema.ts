@@ -1,5 +1,7 @@
-// Versioned schema migrations for either dialect: each applied once, in a transaction with its
-// version recorded, under a lock so processes starting together do not apply one twice.
+// Brings a database to the schema, in either dialect: each version applied once, in a transaction
+// with its version recorded, under a lock so processes starting together do not apply one twice.
+// Version 1 is the whole schema as it stands (nothing was deployed before it); a later change of
+// the schema is appended as the next version.
 import type { SqlDriver } from './sql-driver.ts';
 
 /** The versions already applied; none when the table is not there yet. */
@@ -11,10 +13,10 @@ async function appliedVersions(driver: SqlDriver): Promise<Set<number>> {
   }
 }
 
-export async function runMigrations(driver: SqlDriver, migrations: readonly string[]): Promise<void> {
+export async function applySchema(driver: SqlDriver, versions: readonly string[]): Promise<void> {
   // An up-to-date database takes no lock: a process starting beside running ones does not wait on them.
   const applied = await appliedVersions(driver);
-  for (const [index, script] of migrations.entries()) {
+  for (const [index, script] of versions.entries()) {
     const version = index + 1;
     if (applied.has(version)) continue;
     await driver.transaction(async (tx) => {

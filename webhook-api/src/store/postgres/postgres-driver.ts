@@ -1,8 +1,8 @@
 // The SQL driver for PostgreSQL (pg): a pool with connect and query timeouts, so a dead or silent
 // server fails a request within seconds; connection trouble is thrown as StoreUnavailableError.
 import pg from 'pg';
-import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from './sql-driver.ts';
-import { StoreUnavailableError } from './store-unavailable.ts';
+import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from '../sql-driver.ts';
+import { StoreUnavailableError } from '../store-unavailable.ts';
 
 const unavailableNodeCodes = new Set([
   'ECONNREFUSED',
@@ -57,7 +57,10 @@ export interface PostgresDriverOptions {
   readonly onIdleConnectionError?: ((error: Error) => void) | undefined;
 }
 
-export function createPostgresDriver(connectionString: string, options: PostgresDriverOptions): SqlDriver {
+/** A driver on PostgreSQL, which can always hear from other processes. */
+export type PostgresDriver = SqlDriver & Required<Pick<SqlDriver, 'listen'>>;
+
+export function createPostgresDriver(connectionString: string, options: PostgresDriverOptions): PostgresDriver {
   const pool = new pg.Pool({
     connectionString,
     max: options.maxConnections,
@@ -107,8 +110,6 @@ export function createPostgresDriver(connectionString: string, options: Postgres
     dialect: {
       sequence: 'seq',
       forUpdate: ' FOR UPDATE',
-      writableWith: true,
-      skipLocked: (alias) => ` FOR UPDATE${alias === undefined ? '' : ` OF ${alias}`} SKIP LOCKED`,
       idIn: (column, parameter) => `${column} = ANY (ARRAY(SELECT x.id FROM json_to_recordset(${parameter}::json) AS x (id text)))`,
       jsonRows: (parameter, alias, columns) =>
         `json_to_recordset(${parameter}::json) AS ${alias} (${Object.entries(columns)

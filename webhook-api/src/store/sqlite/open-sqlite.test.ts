@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifySqliteError } from './sqlite-driver.ts';
-import { openSqliteStore } from './sqlite-store.ts';
-import { StoreUnavailableError } from './store-unavailable.ts';
-import type { StoredConfig, WebhookStore } from './webhook-store.ts';
+import { openSqliteStore } from './open-sqlite.ts';
+import { StoreUnavailableError } from '../store-unavailable.ts';
+import type { WebhookStore } from '../webhook-store.ts';
+import type { StoredConfig } from '../records.ts';
 
 const config: StoredConfig = {
   id: 'a',

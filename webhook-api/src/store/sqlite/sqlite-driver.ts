@@ -2,8 +2,8 @@
 // turns through a mutex (an awaiting transaction would otherwise take in other requests' statements).
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { AsyncMutex } from './async-mutex.ts';
-import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from './sql-driver.ts';
-import { StoreUnavailableError } from './store-unavailable.ts';
+import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from '../sql-driver.ts';
+import { StoreUnavailableError } from '../store-unavailable.ts';
 
 const unavailableCodes = new Set([
   5, // SQLITE_BUSY: another process holds the lock past busy_timeout
@@ -69,8 +69,6 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
     dialect: {
       sequence: 'rowid',
       forUpdate: '',
-      writableWith: false,
-      skipLocked: () => '',
       // json_each gives the array's elements; ->> reads a key as an SQL value (JSON numbers as numbers).
       idIn: (column, parameter) => `${column} IN (SELECT value ->> 'id' FROM json_each(${parameter}))`,
       jsonRows: (parameter, alias, columns) =>

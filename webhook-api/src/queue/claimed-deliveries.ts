@@ -1,0 +1,48 @@
+// What both dialects' claims share: how many due rows a claim looks at, the columns it answers, and
+// what it leased turned into the deliveries a deliverer sends.
+import type { StoredConfig } from '../store/records.ts';
+import type { SqlRow } from '../store/sql-driver.ts';
+import type { ClaimedDelivery } from './delivery-queue.ts';
+
+/** What a claim leased: the rows, their configurations as they are now, and each one's points in order. */
+export interface Leased {
+  readonly claimed: readonly SqlRow[];
+  readonly configs: ReadonlyMap<string, StoredConfig>;
+  readonly points: ReadonlyMap<string, string[]>;
+}
+
+/**
+ * How many due rows a claim looks at: a few endpoints' worth past those of configurations that
+ * reach their limit in it. Not the whole room: one endpoint with a few slots free would otherwise
+ * read (and on PostgreSQL lock) hundreds of its rows to take those few; other endpoints' rows
+ * further on are taken by the next claim, which a finished request calls at once.
+ */
+export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, Math.max(4 * perConfig, Math.min(2 * limit, 64)));
+
+/** A claimed row's columns; `sequence` is the dialect's creation order. */
+export const leasedColumns = (table: string, sequence: string) =>
+  ['id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at'].map((c) => `${table}.${c}`).join(', ') +
+  `, ${table}.${sequence} AS position`;
+
+/** The earliest due first, and in creation order among equals (RETURNING follows no order). */
+export function toClaimedDeliveries({ claimed, configs, points }: Leased): ClaimedDelivery[] {
+  const ordered = [...claimed].sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
+  const result: ClaimedDelivery[] = [];
+  for (const row of ordered) {
+    const config = configs.get(String(row.webhook_config_id));
+    const its = points.get(String(row.id));
+    // Deleted (its configuration) or emptied (an unlink) since the claim: nothing to send; the settlement will not find it.
+    if (!config || !its) continue;
+    result.push({
+      id: String(row.id),
+      config,
+      mode: row.mode === 'Batch' ? 'Batch' : 'Realtime',
+      gatewayId: String(row.gateway_id),
+      measurement: String(row.measurement),
+      points: its,
+      attempts: Number(row.attempts),
+      acceptedAt: Number(row.accepted_at),
+    });
+  }
+  return result;
+}

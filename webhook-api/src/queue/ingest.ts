@@ -1,0 +1,32 @@
+// Ingest: routes the points per the scopes as they are now and queues what they match, in one
+// transaction, then tells the deliverers (in this process at once; in others through `tellOthers`,
+// which sends with the commit).
+import type { SqlDriver } from '../store/sql-driver.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
+import { routeAndQueue } from './routing.ts';
+import type { QueueDependencies } from './queue-dependencies.ts';
+
+/** How many times ingest routes again when a configuration was deleted between its routing and its insert. */
+const ingestRetries = 3;
+
+export const ingest =
+  ({ driver, signal, tellOthers }: QueueDependencies): DeliveryQueue['ingest'] =>
+  async (points, now) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const queued = await driver.transaction(async (tx) => {
+          const n = await routeAndQueue(tx, driver.dialect, points, now);
+          if (n > 0) await tellOthers(tx);
+          return n;
+        });
+        if (queued > 0) signal.announce();
+        return { queued };
+      } catch (error) {
+        // A configuration deleted between routing and insert (possible where transactions run side
+        // by side): route again, without it.
+        if (!isForeignKeyFailure(driver, error) || attempt >= ingestRetries) throw error;
+      }
+    }
+  };
+
+const isForeignKeyFailure = (driver: SqlDriver, error: unknown) => driver.failureOf(error) === 'foreign-key';

@@ -1,0 +1,78 @@
+// PostgreSQL's claim (a round trip per statement, other deliverers alongside): one statement takes a
+// window of due rows from the index, passing over those another deliverer holds (SKIP LOCKED) and
+// those of a configuration or company at its limit, keeps at most the free slots of each, leases
+// them, and answers them with their configurations and points. The planner is told to walk the
+// indexes: with statistics taken while the queue was short (or none yet), it would otherwise read
+// and sort every due row to take the first few. Kept prepared on each connection.
+import type { StoredConfig } from '../../store/records.ts';
+import { configColumns, toConfig } from '../../store/row-mapping.ts';
+import type { SqlDriver } from '../../store/sql-driver.ts';
+import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
+import type { DeliveryQueue } from '../delivery-queue.ts';
+
+const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
+const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
+/** A configuration's columns but its id, which the delivery's webhook_config_id gives. */
+const configColumnsOf = (table: string) =>
+  configColumns
+    .split(', ')
+    .filter((column) => column !== 'id')
+    .map((column) => `${table}.${column}`)
+    .join(', ');
+
+const statement = {
+  name: 'webhook_claim',
+  text: `WITH due AS (
+     SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.seq AS position
+     FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
+     WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+       AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
+       AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
+     ORDER BY d.next_attempt_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED
+   ), per_config AS (
+     SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
+   ), per_company AS (
+     SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
+     FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
+   ), picked AS (
+     SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
+     WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
+   )
+   UPDATE deliveries SET lease_owner = $6, lease_until = $7 FROM webhook_configs c
+   WHERE deliveries.id IN (SELECT id FROM picked) AND c.id = deliveries.webhook_config_id
+   RETURNING ${leasedColumns('deliveries', 'seq')}, ${configColumnsOf('c')},
+     ARRAY(SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id ORDER BY p.seq) AS points`,
+};
+
+export const claim =
+  (driver: SqlDriver): DeliveryQueue['claim'] =>
+  async (request) => {
+    const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
+    if (limit <= 0) return [];
+    const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
+    const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
+    const claimed = await driver.transaction(
+      (tx) =>
+        tx.all(statement, [
+          now,
+          JSON.stringify(free),
+          claimWindow(limit, perConfig),
+          perConfig,
+          limit,
+          owner,
+          now + leaseMs,
+          JSON.stringify(companyFree),
+          perCompany,
+        ]),
+      { indexScans: true },
+    );
+    const configs = new Map<string, StoredConfig>();
+    const points = new Map<string, string[]>();
+    for (const row of claimed) {
+      const cfg = String(row.webhook_config_id);
+      if (!configs.has(cfg)) configs.set(cfg, toConfig({ ...row, id: cfg }));
+      const its = row.points as string[];
+      if (its.length > 0) points.set(String(row.id), its);
+    }
+    return toClaimedDeliveries({ claimed, configs, points });
+  };

@@ -1,0 +1,39 @@
+// PostgreSQL's settlement: every settlement of a write in one statement, kept prepared on each
+// connection: the deliveries `owner` still holds are updated (compare-and-swap on the lease) and
+// their attempts logged; the ids it answers are the ones settled.
+import type { SqlDriver } from '../../store/sql-driver.ts';
+import type { DeliveryQueue } from '../delivery-queue.ts';
+import { settlementRow } from '../settlement-rows.ts';
+
+const settlements = `json_to_recordset($1::json) AS x (id text, state text, next bigint, attempt bigint, outcome text, status bigint,
+  error text, body text, started bigint, duration double precision, points bigint)`;
+
+const statement = {
+  name: 'webhook_settle',
+  text: `WITH s AS (
+     UPDATE deliveries SET
+       state = x.state,
+       attempts = deliveries.attempts + 1,
+       next_attempt_at = COALESCE(x.next, deliveries.next_attempt_at),
+       settled_at = CASE WHEN x.state = 'queued' THEN NULL ELSE CAST($3 AS BIGINT) END,
+       lease_owner = NULL,
+       lease_until = NULL
+     FROM ${settlements}
+     WHERE deliveries.id = x.id AND deliveries.id = ANY (ARRAY(SELECT y.id FROM json_to_recordset($1::json) AS y (id text)))
+       AND deliveries.lease_owner = $2 AND deliveries.state = 'queued'
+     RETURNING deliveries.id, deliveries.webhook_config_id
+   )
+   INSERT INTO delivery_attempts
+     (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
+   SELECT x.id, s.webhook_config_id, x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points
+   FROM ${settlements} JOIN s ON s.id = x.id
+   RETURNING delivery_id`,
+};
+
+export const settle =
+  (driver: SqlDriver): DeliveryQueue['settle'] =>
+  async (owner, settled, now) => {
+    if (settled.length === 0) return new Set();
+    const rows = await driver.all(statement, [JSON.stringify(settled.map(settlementRow)), owner, now]);
+    return new Set(rows.map((row) => String(row.delivery_id)));
+  };

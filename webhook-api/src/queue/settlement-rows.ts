@@ -1,0 +1,32 @@
+// A settlement as the row both dialects write: the delivery's next state (a retry stays queued) and
+// the attempt's line in the log, its text made storable (an endpoint may answer anything).
+import type { Settlement } from './delivery-queue.ts';
+import { storableText } from './storable-text.ts';
+
+export interface SettlementRow {
+  readonly id: string;
+  readonly state: 'queued' | 'delivered' | 'dropped' | 'failed';
+  readonly next: number | null;
+  readonly attempt: number;
+  readonly outcome: Settlement['outcome'];
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly body: string;
+  readonly started: number;
+  readonly duration: number;
+  readonly points: number;
+}
+
+export const settlementRow = (s: Settlement): SettlementRow => ({
+  id: s.id,
+  state: s.outcome === 'retrying' ? 'queued' : s.outcome,
+  next: s.nextAttemptAt ?? null,
+  attempt: s.attempt,
+  outcome: s.outcome,
+  status: s.status,
+  error: s.error === null ? null : storableText(s.error),
+  body: storableText(s.responseBody),
+  started: s.startedAt,
+  duration: s.durationMs,
+  points: s.pointCount,
+});

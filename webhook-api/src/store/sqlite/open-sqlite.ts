@@ -1,0 +1,68 @@
+// The embedded store: one SQLite file (node:sqlite) in WAL mode with foreign keys on, readable by
+// its owner only. Creation order is SQLite's rowid.
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { applySchema } from '../apply-schema.ts';
+import { insertCountedInTransaction } from '../config-counts.ts';
+import type { SqlDriver } from '../sql-driver.ts';
+import { createSqlWebhookStore } from '../sql-webhook-store.ts';
+import type { WebhookStore } from '../webhook-store.ts';
+import { startCheckpointer } from './sqlite-checkpointer.ts';
+import { createSqliteDriver } from './sqlite-driver.ts';
+import { sqliteSchema } from './sqlite-schema.ts';
+
+/** The schema's versions: the whole of it, then what changes it later. */
+const schemaVersions = [sqliteSchema];
+
+/** How often the write-ahead log is checkpointed from a worker thread. */
+const checkpointEveryMs = 250;
+/** Pages in the log past which the committing connection checkpoints itself after all. */
+const walBackstopPages = 10_000;
+
+export interface SqliteStoreOptions {
+  /** How long a statement waits for another process's lock before the store is unavailable. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** Creates the file (and its folder) for the owner only; an existing one is set back to 0600. */
+function ownerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file)) chmodSync(file, 0o600);
+  }
+}
+
+/**
+ * Opens the database once its schema is applied (a failure rejects, so start-up can say why); the
+ * driver's close also stops the checkpointer.
+ */
+export async function openSqliteDriver(path: string, options: SqliteStoreOptions = {}): Promise<SqlDriver> {
+  if (path !== ':memory:') ownerOnly(path);
+  const db = new DatabaseSync(path);
+  db.exec(
+    `PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}; PRAGMA synchronous = NORMAL;`,
+  );
+  const driver = createSqliteDriver(db);
+  await applySchema(driver, schemaVersions);
+  if (path === ':memory:') return driver;
+  // The log is checkpointed off the event loop; the writer's own checkpoint is left as a backstop,
+  // ten times further off than SQLite's default, for a worker that cannot keep up.
+  db.exec(`PRAGMA wal_autocheckpoint = ${walBackstopPages}`);
+  const checkpointer = startCheckpointer(path, checkpointEveryMs);
+  const close = driver.close.bind(driver);
+  return Object.assign(driver, {
+    async close() {
+      await checkpointer.stop();
+      await close();
+    },
+  });
+}
+
+/** The configuration store in its own SQLite file. */
+export const createSqliteWebhookStore = (driver: SqlDriver): WebhookStore => createSqlWebhookStore(driver, insertCountedInTransaction);
+
+/** The configuration store alone, on a file of its own (the store's tests). */
+export const openSqliteStore = async (path: string, options: SqliteStoreOptions = {}): Promise<WebhookStore> =>
+  createSqliteWebhookStore(await openSqliteDriver(path, options));
