@@ -3,8 +3,8 @@
 // gateway and the tool service, all sharing one PostgreSQL: DATABASE_URL when it is set, otherwise
 // a cluster of the repository's own under data/postgres on 127.0.0.1:$STACK_POSTGRES_PORT (5433).
 import { join } from 'node:path';
-import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
-import { startLocalPostgres, type LocalPostgres } from './local-postgres.ts';
+import { devSecretsFile, loadDevSecrets, secretNamesOf } from '@platform/devtools/dev-secrets';
+import { startLocalPostgres, type LocalPostgres } from '@platform/devtools/local-postgres';
 import { defaultSeedPath } from './stack-banner.ts';
 import { runStackFromCommandLine } from './stack-command.ts';
 import { repoRoot, serviceSecretNames, type Environment } from './stack.ts';

@@ -23,7 +23,7 @@ import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { openSqliteStore } from '../src/store/sqlite-store.ts';
 import type { WebhookStore } from '../src/store/webhook-store.ts';
 import { apiClient, testIngestToken } from '../test/harness.ts';
-import { freshDatabase } from '../test/postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { serveCalls } from './delivery-ipc.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
 

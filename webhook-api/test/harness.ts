@@ -18,7 +18,7 @@ import { openPostgresStore } from '../src/store/postgres-store.ts';
 import { openSqliteStore } from '../src/store/sqlite-store.ts';
 import type { WebhookStore } from '../src/store/webhook-store.ts';
 import { personToken } from '@platform/dev-platform/testing';
-import { freshDatabase } from './postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 

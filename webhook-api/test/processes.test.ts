@@ -13,7 +13,7 @@ import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
 import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
 import { openPostgresStore } from '../src/store/postgres-store.ts';
-import { freshDatabase } from './postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { startReceiver, type Receiver } from './receiver.ts';
 import {
   newStoreLocation,

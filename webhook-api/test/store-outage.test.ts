@@ -4,7 +4,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { openPostgresStore } from '../src/store/postgres-store.ts';
-import { freshDatabase } from './postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { apiClient, startWebhookApi, type RunningApi } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { freshDatabase } from '../../test/postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { createPostgresDriver } from './postgres-driver.ts';
 import { openPostgresStore, postgresMigrations } from './postgres-store.ts';
 import { runMigrations } from './run-migrations.ts';
