@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from '@platform/devtools/dev-secrets';
 import { startLocalPostgres, type LocalPostgres } from '@platform/devtools/local-postgres';
+import { loadLocalPostgresPort } from './script-settings.ts';
 import { defaultSeedPath } from './stack-banner.ts';
 import { runStackFromCommandLine } from './stack-command.ts';
 import { repoRoot, serviceSecretNames, type Environment } from './stack.ts';
@@ -17,9 +18,8 @@ const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretName
 let cluster: LocalPostgres | undefined;
 let databaseUrl = given.DATABASE_URL;
 if (!databaseUrl) {
-  const port = Number(given.STACK_POSTGRES_PORT ?? 5433);
   try {
-    cluster = startLocalPostgres(join(repoRoot, 'data/postgres'), port, 'webhooks');
+    cluster = startLocalPostgres(join(repoRoot, 'data/postgres'), loadLocalPostgresPort(given), 'webhooks');
   } catch (error) {
     process.stderr.write(
       `start:pg cannot start PostgreSQL: ${(error as Error).message} (set DATABASE_URL to use a running server, or STACK_POSTGRES_PORT to move this one)\n`,
