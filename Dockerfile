@@ -7,6 +7,7 @@ WORKDIR /app
 # The manifests first, so the dependency layer is rebuilt only when they change. npm ci needs the
 # manifest of every workspace the lock file names.
 COPY package.json package-lock.json ./
+COPY devtools/package.json devtools/
 COPY shared/package.json shared/
 COPY proto/package.json proto/
 COPY dev-platform/package.json dev-platform/

@@ -38,7 +38,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', '**/bench/**'],
+    files: ['scripts/**', 'devtools/**', '**/bench/**'],
     rules: { 'no-console': 'off' },
   },
   {

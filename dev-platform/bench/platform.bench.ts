@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { printComparison, requestsPerSecond } from '@platform/scripts/bench-report';
-import { secretNamesOf } from '@platform/scripts/dev-secrets';
+import { printComparison, requestsPerSecond } from '@platform/devtools/bench-report';
+import { secretNamesOf } from '@platform/devtools/dev-secrets';
 
 const secondsPerRound = 2;
 const rounds = 3;

@@ -39,6 +39,9 @@ const shape = {
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
+/** Every variable the dev platform's settings read: .env.example lists each. */
+export const devPlatformVariables: readonly string[] = Object.freeze(Object.keys(shape));
+
 const issuerOf = (values: { PLATFORM_ISSUER?: string | undefined; PLATFORM_HOST?: string | undefined; PLATFORM_PORT?: number | undefined }) =>
   values.PLATFORM_ISSUER ?? localOrigin(values.PLATFORM_HOST ?? '127.0.0.1', values.PLATFORM_PORT ?? 4000);
 

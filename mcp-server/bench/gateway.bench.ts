@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { collectGarbage } from '@platform/scripts/bench-report';
+import { collectGarbage } from '@platform/devtools/bench-report';
 import type { GrpcFloorFigures, GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
 import { callLoad, type LoadFigures } from './tool-call-load.ts';
 

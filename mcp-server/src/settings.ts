@@ -73,6 +73,9 @@ const shape = {
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
+/** Every variable the gateway's settings read: .env.example lists each. */
+export const mcpServerVariables: readonly string[] = Object.freeze(Object.keys(shape));
+
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 
 /** Reads the gateway's settings; throws SETTINGS_INVALID naming every bad variable. */

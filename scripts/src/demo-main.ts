@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
 import { runDemo } from './demo-flow.ts';
-import { devSecretsFile, readDevSecrets } from './dev-secrets.ts';
+import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
 import { repoRoot, stackAddresses, type Environment, type StackAddresses } from './stack.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);

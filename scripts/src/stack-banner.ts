@@ -2,7 +2,7 @@
 // token, and how to connect an MCP client, with this run's addresses filled in.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { secretNamesOf } from './dev-secrets.ts';
+import { secretNamesOf } from '@platform/devtools/dev-secrets';
 import { demoPerson, repoRoot, type SeedFacts, type StackAddresses, type StackProcess } from './stack.ts';
 
 export interface SeededPerson {

@@ -4,6 +4,7 @@
 // 0 after a requested stop, 1 when a service failed.
 import { isPlatformError } from '@platform/shared';
 import { prettyFactory } from 'pino-pretty';
+import { loadOutputFormat, type OutputFormat } from './script-settings.ts';
 import { seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
 import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
 import { stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
@@ -23,10 +24,10 @@ export interface StackCommand {
 /** Set once standard output is a broken pipe: nothing more is written to it. */
 let outputGone = false;
 
-function consoleOutput(label: string, env: Environment): StackOutput {
+function consoleOutput(label: string, format: OutputFormat): StackOutput {
   // Services log JSON lines (for log pipelines); a person reads them formatted unless LOG_FORMAT=json.
   const pretty =
-    env.LOG_FORMAT === 'json'
+    format === 'json'
       ? undefined
       : prettyFactory({ colorize: process.stdout.isTTY, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss', singleLine: true });
   const display = (line: string) => {
@@ -58,8 +59,9 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     process.exit(1);
   };
 
-  let processes;
+  let processes, format;
   try {
+    format = loadOutputFormat(env);
     processes = stackProcesses(env, secrets, topology, seedFacts(command.seedPath));
   } catch (error) {
     if (isPlatformError(error) && error.code === 'SETTINGS_INVALID') return fail(`${command.label} cannot start: ${error.message}`);
@@ -68,7 +70,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
   const taken = await takenPort(processes);
   if (taken) return fail(taken);
 
-  const output = consoleOutput(command.label, env);
+  const output = consoleOutput(command.label, format);
   output.note(`starting ${processes.map((p) => p.name).join(', ')}, each once the one before is ready`);
 
   // A terminal's Ctrl-C can arrive twice (npm passes it on too); a second one a moment later

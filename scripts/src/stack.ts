@@ -84,6 +84,9 @@ const placement = {
   DEMO_RECEIVER_PORT: setting.port.default(4900),
 };
 
+/** The variables that place the stack: .env.example lists each. */
+export const placementVariables: readonly string[] = Object.freeze(Object.keys(placement));
+
 const portVariables = ['PLATFORM_PORT', 'PLATFORM_AI_PORT', 'MCP_PORT', 'WEBHOOK_API_PORT', 'WEBHOOK_DELIVERER_PORT', 'DEMO_RECEIVER_PORT'] as const;
 
 /** Where the stack's processes listen; throws a SETTINGS_INVALID PlatformError naming every bad variable. */

@@ -3,8 +3,9 @@
 // gateway and the tool service, all sharing one PostgreSQL: DATABASE_URL when it is set, otherwise
 // a cluster of the repository's own under data/postgres on 127.0.0.1:$STACK_POSTGRES_PORT (5433).
 import { join } from 'node:path';
-import { devSecretsFile, loadDevSecrets, secretNamesOf } from './dev-secrets.ts';
-import { startLocalPostgres, type LocalPostgres } from './local-postgres.ts';
+import { devSecretsFile, loadDevSecrets, secretNamesOf } from '@platform/devtools/dev-secrets';
+import { startLocalPostgres, type LocalPostgres } from '@platform/devtools/local-postgres';
+import { loadLocalPostgresPort } from './script-settings.ts';
 import { defaultSeedPath } from './stack-banner.ts';
 import { runStackFromCommandLine } from './stack-command.ts';
 import { repoRoot, serviceSecretNames, type Environment } from './stack.ts';
@@ -17,9 +18,8 @@ const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretName
 let cluster: LocalPostgres | undefined;
 let databaseUrl = given.DATABASE_URL;
 if (!databaseUrl) {
-  const port = Number(given.STACK_POSTGRES_PORT ?? 5433);
   try {
-    cluster = startLocalPostgres(join(repoRoot, 'data/postgres'), port, 'webhooks');
+    cluster = startLocalPostgres(join(repoRoot, 'data/postgres'), loadLocalPostgresPort(given), 'webhooks');
   } catch (error) {
     process.stderr.write(
       `start:pg cannot start PostgreSQL: ${(error as Error).message} (set DATABASE_URL to use a running server, or STACK_POSTGRES_PORT to move this one)\n`,

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { UnsecuredJWT } from 'jose';
-import { collectGarbage, nanosecondsPerOperation, printComparison } from '@platform/scripts/bench-report';
+import { collectGarbage, nanosecondsPerOperation, printComparison } from '@platform/devtools/bench-report';
 import { CachedTokenResolver } from '../src/cached-token-resolver.ts';
 import { toCaller, type Caller } from '../src/caller.ts';
 import { createHttpClient } from '../src/http-client.ts';

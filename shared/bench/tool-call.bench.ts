@@ -11,7 +11,7 @@ import { UnsecuredJWT } from 'jose';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { loadToolsProto, type CallToolResponse__Output, type ToolServiceClient, type ToolServiceHandlers } from '@platform/proto';
-import { collectGarbage, printComparison, printLatencies } from '@platform/scripts/bench-report';
+import { collectGarbage, printComparison, printLatencies } from '@platform/devtools/bench-report';
 import { createLogger } from '../src/logger.ts';
 import { platformAppIdentity } from '../src/platform-app-identity.ts';
 import { loadPlatformMcpSettings } from '../src/settings.ts';

@@ -9,6 +9,7 @@ export {
   loadPlatformAppSettings,
   loadPlatformMcpSettings,
   loadToolServiceSettingsWith,
+  platformMcpVariables,
   type PlatformAppSettings,
   type PlatformMcpSettings,
   type ToolServiceSettingsOptions,

@@ -50,6 +50,9 @@ const mcpShape = {
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
 };
 
+/** Every variable a tool service's SDK settings read, the app's among them: .env.example lists each. */
+export const platformMcpVariables: readonly string[] = Object.freeze(Object.keys(mcpShape));
+
 type McpValues = z.output<z.ZodObject<typeof mcpShape>>;
 
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));

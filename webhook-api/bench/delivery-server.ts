@@ -20,7 +20,7 @@ import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { loadDelivererSettings } from '../src/settings.ts';
 import { apiClient, testIngestToken } from '../test/harness.ts';
-import { freshDatabase } from '../test/postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { serveCalls } from './delivery-ipc.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';

@@ -6,10 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { printComparison, printLatencies, requestsPerSecond } from '@platform/scripts/bench-report';
+import { printComparison, printLatencies, requestsPerSecond } from '@platform/devtools/bench-report';
 import { Pool } from 'undici';
 import { telemetryPoint, testIngestToken } from '../test/harness.ts';
-import { startPostgresCluster } from '../test/postgres-cluster.ts';
+import { startPostgresCluster } from '@platform/devtools/postgres-cluster';
 import { callerOf } from './delivery-ipc.ts';
 import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawRequestsPerSecond, rawTaggedAtRate } from './delivery-load.ts';
 import type { receiverCalls } from './delivery-receiver.ts';

@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { printComparison, requestsPerSecond } from '@platform/scripts/bench-report';
-import { startPostgresCluster } from '../test/postgres-cluster.ts';
+import { printComparison, requestsPerSecond } from '@platform/devtools/bench-report';
+import { startPostgresCluster } from '@platform/devtools/postgres-cluster';
 
 const secondsPerRound = 2;
 const rounds = 3;

@@ -113,6 +113,18 @@ const shape = {
 
 const ingestToken = z.string({ error: 'is required (the bearer token of POST /internal/telemetry)' }).min(16, 'must be at least 16 characters');
 
+/** The API's variables: the common ones and the ingest token. */
+const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken };
+
+/** A deliverer alone's: the common ones and where its health and metrics listen. */
+const delivererShape = { ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.port.default(4101) };
+
+/** Every variable the API's settings read: .env.example lists each. */
+export const webhookApiVariables: readonly string[] = Object.freeze(Object.keys(apiShape));
+
+/** Every variable a deliverer alone reads: .env.example lists each. */
+export const delivererVariables: readonly string[] = Object.freeze(Object.keys(delivererShape));
+
 /** A deliverer alone (`npm run deliverer`): the same database, keys and delivery settings, its own health and metrics port, no ingest. */
 export type DelivererSettings = Omit<
   WebhookApiSettings,
@@ -120,7 +132,7 @@ export type DelivererSettings = Omit<
 >;
 
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
-  const s = parseEnvironment({ ...shape, WEBHOOK_INGEST_TOKEN: ingestToken }, env);
+  const s = parseEnvironment(apiShape, env);
   return Object.freeze({
     ...common(s),
     host: s.WEBHOOK_API_HOST,
@@ -131,7 +143,7 @@ export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
 }
 
 export function loadDelivererSettings(env: Environment): DelivererSettings {
-  const s = parseEnvironment({ ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.port.default(4101) }, env);
+  const s = parseEnvironment(delivererShape, env);
   return Object.freeze({ ...common(s), host: s.WEBHOOK_DELIVERER_HOST, port: s.WEBHOOK_DELIVERER_PORT });
 }
 

@@ -14,7 +14,7 @@ import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import type { WebhookLimits } from '../src/configs/limits.ts';
 import { personToken } from '@platform/dev-platform/testing';
-import { freshDatabase } from './postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
 import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
-import { freshDatabase } from './postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { openPostgresDatabase } from '../src/database.ts';
 import {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { describe, expect, inject, it } from 'vitest';
-import { freshDatabase } from './postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { apiClient, startWebhookApi, type RunningApi } from './harness.ts';
 import { openPostgresDatabase } from '../src/database.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { freshDatabase } from '../../test/postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { openPostgresDriver } from './postgres/open-postgres.ts';
 import type { SqlDriver } from './sql-driver.ts';
 import { openSqliteDriver } from './sqlite/open-sqlite.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { freshDatabase } from '../../test/postgres-cluster.ts';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { openPostgresStore } from './postgres/open-postgres.ts';
 import { openSqliteStore } from './sqlite/open-sqlite.ts';
 import type { WebhookStore } from './webhook-store.ts';

@@ -1,4 +1,5 @@
-// Vitest global setup: one PostgreSQL cluster for the whole run, its URL provided to the tests.
+// Vitest global setup of the postgres project (vitest.config.ts): one PostgreSQL cluster for the
+// test files that need one, its URL provided to them. Vitest runs it only when one of them runs.
 import type { TestProject } from 'vitest/node';
 import { startPostgresCluster } from './postgres-cluster.ts';
 

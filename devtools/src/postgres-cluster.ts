@@ -1,12 +1,13 @@
 // A throwaway PostgreSQL cluster for the tests: initdb in a temporary folder, started on a free
 // loopback port with fsync off, removed afterwards. Set TEST_DATABASE_URL to use a running server
 // instead. Each test file takes a database of its own from it (freshDatabase).
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { handToPostgres, runPostgresProgram } from '@platform/scripts/local-postgres';
-import { closedPort } from '@platform/shared/testing';
+import { handToPostgres, runPostgresProgram } from './local-postgres.ts';
 
 export interface PostgresCluster {
   readonly url: string;
@@ -28,7 +29,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
-  const port = await closedPort(); // free a moment ago: the cluster takes it
+  const port = await freePort(); // free a moment ago: the cluster takes it
   run('pg_ctl', [
     '-D',
     data,
@@ -52,7 +53,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
 }
 
 /** A new, empty database on the cluster; its URL. */
-export async function freshDatabase(clusterUrl: string): Promise<string> {
+export async function freshDatabase(clusterUrl: string | undefined): Promise<string> {
+  // inject('postgresUrl') is undefined in a test file outside vitest.config.ts's postgres project.
+  if (!clusterUrl) throw new Error('no PostgreSQL cluster for this test file: vitest.config.ts starts one only for its postgres project');
   const name = `test_${crypto.randomUUID().replaceAll('-', '')}`;
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
@@ -64,4 +67,17 @@ export async function freshDatabase(clusterUrl: string): Promise<string> {
   const url = new URL(clusterUrl);
   url.pathname = `/${name}`;
   return url.href;
+}
+
+// Kept here rather than taken from @platform/shared/testing: the services' workspaces depend on
+// this one, so it depends on none of theirs.
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('the server has no port');
+  return address.port;
 }

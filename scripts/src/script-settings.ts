@@ -1,0 +1,27 @@
+// The variables npm start and start:pg read for themselves, beside the services' (which the
+// services' loaders read), in the services' settings vocabulary: a bad value is named, not guessed at.
+import { parseEnvironment, setting, type Environment } from '@platform/shared';
+import { placementVariables } from './stack.ts';
+
+export type OutputFormat = 'json' | 'pretty';
+
+const outputShape = {
+  LOG_FORMAT: setting.text.refine((value) => value === 'json' || value === 'pretty', 'must be json or pretty').default('pretty'),
+};
+
+const localPostgresShape = {
+  STACK_POSTGRES_PORT: setting.port.refine((port) => port !== 0, 'must not be 0: the cluster keeps its port between runs').default(5433),
+};
+
+/** Every variable the scripts declare, the stack's placement among them: .env.example lists each. */
+export const scriptVariables: readonly string[] = Object.freeze([...placementVariables, ...Object.keys(outputShape), ...Object.keys(localPostgresShape)]);
+
+/** How the services' output is shown: their raw JSON lines, or formatted for a person. Throws SETTINGS_INVALID. */
+export function loadOutputFormat(env: Environment): OutputFormat {
+  return parseEnvironment(outputShape, env).LOG_FORMAT === 'json' ? 'json' : 'pretty';
+}
+
+/** The port of start:pg's own PostgreSQL cluster, used when DATABASE_URL is unset. Throws SETTINGS_INVALID. */
+export function loadLocalPostgresPort(env: Environment): number {
+  return parseEnvironment(localPostgresShape, env).STACK_POSTGRES_PORT;
+}
