@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/shared';
 import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
-import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
-import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
-import { nextRetryDelay } from './retry-schedule.ts';
+import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
+import { createSettlementWriter } from './settlement-writer.ts';
+import { settlementOf } from './settlement.ts';
 
 /** What the deliverer tells the metrics (DeliveryMetrics has these). */
 export interface AttemptMetrics {
@@ -35,36 +35,19 @@ export interface Deliverer {
   wake(): void;
   /** Requests in flight now. */
   inFlight(): number;
+  /**
+   * Resolves once a look for work that started after the call found nothing due, with no request in
+   * flight and every settlement written: what has been queued so far is delivered, dropped, failed
+   * or waiting for a later retry. For tests and benches that must know the deliverer is done.
+   */
+  whenIdle(): Promise<void>;
   /** Stops claiming, lets requests in flight finish for up to `graceMs`, records them, and gives back every lease. */
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Settlements are written together: the ones that end in the same turn of the event loop, up to this many. */
-const maxSettlementsPerWrite = 500;
 /** How often delivered, dropped and failed deliveries past their retention are pruned. */
 const pruneEveryMs = 10 * 60_000;
 const pruneChunk = 1000;
-
-/** What the sender needs of a claimed delivery. */
-function outgoing(d: ClaimedDelivery): OutgoingDelivery {
-  const c = d.config;
-  return {
-    configId: c.id,
-    companyId: c.companyId,
-    url: c.url,
-    method: c.method,
-    authType: c.authType,
-    authPayloadEncrypted: c.authPayloadEncrypted,
-    customHeaders: c.customHeaders,
-    includeMetadataHeaders: c.includeMetadataHeaders,
-    includeRetryHeader: c.includeRetryHeader,
-    mode: d.mode,
-    gatewayId: d.gatewayId,
-    measurement: d.measurement,
-    points: d.points,
-    attempt: d.attempts,
-  };
-}
 
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { queue, sender, settings, logger, metrics } = options;
@@ -78,9 +61,20 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   /** The deliveries in flight, whose leases are renewed while they are. */
   const leased = new Set<string>();
   const shutdown = new AbortController();
-  let pending: Settlement[] = [];
-  let flushing: Promise<void> | undefined;
-  let flushQueued = false;
+  const writer = createSettlementWriter({
+    queue,
+    owner,
+    log,
+    now,
+    retryDelayMs: Math.min(settings.pollMs, 1000),
+    givingUp: () => stopped && shutdown.signal.aborted,
+    onDrained: () => {
+      resolveIfIdle();
+    },
+  });
+  /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
+  let foundNothing = false;
+  const idleWaiters: (() => void)[] = [];
 
   let stopped = true;
   let pumping = false;
@@ -94,6 +88,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   let unsubscribe: (() => void) | undefined;
 
   const inFlightCount = () => running.size;
+
+  function resolveIfIdle(): void {
+    if (idleWaiters.length === 0 || !foundNothing || pumping || wanted || running.size > 0 || writer.busy()) return;
+    for (const resolve of idleWaiters.splice(0)) resolve();
+  }
 
   /** Wakes the pump at `at` (epoch ms) unless it is already due to wake sooner. */
   function wakeAt(at: number): void {
@@ -145,6 +144,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           inFlightByCompany,
         });
         for (const delivery of claimed) send(delivery);
+        foundNothing = claimed.length === 0;
         if (claimed.length === 0) {
           const next = await queue.nextDueAt();
           if (next !== undefined && next > now()) wakeAt(next);
@@ -156,6 +156,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       wakeAt(now() + settings.pollMs);
     } finally {
       pumping = false;
+      resolveIfIdle();
     }
   }
 
@@ -167,10 +168,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     inFlightByCompany.set(companyId, (inFlightByCompany.get(companyId) ?? 0) + 1);
     const startedAt = now();
     const attempt = sender
-      .send(outgoing(delivery), shutdown.signal)
+      .send(toOutgoing(delivery), shutdown.signal)
       .then((outcome) => {
         // A request cut short by the shutdown is not an attempt: its lease is given back, and it is made again.
-        if (shutdown.signal.aborted && outcome.kind === 'retry') return;
+        if (shutdown.signal.aborted && outcome.outcome === 'retrying') return;
         record(delivery, outcome, startedAt);
       })
       .catch((error: unknown) => {
@@ -193,43 +194,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     running.add(attempt);
   }
 
-  /** What an attempt came to, by SPEC's response table and the retry schedule. */
-  function record(delivery: ClaimedDelivery, outcome: AttemptOutcome, startedAt: number): void {
+  /** Records what an attempt came to, to be written with the others that end in this turn. */
+  function record(delivery: ClaimedDelivery, outcome: AttemptResult, startedAt: number): void {
     const at = now();
-    let settlement: Settlement;
-    const common = {
-      id: delivery.id,
-      attempt: delivery.attempts,
-      status: outcome.status,
-      responseBody: outcome.responsePrefix,
-      startedAt,
-      durationMs: outcome.durationMs,
-      pointCount: delivery.points.length,
-    };
-    if (outcome.kind === 'delivered') {
-      settlement = { ...common, outcome: 'delivered', error: null };
-      metrics?.delivered(at - delivery.acceptedAt, delivery.points.length);
-    } else if (outcome.kind === 'dropped') {
-      settlement = { ...common, outcome: 'dropped', error: outcome.error };
-    } else {
-      const delay = nextRetryDelay({
-        failedAttempts: delivery.attempts + 1,
-        schedule: settings.retrySchedule,
-        retryAfterMs: outcome.retryAfterMs,
-        jitter: settings.retryJitter,
-        ...(options.random && { random: options.random }),
-      });
-      const tooOld = delay !== undefined && at + delay - delivery.acceptedAt > settings.maxAgeMs;
-      const { error } = outcome;
-      settlement =
-        delay === undefined || tooOld
-          ? {
-              ...common,
-              outcome: 'failed',
-              error: `${error}; given up after ${delivery.attempts + 1} attempts${tooOld ? ' (too old to try again)' : ''}`,
-            }
-          : { ...common, outcome: 'retrying', error, nextAttemptAt: at + delay };
-    }
+    const settlement = settlementOf({ delivery, result: outcome, startedAt, now: at, settings, random: options.random });
+    if (settlement.outcome === 'delivered') metrics?.delivered(at - delivery.acceptedAt, delivery.points.length);
     metrics?.attempt(settlement.outcome, outcome.durationMs);
     if (settlement.outcome === 'dropped' || settlement.outcome === 'failed') {
       log.warn(
@@ -239,62 +208,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     } else {
       log.debug({ deliveryId: delivery.id, outcome: settlement.outcome, status: outcome.status, attempt: delivery.attempts }, 'delivery attempt');
     }
-    pending.push(settlement);
-    if (!flushQueued) {
-      flushQueued = true;
-      setImmediate(() => {
-        flushQueued = false;
-        void flush();
-      });
-    }
-  }
-
-  /** Writes the pending settlements, one write at a time; what an outage kept from being written is kept for the next. */
-  async function flush(): Promise<void> {
-    if (flushing) return flushing;
-    flushing = (async () => {
-      while (pending.length > 0) {
-        const chunk = pending.slice(0, maxSettlementsPerWrite);
-        try {
-          await write(chunk);
-          pending = pending.slice(chunk.length);
-        } catch (error) {
-          log.error({ err: error, pending: pending.length }, 'settlements could not be written; they are tried again');
-          await new Promise((resolve) => setTimeout(resolve, Math.min(settings.pollMs, 1000)));
-          if (stopped && shutdown.signal.aborted) break;
-        }
-      }
-    })().finally(() => {
-      flushing = undefined;
-    });
-    return flushing;
-  }
-
-  /**
-   * Writes settlements together. An outage is thrown, to be tried again; any other refusal of the
-   * write is narrowed down to the settlements it is about, which are left out (their leases run out
-   * and they are attempted again), so one bad row never holds up the others.
-   */
-  async function write(chunk: readonly Settlement[]): Promise<void> {
-    try {
-      const settled = await queue.settle(owner, chunk, now());
-      const lost = chunk.filter((s) => !settled.has(s.id));
-      if (lost.length > 0) {
-        log.debug(
-          { deliveryIds: lost.map((s) => s.id) },
-          'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
-        );
-      }
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) throw error;
-      if (chunk.length === 1) {
-        log.error({ err: error, deliveryId: chunk[0]?.id }, 'a settlement was refused by the database; the delivery will be attempted again');
-        return;
-      }
-      const half = Math.ceil(chunk.length / 2);
-      await write(chunk.slice(0, half));
-      await write(chunk.slice(half));
-    }
+    writer.add(settlement);
   }
 
   async function prune(): Promise<void> {
@@ -340,6 +254,13 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     },
     wake: announced,
     inFlight: inFlightCount,
+    whenIdle() {
+      return new Promise((resolve) => {
+        idleWaiters.push(resolve);
+        foundNothing = false;
+        announced();
+      });
+    },
     async stop(graceMs = 5_000) {
       if (stopped) return;
       stopped = true;
@@ -353,7 +274,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       await Promise.race([Promise.allSettled([...running]), grace]);
       shutdown.abort();
       await Promise.allSettled([...running]);
-      await flush();
+      await writer.flush();
       try {
         await queue.release(owner);
       } catch (error) {

@@ -6,14 +6,14 @@
 // is a time series Prometheus keeps. The attempt log (GET /v2/webhooks/{id}/deliveries) is where one
 // configuration's deliveries are looked at.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AttemptOutcomeName, DeliveryQueue, QueueStats } from '../queue/delivery-queue.ts';
+import type { DeliveryOutcome, DeliveryQueue, QueueStats } from '../queue/delivery-queue.ts';
 
 export interface DeliveryMetrics {
   readonly registry: Registry;
   /** Points accepted by ingest, and the (point, configuration) pairs they queued. */
   ingested(points: number, queued: number): void;
   /** One attempt finished: counts webhook_deliveries_total{outcome="delivered"|"dropped"|"failed"} or webhook_retries_total, and observes webhook_attempt_duration_seconds{outcome}. */
-  attempt(outcome: AttemptOutcomeName, durationMs: number): void;
+  attempt(outcome: DeliveryOutcome, durationMs: number): void;
   /** A delivery delivered: observes webhook_ingest_to_delivery_seconds once per point it carried, with the time since its acceptance. */
   delivered(ingestToDeliveryMs: number, points: number): void;
 }

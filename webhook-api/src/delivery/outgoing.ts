@@ -1,6 +1,7 @@
 // What the deliverer hands the sender for one attempt, and what the sender answers: the contract
 // between the queue (which decides what is due and records outcomes) and the HTTP side (which builds
 // the envelope and headers, sends, and sorts the response into delivered, retry or dropped).
+import type { ClaimedDelivery } from '../queue/delivery-queue.ts';
 import type { AuthType, DeliveryMode, HttpMethod } from '../store/records.ts';
 
 /** One request to make: the configuration as it is now (read when the work was claimed) and the points. */
@@ -30,13 +31,17 @@ export interface OutgoingDelivery {
   readonly attempt: number;
 }
 
-/** What one attempt came to. `durationMs` is from the start of the request to its end (or failure). */
-export type AttemptOutcome =
+/**
+ * What one attempt came to, in the words of the attempt log: delivered, dropped, or retrying (which
+ * the retry schedule may still turn into failed). `durationMs` is from the start of the request to
+ * its end (or failure).
+ */
+export type AttemptResult =
   /** 2xx. */
-  | { readonly kind: 'delivered'; readonly status: number; readonly durationMs: number; readonly responsePrefix: string }
+  | { readonly outcome: 'delivered'; readonly status: number; readonly durationMs: number; readonly responsePrefix: string }
   /** 429, 5xx, a timeout, a reset, a refused connection: try again; `retryAfterMs` from the response's Retry-After. */
   | {
-      readonly kind: 'retry';
+      readonly outcome: 'retrying';
       readonly status: number | null;
       readonly error: string;
       readonly retryAfterMs: number | undefined;
@@ -44,11 +49,32 @@ export type AttemptOutcome =
       readonly responsePrefix: string;
     }
   /** 4xx other than 429, a refused target, a request that cannot be built: never tried again. */
-  | { readonly kind: 'dropped'; readonly status: number | null; readonly error: string; readonly durationMs: number; readonly responsePrefix: string };
+  | { readonly outcome: 'dropped'; readonly status: number | null; readonly error: string; readonly durationMs: number; readonly responsePrefix: string };
 
 export interface WebhookSender {
   /** Makes one attempt; never throws for anything the endpoint or the network did. `signal` aborts it (shutdown). */
-  send(delivery: OutgoingDelivery, signal?: AbortSignal): Promise<AttemptOutcome>;
+  send(delivery: OutgoingDelivery, signal?: AbortSignal): Promise<AttemptResult>;
   /** Closes the connection pools. */
   close(): Promise<void>;
+}
+
+/** What the sender needs of a claimed delivery. */
+export function toOutgoing(d: ClaimedDelivery): OutgoingDelivery {
+  const c = d.config;
+  return {
+    configId: c.id,
+    companyId: c.companyId,
+    url: c.url,
+    method: c.method,
+    authType: c.authType,
+    authPayloadEncrypted: c.authPayloadEncrypted,
+    customHeaders: c.customHeaders,
+    includeMetadataHeaders: c.includeMetadataHeaders,
+    includeRetryHeader: c.includeRetryHeader,
+    mode: d.mode,
+    gatewayId: d.gatewayId,
+    measurement: d.measurement,
+    points: d.points,
+    attempt: d.attempts,
+  };
 }

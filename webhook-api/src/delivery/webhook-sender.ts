@@ -4,7 +4,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { buildDeliveryRequest, DeliveryBuildError, type DecryptCredentials, type DeliveryRequest } from './envelope.ts';
-import type { AttemptOutcome, OutgoingDelivery, WebhookSender } from './outgoing.ts';
+import type { AttemptResult, OutgoingDelivery, WebhookSender } from './outgoing.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { createTargetConnector, isTargetRefusedError } from './target-policy.ts';
 
@@ -192,18 +192,18 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     bodyTimeout: requestTimeoutMs,
   });
 
-  async function send(delivery: OutgoingDelivery, signal?: AbortSignal): Promise<AttemptOutcome> {
+  async function send(delivery: OutgoingDelivery, signal?: AbortSignal): Promise<AttemptResult> {
     const started = performance.now();
     const durationMs = (): number => Math.round(performance.now() - started);
-    const dropped = (status: number | null, error: string, responsePrefix = ''): AttemptOutcome => ({
-      kind: 'dropped',
+    const dropped = (status: number | null, error: string, responsePrefix = ''): AttemptResult => ({
+      outcome: 'dropped',
       status,
       error,
       durationMs: durationMs(),
       responsePrefix,
     });
-    const retry = (status: number | null, error: string, retryAfterMs: number | undefined, responsePrefix = ''): AttemptOutcome => ({
-      kind: 'retry',
+    const retry = (status: number | null, error: string, retryAfterMs: number | undefined, responsePrefix = ''): AttemptResult => ({
+      outcome: 'retrying',
       status,
       error,
       retryAfterMs,
@@ -253,7 +253,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
       const { statusCode: status, headers } = response;
       const prefix = redacted(await readPrefix(response.body, responsePrefixBytes), secrets);
-      if (status >= 200 && status < 300) return { kind: 'delivered', status, durationMs: durationMs(), responsePrefix: prefix };
+      if (status >= 200 && status < 300) return { outcome: 'delivered', status, durationMs: durationMs(), responsePrefix: prefix };
       const retryAfterMs = parseRetryAfter(headerText(headers['retry-after']), now());
       if (status === 429) return retry(status, 'the endpoint answered 429 Too Many Requests', retryAfterMs, prefix);
       if (status >= 500 && status < 600) return retry(status, `the endpoint answered ${status}`, retryAfterMs, prefix);

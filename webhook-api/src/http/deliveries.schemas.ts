@@ -2,9 +2,9 @@
 // API's registry so the OpenAPI document describes them.
 import { z } from 'zod';
 import { apiSchemas } from './webhooks.schemas.ts';
-import { attemptOutcomes, type AttemptOutcomeName } from '../queue/delivery-queue.ts';
+import { deliveryOutcomes, type DeliveryOutcome } from '../queue/delivery-queue.ts';
 
-const outcomes = attemptOutcomes as readonly [AttemptOutcomeName, ...AttemptOutcomeName[]];
+const outcomes = deliveryOutcomes as readonly [DeliveryOutcome, ...DeliveryOutcome[]];
 
 /** GET .../deliveries: an optional filter; `limit` and `cursor` are read by the paging. */
 export const deliveriesQuery = z.object({

@@ -32,13 +32,13 @@ export interface ClaimedDelivery {
   readonly acceptedAt: number;
 }
 
-export type AttemptOutcomeName = 'delivered' | 'retrying' | 'dropped' | 'failed';
-export const attemptOutcomes: readonly AttemptOutcomeName[] = ['delivered', 'retrying', 'dropped', 'failed'];
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'dropped' | 'failed';
+export const deliveryOutcomes: readonly DeliveryOutcome[] = ['delivered', 'retrying', 'dropped', 'failed'];
 
 /** What one attempt came to, recorded in the attempt log; `retrying` queues the delivery again at `nextAttemptAt`. */
 export interface Settlement {
   readonly id: string;
-  readonly outcome: AttemptOutcomeName;
+  readonly outcome: DeliveryOutcome;
   readonly nextAttemptAt?: number | undefined;
   readonly attempt: number;
   readonly status: number | null;
@@ -53,7 +53,7 @@ export interface Settlement {
 export interface AttemptRecord {
   readonly deliveryId: string;
   readonly attempt: number;
-  readonly outcome: AttemptOutcomeName;
+  readonly outcome: DeliveryOutcome;
   readonly responseStatus: number | null;
   readonly error: string | null;
   readonly responseBody: string | null;
@@ -110,7 +110,7 @@ export interface DeliveryQueue {
   nextDueAt(): Promise<number | undefined>;
   pageAttempts(
     configId: string,
-    filter: { readonly outcome?: AttemptOutcomeName | undefined },
+    filter: { readonly outcome?: DeliveryOutcome | undefined },
     page: { limit: number; after?: number | undefined },
   ): Promise<Page<AttemptRecord>>;
   /**

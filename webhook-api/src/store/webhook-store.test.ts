@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { until } from '@platform/shared/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { openPostgresStore } from './postgres/open-postgres.ts';
 import { openSqliteStore } from './sqlite/open-sqlite.ts';
@@ -228,8 +229,7 @@ describe('the PostgreSQL store', () => {
         new URL(url).pathname.slice(1),
       ]);
       await admin.end();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(dropped.length).toBeGreaterThan(0);
+      await until(() => dropped.length > 0, 'the pool told of its dropped connections');
       expect(await store.getConfig('a')).toEqual(config('a'));
     } finally {
       await store.close();

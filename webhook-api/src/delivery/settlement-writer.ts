@@ -1,0 +1,97 @@
+// Settlements written together: the ones that end in the same turn of the event loop, up to a
+// chunk, one write at a time. An outage keeps them for the next try; any other refusal of a write is
+// narrowed down to the settlements it is about, which are left out (their leases run out and they
+// are attempted again), so one bad row never holds up the others.
+import type { Logger } from '@platform/shared';
+import type { DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
+import { StoreUnavailableError } from '../store/store-unavailable.ts';
+
+/** At most this many settlements in one write. */
+const maxSettlementsPerWrite = 500;
+
+export interface SettlementWriterOptions {
+  readonly queue: DeliveryQueue;
+  /** The deliverer whose leases the settlements are written under. */
+  readonly owner: string;
+  readonly log: Logger;
+  readonly now: () => number;
+  /** How long to wait before writing again after an outage. */
+  readonly retryDelayMs: number;
+  /** Whether to give up on an outage (the deliverer is stopping and its requests were cut short). */
+  readonly givingUp: () => boolean;
+  /** Told each time everything added so far is written (or given up). */
+  readonly onDrained?: () => void;
+}
+
+export interface SettlementWriter {
+  /** Adds a settlement; it is written once this turn of the event loop ends. */
+  add(settlement: Settlement): void;
+  /** Whether any are waiting or being written. */
+  busy(): boolean;
+  /** Writes what is waiting now. */
+  flush(): Promise<void>;
+}
+
+export function createSettlementWriter(options: SettlementWriterOptions): SettlementWriter {
+  const { queue, owner, log, now } = options;
+  let pending: Settlement[] = [];
+  let flushing: Promise<void> | undefined;
+  let flushQueued = false;
+
+  async function write(chunk: readonly Settlement[]): Promise<void> {
+    try {
+      const settled = await queue.settle(owner, chunk, now());
+      const lost = chunk.filter((s) => !settled.has(s.id));
+      if (lost.length > 0) {
+        log.debug(
+          { deliveryIds: lost.map((s) => s.id) },
+          'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
+        );
+      }
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      if (chunk.length === 1) {
+        log.error({ err: error, deliveryId: chunk[0]?.id }, 'a settlement was refused by the database; the delivery will be attempted again');
+        return;
+      }
+      const half = Math.ceil(chunk.length / 2);
+      await write(chunk.slice(0, half));
+      await write(chunk.slice(half));
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (flushing) return flushing;
+    flushing = (async () => {
+      while (pending.length > 0) {
+        const chunk = pending.slice(0, maxSettlementsPerWrite);
+        try {
+          await write(chunk);
+          pending = pending.slice(chunk.length);
+        } catch (error) {
+          log.error({ err: error, pending: pending.length }, 'settlements could not be written; they are tried again');
+          await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs));
+          if (options.givingUp()) break;
+        }
+      }
+    })().finally(() => {
+      flushing = undefined;
+      options.onDrained?.();
+    });
+    return flushing;
+  }
+
+  return {
+    add(settlement) {
+      pending.push(settlement);
+      if (flushQueued) return;
+      flushQueued = true;
+      setImmediate(() => {
+        flushQueued = false;
+        void flush();
+      });
+    },
+    busy: () => pending.length > 0 || flushQueued || flushing !== undefined,
+    flush,
+  };
+}
