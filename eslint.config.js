@@ -3,6 +3,27 @@ import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
+/** webhook-api's layers, top first: each may import only the ones after it. */
+const webhookApiLayers = [['http'], ['ingest', 'delivery'], ['configs'], ['queue'], ['store']];
+
+/** no-restricted-paths zones: a layer may not import the composition roots nor any layer above it, nor a sibling. */
+function layerZones(root, layers) {
+  return layers.flatMap((layer, index) =>
+    layer.map((folder) => ({
+      target: `${root}/${folder}`,
+      from: [
+        `${root}/*.ts`,
+        ...layers
+          .slice(0, index + 1)
+          .flat()
+          .filter((above) => above !== folder)
+          .map((above) => `${root}/${above}/**/*`),
+      ],
+      message: `${root} imports run one way: ${layers.map((l) => l.join('/')).join(' → ')} (see docs/architecture.md).`,
+    })),
+  );
+}
+
 export default tseslint.config(
   // The cycle fixture is a deliberate import cycle that scripts/src/gates.test.ts lints on purpose.
   { ignores: ['**/node_modules/**', 'data/**', 'proto/src/generated/**', 'scripts/test/cycle-fixture/**'] },
@@ -20,6 +41,14 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
     },
     rules: { 'import-x/no-cycle': 'error' },
+  },
+  {
+    // webhook-api's layers import downward only: the HTTP edge, then ingest and delivery, then the
+    // configuration rules, then the queue, then the store; the composition roots at the top of src/
+    // (main.ts, deliverer-main.ts, settings.ts, database.ts) are imported by none of them.
+    files: ['webhook-api/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones('webhook-api/src', webhookApiLayers) }] },
   },
   {
     languageOptions: {

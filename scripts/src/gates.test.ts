@@ -13,6 +13,32 @@ describe('the gates CI runs', () => {
     expect(cycles.length).toBeGreaterThan(0);
   }, 60_000);
 
+  it.each([
+    ['the store importing the HTTP edge', 'webhook-api/src/store/records.ts', "import { WebhookApiError } from '../http/errors.ts';"],
+    ['the queue importing the deliverer', 'webhook-api/src/queue/storable-text.ts', "import { settlementOf } from '../delivery/settlement.ts';"],
+    ['the configuration rules importing ingest', 'webhook-api/src/configs/limits.ts', "import { toQueuedPoint } from '../ingest/telemetry-points.ts';"],
+    [
+      'the deliverer importing a composition root (the settings)',
+      'webhook-api/src/delivery/settlement.ts',
+      "import { loadWebhookApiSettings } from '../settings.ts';",
+    ],
+    ['ingest importing its sibling, the deliverer', 'webhook-api/src/ingest/telemetry-points.ts', "import { toOutgoing } from '../delivery/outgoing.ts';"],
+  ])(
+    'refuses an import against webhook-api’s layers: %s',
+    async (_layer, filePath, violation) => {
+      const eslint = new ESLint({ cwd: repoRoot });
+      const source = readFileSync(join(repoRoot, filePath), 'utf8');
+      const [clean] = await eslint.lintText(source, { filePath });
+      const [broken] = await eslint.lintText(`${violation}\n${source}`, { filePath });
+      const rule = 'import-x/no-restricted-paths';
+      expect(clean?.messages.filter((m) => m.ruleId === rule)).toEqual([]);
+      expect(broken?.messages.filter((m) => m.ruleId === rule).map((m) => m.message)).toEqual([
+        expect.stringContaining('imports run one way: http → ingest/delivery → configs → queue → store') as unknown,
+      ]);
+    },
+    60_000,
+  );
+
   it('counts a file whose hooks failed as a failure in the closing summary line, though its tests passed', () => {
     const vitest = join(repoRoot, 'node_modules/vitest/vitest.mjs');
     const run = spawnSync(process.execPath, [vitest, 'run', '--config', 'scripts/test/reporter-fixture/vitest.config.ts'], {
