@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimedDelivery } from '../queue/delivery-queue.ts';
-import type { StoredConfig } from '../store/records.ts';
+import { storedConfig } from '../../test/stored-config.ts';
 import type { AttemptResult } from './outgoing.ts';
 import { settlementOf } from './settlement.ts';
 
-const config: StoredConfig = {
-  id: 'cfg',
-  companyId: 1,
-  name: 'hook',
-  url: 'https://receiver.example/hook',
-  method: 'POST',
-  deliveryMode: 'Realtime',
-  authType: 'None',
-  authPayloadEncrypted: null,
-  customHeaders: null,
-  includeMetadataHeaders: true,
-  includeRetryHeader: true,
-};
+const config = storedConfig({ id: 'cfg' });
 const delivery = (attempts: number, acceptedAt = 0): ClaimedDelivery => ({
   id: 'd-1',
   config,

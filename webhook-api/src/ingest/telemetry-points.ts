@@ -17,9 +17,9 @@ const identifier = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`);
 
-export const maxFieldsPerPoint = 1000;
-export const maxTagsPerPoint = 100;
-export const maxTagValueLength = 1024;
+const maxFieldsPerPoint = 1000;
+const maxTagsPerPoint = 100;
+const maxTagValueLength = 1024;
 
 const telemetryPoint = z.strictObject({
   deviceId: z

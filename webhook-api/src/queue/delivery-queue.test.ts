@@ -4,22 +4,10 @@ import { newStoreLocation, type Backend } from '../../test/harness.ts';
 import type { ScopeRoute } from '../store/records.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
+import { storedConfig } from '../../test/stored-config.ts';
 import type { WebhookDatabase } from '../database.ts';
 
-const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => ({
-  id: randomUUID(),
-  companyId: 1,
-  name: 'hook',
-  url: 'http://127.0.0.1:9/hook',
-  method: 'POST',
-  deliveryMode: 'Realtime',
-  authType: 'None',
-  authPayloadEncrypted: null,
-  customHeaders: null,
-  includeMetadataHeaders: true,
-  includeRetryHeader: true,
-  ...overrides,
-});
+const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => storedConfig({ url: 'http://127.0.0.1:9/hook', ...overrides });
 
 const point = (deviceId: number, connectionTag = 'modbus', measurement = 'temperature', value = 1): QueuedPoint => ({
   deviceId,

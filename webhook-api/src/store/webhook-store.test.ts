@@ -9,6 +9,7 @@ import { openPostgresStore } from './postgres/open-postgres.ts';
 import { openSqliteStore } from './sqlite/open-sqlite.ts';
 import type { WebhookStore } from './webhook-store.ts';
 import type { StoredConfig } from './records.ts';
+import { storedConfig } from '../../test/stored-config.ts';
 
 const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][] = [
   [
@@ -27,19 +28,16 @@ const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][]
   ],
 ];
 
-const config = (id: string, companyId = 1): StoredConfig => ({
-  id,
-  companyId,
-  name: `hook ${id}`,
-  url: 'https://receiver.example/hook',
-  method: 'POST',
-  deliveryMode: 'Realtime',
-  authType: 'Bearer',
-  authPayloadEncrypted: 'v1.k.iv.tag.ct',
-  customHeaders: '{"X-Tenant":"acme"}',
-  includeMetadataHeaders: true,
-  includeRetryHeader: false,
-});
+const config = (id: string, companyId = 1): StoredConfig =>
+  storedConfig({
+    id,
+    companyId,
+    name: `hook ${id}`,
+    authType: 'Bearer',
+    authPayloadEncrypted: 'v1.k.iv.tag.ct',
+    customHeaders: '{"X-Tenant":"acme"}',
+    includeRetryHeader: false,
+  });
 
 describe.each(backends)('the %s store', (_name, prepare) => {
   const open: WebhookStore[] = [];

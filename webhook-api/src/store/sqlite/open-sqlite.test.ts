@@ -7,21 +7,9 @@ import { classifySqliteError } from './sqlite-driver.ts';
 import { openSqliteStore } from './open-sqlite.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
 import type { WebhookStore } from '../webhook-store.ts';
-import type { StoredConfig } from '../records.ts';
+import { storedConfig } from '../../../test/stored-config.ts';
 
-const config: StoredConfig = {
-  id: 'a',
-  companyId: 1,
-  name: 'hook',
-  url: 'https://receiver.example/hook',
-  method: 'POST',
-  deliveryMode: 'Realtime',
-  authType: 'None',
-  authPayloadEncrypted: null,
-  customHeaders: null,
-  includeMetadataHeaders: true,
-  includeRetryHeader: true,
-};
+const config = storedConfig({ id: 'a' });
 
 const newPath = () => join(mkdtempSync(join(tmpdir(), 'webhooks-sqlite-')), 'webhooks.db');
 const modeOf = (path: string) => statSync(path).mode & 0o777;

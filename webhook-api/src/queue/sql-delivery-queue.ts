@@ -1,0 +1,28 @@
+// The delivery queue on a SQL database: the operations both dialects share, with the ones whose
+// algorithm is the dialect's own (claim, settle, batch forming, hearing from other processes) given
+// by its folder.
+import { pageAttempts } from './attempt-log.ts';
+import type { DeliveryQueue } from './delivery-queue.ts';
+import { prune, stats } from './housekeeping.ts';
+import { ingest } from './ingest.ts';
+import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
+import type { QueueDependencies } from './queue-dependencies.ts';
+import { resend } from './resend.ts';
+
+export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'formBatches' | 'onWorkElsewhere'>;
+
+export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: DialectOperations): DeliveryQueue {
+  const { driver } = deps;
+  return {
+    ...dialect,
+    ingest: ingest(deps),
+    renewLeases: renewLeases(driver),
+    release: releaseLeases(driver),
+    nextDueAt: nextDueAt(driver),
+    pageAttempts: pageAttempts(driver),
+    resend: resend(deps),
+    prune: prune(driver),
+    stats: stats(driver),
+    onWork: deps.signal.onWork,
+  };
+}
