@@ -4,6 +4,7 @@
 export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
 export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
+export { systemTimers, type Timers } from './timers.ts';
 export { parseEnvironment, setting, logLevels, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
 export {
   loadPlatformAppSettings,
