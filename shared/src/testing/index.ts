@@ -6,7 +6,7 @@ export { manualClock, type ManualClock } from './manual-clock.ts';
 export { discoveryDocument, platformFailure, settingsFailure, tokenExpiringIn } from './platform-values.ts';
 export { startedForTests, type StartedForTestsOptions } from './started-for-tests.ts';
 export { startPlatformFixture, type PlatformFixture, type StagedCaller } from './platform-fixture.ts';
-export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture } from './registry-fixture.ts';
+export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture, type RegistryFixtureOptions } from './registry-fixture.ts';
 export { toolClient, type CallAnswer, type ToolClient } from './tool-client.ts';
 export { healthClient, healthStatus, reflectedServices } from './grpc-probes.ts';
 export { until } from './until.ts';
