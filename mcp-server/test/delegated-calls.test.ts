@@ -5,19 +5,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eras, stackForTests, startProbeService, type ProbeService } from './harness.ts';
+import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
 
 const stack = stackForTests();
 let probe: ProbeService;
 
 beforeAll(async () => {
   probe = await startProbeService(stack());
-  const { gateway } = stack();
-  const deadline = Date.now() + 10_000;
-  while (!gateway.registry.catalog().byName('echo')) {
-    if (Date.now() > deadline) throw new Error('the probe service did not register');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(() => stack().gateway.registry.catalog().byName('echo') !== undefined, 'the probe service registered');
 });
 afterAll(async () => {
   await probe.close();

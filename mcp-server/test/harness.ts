@@ -4,9 +4,9 @@
 // seeded person on either protocol revision.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/shared';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, listenOnFreePort, startedForTests, until } from '@platform/shared/testing';
+import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/shared/testing';
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
 import { z } from 'zod';
@@ -48,6 +48,8 @@ export interface StackOptions {
   readonly gatewayEnv?: Readonly<Record<string, string>>;
   /** Start the webhook tool service and wait for its tools (default true). */
   readonly toolService?: boolean;
+  /** The gateway's clock and timers, moved by the test; default the system's. */
+  readonly clock?: ManualClock;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -73,7 +75,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...options.gatewayEnv,
     });
     const logs = captureLogs();
-    const gateway = createMcpGateway({ settings, logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }) });
+    const gateway = createMcpGateway({
+      settings,
+      logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }),
+      ...(options.clock && { clock: options.clock, timers: options.clock }),
+    });
     closers.push(() => gateway.close());
     http.server.on('request', gateway.app);
     const registry = await gateway.registry.serve(settings.registryAddress);
@@ -148,6 +154,8 @@ export interface ProbeOptions {
   readonly register?: boolean;
   /** How long each call takes (it ends early when its signal aborts). Default 0. */
   readonly delayMs?: number;
+  /** Times the registration's waits; a test passes the manual clock its gateway runs on. */
+  readonly timers?: Timers;
 }
 
 const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
@@ -168,6 +176,7 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     settings,
     identity: platformAppIdentity(settings),
     logger: createLogger({ name: settings.serviceName, level: 'debug', destination: logs.destination }),
+    ...(options.timers && { timers: options.timers }),
   });
   const calls: ProbeService['calls'] = [];
   app.registerTools(
