@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen, type Listening } from '@platform/shared/testing';
+import { listen, until, type Listening } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressWithin, createPlatformApiClient } from './platform-api-client.ts';
 import { ToolError } from './tool-errors.ts';
@@ -125,9 +125,9 @@ describe('the platform API client of a tool', () => {
     const controller = new AbortController();
     const pending = client(api.url, controller.signal).get('/slow');
     const reason = new Error('deadline');
-    setTimeout(() => {
-      controller.abort(reason);
-    }, 50);
+    // Aborted once the API holds the request, unanswered.
+    await until(() => api.seen.length === 1, 'the API received the request');
+    controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
   });
 });
