@@ -25,6 +25,7 @@ export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, typ
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
 export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
 export { isLoopbackHost, localOrigin } from './loopback.ts';
+export { clip, oneLine } from './short-text.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';

@@ -2,6 +2,7 @@
 // clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
+import { clip } from '@platform/shared';
 import { permissionPattern } from '@platform/shared/tools';
 import type { RemoteTool } from '../remote-tools.ts';
 
@@ -90,7 +91,7 @@ function definitionOf(tool: Tool__Output): ToolDefinition {
   });
 }
 
-const named = (name: string) => (name ? `tool ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}` : 'a tool without a name');
+const named = (name: string) => (name ? `tool ${JSON.stringify(clip(name, 80))}` : 'a tool without a name');
 
 /** The tools as the gateway will expose them; throws ToolProblems naming every tool at fault. */
 export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {

@@ -7,6 +7,7 @@ import type { CallToolResponse, Tool } from '@platform/proto';
 import type { z } from 'zod';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
+import { clip } from '../short-text.ts';
 import { createCallContext } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import type { ToolDefinition } from './tool-definition.ts';
@@ -58,7 +59,8 @@ function toolMessage(tool: ToolDefinition): Tool {
   };
 }
 
-const maxDetail = 1_024;
+/** Longest details of a refusal, in its status and its log line, whatever the input. */
+export const maxDetailLength = 1_024;
 const maxNesting = 64;
 
 /** `companyId: must be ...; name: is required`, with the path of each problem, short enough for any gRPC status. */
@@ -67,12 +69,7 @@ function describeIssues(error: z.ZodError): string {
     const path = issue.path.length > 0 ? issue.path.map((segment) => String(segment).slice(0, 64)).join('.') : 'arguments';
     return `${path}: ${issue.message.slice(0, 200)}`;
   });
-  return clip(`${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`);
-}
-
-/** At most `maxDetail` characters: a status's details and a log line stay small whatever the input. */
-export function clip(text: string): string {
-  return text.length > maxDetail ? `${text.slice(0, maxDetail - 1)}…` : text;
+  return clip(`${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`, maxDetailLength);
 }
 
 /** Whether a parsed JSON value nests deeper than `maxNesting` (walked without recursion). */
@@ -168,7 +165,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       } else if (outcome.refusal.code === 'INTERNAL') {
         logger.error({ ...fields, outcome: 'INTERNAL', err: error }, 'tool call failed unexpectedly');
       } else {
-        logger.info({ ...fields, outcome: outcome.refusal.code, reason: clip(outcome.refusal.message) }, 'tool call refused');
+        logger.info({ ...fields, outcome: outcome.refusal.code, reason: clip(outcome.refusal.message, maxDetailLength) }, 'tool call refused');
       }
       return outcome;
     }

@@ -10,7 +10,8 @@ import { systemClock, type Clock } from '../clock.ts';
 import { systemTimers, type Timers } from '../timers.ts';
 import { bindFailure } from './bind-failure.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
-import { clip, type ToolRunner } from './tool-runner.ts';
+import { clip } from '../short-text.ts';
+import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
 
 export const toolServiceName = 'platform.tools.v1.ToolService';
 
@@ -83,7 +84,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string,
         .then((outcome) => {
           finished = true;
           if ('answer' in outcome) callback(null, outcome.answer);
-          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message) });
+          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message, maxDetailLength) });
         })
         .finally(() => {
           cancelDeadline?.();
