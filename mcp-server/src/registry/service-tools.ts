@@ -6,11 +6,14 @@ import { clip } from '@platform/shared';
 import { permissionPattern } from '@platform/shared/tools';
 import type { RemoteTool } from '../remote-tools.ts';
 
-/** One tool of one service, as the gateway exposes it, without its exposed name and service. */
-export type ToolDefinition = Omit<RemoteTool, 'exposedName' | 'service'>;
+/**
+ * One tool as its service announced it in ListTools, checked: what the gateway exposes of it, before
+ * the catalog gives it an exposed name and its service. (A tool author's ToolDefinition is the SDK's.)
+ */
+export type AnnouncedTool = Omit<RemoteTool, 'exposedName' | 'service'>;
 
 export interface ServiceTool {
-  readonly definition: ToolDefinition;
+  readonly definition: AnnouncedTool;
   /** Everything an MCP client sees of the tool, as one string: equal fingerprints list the same. */
   readonly fingerprint: string;
 }
@@ -70,7 +73,7 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const unshowable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
-function definitionOf(tool: Tool__Output): ToolDefinition {
+function definitionOf(tool: Tool__Output): AnnouncedTool {
   if (unshowable.test(tool.title)) throw new Refusal('title contains control or bidirectional-override characters');
   if (unshowable.test(tool.description)) throw new Refusal('description contains control or bidirectional-override characters');
   if (tool.title.length > toolLimits.maxTitleLength) throw new Refusal(`title is longer than ${toolLimits.maxTitleLength} characters`);
