@@ -4,5 +4,5 @@ export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from 
 export { registryBindFailure, type ServingRegistry } from './registry-server.ts';
 export { RegistryError, registryErrorCatalog, type RegistryErrorCode } from './registry-errors.ts';
 export { exposedNames, type ToolOrigin } from './exposed-names.ts';
-export { toolLimits, toolNamePattern } from './service-tools.ts';
+export { toolLimits } from './service-tools.ts';
 export { serviceNamePattern } from './registration-fields.ts';

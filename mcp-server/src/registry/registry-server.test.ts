@@ -259,7 +259,7 @@ describe('Register', () => {
     expect(answer).toMatchObject({ ok: false, code: grpc.status.FAILED_PRECONDITION });
     if (answer.ok) return;
     expect(answer.details).toContain(`The service at ${callbackAddress} offers tools the gateway cannot expose`);
-    expect(answer.details).toContain('tool "has space": name must be 1 to 128 letters');
+    expect(answer.details).toContain('tool "has space": name must be 1 to 64 letters');
     expect(answer.details).toContain('tool "list": input_schema_json must be a JSON object');
     expect(registry.catalog().tools).toEqual([]);
   });

@@ -3,7 +3,7 @@
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
 import { clip } from '@platform/shared';
-import { permissionPattern } from '@platform/shared/tools';
+import { permissionPattern, toolNamePattern } from '@platform/shared/tools';
 import type { RemoteTool } from '../remote-tools.ts';
 
 /**
@@ -25,9 +25,6 @@ export const toolLimits = Object.freeze({
   maxTitleLength: 256,
   maxDescriptionLength: 16 * 1024,
 });
-
-/** MCP tool names are [A-Za-z0-9_.-]{1,128}; the gateway takes them without dots (the SDK's alphabet). */
-export const toolNamePattern = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** What is wrong with a service's tools: one line per problem, each naming the tool. */
 export class ToolProblems extends Error {
@@ -105,7 +102,9 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
   const checked: ServiceTool[] = [];
   for (const tool of tools) {
     if (!toolNamePattern.test(tool.name)) {
-      problems.push(`${named(tool.name)}: name must be 1 to 128 letters, digits, '_' or '-'`);
+      // The SDK's rule for what a tool is named, whatever built the service: MCP allows dots and 128
+      // characters, but the gateway prefixes names and keeps them to what every tool defines.
+      problems.push(`${named(tool.name)}: name must be 1 to 64 letters, digits, '_' or '-'`);
       continue;
     }
     // `<service>__<name>` is how the gateway tells colliding tools apart; a service offering such
