@@ -26,6 +26,7 @@ export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.t
 export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
 export { isLoopbackHost, localOrigin } from './loopback.ts';
 export { clip, oneLine } from './short-text.ts';
+export { nestsDeeperThan } from './json-nesting.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';

@@ -2,7 +2,7 @@
 // clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
-import { clip } from '@platform/shared';
+import { clip, nestsDeeperThan } from '@platform/shared';
 import { permissionPattern, toolNamePattern } from '@platform/shared/tools';
 import type { RemoteTool } from '../remote-tools.ts';
 
@@ -40,11 +40,10 @@ export class ToolProblems extends Error {
 
 class Refusal extends Error {}
 
-/** Freezes parsed JSON in place; refuses nesting past the limit. */
-function freezeJson(value: unknown, depth = 0): void {
+/** Freezes parsed JSON in place, whose nesting is already known to be within the limit. */
+function freezeJson(value: unknown): void {
   if (value === null || typeof value !== 'object') return;
-  if (depth >= toolLimits.maxSchemaDepth) throw new Refusal(`nests deeper than ${toolLimits.maxSchemaDepth} levels`);
-  for (const item of Object.values(value)) freezeJson(item, depth + 1);
+  for (const item of Object.values(value)) freezeJson(item);
   Object.freeze(value);
 }
 
@@ -58,11 +57,8 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Refusal(`${field} must be a JSON object`);
   if ((parsed as Record<string, unknown>).type !== 'object') throw new Refusal(`${field} must describe an object (type "object")`);
-  try {
-    freezeJson(parsed);
-  } catch (error) {
-    throw error instanceof Refusal ? new Refusal(`${field} ${error.message}`) : error;
-  }
+  if (nestsDeeperThan(parsed, toolLimits.maxSchemaDepth)) throw new Refusal(`${field} nests deeper than ${toolLimits.maxSchemaDepth} levels`);
+  freezeJson(parsed);
   return parsed as Readonly<Record<string, unknown>>;
 }
 

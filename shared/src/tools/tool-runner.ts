@@ -7,6 +7,7 @@ import type { CallToolResponse, Tool } from '@platform/proto';
 import type { z } from 'zod';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
+import { nestsDeeperThan } from '../json-nesting.ts';
 import { clip } from '../short-text.ts';
 import { createCallContext } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
@@ -72,18 +73,6 @@ function describeIssues(error: z.ZodError): string {
   return clip(`${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`, maxDetailLength);
 }
 
-/** Whether a parsed JSON value nests deeper than `maxNesting` (walked without recursion). */
-function nestsTooDeep(value: unknown): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [item, depth] = next;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > maxNesting) return true;
-    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-  }
-  return false;
-}
-
 function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
   let raw: unknown;
   try {
@@ -92,7 +81,7 @@ function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
     throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: is not valid JSON');
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: must be a JSON object');
-  if (nestsTooDeep(raw)) throw new ToolCallError('INVALID_ARGUMENT', `arguments_json: nests deeper than ${maxNesting} levels`);
+  if (nestsDeeperThan(raw, maxNesting)) throw new ToolCallError('INVALID_ARGUMENT', `arguments_json: nests deeper than ${maxNesting} levels`);
   const parsed = tool.inputSchema.safeParse(raw);
   if (!parsed.success) throw new ToolCallError('INVALID_ARGUMENT', describeIssues(parsed.error));
   return parsed.data;
