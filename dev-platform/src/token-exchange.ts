@@ -10,7 +10,7 @@ import type { World } from './world.ts';
 
 export const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';
-export const maxDelegatedLifetimeSeconds = 300;
+const maxDelegatedLifetimeSeconds = 300;
 
 export interface TokenExchangeOptions {
   readonly world: World;

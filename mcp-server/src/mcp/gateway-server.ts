@@ -10,7 +10,7 @@ import { callerInfoOf } from '../http/require-caller.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
-export const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
+const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
 
 const instructions =
   'Tools of the device-telemetry platform. Each runs on your behalf through its app, with what you and the app may both do; ' +

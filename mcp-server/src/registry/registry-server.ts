@@ -31,7 +31,7 @@ type Method = 'Register' | 'Heartbeat' | 'Deregister';
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 
 /** The error to stop start-up with when the registry cannot listen on `address`. */
-export function registryBindFailure(error: unknown, address: string): Error {
+function registryBindFailure(error: unknown, address: string): Error {
   const said = error instanceof Error ? error.message : String(error);
   const why = /EADDRINUSE/.test(said)
     ? 'the address is already in use'

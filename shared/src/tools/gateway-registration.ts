@@ -52,7 +52,7 @@ export function backoffDelay(failures: number, initialMs: number, maxMs: number,
 }
 
 /** The longest wait between heartbeats: well within what a timer holds (Node fires one past 2^31 - 1 ms at once). */
-export const maxHeartbeatDelayMs = 10 * 60_000;
+const maxHeartbeatDelayMs = 10 * 60_000;
 
 /** The heartbeat interval for a granted time to live: a third of it, so two heartbeats may fail before it lapses. */
 export function heartbeatDelay(grantedTtlSeconds: number): number {
