@@ -2,7 +2,7 @@
 // proxy that can stage an outage), the webhook API on SQLite, the MCP gateway (HTTP and its gRPC
 // registry) and the webhook tool service registered at it; plus MCP SDK clients signed in as a
 // seeded person on either protocol revision.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
@@ -132,6 +132,9 @@ export function stackForTests(options: StackOptions = {}, per?: 'file' | 'test')
 
 export { until };
 
+/** A tool result's text blocks, one a line. */
+export const textOf = (result: CallToolResult): string => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+
 /** A tool service for tests that records, inside the service, the token each call brought. */
 export interface ProbeService {
   /** Every call the service ran: the tool, its arguments, ctx.authToken, and whether ctx.signal aborted. */
@@ -213,4 +216,17 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     logs: logs.lines,
     close: () => serving.close(),
   };
+}
+
+/**
+ * A probe service for the enclosing block's tests, started once the stack has, and registered at its
+ * gateway (its first tool listed under its own name) before they run.
+ */
+export function probeForTests(stack: () => Stack, options: ProbeOptions = {}): () => ProbeService {
+  return startedForTests(async () => {
+    const probe = await startProbeService(stack(), options);
+    const [tool = 'echo'] = options.tools ?? [];
+    await until(() => stack().gateway.registry.catalog().byName(tool) !== undefined, `the ${options.serviceName ?? 'probe'} service registered`);
+    return probe;
+  });
 }
