@@ -30,6 +30,7 @@ export { nestsDeeperThan } from './json-nesting.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';
+export { bindFailure } from './bind-failure.ts';
 export {
   closeServer,
   endWithParent,

@@ -351,7 +351,7 @@ describe('serve', () => {
   it('names the address when it is already in use', async () => {
     const { registry, address } = await gateway();
 
-    await expect(registry.serve(address)).rejects.toThrow(`The tool registry cannot listen on ${address}: the address is already in use`);
+    await expect(registry.serve(address)).rejects.toThrow(`${address} is already in use; set REGISTRY_ADDRESS to another host:port`);
   });
 
   it('refuses an address off loopback unless the operator trusts the network', async () => {

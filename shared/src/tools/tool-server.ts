@@ -6,9 +6,9 @@ import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
+import { bindFailure } from '../bind-failure.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { systemTimers, type Timers } from '../timers.ts';
-import { bindFailure } from './bind-failure.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { clip } from '../short-text.ts';
 import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
@@ -102,7 +102,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string,
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(bindFailure(error, listenAddress));
+      if (error) reject(bindFailure(error, listenAddress, 'CALLBACK_ADDRESS'));
       else resolve(bound);
     });
   });
