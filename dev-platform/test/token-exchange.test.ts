@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { rejectionOf, startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,8 @@ async function exchange(params: Record<string, string>, clientId = 'mcp-gateway'
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ error: string; description: string | undefined }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof oauth.ResponseBodyError) return { error: error.error, description: error.error_description };
-    throw error;
-  }
-  throw new Error('expected the exchange to be refused');
+  const refused = await rejectionOf(promise, oauth.ResponseBodyError);
+  return { error: refused.error, description: refused.error_description };
 }
 
 async function standardParams(

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { appToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { closedPort, discoveryDocument, listen, startedForTests } from '@platform/shared/testing';
+import { closedPort, discoveryDocument, listen, rejectionOf, startedForTests } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { createDelegatedTokens, type DelegatedTokensOptions } from './delegated-tokens.ts';
 import { DelegationError, delegationErrorCodes, type DelegationErrorCode } from './delegation-error.ts';
@@ -13,16 +13,7 @@ function gatewayTokens(issuerUrl: string, overrides: Partial<DelegatedTokensOpti
   return createDelegatedTokens({ issuerUrl, clientId: 'mcp-gateway', clientSecret: devSecrets.MCP_GATEWAY_CLIENT_SECRET, timeoutMs: 5_000, ...overrides });
 }
 
-/** The DelegationError a promise rejects with; fails the test when it resolves or throws anything else. */
-async function refusal(promise: Promise<unknown>): Promise<DelegationError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DelegationError) return error;
-    throw error;
-  }
-  throw new Error('expected a DelegationError');
-}
+const refusal = (promise: Promise<unknown>): Promise<DelegationError> => rejectionOf(promise, DelegationError);
 
 /** Neither the message nor anything kept for the logs repeats a token or the gateway's secret. */
 function expectNoSecretIn(error: DelegationError, ...secrets: string[]) {

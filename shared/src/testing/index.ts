@@ -4,6 +4,7 @@ export { captureLogs, type CapturedLogs } from './log-capture.ts';
 export { closedPort, listen, listenOnFreePort, type Listening } from './loopback-server.ts';
 export { manualClock, type ManualClock } from './manual-clock.ts';
 export { discoveryDocument, platformFailure, settingsFailure, tokenExpiringIn } from './platform-values.ts';
+export { rejectionOf } from './rejection.ts';
 export { startedForTests, type StartedForTestsOptions } from './started-for-tests.ts';
 export { startPlatformFixture, type PlatformFixture, type StagedCaller } from './platform-fixture.ts';
 export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture, type RegistryFixtureOptions } from './registry-fixture.ts';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen, until, type Listening } from '@platform/shared/testing';
+import { listen, rejectionOf, until, type Listening } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressWithin, createPlatformApiClient } from './platform-api-client.ts';
 import { ToolError } from './tool-errors.ts';
@@ -33,15 +33,7 @@ async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void
 const client = (baseUrl: string, signal = new AbortController().signal) =>
   createPlatformApiClient({ baseUrl, token: 'delegated-token', signal, timeoutMs: 2_000 });
 
-async function toolError(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolError) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolError');
-}
+const toolError = (promise: Promise<unknown>): Promise<ToolError> => rejectionOf(promise, ToolError);
 
 describe('the platform API client of a tool', () => {
   it('sends the delegated token as bearer, JSON in and out, the query encoded', async () => {
