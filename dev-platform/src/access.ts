@@ -22,7 +22,7 @@ function rolePermissions(world: World, user: User, companyId: number): Set<strin
 }
 
 /** The app's set at a company: consented platform permissions plus its own namespace; undefined when not installed. */
-export function appPermissions(world: World, app: App, companyId: number): ReadonlySet<string> | undefined {
+function appPermissions(world: World, app: App, companyId: number): ReadonlySet<string> | undefined {
   const installation = world.installation(app, companyId);
   if (!installation || app.appKey === null) return undefined;
   return new Set([...installation.consentedPermissions, ...app.permissions.filter((p) => p.startsWith(`${app.appKey}:`))]);

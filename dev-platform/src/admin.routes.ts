@@ -7,7 +7,7 @@ import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { may, type Principal } from './access.ts';
 import { ApiError, idParam, parseBody } from './api-error.ts';
-import { principalOf } from './authenticated.ts';
+import { principalOf } from './require-authentication.ts';
 import { plainText, webAddress } from './input-rules.ts';
 import type { App, World } from './world.ts';
 

@@ -4,7 +4,7 @@ import { CatalogError } from '@platform/shared';
 import type { ErrorRequestHandler, Request } from 'express';
 import type { z } from 'zod';
 
-export const apiErrors = {
+const apiErrors = {
   invalid_request: { status: 400, message: 'The request is invalid.' },
   invalid_token: { status: 401, message: 'A valid token issued for this service is required.' },
   forbidden: { status: 403, message: 'The caller may not do this.' },

@@ -1,5 +1,6 @@
 // POST /dev/token: scripted login for demos and tests, so that no browser is needed. It exists only
-// on the dev platform and issues the same JWT a person gets from the authorization-code flow.
+// on the dev platform and issues the same JWT a person gets from the authorization-code flow; with
+// `expired: true`, one that expired a minute ago, so a test of its refusal need not wait for it.
 import { Router } from 'express';
 import { z } from 'zod';
 import { ApiError, parseBody } from './api-error.ts';
@@ -16,6 +17,7 @@ export function createDevTokenRoutes(authorizationServer: AuthorizationServer, w
     username: plainText,
     expiresIn: z.number().int().min(1).max(86_400).optional(),
     resource: z.string().optional(),
+    expired: z.literal(true).optional(),
   });
 
   router.post('/dev/token', ...createJsonBodyParser({ limit: '8kb' }), async (req, res) => {
@@ -27,13 +29,15 @@ export function createDevTokenRoutes(authorizationServer: AuthorizationServer, w
     if (!resources.includes(resource)) throw new ApiError('invalid_request', `resource: must be one of ${resources.join(', ')}`);
     const client = await provider.Client.find(devLoginClientId);
     if (!client) throw new Error('the dev login client is missing');
+    const lifetime = request.expiresIn ?? defaultLifetimeSeconds;
     const minted = await mintAccessToken(provider, {
       accountId: user.id,
       client,
       resource,
       resourceServerInfo: authorizationServer.resourceServerInfo(resource),
-      expiresInSeconds: request.expiresIn ?? defaultLifetimeSeconds,
+      expiresInSeconds: lifetime,
       grantType: 'dev_login',
+      ...(request.expired && { issuedAt: Math.floor(Date.now() / 1000) - lifetime - 60 }),
     });
     res.json({ access_token: minted.token, token_type: 'Bearer', expires_in: minted.expiresIn, scope: 'api' });
   });

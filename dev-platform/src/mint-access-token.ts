@@ -12,6 +12,8 @@ export interface MintOptions {
   readonly resource: string;
   readonly resourceServerInfo: ResourceServer;
   readonly expiresInSeconds: number;
+  /** When the token says it was issued, in seconds since the epoch; default now. Scripted login backdates it for a token already expired. */
+  readonly issuedAt?: number;
   /** How the token came to be (stored on the model, not written into the JWT). */
   readonly grantType: string;
   /** Claims added to the JWT, such as `act`. */
@@ -27,10 +29,12 @@ export async function mintAccessToken(provider: Provider, options: MintOptions):
     expiresIn: options.expiresInSeconds,
     resourceServer: new provider.ResourceServer(options.resource, options.resourceServerInfo),
     extra: options.extraClaims,
+    ...(options.issuedAt !== undefined && { iat: options.issuedAt, exp: options.issuedAt + options.expiresInSeconds }),
   };
   // @types/oidc-provider marks grantId as required; the runtime needs none for a JWT access token,
   // which is not stored and is never looked up by grant.
   const accessToken = new provider.AccessToken(init as unknown as AccessTokenInit);
   const token = await accessToken.save();
-  return { token, expiresIn: accessToken.expiration };
+  if (options.issuedAt === undefined) return { token, expiresIn: accessToken.expiration };
+  return { token, expiresIn: Math.max(0, options.issuedAt + options.expiresInSeconds - Math.floor(Date.now() / 1000)) };
 }

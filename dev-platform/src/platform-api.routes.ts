@@ -3,7 +3,7 @@
 import { Router } from 'express';
 import { meView, may, mayReadProfile, visibleCompanies } from './access.ts';
 import { ApiError, idParam } from './api-error.ts';
-import { personOf, principalOf, tokenAudienceOf } from './authenticated.ts';
+import { personOf, principalOf, tokenAudienceOf } from './require-authentication.ts';
 import type { Company, World } from './world.ts';
 
 const companyJson = (company: Company) => ({ id: company.id, name: company.name, parentId: company.parentId });

@@ -1,8 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ClientsFileError, createProviderStore } from './provider-store.ts';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'provider-store-')), 'clients.json');
@@ -61,11 +60,18 @@ describe('registered clients', () => {
 
 describe('everything else the authorization server keeps', () => {
   it('expires with the lifetime it was given', async () => {
-    const codes = createProviderStore()('AuthorizationCode');
-    await codes.upsert('a', { grantId: 'g' }, 0.05);
-    expect(await codes.find('a')).toEqual({ grantId: 'g' });
-    await sleep(120);
-    expect(await codes.find('a')).toBeUndefined();
+    // Fake timers move the store's clock and fire the cache's own timers (its purge, its cached now).
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    try {
+      const codes = createProviderStore({ clock: () => Date.now() })('AuthorizationCode');
+      await codes.upsert('a', { grantId: 'g' }, 60);
+      vi.advanceTimersByTime(60_000);
+      expect(await codes.find('a')).toEqual({ grantId: 'g' });
+      vi.advanceTimersByTime(1);
+      expect(await codes.find('a')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('marks a consumed entry with the time it was consumed', async () => {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { systemClock, type Clock } from '@platform/shared';
 
 export interface ProviderStoreOptions {
   /** Where registered clients are kept across restarts; none keeps them in memory only. */
@@ -15,6 +16,8 @@ export interface ProviderStoreOptions {
   readonly maxClients?: number;
   /** Most other entries kept. Default 10 000. */
   readonly maxEntries?: number;
+  /** What entries' lifetimes are judged by; default the system's (lifetimes on its monotonic timer). */
+  readonly clock?: Clock;
 }
 
 /** The clients file could not be read as one this platform wrote. */
@@ -26,8 +29,6 @@ const fileVersion = 1;
 
 /** Models whose entries belong to a grant, and go when the grant is revoked. */
 const grantable = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 function readClients(file: string): Map<string, AdapterPayload> {
   let text: string;
@@ -67,6 +68,7 @@ function writeClients(file: string, clients: ReadonlyMap<string, AdapterPayload>
 
 export function createProviderStore(options: ProviderStoreOptions = {}): AdapterFactory {
   const { clientsFile, maxClients = 1000, maxEntries = 10_000 } = options;
+  const clock = options.clock ?? systemClock;
   const clients = clientsFile ? readClients(clientsFile) : new Map<string, AdapterPayload>();
   const sessionByUid = new Map<string, string>();
   const byUserCode = new Map<string, string>();
@@ -85,6 +87,7 @@ export function createProviderStore(options: ProviderStoreOptions = {}): Adapter
   const entries = new LRUCache<string, AdapterPayload>({
     max: maxEntries,
     ttlAutopurge: true,
+    ...(options.clock && { perf: { now: options.clock } }),
     dispose: (payload, key) => {
       unindex(key, payload);
     },
@@ -138,7 +141,7 @@ export function createProviderStore(options: ProviderStoreOptions = {}): Adapter
       findByUserCode: (userCode) => find(byUserCode.get(userCode)),
       consume(id) {
         const payload = entries.get(key(id));
-        if (payload) payload.consumed = nowSeconds();
+        if (payload) payload.consumed = Math.floor(clock() / 1000);
         return Promise.resolve();
       },
       destroy(id) {

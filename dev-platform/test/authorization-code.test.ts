@@ -1,3 +1,4 @@
+// The authorization-code flow with PKCE as an MCP client runs it: dynamic registration, the login form, a JWT for the MCP server.
 import { startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
@@ -31,6 +32,17 @@ async function registerMcpClient(): Promise<oauth.Configuration> {
   );
 }
 
+/** An authorization request of `client` with the S256 challenge of `verifier` (a fresh one unless given). */
+async function pkceAuthorizationUrl(client: oauth.Configuration, extra: Record<string, string> = {}, verifier = oauth.randomPKCECodeVerifier()): Promise<URL> {
+  return oauth.buildAuthorizationUrl(client, {
+    redirect_uri: redirectUri,
+    scope: 'api',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...extra,
+  });
+}
+
 describe('authorization code with PKCE for a dynamically registered MCP client', () => {
   it('registers, signs the person in through the login form and issues a JWT for the MCP server, with no refresh token', async () => {
     const client = await registerMcpClient();
@@ -38,14 +50,7 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
 
     const verifier = oauth.randomPKCECodeVerifier();
     const state = oauth.randomState();
-    const url = oauth.buildAuthorizationUrl(client, {
-      redirect_uri: redirectUri,
-      scope: 'api',
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      resource: mcpResource,
-    });
+    const url = await pkceAuthorizationUrl(client, { state, resource: mcpResource }, verifier);
     const outcome = await signIn(url.href, 'oscar-dev-password');
     if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${outcome.status}`);
     const { callback } = outcome;
@@ -71,24 +76,13 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
 
   it('refuses a wrong password with the form again and a 401', async () => {
     const client = await registerMcpClient();
-    const url = oauth.buildAuthorizationUrl(client, {
-      redirect_uri: redirectUri,
-      scope: 'api',
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-    });
+    const url = await pkceAuthorizationUrl(client);
     expect(await signIn(url.href, 'wrong-password')).toEqual({ kind: 'refused', status: 401 });
   });
 
   it('refuses a resource the platform does not serve', async () => {
     const client = await registerMcpClient();
-    const url = oauth.buildAuthorizationUrl(client, {
-      redirect_uri: redirectUri,
-      scope: 'api',
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier()),
-      code_challenge_method: 'S256',
-      resource: 'https://elsewhere.example/api',
-    });
+    const url = await pkceAuthorizationUrl(client, { resource: 'https://elsewhere.example/api' });
     const response = await fetch(url, { redirect: 'manual' });
     expect(new URL(response.headers.get('location') ?? '').searchParams.get('error')).toBe('invalid_target');
   });

@@ -1,5 +1,6 @@
 import { startedForTests } from '@platform/shared/testing';
 import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, platformAppIdentity, resolveCaller, type Caller } from '@platform/shared';
+import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
 import { delegatedToken, getJson, personToken, startPlatform } from './harness.ts';
@@ -63,10 +64,19 @@ describe('POST /dev/token', () => {
     expect(result).toMatchObject({ status: 200, body: { token_type: 'Bearer', expires_in: 120, scope: 'api' } });
   });
 
+  it('issues a token that expired a minute ago when asked, for tests of its refusal', async () => {
+    const result = await devToken({ username: 'vera', expiresIn: 120, expired: true });
+    expect(result).toMatchObject({ status: 200, body: { expires_in: 0 } });
+    const { iat, exp } = decodeJwt(String(result.body.access_token));
+    expect(exp).toBe((iat ?? 0) + 120);
+    expect(exp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) - 60);
+  });
+
   it.each([
     [{ username: 'nobody' }, 404, 'username'],
     [{ username: 'vera', resource: 'https://elsewhere.example' }, 400, 'resource'],
     [{ username: 'vera', expiresIn: 0 }, 400, 'expiresIn'],
+    [{ username: 'vera', expired: false }, 400, 'expired'],
     [{ username: 'vera', extra: true }, 400, 'extra'],
     [{}, 400, 'username'],
   ])('refuses %j with %i naming the field', async (body, status, field) => {

@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { rejectionOf, startedForTests } from '@platform/shared/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +13,8 @@ async function exchange(params: Record<string, string>, clientId = 'mcp-gateway'
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ error: string; description: string | undefined }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof oauth.ResponseBodyError) return { error: error.error, description: error.error_description };
-    throw error;
-  }
-  throw new Error('expected the exchange to be refused');
+  const refused = await rejectionOf(promise, oauth.ResponseBodyError);
+  return { error: refused.error, description: refused.error_description };
 }
 
 async function standardParams(
@@ -82,8 +77,7 @@ describe('token exchange (RFC 8693)', () => {
   });
 
   it('answers invalid_request for an expired subject token', async () => {
-    const subject = await personToken(running().issuer, 'oscar', { expiresIn: 1 });
-    await new Promise((r) => setTimeout(r, 1_100));
+    const subject = await personToken(running().issuer, 'oscar', { expired: true });
     const result = await refusal(exchange({ ...(await standardParams()), subject_token: subject }));
     expect(result.error).toBe('invalid_request');
   });

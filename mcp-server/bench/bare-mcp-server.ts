@@ -11,7 +11,7 @@ import type { Express, Request, Response } from 'express';
 import { z } from 'zod';
 
 /** What the gateway answers for the tool service's `noop` ({ ok: true }): the same result, so both sides send the same bytes. */
-export const noopResult: CallToolResult = { content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true } };
+const noopResult: CallToolResult = { content: [{ type: 'text', text: '{"ok":true}' }], structuredContent: { ok: true } };
 
 export interface BareMcpServer {
   readonly app: Express;

@@ -2,7 +2,7 @@
 // tool services' clients and the MCP endpoint for both revisions. main.ts and the tests build it
 // here; nothing listens until they attach `app` to an HTTP server and call `registry.serve`.
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { createCallerCheck, createHttpClient, type HttpClient, type Logger } from '@platform/shared';
+import { createCallerCheck, createHttpClient, type Clock, type HttpClient, type Logger, type Timers } from '@platform/shared';
 import type { Express } from 'express';
 import { isPlatformError } from '@platform/shared';
 import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
@@ -26,6 +26,10 @@ export interface McpGatewayOptions {
    * that answers CallTool in-process, to measure the gateway without its gRPC hop.
    */
   readonly toolServices?: ToolServicePool;
+  /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
+  readonly clock?: Clock;
+  /** Arms the registry's sweep of expired registrations; a test passes its manual clock (with `clock`) and moves it. */
+  readonly timers?: Timers;
 }
 
 export interface McpGateway {
@@ -44,6 +48,7 @@ const scope = 'api';
 
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
+  const time = { ...(options.clock && { clock: options.clock }) };
   const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
   const toolServices = options.toolServices ?? createToolServicePool();
   const registry = createToolRegistry({
@@ -54,14 +59,17 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,
+    ...time,
+    ...(options.timers && { timers: options.timers }),
   });
   const delegatedTokens = createDelegatedTokens({
     issuerUrl: settings.issuerUrl,
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     timeoutMs: settings.httpTimeoutMs,
+    ...time,
   });
-  const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds });
+  const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds, ...time });
   const gateway = createToolGateway({
     catalog: () => registry.catalog(),
     delegatedTokens,
@@ -88,6 +96,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     maxSessionsPerCaller: settings.maxSessionsPerCaller,
     idleMs: settings.sessionIdleSeconds * 1000,
     logger,
+    ...time,
   });
   const unsubscribe = registry.onChange((catalog) => {
     logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
@@ -102,6 +111,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     httpClient,
     cacheTtlSeconds: settings.meCacheTtlSeconds,
     actor: 'person-only',
+    ...time,
   });
   const app = createHttpApp({
     mcpPath: new URL(settings.publicUrl).pathname,

@@ -1,42 +1,32 @@
 // A tool call is bounded: the gateway's deadline reaches the tool service, and an MCP client that
 // cancels its request cancels the gRPC call, whose signal the tool sees abort.
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { eras, probeForTests, stackForTests, textOf, until } from './harness.ts';
 
 const stack = stackForTests({ toolService: false, gatewayEnv: { TOOL_CALL_TIMEOUT_MS: '1500' } });
-let slow: ProbeService;
-beforeAll(async () => {
-  slow = await startProbeService(stack(), { serviceName: 'slow', tools: ['slow_echo'], delayMs: 10_000 });
-  await until(() => stack().gateway.registry.catalog().byName('slow_echo') !== undefined, 'the slow service registered');
-});
-afterAll(async () => {
-  await slow.close();
-});
-
-const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+const slow = probeForTests(stack, { serviceName: 'slow', tools: ['slow_echo'], delayMs: 10_000 });
 
 describe.each(eras)('on the %s revision', (era) => {
   it('ends a call at the gateway’s deadline and says it may or may not have run', async () => {
     const client = await stack().connect('oscar', era);
-    const before = slow.calls.length;
+    const before = slow().calls.length;
     const started = Date.now();
     const result = await client.callTool({ name: 'slow_echo', arguments: { text: 'late' } });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ code: 'DEADLINE_EXCEEDED' });
     expect(textOf(result)).toContain('1500 ms');
-    await until(() => slow.calls[before]?.aborted === true, 'the tool saw its signal abort');
+    await until(() => slow().calls[before]?.aborted === true, 'the tool saw its signal abort');
   });
 
   it('cancels the tool when the MCP client cancels its request', async () => {
     const client = await stack().connect('oscar', era);
-    const before = slow.calls.length;
+    const before = slow().calls.length;
     const abort = new AbortController();
     const call = client.callTool({ name: 'slow_echo', arguments: { text: 'never mind' } }, { signal: abort.signal });
-    await until(() => slow.calls.length > before, 'the call reached the tool');
+    await until(() => slow().calls.length > before, 'the call reached the tool');
     abort.abort();
     await expect(call).rejects.toThrow();
-    await until(() => slow.calls[before]?.aborted === true, 'the tool saw its signal abort', 5_000);
+    await until(() => slow().calls[before]?.aborted === true, 'the tool saw its signal abort', 5_000);
   });
 });

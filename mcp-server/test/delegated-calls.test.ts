@@ -2,28 +2,12 @@
 // webhook tool service and a probe service that records inside itself the token each call
 // brought. A tool runs only on a token delegated to its app for the calling person; the person's
 // own token never reaches a tool service.
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eras, stackForTests, startProbeService, type ProbeService } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { eras, probeForTests, stackForTests, textOf } from './harness.ts';
 
 const stack = stackForTests();
-let probe: ProbeService;
-
-beforeAll(async () => {
-  probe = await startProbeService(stack());
-  const { gateway } = stack();
-  const deadline = Date.now() + 10_000;
-  while (!gateway.registry.catalog().byName('echo')) {
-    if (Date.now() > deadline) throw new Error('the probe service did not register');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-});
-afterAll(async () => {
-  await probe.close();
-});
-
-const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+const probe = probeForTests(stack);
 
 describe.each(eras)('on the %s revision', (era) => {
   it('lists the tool services’ tools and calls one through a delegated token', async () => {
@@ -44,11 +28,11 @@ describe.each(eras)('on the %s revision', (era) => {
   it('sends the tool service a token for the person, delegated to its app, and never the caller’s own', async () => {
     const callerToken = await stack().tokenFor('oscar');
     const client = await stack().connect('oscar', era, { token: callerToken });
-    const before = probe.calls.length;
+    const before = probe().calls.length;
     const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ echoed: { text: 'hello' }, callerId: 'u-oscar' });
-    const [call] = probe.calls.slice(before);
+    const [call] = probe().calls.slice(before);
     expect(call?.token).toBeDefined();
     expect(call?.token).not.toBe(callerToken);
     const claims = decodeJwt(call?.token ?? '');
@@ -110,9 +94,9 @@ describe('secrets', () => {
       await client.callTool({ name: 'echo', arguments: { text: 'secret scan' } });
       await client.callTool({ name: 'whoami', arguments: {} });
     }
-    const logs = [...stack().logs, ...probe.logs, ...(stack().tools?.logs ?? [])].join('');
+    const logs = [...stack().logs, ...probe().logs, ...(stack().tools?.logs ?? [])].join('');
     expect(logs).toContain('tool call');
-    for (const token of [callerToken, ...probe.calls.map((call) => call.token)]) {
+    for (const token of [callerToken, ...probe().calls.map((call) => call.token)]) {
       expect(logs).not.toContain(token);
       expect(logs).not.toContain(token.split('.')[2]);
     }

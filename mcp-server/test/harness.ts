@@ -2,11 +2,11 @@
 // proxy that can stage an outage), the webhook API on SQLite, the MCP gateway (HTTP and its gRPC
 // registry) and the webhook tool service registered at it; plus MCP SDK clients signed in as a
 // seeded person on either protocol revision.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/shared';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, listenOnFreePort, startedForTests, until } from '@platform/shared/testing';
+import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/shared/testing';
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
 import { z } from 'zod';
@@ -48,6 +48,8 @@ export interface StackOptions {
   readonly gatewayEnv?: Readonly<Record<string, string>>;
   /** Start the webhook tool service and wait for its tools (default true). */
   readonly toolService?: boolean;
+  /** The gateway's clock and timers, moved by the test; default the system's. */
+  readonly clock?: ManualClock;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -73,7 +75,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...options.gatewayEnv,
     });
     const logs = captureLogs();
-    const gateway = createMcpGateway({ settings, logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }) });
+    const gateway = createMcpGateway({
+      settings,
+      logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }),
+      ...(options.clock && { clock: options.clock, timers: options.clock }),
+    });
     closers.push(() => gateway.close());
     http.server.on('request', gateway.app);
     const registry = await gateway.registry.serve(settings.registryAddress);
@@ -126,6 +132,9 @@ export function stackForTests(options: StackOptions = {}, per?: 'file' | 'test')
 
 export { until };
 
+/** A tool result's text blocks, one a line. */
+export const textOf = (result: CallToolResult): string => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+
 /** A tool service for tests that records, inside the service, the token each call brought. */
 export interface ProbeService {
   /** Every call the service ran: the tool, its arguments, ctx.authToken, and whether ctx.signal aborted. */
@@ -148,6 +157,8 @@ export interface ProbeOptions {
   readonly register?: boolean;
   /** How long each call takes (it ends early when its signal aborts). Default 0. */
   readonly delayMs?: number;
+  /** Times the registration's waits; a test passes the manual clock its gateway runs on. */
+  readonly timers?: Timers;
 }
 
 const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
@@ -168,6 +179,7 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     settings,
     identity: platformAppIdentity(settings),
     logger: createLogger({ name: settings.serviceName, level: 'debug', destination: logs.destination }),
+    ...(options.timers && { timers: options.timers }),
   });
   const calls: ProbeService['calls'] = [];
   app.registerTools(
@@ -204,4 +216,17 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     logs: logs.lines,
     close: () => serving.close(),
   };
+}
+
+/**
+ * A probe service for the enclosing block's tests, started once the stack has, and registered at its
+ * gateway (its first tool listed under its own name) before they run.
+ */
+export function probeForTests(stack: () => Stack, options: ProbeOptions = {}): () => ProbeService {
+  return startedForTests(async () => {
+    const probe = await startProbeService(stack(), options);
+    const [tool = 'echo'] = options.tools ?? [];
+    await until(() => stack().gateway.registry.catalog().byName(tool) !== undefined, `the ${options.serviceName ?? 'probe'} service registered`);
+    return probe;
+  });
 }

@@ -1,20 +1,10 @@
 // When no delegated token can be had, the tool service is not called and the agent is told why;
 // the caller's own token is never a fallback. Here the platform has token exchange switched off.
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { eras, probeForTests, stackForTests, textOf } from './harness.ts';
 
 const stack = stackForTests({ platformEnv: { PLATFORM_TOKEN_EXCHANGE: 'false' } });
-let probe: ProbeService;
-beforeAll(async () => {
-  probe = await startProbeService(stack());
-  await until(() => stack().gateway.registry.catalog().byName('echo') !== undefined, 'the probe registered');
-});
-afterAll(async () => {
-  await probe.close();
-});
-
-const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+const probe = probeForTests(stack);
 
 describe.each(eras)('on the %s revision, with token exchange switched off', (era) => {
   it('still lists the tools, by the person’s own permissions, so the agent can learn what is wrong', async () => {
@@ -32,8 +22,8 @@ describe.each(eras)('on the %s revision, with token exchange switched off', (era
       expect(textOf(result)).toMatch(/token exchange is not enabled/);
       expect(result.structuredContent).toMatchObject({ code: 'NO_DELEGATED_TOKEN', reason: 'EXCHANGE_DISABLED' });
     }
-    expect(probe.calls).toEqual([]);
-    const toolServiceLogs = [...probe.logs, ...(stack().tools?.logs ?? [])].join('');
+    expect(probe().calls).toEqual([]);
+    const toolServiceLogs = [...probe().logs, ...(stack().tools?.logs ?? [])].join('');
     expect(toolServiceLogs).not.toMatch(/"toolName":"(echo|whoami)"/);
   });
 });

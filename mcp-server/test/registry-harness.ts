@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets, type RunningPlatform } from '@platform/dev-platform/testing';
 import { loadRegistryProto, type ToolRegistryClient } from '@platform/proto';
-import { createHttpClient, createLogger, platformAppIdentity } from '@platform/shared';
+import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/shared';
 import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
 import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
 import { z } from 'zod';
@@ -79,6 +79,8 @@ export interface ToolServiceSpec {
   readonly ttlSeconds?: number;
   /** Default true: the SDK registers and keeps the registration alive. */
   readonly register?: boolean;
+  /** Times the registration's waits; a test passes the manual clock its gateway runs on. */
+  readonly timers?: Timers;
 }
 
 /** A real tool service on the SDK, on a free loopback port. */
@@ -102,6 +104,7 @@ export async function startToolService(spec: ToolServiceSpec): Promise<ServingTo
     identity: platformAppIdentity(settings),
     logger: createLogger({ name: spec.serviceName, level: 'silent' }),
     registration: { backoff: { initialMs: 50, maxMs: 500 }, callTimeoutMs: 10_000 },
+    ...(spec.timers && { timers: spec.timers }),
   });
   toolApp.registerTools(spec.tools);
   return toolApp.serve({ register: spec.register ?? true });

@@ -1,14 +1,18 @@
 // The catalog follows the tool services: a service that registers brings its tools, announced to
 // open sessions (the GET stream, 2025-11-25) and listen streams (2026-07-28) with
 // notifications/tools/list_changed; a registration that is not renewed expires and its tools
-// disappear, announced the same way.
+// disappear, announced the same way. The gateway's registrations expire on a manual clock, and the
+// probes' heartbeats wait on it: the tests move it instead of waiting.
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { loadRegistryProto, type RegisterResponse__Output } from '@platform/proto';
+import { heartbeatDelay } from '@platform/shared/tools';
+import { manualClock } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
 
-const stack = stackForTests();
+const clock = manualClock(Date.now());
+const stack = stackForTests({ clock });
 let probe: ProbeService | undefined;
 afterEach(async () => {
   await probe?.close();
@@ -57,16 +61,24 @@ describe.each(eras)('on the %s revision', (era) => {
     expect(called.isError).toBeFalsy();
 
     // No heartbeat: the registration expires, its tools disappear rather than fail.
-    await until(() => changes >= 2, 'list_changed announced the expiry', 10_000);
+    clock.advance(999);
+    expect(stack().gateway.registry.catalog().byName(`beacon_${era}`)).toBeDefined();
+    clock.advance(1);
+    await until(() => changes >= 2, 'list_changed announced the expiry');
     expect(await names()).not.toContain(`beacon_${era}`);
     await expect(client.callTool({ name: `beacon_${era}`, arguments: {} })).rejects.toThrow(/not found/);
   });
 
   it('keeps a service that heartbeats, and drops its tools at once when it deregisters', async () => {
     const client = await stack().connect('vera', era);
-    probe = await startProbeService(stack(), { serviceName: `steady-${era}`, tools: [`steady_${era}`], ttlSeconds: 2 });
-    await until(() => stack().gateway.registry.catalog().byName(`steady_${era}`) !== undefined, 'the service registered');
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const steady = await startProbeService(stack(), { serviceName: `steady-${era}`, tools: [`steady_${era}`], ttlSeconds: 2, timers: clock });
+    probe = steady;
+    await until(() => steady.serving.registration?.state.grantedTtlSeconds === 2, 'the service registered');
+    // Four heartbeats a third of the time to live apart: past it on the clock, and still listed.
+    for (let heartbeat = 1; heartbeat <= 4; heartbeat += 1) {
+      clock.advance(heartbeatDelay(2));
+      await until(() => steady.serving.registration?.state.heartbeats === heartbeat, `heartbeat ${heartbeat}`);
+    }
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(`steady_${era}`);
     await probe.close();
     probe = undefined;

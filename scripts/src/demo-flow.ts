@@ -21,7 +21,7 @@ export interface DemoOptions {
 }
 
 /** Thrown by a step that did not see what it shows; its message says what was seen instead. */
-export class DemoStepFailed extends Error {
+class DemoStepFailed extends Error {
   override readonly name = 'DemoStepFailed';
 }
 

@@ -9,7 +9,7 @@ export interface PersonToken {
 }
 
 /** Thrown for an answer that says what went wrong; its message is safe to print. */
-export class StackRequestError extends Error {
+class StackRequestError extends Error {
   override readonly name = 'StackRequestError';
 }
 

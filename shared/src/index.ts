@@ -4,6 +4,7 @@
 export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
 export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
+export { systemTimers, type Timers } from './timers.ts';
 export { parseEnvironment, setting, logLevels, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
 export {
   loadPlatformAppSettings,
@@ -25,9 +26,12 @@ export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, typ
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
 export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
 export { isLoopbackHost, localOrigin } from './loopback.ts';
+export { clip, oneLine } from './short-text.ts';
+export { nestsDeeperThan } from './json-nesting.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';
+export { bindFailure } from './bind-failure.ts';
 export {
   closeServer,
   endWithParent,

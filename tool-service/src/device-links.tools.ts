@@ -32,7 +32,7 @@ export const unlinkDevice = defineTool({
   },
 });
 
-export const listLinkedDevices = defineTool({
+const listLinkedDevices = defineTool({
   name: 'list_linked_devices',
   title: 'List devices linked to a webhook',
   description: 'Lists the devices linked to a webhook configuration, with when each was linked. Use list_scopes to see what each link forwards.',

@@ -29,7 +29,7 @@ export const whoami = defineTool({
   }),
 });
 
-export const listCompanies = defineTool({
+const listCompanies = defineTool({
   name: 'list_companies',
   title: 'List companies',
   description:

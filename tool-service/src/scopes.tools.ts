@@ -103,7 +103,7 @@ export const updateScope = defineTool({
   },
 });
 
-export const enableScope = defineTool({
+const enableScope = defineTool({
   name: 'enable_scope',
   title: 'Enable a scope',
   description: 'Turns a scope on, so the data it matches is forwarded to the webhook again. Nothing else about the scope changes.',
@@ -114,7 +114,7 @@ export const enableScope = defineTool({
   handler: (args, ctx) => setEnabled(ctx, args, true),
 });
 
-export const disableScope = defineTool({
+const disableScope = defineTool({
   name: 'disable_scope',
   title: 'Disable a scope',
   description:

@@ -10,7 +10,7 @@ export interface ToolServiceSettings extends PlatformMcpSettings {
 }
 
 /** What this service is when the environment does not say otherwise. */
-export const toolServiceDefaults = {
+const toolServiceDefaults = {
   SERVICE_NAME: 'webhook-tools',
   APP_CLIENT_ID: 'webhook-tools',
   CALLBACK_ADDRESS: '127.0.0.1:50051',

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests, startRegistryFixture, toolClient, type RegistryFixture } from '@platform/shared/testing';
+import { manualClock, startedForTests, startRegistryFixture, toolClient, type RegistryFixture, type RegistryFixtureOptions } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const platform = startedForTests(() => startPlatform());
@@ -17,8 +17,8 @@ afterEach(async () => {
   await Promise.all(registries.splice(0).map((registry) => registry.close()));
 });
 
-async function registry(): Promise<RegistryFixture> {
-  const started = await startRegistryFixture({ grantTtlSeconds: 1 });
+async function registry(options: RegistryFixtureOptions = {}): Promise<RegistryFixture> {
+  const started = await startRegistryFixture({ grantTtlSeconds: 1, ...options });
   registries.push(started);
   return started;
 }
@@ -51,9 +51,11 @@ describe('the tool service at the gateway', () => {
     expect(registration).toMatchObject({ serviceName: 'webhook-tools', grantedTtlSeconds: 1 });
     expect(gateway.calls[0]?.authorization).toMatch(/^Bearer ey/);
 
-    await new Promise((done) => setTimeout(done, 2_500));
-    expect(gateway.alive()).toHaveLength(1);
-    expect(gateway.alive()[0]?.heartbeats).toBeGreaterThanOrEqual(4);
+    // Real time: the service is another process, heartbeating on its own timers a third of the ttl
+    // apart; the fourth heartbeat renews the registration past its first second.
+    await expect.poll(() => gateway.alive()[0]?.heartbeats ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    expect(gateway.alive().map((alive) => alive.registrationId)).toEqual([registration?.registrationId]);
+    expect(gateway.calls.filter((call) => call.method === 'Register')).toHaveLength(1);
 
     // The gateway reaches the service at the registered callback address.
     const client = toolClient(registration?.callbackAddress ?? '');
@@ -62,12 +64,16 @@ describe('the tool service at the gateway', () => {
   });
 
   it('lets the registration expire when the service dies without a word', async () => {
-    const gateway = await registry();
+    const clock = manualClock(Date.now());
+    const gateway = await registry({ clock });
     const { child } = startService(gateway.address);
     await expect.poll(() => gateway.alive().length, { timeout: 10_000 }).toBe(1);
     child.kill('SIGKILL');
     await once(child, 'exit');
-    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(0);
+    clock.advance(999);
+    expect(gateway.alive()).toHaveLength(1);
+    clock.advance(1);
+    expect(gateway.alive()).toEqual([]);
     expect(gateway.calls.some((call) => call.method === 'Deregister')).toBe(false);
   });
 

@@ -10,8 +10,8 @@ import * as oauth from 'openid-client';
 import type { ServiceEndpoint } from '../remote-tools.ts';
 import { DelegationError, classifyExchangeError } from './delegation-error.ts';
 
-export const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
-export const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';
+const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';
 
 /** What an exchange needs of a tool service: its app, and the app's latest token, read at the moment of use. */
 export type DelegationTarget = Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>;

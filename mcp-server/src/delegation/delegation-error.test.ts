@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { appToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { closedPort, discoveryDocument, listen, startedForTests } from '@platform/shared/testing';
-import { decodeJwt } from 'jose';
+import { closedPort, discoveryDocument, listen, rejectionOf, startedForTests } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { createDelegatedTokens, type DelegatedTokensOptions } from './delegated-tokens.ts';
 import { DelegationError, delegationErrorCodes, type DelegationErrorCode } from './delegation-error.ts';
@@ -14,16 +13,7 @@ function gatewayTokens(issuerUrl: string, overrides: Partial<DelegatedTokensOpti
   return createDelegatedTokens({ issuerUrl, clientId: 'mcp-gateway', clientSecret: devSecrets.MCP_GATEWAY_CLIENT_SECRET, timeoutMs: 5_000, ...overrides });
 }
 
-/** The DelegationError a promise rejects with; fails the test when it resolves or throws anything else. */
-async function refusal(promise: Promise<unknown>): Promise<DelegationError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof DelegationError) return error;
-    throw error;
-  }
-  throw new Error('expected a DelegationError');
-}
+const refusal = (promise: Promise<unknown>): Promise<DelegationError> => rejectionOf(promise, DelegationError);
 
 /** Neither the message nor anything kept for the logs repeats a token or the gateway's secret. */
 function expectNoSecretIn(error: DelegationError, ...secrets: string[]) {
@@ -39,8 +29,6 @@ interface Exchange {
 async function exchangeParts(issuer: string, actor = () => appToken(issuer, 'webhook-tools', devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET)): Promise<Exchange> {
   return { caller: await personToken(issuer, 'oscar', { resource: mcpUrl }), actor: await actor() };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('DelegationError from the real platform', () => {
   async function refusedWith(parts: Exchange, options: { issuer?: string; appClientId?: string; overrides?: Partial<DelegatedTokensOptions> } = {}) {
@@ -88,9 +76,8 @@ describe('DelegationError from the real platform', () => {
 
   it("says the caller's token was refused once it has expired", async () => {
     const parts = await exchangeParts(platform().issuer);
-    const expiring = await personToken(platform().issuer, 'oscar', { resource: mcpUrl, expiresIn: 1 });
-    await sleep((decodeJwt(expiring).exp ?? 0) * 1000 - Date.now() + 50);
-    expect((await refusedWith({ ...parts, caller: expiring })).code).toBe('SUBJECT_REFUSED');
+    const expired = await personToken(platform().issuer, 'oscar', { resource: mcpUrl, expired: true });
+    expect((await refusedWith({ ...parts, caller: expired })).code).toBe('SUBJECT_REFUSED');
   });
 
   it('refuses a delegated token as the subject', async () => {

@@ -1,6 +1,7 @@
 // Why no delegated token could be had: one error type with a stable code, a message an agent can
 // act on, and the cause kept for the logs. Each message completes the sentence "No delegated token
 // could be obtained, so the tool was not called: ...", and never holds a token or a secret.
+import { clip, oneLine } from '@platform/shared';
 import * as oauth from 'openid-client';
 
 /** Every code's message; `reason` is empty or ` (what the platform said)`. */
@@ -98,9 +99,7 @@ function refusal(error: oauth.ResponseBodyError, appClientId: string, tokens: Ex
 function quotable(text: string | undefined, tokens: ExchangeTokens): string {
   if (!text) return '';
   if ((tokens.callerToken && text.includes(tokens.callerToken)) || (tokens.actorToken && text.includes(tokens.actorToken))) return '';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const oneLine = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  return oneLine.length > maxQuoted ? `${oneLine.slice(0, maxQuoted - 1)}…` : oneLine;
+  return clip(oneLine(text), maxQuoted);
 }
 
 function statusOf(error: unknown): number | undefined {

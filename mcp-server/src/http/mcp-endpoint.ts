@@ -5,7 +5,7 @@
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, isJsonContentType, type McpHttpHandler } from '@modelcontextprotocol/server';
-import type { Logger } from '@platform/shared';
+import { nestsDeeperThan, type Logger } from '@platform/shared';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { LegacySessions } from './legacy-sessions.ts';
 
@@ -25,18 +25,7 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 }
 
 /** Deeper than any tool's arguments may be (the SDK takes 64 levels) plus the JSON-RPC envelope. */
-export const maxBodyDepth = 100;
-
-/** Whether `value` nests deeper than `limit`; iterative, so a hostile body cannot exhaust the stack. */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
-    if (typeof item.value !== 'object' || item.value === null) continue;
-    if (item.depth >= limit) return true;
-    for (const child of Object.values(item.value)) pending.push({ value: child, depth: item.depth + 1 });
-  }
-  return false;
-}
+const maxBodyDepth = 100;
 
 /** A session id as the log may carry it: the ids this server makes are UUIDs; anything else is not repeated. */
 function sessionIdForLog(value: string | string[] | undefined): string | undefined {
@@ -112,7 +101,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
   };
 
   router.post(path, options.requireCaller, requireJson, parseJson, async (req, res) => {
-    if (nestedDeeperThan(req.body, maxBodyDepth)) {
+    // Measured without recursion, so a hostile body cannot exhaust the stack.
+    if (nestsDeeperThan(req.body, maxBodyDepth)) {
       logged(undefined, req, res);
       jsonRpcError(res, 400, -32600, `Invalid Request: the body nests deeper than ${maxBodyDepth} levels`);
       return;

@@ -5,11 +5,12 @@
 // each JSON Schema is listed exactly as its service published it, the list is filtered for the
 // caller on every request, and the service validates the arguments against that same schema.
 import { McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { clip } from '@platform/shared';
 import { callerInfoOf } from '../http/require-caller.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
-export const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
+const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
 
 const instructions =
   'Tools of the device-telemetry platform. Each runs on your behalf through its app, with what you and the app may both do; ' +
@@ -36,7 +37,7 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const tool = options.catalog().byName(name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name.length > 128 ? `${name.slice(0, 128)}…` : name} not found`);
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${clip(name, 128)} not found`);
     const result = await gateway.call(tool, request.params.arguments ?? {}, callerRequest(ctx));
     return server.projectCallToolResult(result, tool.outputSchema);
   });

@@ -47,7 +47,7 @@ export interface ToolGateway {
   call(tool: RemoteTool, args: Record<string, unknown>, request: CallerRequest): Promise<CallToolResult>;
 }
 
-export function toMcpTool(tool: RemoteTool): Tool {
+function toMcpTool(tool: RemoteTool): Tool {
   return {
     name: tool.exposedName,
     ...(tool.title !== undefined && { title: tool.title }),

@@ -3,7 +3,7 @@
 import { status } from '@grpc/grpc-js';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { createHttpClient } from '@platform/shared';
-import { closedPort, listen, startedForTests } from '@platform/shared/testing';
+import { closedPort, listen, rejectionOf, startedForTests } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { createAppTokenCheck } from './app-token-check.ts';
 import { tokenOf } from '../../test/registry-harness.ts';
@@ -13,14 +13,7 @@ const platform = startedForTests(() => startPlatform());
 const httpClient = createHttpClient({ timeoutMs: 5_000 });
 const checkAt = (apiBaseUrl: string, cacheTtlSeconds = 60) => createAppTokenCheck({ apiBaseUrl, httpClient, cacheTtlSeconds });
 
-async function refusal(answer: Promise<unknown>): Promise<RegistryError> {
-  const error = await answer.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof RegistryError)) throw new Error(`expected a RegistryError, got ${String(error)}`);
-  return error;
-}
+const refusal = (answer: Promise<unknown>): Promise<RegistryError> => rejectionOf(answer, RegistryError);
 
 describe("an app's client-credentials token", () => {
   it('names the app it belongs to, and is kept as the caller’s token', async () => {

@@ -1,7 +1,7 @@
 // The fields of a Register or Heartbeat request, checked: each problem is INVALID_ARGUMENT naming
 // the field. A callback address must be loopback unless the operator trusts the network, since the
 // gateway sends delegated tokens to it without TLS.
-import { isLoopbackHost } from '@platform/shared';
+import { clip, isLoopbackHost } from '@platform/shared';
 import type { RegisterRequest__Output } from '@platform/proto';
 import { RegistryError } from './registry-errors.ts';
 
@@ -24,7 +24,7 @@ const hostPortPattern = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]{1,253}):([0-9]{1,5})
 const invalid = (field: string, problem: string) => new RegistryError('INVALID_FIELD', `${field} ${problem}`);
 
 /** What a refusal may quote of a value the caller sent: short, on one line. */
-const quoted = (value: string) => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+const quoted = (value: string) => JSON.stringify(clip(value, 80));
 
 export function readRegistrationFields(request: RegisterRequest__Output, rules: RegistrationRules): RegistrationFields {
   const { serviceName, callbackAddress, ttlSeconds } = request;

@@ -4,7 +4,7 @@
 // registration not renewed within its granted time to live expires. A new catalog is published on
 // every change of routing; listeners hear only of changes an MCP client would see.
 import { randomUUID } from 'node:crypto';
-import { systemClock, type Clock, type Logger } from '@platform/shared';
+import { systemClock, systemTimers, type Clock, type Logger, type Timers } from '@platform/shared';
 import * as grpc from '@grpc/grpc-js';
 import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterRequest__Output } from '@platform/proto';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
@@ -22,6 +22,8 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly maxRegistrations: number;
   readonly maxRegistrationsPerApp: number;
   readonly clock?: Clock;
+  /** Arms the sweep at the soonest expiry; with `clock`, what a test moves instead of waiting. */
+  readonly timers?: Timers;
 }
 
 /** What a call's log line says besides its outcome; filled in as the call learns it. */
@@ -74,12 +76,12 @@ const answerMarginMs = 100;
 const serviceKey = (appClientId: string, serviceName: string) => `${appClientId}\n${serviceName}`;
 
 export function createRegistrations(options: RegistrationsOptions): Registrations {
-  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, maxRegistrationsPerApp, clock = systemClock } = options;
+  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, maxRegistrationsPerApp, clock = systemClock, timers = systemTimers } = options;
   const byId = new Map<string, Registration>();
   const byService = new Map<string, Registration>();
   const listeners = new Set<(catalog: ToolCatalog) => void>();
   let current: CatalogSnapshot = buildCatalog(0, []);
-  let timer: NodeJS.Timeout | undefined;
+  let cancelSweep: (() => void) | undefined;
   let closed = false;
   // Read through a function after awaits, where the compiler would take a narrowed let as still false.
   const isClosed = () => closed;
@@ -131,12 +133,12 @@ export function createRegistrations(options: RegistrationsOptions): Registration
 
   /** One timer, for the soonest expiry; a heartbeat only moves expiries later, so it never needs to re-arm it. */
   function armTimer() {
-    clearTimeout(timer);
-    timer = undefined;
+    cancelSweep?.();
+    cancelSweep = undefined;
     if (closed || byId.size === 0) return;
     let soonest = Number.POSITIVE_INFINITY;
     for (const registration of byId.values()) soonest = Math.min(soonest, registration.expiresAt);
-    timer = setTimeout(sweep, Math.min(maxTimerMs, Math.max(0, soonest - clock()))).unref();
+    cancelSweep = timers.after(Math.min(maxTimerMs, Math.max(0, soonest - clock())), sweep);
   }
 
   /** The live registration with this id; an expired one is removed as it is found. */
@@ -285,7 +287,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
 
     close() {
       closed = true;
-      clearTimeout(timer);
+      cancelSweep?.();
       for (const registration of [...byId.values()]) remove(registration);
       listeners.clear();
       current = buildCatalog(current.version + 1, []);

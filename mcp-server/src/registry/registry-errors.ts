@@ -2,7 +2,7 @@
 // tool service (it names fields, tools, addresses and client ids, never a token). An outage of the
 // platform is UNAVAILABLE, never the service's fault.
 import { status } from '@grpc/grpc-js';
-import { CatalogError } from '@platform/shared';
+import { CatalogError, clip } from '@platform/shared';
 
 const appTokenNeeded = "an app's client-credentials token is needed (grant client_credentials, scope api)";
 
@@ -47,12 +47,8 @@ export class RegistryError extends CatalogError<typeof registryErrorCatalog> {
 /** Longest details sent back: a refusal explains itself in a line or a few, never a dump. */
 export const maxDetailsLength = 1000;
 
-export function clip(text: string, max = maxDetailsLength): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
 /** The status a failure answers with: a RegistryError's own, anything else INTERNAL with the generic message. */
 export function statusOf(error: unknown): { readonly code: status; readonly details: string; readonly outcome: RegistryErrorCode } {
   const known = error instanceof RegistryError ? error : new RegistryError('INTERNAL');
-  return { code: registryErrorCatalog[known.code].status, details: clip(known.message), outcome: known.code };
+  return { code: registryErrorCatalog[known.code].status, details: clip(known.message, maxDetailsLength), outcome: known.code };
 }

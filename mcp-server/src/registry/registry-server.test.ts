@@ -259,7 +259,7 @@ describe('Register', () => {
     expect(answer).toMatchObject({ ok: false, code: grpc.status.FAILED_PRECONDITION });
     if (answer.ok) return;
     expect(answer.details).toContain(`The service at ${callbackAddress} offers tools the gateway cannot expose`);
-    expect(answer.details).toContain('tool "has space": name must be 1 to 128 letters');
+    expect(answer.details).toContain('tool "has space": name must be 1 to 64 letters');
     expect(answer.details).toContain('tool "list": input_schema_json must be a JSON object');
     expect(registry.catalog().tools).toEqual([]);
   });
@@ -351,7 +351,7 @@ describe('serve', () => {
   it('names the address when it is already in use', async () => {
     const { registry, address } = await gateway();
 
-    await expect(registry.serve(address)).rejects.toThrow(`The tool registry cannot listen on ${address}: the address is already in use`);
+    await expect(registry.serve(address)).rejects.toThrow(`${address} is already in use; set REGISTRY_ADDRESS to another host:port`);
   });
 
   it('refuses an address off loopback unless the operator trusts the network', async () => {

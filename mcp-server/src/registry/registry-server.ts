@@ -2,7 +2,7 @@
 // else, answered with a status from the registry's catalog, and logged in one line (method,
 // service, app, registration, outcome, duration; never a token).
 import * as grpc from '@grpc/grpc-js';
-import { isLoopbackHost, type Logger } from '@platform/shared';
+import { bindFailure, isLoopbackHost, type Logger } from '@platform/shared';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
 import type { AppCaller, AppTokenCheck } from './app-token-check.ts';
 import type { CallNote, Registrations } from './registrations.ts';
@@ -29,19 +29,6 @@ const closeGraceMs = 2_000;
 type Method = 'Register' | 'Heartbeat' | 'Deregister';
 
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
-
-/** The error to stop start-up with when the registry cannot listen on `address`. */
-export function registryBindFailure(error: unknown, address: string): Error {
-  const said = error instanceof Error ? error.message : String(error);
-  const why = /EADDRINUSE/.test(said)
-    ? 'the address is already in use'
-    : /EACCES/.test(said)
-      ? 'this user may not listen there'
-      : /EADDRNOTAVAIL|ENOTFOUND|EAI_/.test(said)
-        ? 'it is not an address of this machine'
-        : said.replace(/\s+/g, ' ').slice(0, 200);
-  return new Error(`The tool registry cannot listen on ${address}: ${why}; set REGISTRY_ADDRESS to another host:port.`, { cause: error });
-}
 
 export async function startRegistryServer(listenAddress: string, options: RegistryServerOptions): Promise<ServingRegistry> {
   const { registrations, checkApp, logger, grpcPlaintextOffLoopback } = options;
@@ -117,7 +104,7 @@ export async function startRegistryServer(listenAddress: string, options: Regist
     server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
       if (error) {
         server.forceShutdown();
-        reject(registryBindFailure(error, listenAddress));
+        reject(bindFailure(error, listenAddress, 'REGISTRY_ADDRESS'));
       } else resolve(bound);
     });
   });

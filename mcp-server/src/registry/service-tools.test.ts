@@ -73,7 +73,8 @@ describe('serviceTools', () => {
   });
 
   it.each([
-    ['a name MCP clients refuse', published({ name: 'list webhooks' }), 'tool "list webhooks": name must be 1 to 128 letters'],
+    ['a name MCP clients refuse', published({ name: 'list webhooks' }), 'tool "list webhooks": name must be 1 to 64 letters'],
+    ['a name longer than the SDK allows', published({ name: 'x'.repeat(65) }), `tool "${'x'.repeat(65)}": name must be 1 to 64 letters`],
     ['a dotted name', published({ name: 'webhooks.list' }), 'tool "webhooks.list": name must be'],
     ['no name', published({ name: '' }), 'a tool without a name: name must be'],
     ['an input schema that is not JSON', published({ inputSchemaJson: '{type: object}' }), 'tool "list_webhooks": input_schema_json is not JSON'],

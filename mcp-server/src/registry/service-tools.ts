@@ -2,14 +2,18 @@
 // clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
-import { permissionPattern } from '@platform/shared/tools';
+import { clip, nestsDeeperThan } from '@platform/shared';
+import { permissionPattern, toolNamePattern } from '@platform/shared/tools';
 import type { RemoteTool } from '../remote-tools.ts';
 
-/** One tool of one service, as the gateway exposes it, without its exposed name and service. */
-export type ToolDefinition = Omit<RemoteTool, 'exposedName' | 'service'>;
+/**
+ * One tool as its service announced it in ListTools, checked: what the gateway exposes of it, before
+ * the catalog gives it an exposed name and its service. (A tool author's ToolDefinition is the SDK's.)
+ */
+export type AnnouncedTool = Omit<RemoteTool, 'exposedName' | 'service'>;
 
 export interface ServiceTool {
-  readonly definition: ToolDefinition;
+  readonly definition: AnnouncedTool;
   /** Everything an MCP client sees of the tool, as one string: equal fingerprints list the same. */
   readonly fingerprint: string;
 }
@@ -21,9 +25,6 @@ export const toolLimits = Object.freeze({
   maxTitleLength: 256,
   maxDescriptionLength: 16 * 1024,
 });
-
-/** MCP tool names are [A-Za-z0-9_.-]{1,128}; the gateway takes them without dots (the SDK's alphabet). */
-export const toolNamePattern = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** What is wrong with a service's tools: one line per problem, each naming the tool. */
 export class ToolProblems extends Error {
@@ -39,11 +40,10 @@ export class ToolProblems extends Error {
 
 class Refusal extends Error {}
 
-/** Freezes parsed JSON in place; refuses nesting past the limit. */
-function freezeJson(value: unknown, depth = 0): void {
+/** Freezes parsed JSON in place, whose nesting is already known to be within the limit. */
+function freezeJson(value: unknown): void {
   if (value === null || typeof value !== 'object') return;
-  if (depth >= toolLimits.maxSchemaDepth) throw new Refusal(`nests deeper than ${toolLimits.maxSchemaDepth} levels`);
-  for (const item of Object.values(value)) freezeJson(item, depth + 1);
+  for (const item of Object.values(value)) freezeJson(item);
   Object.freeze(value);
 }
 
@@ -57,11 +57,8 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Refusal(`${field} must be a JSON object`);
   if ((parsed as Record<string, unknown>).type !== 'object') throw new Refusal(`${field} must describe an object (type "object")`);
-  try {
-    freezeJson(parsed);
-  } catch (error) {
-    throw error instanceof Refusal ? new Refusal(`${field} ${error.message}`) : error;
-  }
+  if (nestsDeeperThan(parsed, toolLimits.maxSchemaDepth)) throw new Refusal(`${field} nests deeper than ${toolLimits.maxSchemaDepth} levels`);
+  freezeJson(parsed);
   return parsed as Readonly<Record<string, unknown>>;
 }
 
@@ -69,7 +66,7 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const unshowable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
-function definitionOf(tool: Tool__Output): ToolDefinition {
+function definitionOf(tool: Tool__Output): AnnouncedTool {
   if (unshowable.test(tool.title)) throw new Refusal('title contains control or bidirectional-override characters');
   if (unshowable.test(tool.description)) throw new Refusal('description contains control or bidirectional-override characters');
   if (tool.title.length > toolLimits.maxTitleLength) throw new Refusal(`title is longer than ${toolLimits.maxTitleLength} characters`);
@@ -90,7 +87,7 @@ function definitionOf(tool: Tool__Output): ToolDefinition {
   });
 }
 
-const named = (name: string) => (name ? `tool ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}` : 'a tool without a name');
+const named = (name: string) => (name ? `tool ${JSON.stringify(clip(name, 80))}` : 'a tool without a name');
 
 /** The tools as the gateway will expose them; throws ToolProblems naming every tool at fault. */
 export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
@@ -101,7 +98,9 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
   const checked: ServiceTool[] = [];
   for (const tool of tools) {
     if (!toolNamePattern.test(tool.name)) {
-      problems.push(`${named(tool.name)}: name must be 1 to 128 letters, digits, '_' or '-'`);
+      // The SDK's rule for what a tool is named, whatever built the service: MCP allows dots and 128
+      // characters, but the gateway prefixes names and keeps them to what every tool defines.
+      problems.push(`${named(tool.name)}: name must be 1 to 64 letters, digits, '_' or '-'`);
       continue;
     }
     // `<service>__<name>` is how the gateway tells colliding tools apart; a service offering such

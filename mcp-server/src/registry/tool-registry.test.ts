@@ -1,7 +1,7 @@
 // The registry's life cycle on loopback: the real dev platform checks the app tokens, real tool
 // services built on the SDK register, heartbeat and deregister, and the catalog follows.
 import { startPlatform } from '@platform/dev-platform/testing';
-import type { ServingToolApp } from '@platform/shared/tools';
+import { heartbeatDelay, type ServingToolApp } from '@platform/shared/tools';
 import { manualClock, startedForTests } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
@@ -107,14 +107,20 @@ describe('a tool service registered with the SDK', () => {
   });
 
   it('stays listed while its heartbeats keep it alive past its granted time to live', async () => {
-    const { registry, address } = await gateway({ maxTtlSeconds: 2 });
+    // The registry's expiries and the service's waits run on one clock, which the test moves.
+    const clock = manualClock(Date.now());
+    const { registry, address } = await gateway({ maxTtlSeconds: 2, clock, timers: clock });
     const listed = catalogWhere(registry, (catalog) => catalog.tools.length === 1);
-    const service = await toolService({ gatewayAddress: address, serviceName: 'kept-alive', tools: [sampleTool('alpha')], ttlSeconds: 30 });
+    const service = await toolService({ gatewayAddress: address, serviceName: 'kept-alive', tools: [sampleTool('alpha')], ttlSeconds: 30, timers: clock });
     await listed;
 
     await expect.poll(() => service.registration?.state.grantedTtlSeconds).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
-    expect(service.registration?.state.heartbeats).toBeGreaterThanOrEqual(2);
+    const registered = clock();
+    for (let heartbeat = 1; heartbeat <= 4; heartbeat += 1) {
+      clock.advance(heartbeatDelay(2));
+      await expect.poll(() => service.registration?.state.heartbeats).toBe(heartbeat);
+    }
+    expect(clock() - registered).toBeGreaterThan(2_000);
     expect(namesIn(registry.catalog())).toEqual(['alpha']);
     expect(registry.services().map((endpoint) => endpoint.registrationId)).toEqual([service.registration?.state.registrationId]);
   });
@@ -122,7 +128,8 @@ describe('a tool service registered with the SDK', () => {
 
 describe('expiry', () => {
   it('removes a registration whose heartbeats stop, and its tools disappear with onChange', async () => {
-    const { registry, address, logs } = await gateway({ maxTtlSeconds: 1 });
+    const clock = manualClock(Date.now());
+    const { registry, address, logs } = await gateway({ maxTtlSeconds: 1, clock, timers: clock });
     const service = await toolService({ gatewayAddress: address, serviceName: 'short-lived', tools: [sampleTool('alpha')], register: false });
     const registrar = client(address);
     const token = await tokenOf(platform(), 'webhook-tools');
@@ -131,6 +138,9 @@ describe('expiry', () => {
 
     expect(answer).toEqual({ ok: true, value: { registrationId: expect.any(String) as unknown, ttlSeconds: 1 } });
     expect(namesIn(registry.catalog())).toEqual(['alpha']);
+    clock.advance(999);
+    expect(namesIn(registry.catalog())).toEqual(['alpha']);
+    clock.advance(1);
     await emptied;
     if (!answer.ok) return;
     expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toMatchObject({

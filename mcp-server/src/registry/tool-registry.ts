@@ -1,6 +1,6 @@
 // createToolRegistry: where tool services announce themselves, and the catalog of their tools that
 // tools/list and tools/call read. Options are checked when it is built, naming the option.
-import { type Clock, type HttpClient, type Logger } from '@platform/shared';
+import { type Clock, type HttpClient, type Logger, type Timers } from '@platform/shared';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';
@@ -27,6 +27,8 @@ export interface ToolRegistryOptions {
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
   readonly clock?: Clock;
+  /** Arms the sweep of expired registrations; tests pass their manual clock with `clock`. */
+  readonly timers?: Timers;
 }
 
 export interface ToolRegistry {
@@ -52,7 +54,7 @@ function positiveWholeNumber(name: string, value: number): number {
 }
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
-  const { apiBaseUrl, httpClient, logger, toolServices, grpcPlaintextOffLoopback = false, clock } = options;
+  const { apiBaseUrl, httpClient, logger, toolServices, grpcPlaintextOffLoopback = false, clock, timers } = options;
   if (!URL.canParse(apiBaseUrl)) throw new TypeError(`createToolRegistry: apiBaseUrl must be an absolute URL (got ${apiBaseUrl})`);
   const maxTtlSeconds = positiveWholeNumber('maxTtlSeconds', options.maxTtlSeconds);
   const listToolsTimeoutMs = positiveWholeNumber('listToolsTimeoutMs', options.listToolsTimeoutMs ?? 3_000);
@@ -72,6 +74,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     maxRegistrations,
     maxRegistrationsPerApp,
     ...(clock && { clock }),
+    ...(timers && { timers }),
   });
   const checkApp = createAppTokenCheck({ apiBaseUrl, httpClient, cacheTtlSeconds: appCheckCacheSeconds, ...(clock && { clock }) });
   const servers = new Set<ServingRegistry>();

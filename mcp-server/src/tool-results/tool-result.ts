@@ -5,7 +5,7 @@
 // outage is never reported as the caller's fault, and no internals of a failure are shown.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isPlatformError } from '@platform/shared';
+import { clip, isPlatformError, oneLine } from '@platform/shared';
 import { delegationErrorCodes, isDelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
 
@@ -160,9 +160,8 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 
 /** A service's status details as one short sentence: on one line, clipped, ending with a full stop. */
 function sentence(details: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-  const oneLine = details.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-  if (oneLine === '') return '';
-  const clipped = oneLine.length > maxDetails ? `${oneLine.slice(0, maxDetails - 1)}…` : oneLine;
+  const line = oneLine(details);
+  if (line === '') return '';
+  const clipped = clip(line, maxDetails);
   return /[.!?…]$/.test(clipped) ? clipped : `${clipped}.`;
 }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
+import { systemClock, type Clock } from '../clock.ts';
 
 export interface FixtureRegistration {
   readonly registrationId: string;
@@ -33,19 +34,28 @@ export interface RegistryFixture {
   close(): Promise<void>;
 }
 
-/** `grantTtlSeconds` caps what a service asks for, as a gateway may. */
-export async function startRegistryFixture(options: { grantTtlSeconds?: number; address?: string } = {}): Promise<RegistryFixture> {
+export interface RegistryFixtureOptions {
+  /** Caps what a service asks for, as a gateway may. */
+  readonly grantTtlSeconds?: number;
+  /** host:port to bind; default a free loopback port. */
+  readonly address?: string;
+  /** Judges expiry; a test passes the manual clock its registration's timers run on. */
+  readonly clock?: Clock;
+}
+
+export async function startRegistryFixture(options: RegistryFixtureOptions = {}): Promise<RegistryFixture> {
+  const { clock = systemClock } = options;
   const registrations = new Map<string, FixtureRegistration>();
   const calls: RegistryCall[] = [];
   let refusing = false;
   const alive = () => {
-    const now = Date.now();
+    const now = clock();
     for (const [id, registration] of registrations) if (registration.expiresAt <= now) registrations.delete(id);
     return [...registrations.values()];
   };
   const record = (method: RegistryCall['method'], metadata: grpc.Metadata, outcome: RegistryCall['outcome']) => {
     const value = metadata.get('authorization')[0];
-    calls.push({ method, authorization: value === undefined ? undefined : String(value), at: Date.now(), outcome });
+    calls.push({ method, authorization: value === undefined ? undefined : String(value), at: clock(), outcome });
   };
   const unavailable = { code: grpc.status.UNAVAILABLE, details: 'the registry is refusing calls' };
   const notFound = { code: grpc.status.NOT_FOUND, details: 'no such registration; register again' };
@@ -73,7 +83,7 @@ export async function startRegistryFixture(options: { grantTtlSeconds?: number; 
         serviceName: call.request.serviceName,
         callbackAddress: call.request.callbackAddress,
         grantedTtlSeconds,
-        expiresAt: Date.now() + grantedTtlSeconds * 1000,
+        expiresAt: clock() + grantedTtlSeconds * 1000,
         heartbeats: 0,
       };
       registrations.set(registration.registrationId, registration);
@@ -90,7 +100,7 @@ export async function startRegistryFixture(options: { grantTtlSeconds?: number; 
         refuse('Heartbeat', call.metadata, 'NOT_FOUND', callback);
         return;
       }
-      registration.expiresAt = Date.now() + registration.grantedTtlSeconds * 1000;
+      registration.expiresAt = clock() + registration.grantedTtlSeconds * 1000;
       registration.heartbeats += 1;
       record('Heartbeat', call.metadata, 'ok');
       callback(null, { ttlSeconds: registration.grantedTtlSeconds });

@@ -1,8 +1,10 @@
 // Registration against a real loopback ToolRegistry: renewed by heartbeats, renewed again after the
-// registry forgets it, expired when heartbeats stop, retried while the gateway is down.
-import { captureLogs, closedPort, startRegistryFixture, type RegistryFixture } from '@platform/shared/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+// registry forgets it, expired when heartbeats stop, retried while the gateway is down. The waits
+// between calls and the registry's expiries run on a manual clock the tests move.
+import { captureLogs, closedPort, manualClock, startRegistryFixture, until, type ManualClock, type RegistryFixture } from '@platform/shared/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { systemTimers, type Timers } from '../timers.ts';
 import { backoffDelay, createGatewayRegistration, heartbeatDelay, type GatewayRegistration } from './gateway-registration.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -10,16 +12,21 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
+let clock: ManualClock;
+beforeEach(() => {
+  clock = manualClock();
+});
+
+/** A registry on a free port (or `options.address`), judging expiry by the test's clock. */
 async function registry(options: Parameters<typeof startRegistryFixture>[0] = {}): Promise<RegistryFixture> {
-  const started = await startRegistryFixture(options);
+  const started = await startRegistryFixture({ clock, ...options });
   cleanups.push(() => started.close());
   return started;
 }
 
 function registrationAt(
   gatewayAddress: string,
-  accessToken: () => Promise<string> = counterTokens(),
-  level: 'debug' | 'info' = 'debug',
+  options: { accessToken?: () => Promise<string>; level?: 'debug' | 'info'; timers?: Timers } = {},
 ): { registration: GatewayRegistration; logs: string[] } {
   const logs = captureLogs();
   const created = createGatewayRegistration({
@@ -27,10 +34,11 @@ function registrationAt(
     serviceName: 'webhook-tools',
     callbackAddress: '127.0.0.1:50051',
     ttlSeconds: 30,
-    accessToken,
-    logger: createLogger({ name: 'registration-test', level, destination: logs.destination }),
+    accessToken: options.accessToken ?? counterTokens(),
+    logger: createLogger({ name: 'registration-test', level: options.level ?? 'debug', destination: logs.destination }),
     backoff: { initialMs: 40, maxMs: 200 },
     callTimeoutMs: 1_000,
+    timers: options.timers ?? clock,
   });
   cleanups.push(() => created.stop());
   return { registration: created, logs: logs.lines };
@@ -42,6 +50,14 @@ function counterTokens(): () => Promise<string> {
   return () => Promise.resolve(`app-token-${(issued += 1)}`);
 }
 
+/** Waits until the registration waits (for a heartbeat or a retry), then ends that wait on the clock; returns how long it was. */
+async function endWait(): Promise<number> {
+  await until(() => clock.pendingTimers().length > 0, 'the registration waits');
+  const [waitMs = 0] = clock.pendingTimers();
+  clock.advance(waitMs);
+  return waitMs;
+}
+
 describe('gateway registration', () => {
   it('registers with the service name, callback address and ttl, and heartbeats keep it alive past its ttl', async () => {
     const gateway = await registry({ grantTtlSeconds: 1 });
@@ -49,10 +65,14 @@ describe('gateway registration', () => {
     registration.start();
     await expect.poll(() => gateway.alive().length).toBe(1);
     expect(gateway.alive()[0]).toMatchObject({ serviceName: 'webhook-tools', callbackAddress: '127.0.0.1:50051', grantedTtlSeconds: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const registered = clock();
+    for (let heartbeat = 1; heartbeat <= 4; heartbeat += 1) {
+      expect(await endWait()).toBe(heartbeatDelay(1));
+      await expect.poll(() => gateway.alive()[0]?.heartbeats).toBe(heartbeat);
+    }
+    expect(clock() - registered).toBeGreaterThan(1_000);
     expect(gateway.alive()).toHaveLength(1);
-    expect(gateway.alive()[0]?.heartbeats).toBeGreaterThanOrEqual(4);
-    expect(registration.state).toMatchObject({ registrations: 1, grantedTtlSeconds: 1 });
+    expect(registration.state).toMatchObject({ registrations: 1, heartbeats: 4, grantedTtlSeconds: 1 });
   });
 
   it('takes no longer a lifetime than it asked for, whatever the gateway grants', async () => {
@@ -60,7 +80,8 @@ describe('gateway registration', () => {
     const { registration } = registrationAt(gateway.address);
     registration.start();
     await expect.poll(() => registration.state.grantedTtlSeconds).toBe(30);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => clock.pendingTimers().length > 0, 'the registration waits for its first heartbeat');
+    expect(clock.pendingTimers()).toEqual([heartbeatDelay(30)]);
     expect(gateway.calls).toHaveLength(1);
   });
 
@@ -68,7 +89,11 @@ describe('gateway registration', () => {
     const gateway = await registry({ grantTtlSeconds: 1 });
     const { registration } = registrationAt(gateway.address);
     registration.start();
-    await expect.poll(() => gateway.calls.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => gateway.calls.length).toBe(1);
+    for (let calls = 2; calls <= 4; calls += 1) {
+      await endWait();
+      await expect.poll(() => gateway.calls.length).toBe(calls);
+    }
     const tokens = gateway.calls.map((call) => call.authorization);
     expect(new Set(tokens).size).toBe(tokens.length);
     expect(tokens.every((value) => value?.startsWith('Bearer app-token-'))).toBe(true);
@@ -81,7 +106,8 @@ describe('gateway registration', () => {
     await expect.poll(() => gateway.alive().length).toBe(1);
     const first = gateway.alive()[0]?.registrationId;
     gateway.forgetAll();
-    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(1);
+    await endWait();
+    await expect.poll(() => gateway.alive().length).toBe(1);
     expect(gateway.alive()[0]?.registrationId).not.toBe(first);
     expect(gateway.calls.some((call) => call.method === 'Heartbeat' && call.outcome === 'NOT_FOUND')).toBe(true);
     expect(registration.state.registrations).toBe(2);
@@ -94,16 +120,24 @@ describe('gateway registration', () => {
     registration.start();
     await expect.poll(() => gateway.alive().length).toBe(1);
     gateway.refuseAll(true);
-    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(0);
+    // Refused heartbeats, retried with backoff, until the registration outlives its ttl on the clock.
+    for (let tries = 0; tries < 30 && gateway.alive().length > 0; tries += 1) {
+      const calls = gateway.calls.length;
+      await endWait();
+      await expect.poll(() => gateway.calls.length).toBe(calls + 1);
+    }
+    expect(gateway.alive()).toEqual([]);
     expect(gateway.calls.filter((call) => call.method === 'Heartbeat' && call.outcome === 'UNAVAILABLE').length).toBeGreaterThan(0);
     gateway.refuseAll(false);
-    await expect.poll(() => gateway.alive().length, { timeout: 3_000 }).toBe(1);
+    await endWait();
+    await expect.poll(() => gateway.alive().length).toBe(1);
     expect(registration.state.registrations).toBe(2);
   });
 
   it('keeps trying with backoff while the gateway is down, and registers once it is up', async () => {
     const port = await closedPort();
-    const { registration, logs } = registrationAt(`127.0.0.1:${port}`);
+    // Real time: once the gateway is up, grpc-js reconnects on its own backoff, which no clock of ours moves.
+    const { registration, logs } = registrationAt(`127.0.0.1:${port}`, { timers: systemTimers });
     registration.start();
     await expect.poll(() => logs.filter((line) => line.includes('cannot register at the gateway')).length).toBeGreaterThanOrEqual(3);
     const attempts = logs.filter((line) => line.includes('cannot register')).map((line) => JSON.parse(line) as { attempt: number; retryInMs: number });
@@ -114,9 +148,12 @@ describe('gateway registration', () => {
 
   it('says once that the gateway is down, not at every try', async () => {
     const port = await closedPort();
-    const { registration, logs } = registrationAt(`127.0.0.1:${port}`, counterTokens(), 'info');
+    let attempts = 0;
+    const accessToken = () => Promise.resolve(`app-token-${(attempts += 1)}`);
+    const { registration, logs } = registrationAt(`127.0.0.1:${port}`, { accessToken, level: 'info' });
     registration.start();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (let attempt = 2; attempt <= 6; attempt += 1) await endWait();
+    await until(() => attempts === 6 && clock.pendingTimers().length > 0, 'the sixth attempt failed');
     await registration.stop();
     const warnings = logs.filter((line) => line.includes('cannot register at the gateway'));
     expect(warnings).toHaveLength(1);
@@ -127,12 +164,14 @@ describe('gateway registration', () => {
     const gateway = await registry();
     let platformUp = false;
     let issued = 0;
-    const { registration, logs } = registrationAt(gateway.address, () =>
-      platformUp ? Promise.resolve(`app-token-${(issued += 1)}`) : Promise.reject(new Error('The platform could not be reached.')),
-    );
+    const { registration, logs } = registrationAt(gateway.address, {
+      accessToken: () => (platformUp ? Promise.resolve(`app-token-${(issued += 1)}`) : Promise.reject(new Error('The platform could not be reached.'))),
+    });
     registration.start();
-    await expect.poll(() => logs.filter((line) => line.includes('The platform could not be reached')).length).toBeGreaterThanOrEqual(2);
+    await endWait();
+    await expect.poll(() => logs.filter((line) => line.includes('The platform could not be reached')).length).toBe(2);
     platformUp = true;
+    await endWait();
     await expect.poll(() => gateway.alive().length).toBe(1);
     await registration.stop();
     expect(logs.join('\n')).not.toContain('app-token-');
@@ -148,7 +187,9 @@ describe('gateway registration', () => {
     expect(gateway.alive()).toEqual([]);
     const calls = gateway.calls.length;
     expect(gateway.calls.at(-1)).toMatchObject({ method: 'Deregister', outcome: 'ok' });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Nothing is left waiting to heartbeat: however far the clock moves, no call follows.
+    expect(clock.pendingTimers()).toEqual([]);
+    clock.advance(10 * heartbeatDelay(1));
     expect(gateway.calls).toHaveLength(calls);
   });
 

@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { loadRegistryProto, type HeartbeatResponse__Output, type RegisterResponse__Output, type ToolRegistryClient } from '@platform/proto';
+import { systemTimers, type Timers } from '../timers.ts';
 
 export interface GatewayRegistrationOptions {
   /** The registry, host:port. */
@@ -23,6 +24,8 @@ export interface GatewayRegistrationOptions {
   /** Time limit of one registry call. Default 5 s. */
   readonly callTimeoutMs?: number;
   readonly channelCredentials?: grpc.ChannelCredentials;
+  /** Times the waits between calls; a test passes a manual clock and moves it. */
+  readonly timers?: Timers;
 }
 
 export interface RegistrationState {
@@ -49,7 +52,7 @@ export function backoffDelay(failures: number, initialMs: number, maxMs: number,
 }
 
 /** The longest wait between heartbeats: well within what a timer holds (Node fires one past 2^31 - 1 ms at once). */
-export const maxHeartbeatDelayMs = 10 * 60_000;
+const maxHeartbeatDelayMs = 10 * 60_000;
 
 /** The heartbeat interval for a granted time to live: a third of it, so two heartbeats may fail before it lapses. */
 export function heartbeatDelay(grantedTtlSeconds: number): number {
@@ -67,6 +70,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
   const { gatewayAddress, serviceName, callbackAddress, ttlSeconds, accessToken, logger } = options;
   const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };
   const callTimeoutMs = options.callTimeoutMs ?? 5_000;
+  const timers = options.timers ?? systemTimers;
   const Registry = loadRegistryProto().ToolRegistry;
   const client: ToolRegistryClient = new Registry(gatewayAddress, options.channelCredentials ?? grpc.credentials.createInsecure());
 
@@ -97,9 +101,9 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
+      const cancel = timers.after(ms, done);
       function done() {
-        clearTimeout(timer);
+        cancel();
         wake = undefined;
         resolve();
       }

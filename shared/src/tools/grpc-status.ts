@@ -8,7 +8,7 @@ import { ToolCallError, ToolError } from './tool-errors.ts';
 import type { ToolCallOutcome } from './tool-runner.ts';
 
 /** The answer for a ToolError: OK with is_error, `{code, message, ...details}` as the result, the message as text. */
-export function toolErrorAnswer(error: ToolError): CallToolResponse {
+function toolErrorAnswer(error: ToolError): CallToolResponse {
   return { resultJson: JSON.stringify({ ...error.details, code: error.code, message: error.message }), isError: true, text: error.message };
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen, type Listening } from '@platform/shared/testing';
+import { listen, rejectionOf, until, type Listening } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressWithin, createPlatformApiClient } from './platform-api-client.ts';
 import { ToolError } from './tool-errors.ts';
@@ -33,15 +33,7 @@ async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void
 const client = (baseUrl: string, signal = new AbortController().signal) =>
   createPlatformApiClient({ baseUrl, token: 'delegated-token', signal, timeoutMs: 2_000 });
 
-async function toolError(promise: Promise<unknown>): Promise<ToolError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ToolError) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolError');
-}
+const toolError = (promise: Promise<unknown>): Promise<ToolError> => rejectionOf(promise, ToolError);
 
 describe('the platform API client of a tool', () => {
   it('sends the delegated token as bearer, JSON in and out, the query encoded', async () => {
@@ -125,9 +117,9 @@ describe('the platform API client of a tool', () => {
     const controller = new AbortController();
     const pending = client(api.url, controller.signal).get('/slow');
     const reason = new Error('deadline');
-    setTimeout(() => {
-      controller.abort(reason);
-    }, 50);
+    // Aborted once the API holds the request, unanswered.
+    await until(() => api.seen.length === 1, 'the API received the request');
+    controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
   });
 });

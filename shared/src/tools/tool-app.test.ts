@@ -6,10 +6,13 @@ import {
   healthClient,
   healthStatus,
   listen,
+  manualClock,
   reflectedServices,
   startPlatformFixture,
   startRegistryFixture,
   toolClient,
+  until,
+  type ManualClock,
   type PlatformFixture,
   type StagedCaller,
 } from '@platform/shared/testing';
@@ -148,7 +151,10 @@ const tools = [
     title: 'Ignores the deadline',
     description: 'Never looks at its signal.',
     inputSchema: z.strictObject({}),
-    handler: () => new Promise<never>(() => undefined),
+    handler: (_args, ctx) => {
+      seenContext = ctx;
+      return new Promise<never>(() => undefined);
+    },
   }),
   defineTool({
     name: 'slow',
@@ -169,12 +175,17 @@ let serving: ServingToolApp;
 let logs: ReturnType<typeof captureLogs>;
 const token = 'delegated-token-abc';
 
-async function serve(overrides: Partial<PlatformMcpSettings> = {}, options: { register?: boolean; registry?: string } = {}): Promise<ServingToolApp> {
+/** `clock`, when given, times the calls' deadlines and the registration's waits: the test moves it. */
+async function serve(
+  overrides: Partial<PlatformMcpSettings> = {},
+  options: { register?: boolean; registry?: string; clock?: ManualClock } = {},
+): Promise<ServingToolApp> {
   const app = createToolApp({
     settings: settingsFor(platform.url, { ...overrides, ...(options.registry && { gatewayAddress: options.registry }) }),
     identity: identity(),
     logger: createLogger({ name: 'tools-test', level: 'debug', destination: logs.destination }),
     registration: { backoff: { initialMs: 50, maxMs: 200 }, callTimeoutMs: 1_000 },
+    ...(options.clock && { clock: options.clock, timers: options.clock }),
   });
   app.registerTools(tools);
   return app.serve({ register: options.register ?? false });
@@ -205,12 +216,15 @@ async function warmClient() {
 
 describe('a tool call', () => {
   it('runs the tool with a context holding the delegated token, the caller and the request id', async () => {
-    const answer = await clientOf().call('manage_at_company', { companyId: 1 }, token, { requestId: 'mcp-req-42' });
+    const client = clientOf();
+    const answer = await client.call('manage_at_company', { companyId: 1 }, token, { requestId: 'mcp-req-42' });
     expect(answer).toEqual({ ok: true, result: { companyId: 1, callerId: 'u-oscar' }, isError: false, text: '' });
     expect(seenContext?.authToken).toBe(token);
     expect(seenContext?.requestId).toBe('mcp-req-42');
-    // An answered call is over, not cancelled: grpc-js's closing 'cancelled' must not abort it.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // An answered call is over, not cancelled: grpc-js's closing 'cancelled' must not abort it. Its
+    // stream closed as its answer left, so by the answer to a second call on the same connection
+    // that 'cancelled' has been heard.
+    await client.list();
     expect(seenContext?.signal.aborted).toBe(false);
     expect(seenContext?.companies.map((c) => c.id)).toEqual([1, 2]);
     // The token is no own property: serializing or logging the context cannot write it.
@@ -457,14 +471,18 @@ describe('the outcome of a call', () => {
   });
 
   it('takes a cancellation just before the deadline for the deadline: the client ends the stream at its own, earlier by the time in transit', async () => {
+    const clock = manualClock(Date.now());
+    await serving.close(100);
+    serving = await serve({}, { clock });
     const client = new (loadToolsProto().ToolService)(serving.address, grpc.credentials.createInsecure());
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${token}`);
-    const deadline = Date.now() + 1_000;
+    const deadline = Date.now() + 5_000;
     const call = client.CallTool({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-at-deadline' }, metadata, { deadline }, () => undefined);
     await expect.poll(() => seenContext).toBeDefined();
     // What a client at its deadline does, as it arrives on a loaded machine: cancels, 100 ms before ours.
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - 100 - Date.now())));
+    clock.advance(deadline - 100 - clock());
+    expect(seenContext?.signal.aborted).toBe(false);
     call.cancel();
     await expect
       .poll(() => logs.lines.some((line) => line.includes('"requestId":"r-at-deadline"') && line.includes('"outcome":"DEADLINE_EXCEEDED"')))
@@ -495,29 +513,42 @@ describe('the outcome of a call', () => {
   });
 
   it('is DEADLINE_EXCEEDED at the deadline, and the tool sees its signal aborted', async () => {
+    const clock = manualClock(Date.now());
+    await serving.close(100);
+    serving = await serve({}, { clock });
     const client = await warmClient();
-    const answer = await client.call('waits_for_signal', {}, token, { deadlineMs: 800 });
-    expect(answer).toMatchObject({ ok: false, codeName: 'DEADLINE_EXCEEDED' });
-    await expect.poll(() => seenContext?.signal.aborted, { timeout: 3_000 }).toBe(true);
-    await expect.poll(() => logs.lines.some((line) => line.includes('"outcome":"DEADLINE_EXCEEDED"'))).toBe(true);
+    // The client's own deadline is far off in real time: the answer is the server's, at its deadline on the clock.
+    const deadline = Date.now() + 5_000;
+    const answering = client.call('waits_for_signal', {}, token, { deadlineMs: 5_000 });
+    await expect.poll(() => seenContext).toBeDefined();
+    clock.advance(deadline + 1_000 - clock());
+    expect(seenContext?.signal.aborted).toBe(true);
+    expect(await answering).toMatchObject({ ok: false, codeName: 'DEADLINE_EXCEEDED' });
+    expect(logs.lines.some((line) => line.includes('"outcome":"DEADLINE_EXCEEDED"'))).toBe(true);
   });
 
   it('never runs the tool when the deadline passes while the platform is still checking the token', async () => {
+    // The platform answers the token check only when the test lets it.
+    let answerCheck: (() => void) | undefined;
     const slowPlatform = await listen((_req, res) => {
-      setTimeout(() => {
+      answerCheck = () => {
+        answerCheck = undefined;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(delegatedCaller(slowPlatform.url)));
-      }, 1_200);
+      };
     });
     try {
+      const clock = manualClock(Date.now());
       await serving.close(100);
-      serving = await serve({ apiBaseUrl: slowPlatform.url });
+      serving = await serve({ apiBaseUrl: slowPlatform.url }, { clock });
       const client = await warmClient();
-      expect(await client.call('manage_at_company', { companyId: 1 }, token, { deadlineMs: 400 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
-      await expect
-        .poll(() => logs.lines.some((line) => line.includes('"tool":"manage_at_company"') && line.includes('DEADLINE_EXCEEDED')), { timeout: 3_000 })
-        .toBe(true);
-      // Past the platform's answer: the handler would have run by now.
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const deadline = Date.now() + 5_000;
+      const answering = client.call('manage_at_company', { companyId: 1 }, token, { deadlineMs: 5_000 });
+      await expect.poll(() => answerCheck).toBeDefined();
+      clock.advance(deadline + 1_000 - clock());
+      answerCheck?.();
+      expect(await answering).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
+      // The call is settled (and logged) past the platform's answer: the handler would have run by now.
+      expect(logs.lines.some((line) => line.includes('"tool":"manage_at_company"') && line.includes('DEADLINE_EXCEEDED'))).toBe(true);
       expect(seenContext).toBeUndefined();
     } finally {
       await slowPlatform.close();
@@ -525,11 +556,16 @@ describe('the outcome of a call', () => {
   });
 
   it('is DEADLINE_EXCEEDED even for a tool that ignores its signal, and the call does not stay running', async () => {
+    const clock = manualClock(Date.now());
+    await serving.close(100);
+    serving = await serve({}, { clock });
     const client = await warmClient();
-    expect(await client.call('ignores_signal', {}, token, { deadlineMs: 800 })).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
-    await expect
-      .poll(() => logs.lines.some((line) => line.includes('"tool":"ignores_signal"') && line.includes('DEADLINE_EXCEEDED')), { timeout: 3_000 })
-      .toBe(true);
+    const deadline = Date.now() + 5_000;
+    const answering = client.call('ignores_signal', {}, token, { deadlineMs: 5_000 });
+    await expect.poll(() => seenContext).toBeDefined();
+    clock.advance(deadline + 1_000 - clock());
+    expect(await answering).toMatchObject({ codeName: 'DEADLINE_EXCEEDED' });
+    expect(logs.lines.some((line) => line.includes('"tool":"ignores_signal"') && line.includes('DEADLINE_EXCEEDED'))).toBe(true);
   });
 });
 
@@ -562,16 +598,20 @@ describe('serving', () => {
   });
 
   it('lets running calls finish before it deregisters from the gateway', async () => {
-    const registry = await startRegistryFixture();
+    const clock = manualClock(Date.now());
+    const registry = await startRegistryFixture({ clock });
     try {
       await serving.close(100);
-      serving = await serve({}, { register: true, registry: registry.address });
+      serving = await serve({}, { register: true, registry: registry.address, clock });
       await expect.poll(() => registry.alive().length).toBe(1);
       const running = clientOf().call('slow', {}, token);
       await expect.poll(() => slow.release).toBeDefined();
       const closing = serving.close(5_000);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(registry.calls.some((call) => call.method === 'Deregister')).toBe(false);
+      // While the call runs the service stays registered: its next heartbeat still goes out.
+      await until(() => clock.pendingTimers().length > 0, 'the registration waits for its next heartbeat');
+      clock.advance(clock.pendingTimers()[0] ?? 0);
+      await expect.poll(() => registry.calls.map((call) => call.method)).toEqual(['Register', 'Heartbeat']);
+      expect(registry.alive()).toHaveLength(1);
       slow.release?.();
       expect(await running).toMatchObject({ ok: true });
       await closing;

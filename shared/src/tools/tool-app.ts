@@ -9,6 +9,7 @@ import type { Clock } from '../clock.ts';
 import { createHttpClient, type HttpClient } from '../http-client.ts';
 import type { PlatformAppIdentity } from '../platform-app-identity.ts';
 import type { PlatformMcpSettings } from '../settings.ts';
+import type { Timers } from '../timers.ts';
 import { createGatewayRegistration, type GatewayRegistration, type GatewayRegistrationOptions } from './gateway-registration.ts';
 import { ToolDefinitionError, type ToolDefinition } from './tool-definition.ts';
 import { createToolRunner } from './tool-runner.ts';
@@ -26,7 +27,10 @@ export interface ToolAppOptions {
    */
   readonly platformApiBaseUrls?: Readonly<Record<string, string>>;
   readonly httpClient?: HttpClient;
+  /** Judges cached token checks and calls' deadlines; default the system's. */
   readonly clock?: Clock;
+  /** Arms calls' deadlines and the registration's waits; a test passes its manual clock (with `clock`) and moves it. */
+  readonly timers?: Timers;
   /** Registry retry and call timing; the defaults suit production. */
   readonly registration?: Pick<GatewayRegistrationOptions, 'backoff' | 'callTimeoutMs'>;
 }
@@ -112,7 +116,10 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         platformApiBaseUrls,
         httpTimeoutMs: settings.httpTimeoutMs,
       });
-      const server = await startToolServer(runner, serveOptions.listenAddress ?? settings.callbackAddress);
+      const server = await startToolServer(runner, serveOptions.listenAddress ?? settings.callbackAddress, {
+        ...(options.clock && { clock: options.clock }),
+        ...(options.timers && { timers: options.timers }),
+      });
       const callbackAddress = settings.callbackAddress.endsWith(':0') ? server.address : settings.callbackAddress;
       const registration =
         serveOptions.register === false
@@ -124,6 +131,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
               ttlSeconds: settings.ttlSeconds,
               accessToken: () => identity.accessToken(),
               logger,
+              ...(options.timers && { timers: options.timers }),
               ...options.registration,
             });
       registration?.start();

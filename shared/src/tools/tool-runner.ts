@@ -7,6 +7,8 @@ import type { CallToolResponse, Tool } from '@platform/proto';
 import type { z } from 'zod';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
+import { nestsDeeperThan } from '../json-nesting.ts';
+import { clip } from '../short-text.ts';
 import { createCallContext } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import type { ToolDefinition } from './tool-definition.ts';
@@ -58,7 +60,8 @@ function toolMessage(tool: ToolDefinition): Tool {
   };
 }
 
-const maxDetail = 1_024;
+/** Longest details of a refusal, in its status and its log line, whatever the input. */
+export const maxDetailLength = 1_024;
 const maxNesting = 64;
 
 /** `companyId: must be ...; name: is required`, with the path of each problem, short enough for any gRPC status. */
@@ -67,24 +70,7 @@ function describeIssues(error: z.ZodError): string {
     const path = issue.path.length > 0 ? issue.path.map((segment) => String(segment).slice(0, 64)).join('.') : 'arguments';
     return `${path}: ${issue.message.slice(0, 200)}`;
   });
-  return clip(`${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`);
-}
-
-/** At most `maxDetail` characters: a status's details and a log line stay small whatever the input. */
-export function clip(text: string): string {
-  return text.length > maxDetail ? `${text.slice(0, maxDetail - 1)}…` : text;
-}
-
-/** Whether a parsed JSON value nests deeper than `maxNesting` (walked without recursion). */
-function nestsTooDeep(value: unknown): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [item, depth] = next;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > maxNesting) return true;
-    for (const child of Object.values(item)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-  }
-  return false;
+  return clip(`${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`, maxDetailLength);
 }
 
 function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
@@ -95,7 +81,7 @@ function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
     throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: is not valid JSON');
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: must be a JSON object');
-  if (nestsTooDeep(raw)) throw new ToolCallError('INVALID_ARGUMENT', `arguments_json: nests deeper than ${maxNesting} levels`);
+  if (nestsDeeperThan(raw, maxNesting)) throw new ToolCallError('INVALID_ARGUMENT', `arguments_json: nests deeper than ${maxNesting} levels`);
   const parsed = tool.inputSchema.safeParse(raw);
   if (!parsed.success) throw new ToolCallError('INVALID_ARGUMENT', describeIssues(parsed.error));
   return parsed.data;
@@ -168,7 +154,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       } else if (outcome.refusal.code === 'INTERNAL') {
         logger.error({ ...fields, outcome: 'INTERNAL', err: error }, 'tool call failed unexpectedly');
       } else {
-        logger.info({ ...fields, outcome: outcome.refusal.code, reason: clip(outcome.refusal.message) }, 'tool call refused');
+        logger.info({ ...fields, outcome: outcome.refusal.code, reason: clip(outcome.refusal.message, maxDetailLength) }, 'tool call refused');
       }
       return outcome;
     }

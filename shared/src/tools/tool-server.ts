@@ -6,9 +6,12 @@ import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
-import { bindFailure } from './bind-failure.ts';
+import { bindFailure } from '../bind-failure.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import { systemTimers, type Timers } from '../timers.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
-import { clip, type ToolRunner } from './tool-runner.ts';
+import { clip } from '../short-text.ts';
+import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
 
 export const toolServiceName = 'platform.tools.v1.ToolService';
 
@@ -35,7 +38,15 @@ function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
   return deadline instanceof Date ? deadline.getTime() : deadline;
 }
 
-export async function startToolServer(runner: ToolRunner, listenAddress: string): Promise<RunningToolServer> {
+export interface ToolServerTime {
+  /** Judges how close to its deadline a call is; default the system's. */
+  readonly clock?: Clock;
+  /** Arms each call's deadline; a test passes its manual clock (with `clock`) and moves it. */
+  readonly timers?: Timers;
+}
+
+export async function startToolServer(runner: ToolRunner, listenAddress: string, time: ToolServerTime = {}): Promise<RunningToolServer> {
+  const { clock = systemClock, timers = systemTimers } = time;
   const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRequestBytes });
   let runningCalls = 0;
   let idle: (() => void) | undefined;
@@ -51,7 +62,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
       const expire = () => {
         controller.abort(new ToolCallError('DEADLINE_EXCEEDED'));
       };
-      const timer = Number.isFinite(deadline) ? setTimeout(expire, Math.max(0, deadline - Date.now())) : undefined;
+      const cancelDeadline = Number.isFinite(deadline) ? timers.after(Math.max(0, deadline - clock()), expire) : undefined;
       // grpc-js reports 'cancelled' for every stream that closes, answered or not: only a call
       // still running is aborted by it. A client ends the stream at its own deadline, which is
       // earlier than ours by the time the request took to arrive (the timeout travels as a
@@ -59,7 +70,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
       let finished = false;
       call.once('cancelled', () => {
         if (finished) return;
-        if (Date.now() >= deadline - deadlineTransitAllowanceMs) expire();
+        if (clock() >= deadline - deadlineTransitAllowanceMs) expire();
         else controller.abort(new ToolCallError('CANCELLED'));
       });
       void runner
@@ -73,10 +84,10 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
         .then((outcome) => {
           finished = true;
           if ('answer' in outcome) callback(null, outcome.answer);
-          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message) });
+          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message, maxDetailLength) });
         })
         .finally(() => {
-          clearTimeout(timer);
+          cancelDeadline?.();
           runningCalls -= 1;
           if (runningCalls === 0) idle?.();
         });
@@ -91,7 +102,7 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string)
 
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(bindFailure(error, listenAddress));
+      if (error) reject(bindFailure(error, listenAddress, 'CALLBACK_ADDRESS'));
       else resolve(bound);
     });
   });

@@ -1,8 +1,9 @@
+// The credential check: a person, an app and an ApiToken told apart, a delegated token held to the platform API, other audiences refused.
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { devSecrets } from '../test/dev-env.ts';
-import { createAuthenticator, createTokenVerifier, type Authenticator } from './authenticate.ts';
+import { createAuthenticator, createTokenVerifier, type Authenticator } from './credential-check.ts';
 import { loadSeedFile } from './seed.ts';
 import { createSigningKeys, type SigningKeys } from './signing-keys.ts';
 import { World } from './world.ts';

@@ -2,7 +2,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Principal } from './access.ts';
 import { ApiError } from './api-error.ts';
-import type { Authenticator } from './authenticate.ts';
+import type { Authenticator } from './credential-check.ts';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
