@@ -26,6 +26,8 @@ function nextOf(link: string | null): string {
 
 interface Attempt {
   deliveryId: string;
+  webhookId: string;
+  nextAttemptAt: string | null;
   attempt: number;
   outcome: string;
   responseStatus: number | null;
@@ -77,10 +79,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
     return claimAgain(target.id, count);
   }
 
-  async function claimAgain(configId: string, count: number): Promise<ClaimedDelivery[]> {
+  const claimAgain = (configId: string, count: number) => claimAgainAt(configId, Date.now() + 1, count);
+
+  async function claimAgainAt(configId: string, now: number, count = 1): Promise<ClaimedDelivery[]> {
     const deliveries = await api().store.deliveries.claim({
       owner: 'test',
-      now: Date.now() + 1,
+      now,
       leaseMs: 60_000,
       limit: 1000,
       perConfig: 1000,
@@ -138,6 +142,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
       expect(page.body).toEqual([
         {
           deliveryId: first.id,
+          webhookId: `msg_${first.id}`,
           attempt: 1,
           outcome: 'dropped',
           responseStatus: 400,
@@ -146,9 +151,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
           durationMs: 7.5,
           startedAt: new Date(startedAt).toISOString(),
           pointCount: 1,
+          nextAttemptAt: null,
         },
         {
           deliveryId: second.id,
+          webhookId: `msg_${second.id}`,
           attempt: 0,
           outcome: 'delivered',
           responseStatus: 200,
@@ -157,9 +164,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
           durationMs: 4,
           startedAt: new Date(startedAt - 1000).toISOString(),
           pointCount: 1,
+          nextAttemptAt: null,
         },
         {
           deliveryId: first.id,
+          webhookId: `msg_${first.id}`,
           attempt: 0,
           outcome: 'retrying',
           responseStatus: 503,
@@ -168,8 +177,46 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
           durationMs: 30.25,
           startedAt: new Date(startedAt - 2000).toISOString(),
           pointCount: 1,
+          nextAttemptAt: null,
         },
       ]);
+    });
+
+    it('shows when a delivery waiting for its retry is due, on its latest attempt only, until it is settled', async () => {
+      const target = await createHook();
+      const [waiting] = await claimed(target, 1);
+      if (!waiting) throw new Error('not claimed');
+      const due = Date.parse('2030-01-01T00:00:00.000Z');
+      await settle(waiting, 'retrying', { nextAttemptAt: due - 60_000 });
+      const [again] = await claimAgainAt(target.id, due - 60_000 + 1);
+      if (!again) throw new Error('not claimed again');
+      await settle(again, 'retrying', { nextAttemptAt: due });
+      const attempts = (await getPage(`/v2/webhooks/${target.id}/deliveries`)).body as Attempt[];
+      expect(attempts.map((a) => [a.attempt, a.nextAttemptAt])).toEqual([
+        [1, '2030-01-01T00:00:00.000Z'],
+        [0, null],
+      ]);
+      const [last] = await claimAgainAt(target.id, due + 1);
+      if (!last) throw new Error('not claimed at last');
+      await settle(last, 'failed');
+      const settled = (await getPage(`/v2/webhooks/${target.id}/deliveries`)).body as Attempt[];
+      expect(settled.map((a) => a.nextAttemptAt)).toEqual([null, null, null]);
+    });
+
+    it('filters by the time an attempt started (since), with the outcome filter too', async () => {
+      const target = await createHook();
+      const [a, b, c] = await claimed(target, 3);
+      if (!a || !b || !c) throw new Error('not claimed');
+      await settle(a, 'dropped');
+      await settle(b, 'delivered');
+      await settle(c, 'dropped');
+      const middle = new Date(startedAt - 1000).toISOString();
+      const list = async (query: string) => ((await getPage(`/v2/webhooks/${target.id}/deliveries${query}`)).body as Attempt[]).map((x) => x.deliveryId);
+      expect(await list(`?since=${encodeURIComponent(middle)}`)).toEqual([c.id, b.id]);
+      expect(await list(`?since=${encodeURIComponent(middle)}&outcome=dropped`)).toEqual([c.id]);
+      expect(await list(`?since=${encodeURIComponent(new Date(startedAt + 1).toISOString())}`)).toEqual([]);
+      const bad = await oscar('GET', `/v2/webhooks/${target.id}/deliveries?since=yesterday`);
+      expect(bad).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'since' } } });
     });
 
     it('never carries the credentials or headers of the configuration', async () => {

@@ -317,34 +317,40 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect((await oscar('DELETE', `/v2/webhooks/${tarpit}`)).status).toBe(200);
   });
 
-  it('refuses private targets when they are not allowed: a private address, a literal IPv6 loopback, a name that resolves to loopback', async () => {
+  it('refuses private targets when they are not allowed: a private address and a literal IPv6 loopback dropped; a name that resolves to loopback told apart from no name that does not resolve', async () => {
     const strict = await startWebhookApi({
       location: await newStoreLocation(backend, inject('postgresUrl')),
       platformUrl: platform().issuer,
-      deliverer: { allowPrivateTargets: false },
+      deliverer: { allowPrivateTargets: false, retrySchedule: [60_000], maxAgeMs: 3_600_000 },
     });
     try {
       receiver = await startReceiver();
       const v6 = await startReceiver({ host: '::1' });
       const client = await strict.clientAs('oscar');
-      const ids: string[] = [];
-      for (const url of [`${receiver.url}/private`, `${v6.url}/v6`, `http://localhost:${receiver.port}/named`]) {
+      const made = async (url: string) => {
         const created = await client('POST', '/v2/webhooks?companyId=1', { name: 'private', url, deliveryMode: 'Realtime' });
         const id = (created.body as { id: string }).id;
-        ids.push(id);
         expect((await client('POST', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(201);
         expect((await client('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true })).status).toBe(201);
-      }
+        return id;
+      };
+      const literals = [await made(`${receiver.url}/private`), await made(`${v6.url}/v6`)];
+      const named = await made(`http://localhost:${receiver.port}/named`);
+      const missing = await made(`http://no-such-host.invalid:${receiver.port}/missing`);
       await strict.ingest([telemetryPoint(boiler)]);
-      await until(async () => {
-        const logs = await Promise.all(ids.map(async (id) => (await client('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string }[]));
-        return logs.every((log) => log[0]?.outcome === 'dropped');
-      }, 'every target refused');
-      for (const id of ids) {
-        const [attempt] = (await client('GET', `/v2/webhooks/${id}/deliveries`)).body as { error: string }[];
-        expect(attempt?.error).toMatch(/loopback/);
-        expect(attempt?.error).toMatch(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);
+      const firstAttempt = async (id: string) => ((await client('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string; error: string }[])[0];
+      await until(async () => (await Promise.all([...literals, named, missing].map(firstAttempt))).every((a) => a !== undefined), 'every target tried');
+      for (const id of literals) {
+        const attempt = await firstAttempt(id);
+        expect(attempt?.outcome).toBe('dropped');
+        expect(attempt?.error).toMatch(
+          /^the target is (127\.0\.0\.1|::1), a loopback address; deliveries to private and special-purpose addresses are refused$/,
+        );
       }
+      // A name pointing inside and a name pointing nowhere read the same, and are retried alike.
+      const [inside, nowhere] = [await firstAttempt(named), await firstAttempt(missing)];
+      expect(inside).toMatchObject({ outcome: 'retrying', error: 'ENOTFOUND: the target host localhost did not resolve to a public address' });
+      expect(nowhere).toMatchObject({ outcome: 'retrying', error: 'ENOTFOUND: the target host no-such-host.invalid did not resolve to a public address' });
       expect(receiver.received).toEqual([]);
       expect(v6.received).toEqual([]);
       await v6.close();

@@ -236,7 +236,7 @@ describe('two deliverers on PostgreSQL', () => {
     const stores = await Promise.all([openPostgresDatabase(url, { maxConnections: 4 }), openPostgresDatabase(url, { maxConnections: 4 })]);
     const sent = [0, 0];
     const deliverers = stores.map((store, i) => {
-      const sender = createWebhookSender({ decryptCredentials: () => '', allowPrivateTargets: true });
+      const sender = createWebhookSender({ decryptCredentials: (stored, boundTo) => api.vault.decrypt(stored, boundTo), allowPrivateTargets: true });
       return createDeliverer({
         queue: store.deliveries,
         // A poll a minute apart: only NOTIFY from the API's process can tell them of the work.

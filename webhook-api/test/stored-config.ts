@@ -16,6 +16,7 @@ export function storedConfig(overrides: Partial<StoredConfig> = {}): StoredConfi
     customHeaders: null,
     includeMetadataHeaders: true,
     includeRetryHeader: true,
+    signingSecrets: { current: 'v1.test.iv.tag.signing-secret', previous: null, previousUntil: null },
     ...overrides,
   };
 }

@@ -131,6 +131,9 @@ describe('the delivery header rules', () => {
       ['X-Webhook-Timestamp', 'deliverer'],
       ['User-Agent', 'deliverer'],
       ['Expect', 'deliverer'],
+      ['Webhook-Id', 'deliverer'],
+      ['webhook-timestamp', 'deliverer'],
+      ['WEBHOOK-SIGNATURE', 'deliverer'],
     ])('refuses %s, which would break a JSON delivery', (name, reason) => {
       const { field, message } = customHeaders({ [name]: 'x' });
       expect(field).toBe('customHeaders');
@@ -249,6 +252,7 @@ describe('the delivery header rules', () => {
       'Proxy-Authorization',
       'X-Webhook-Retry-Count',
       'User-Agent',
+      'Webhook-Signature',
     ])('refuses %s, which would break a JSON delivery, without echoing its value', (name) => {
       const { field, message } = customAuth({ [name]: 'v4lue-never-echoed' });
       expect(field).toBe('authPayload');

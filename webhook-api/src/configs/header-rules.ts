@@ -26,7 +26,8 @@ const headerValue = /^[\t\x20-\x7e\xa0-\xff]*$/;
 
 const hopByHop = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'http2-settings']);
 const routing = new Set(['host', 'forwarded', 'via', 'x-real-ip', 'x-client-ip', 'true-client-ip']);
-const deliverers = new Set(['user-agent', 'expect', 'date']);
+/** The deliverer's own headers, Standard Webhooks' among them. */
+const deliverers = new Set(['user-agent', 'expect', 'date', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
 
 /** Why a header would break a JSON delivery, or undefined when it would not. */
 function deliveryConflict(lower: string): string | undefined {

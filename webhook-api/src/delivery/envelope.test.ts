@@ -4,12 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { CredentialVault } from '../configs/credential-vault.ts';
 import { buildDeliveryRequest, buildEnvelopeBody, DeliveryBuildError, deliveryUserAgent } from './envelope.ts';
 import type { OutgoingDelivery } from './outgoing.ts';
-import { outgoingDelivery, samplePoint } from '../../test/outgoing-delivery.ts';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { outgoingDelivery, samplePoint, testPreviousSigningSecret, testSigningSecret, testVault } from '../../test/outgoing-delivery.ts';
+import { signingSecretBinding } from '../configs/signing-secrets.ts';
 
-const vault = new CredentialVault([{ id: 'k1', key: randomBytes(32) }]);
+const vault = testVault;
 const decryptCredentials = (stored: string, configId: string): string => vault.decrypt(stored, configId);
 const sentAt = '2025-03-04T05:06:07.089Z';
 const point = samplePoint;
+/** The Standard Webhooks headers of the fixture's delivery sent at `sentAt`. */
+const standardWebhooksHeaders = {
+  'webhook-id': 'msg_00000000-0000-4000-8000-000000000001',
+  'webhook-timestamp': String(Math.floor(Date.parse(sentAt) / 1000)),
+  'webhook-signature': expect.stringMatching(/^v1,\S+$/) as unknown as string,
+};
 
 const delivery = outgoingDelivery;
 
@@ -55,12 +63,52 @@ describe('buildDeliveryRequest', () => {
       'user-agent': deliveryUserAgent,
       'x-webhook-timestamp': sentAt,
       'x-webhook-retry-count': '2',
+      ...standardWebhooksHeaders,
     });
   });
 
-  it('leaves out the metadata and retry headers when switched off', () => {
+  it('leaves out the metadata and retry headers when switched off, never the Standard Webhooks ones', () => {
     const built = buildDeliveryRequest(delivery({ includeMetadataHeaders: false, includeRetryHeader: false }), { sentAt, decryptCredentials });
-    expect(built.headers).toEqual({ 'content-type': 'application/json' });
+    expect(built.headers).toEqual({ 'content-type': 'application/json', ...standardWebhooksHeaders });
+  });
+
+  describe('Standard Webhooks', () => {
+    const now = new Date();
+    const build = (overrides: Partial<OutgoingDelivery> = {}) => buildDeliveryRequest(delivery(overrides), { sentAt: now.toISOString(), decryptCredentials });
+
+    it('signs the id, the timestamp in seconds and the body with the secret, as the standardwebhooks library verifies', () => {
+      const { body, headers } = build();
+      expect(headers['webhook-id']).toBe('msg_00000000-0000-4000-8000-000000000001');
+      expect(headers['webhook-timestamp']).toBe(String(Math.floor(now.getTime() / 1000)));
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      expect(new Webhook(testSigningSecret).verify(body, headers)).toEqual(JSON.parse(body));
+      expect(() => new Webhook(testPreviousSigningSecret).verify(body, headers)).toThrow(WebhookVerificationError);
+      expect(() => new Webhook(testSigningSecret).verify(body.replace('21.5', '21.6'), headers)).toThrow(WebhookVerificationError);
+    });
+
+    it('sends a signature by each secret while a rotation overlaps, and by the new one alone after', () => {
+      const rotated = {
+        current: testVault.encrypt(testSigningSecret, signingSecretBinding('cfg-1')),
+        previous: testVault.encrypt(testPreviousSigningSecret, signingSecretBinding('cfg-1')),
+        previousUntil: now.getTime() + 1,
+      };
+      const overlapping = build({ signingSecrets: rotated });
+      expect(overlapping.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+      for (const secret of [testSigningSecret, testPreviousSigningSecret])
+        expect(() => new Webhook(secret).verify(overlapping.body, overlapping.headers)).not.toThrow();
+      const after = build({ signingSecrets: { ...rotated, previousUntil: now.getTime() } });
+      expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+      expect(() => new Webhook(testPreviousSigningSecret).verify(after.body, after.headers)).toThrow(WebhookVerificationError);
+    });
+
+    it('refuses a signing secret that does not decrypt, bound as it is to its configuration and its use', () => {
+      // The same ciphertext under another configuration's id, or as the credentials' binding, does not open.
+      const elsewhere = testVault.encrypt(testSigningSecret, signingSecretBinding('cfg-2'));
+      const asCredentials = testVault.encrypt(testSigningSecret, 'cfg-1');
+      for (const current of [elsewhere, asCredentials]) {
+        expect(() => build({ signingSecrets: { current, previous: null, previousUntil: null } })).toThrow(/^the stored signing secret could not be decrypted/);
+      }
+    });
   });
 
   it.each([
@@ -113,6 +161,7 @@ describe('buildDeliveryRequest', () => {
     expect(buildDeliveryRequest(withAuth('Bearer', { token: 'tok-123456' }), { sentAt, decryptCredentials }).secrets).toEqual([
       'tok-123456',
       'Bearer tok-123456',
+      testSigningSecret,
     ]);
   });
 });

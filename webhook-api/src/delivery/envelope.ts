@@ -1,7 +1,10 @@
 // The request one delivery attempt makes: the envelope (built from the points' JSON text, never
-// re-parsed) and the headers (platform, retry, custom, and the decrypted authentication).
+// re-parsed) and the headers (platform, retry, custom, the decrypted authentication, and the
+// Standard Webhooks id, timestamp and signature).
 import packageJson from '../../package.json' with { type: 'json' };
+import { signingSecretBinding, signingSecretsAt } from '../configs/signing-secrets.ts';
 import type { OutgoingDelivery } from './outgoing.ts';
+import { isSigningSecret, signatureHeader } from './signature.ts';
 
 /** The User-Agent of deliveries with metadata headers: the webhook-api's package version. */
 export const deliveryUserAgent = `Platform.Cloud.Stream.WebhookHttpClient/${packageJson.version}`;
@@ -11,7 +14,7 @@ export type DecryptCredentials = (encrypted: string, configId: string) => string
 
 /** Why a request could not be built from what is stored: the attempt is dropped. The message never holds a credential. */
 export class DeliveryBuildError extends Error {
-  readonly code: 'ERR_WEBHOOK_CREDENTIALS' | 'ERR_WEBHOOK_CUSTOM_HEADERS' | 'ERR_WEBHOOK_POINTS';
+  readonly code: 'ERR_WEBHOOK_CREDENTIALS' | 'ERR_WEBHOOK_CUSTOM_HEADERS' | 'ERR_WEBHOOK_POINTS' | 'ERR_WEBHOOK_SIGNING_SECRET';
 
   constructor(code: DeliveryBuildError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
@@ -109,6 +112,21 @@ function authHeaders(delivery: OutgoingDelivery, decrypt: DecryptCredentials): {
   }
 }
 
+/** The signing secrets of the delivery at `sentAt`, decrypted. */
+function signingSecrets(delivery: OutgoingDelivery, sentAtMs: number, decrypt: DecryptCredentials): string[] {
+  return signingSecretsAt(delivery.signingSecrets, sentAtMs).map((encrypted) => {
+    let secret: string;
+    try {
+      secret = decrypt(encrypted, signingSecretBinding(delivery.configId));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.replaceAll(encrypted, '[stored value]').slice(0, 200) : 'unknown error';
+      throw new DeliveryBuildError('ERR_WEBHOOK_SIGNING_SECRET', `the stored signing secret could not be decrypted (${reason})`, { cause: error });
+    }
+    if (!isSigningSecret(secret)) throw new DeliveryBuildError('ERR_WEBHOOK_SIGNING_SECRET', 'the stored signing secret is not a whsec_ secret');
+    return secret;
+  });
+}
+
 export interface BuildContext {
   /** When the attempt is made, ISO 8601 UTC with milliseconds: the body's Timestamp and X-Webhook-Timestamp. */
   readonly sentAt: string;
@@ -117,7 +135,8 @@ export interface BuildContext {
 
 /**
  * The body and headers of one attempt. Later sources win over earlier ones on a name clash (the API
- * refuses such clashes when a configuration is written): custom headers, then auth, then the platform's.
+ * refuses such clashes when a configuration is written): custom headers, then auth, then the
+ * platform's, then the Standard Webhooks headers, which every delivery carries.
  */
 export function buildDeliveryRequest(delivery: OutgoingDelivery, context: BuildContext): DeliveryRequest {
   const body = buildEnvelopeBody(delivery, context.sentAt);
@@ -132,5 +151,11 @@ export function buildDeliveryRequest(delivery: OutgoingDelivery, context: BuildC
     headers.set('x-webhook-timestamp', context.sentAt);
   }
   if (delivery.includeRetryHeader) headers.set('x-webhook-retry-count', String(delivery.attempt));
-  return { body, headers: Object.fromEntries(headers), secrets: auth.secrets };
+  const sentAtMs = Date.parse(context.sentAt);
+  const timestamp = Math.floor(sentAtMs / 1000);
+  const secrets = signingSecrets(delivery, sentAtMs, context.decryptCredentials);
+  headers.set('webhook-id', delivery.webhookId);
+  headers.set('webhook-timestamp', String(timestamp));
+  headers.set('webhook-signature', signatureHeader(secrets, delivery.webhookId, timestamp, body));
+  return { body, headers: Object.fromEntries(headers), secrets: [...auth.secrets, ...secrets] };
 }

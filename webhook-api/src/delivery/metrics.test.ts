@@ -8,6 +8,7 @@ import type { QueueStats } from '../queue/delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
 import { createDeliveryMetrics, type DeliveryMetrics } from './metrics.ts';
 import { openSqliteDatabase, type WebhookDatabase } from '../database.ts';
+import { storedConfig } from '../../test/stored-config.ts';
 
 const idle: QueueStats = { queued: 0, gathering: 0, oldestAcceptedAt: undefined };
 
@@ -101,19 +102,7 @@ describe('the queue gauges on a real SQLite queue', () => {
   });
 
   async function linked(deliveryMode: StoredConfig['deliveryMode']): Promise<StoredConfig> {
-    const created = await store.createConfig({
-      id: randomUUID(),
-      companyId: 1,
-      name: deliveryMode,
-      url: 'http://127.0.0.1:9/hook',
-      method: 'POST',
-      deliveryMode,
-      authType: 'None',
-      authPayloadEncrypted: null,
-      customHeaders: null,
-      includeMetadataHeaders: true,
-      includeRetryHeader: true,
-    });
+    const created = await store.createConfig(storedConfig({ name: deliveryMode, url: 'http://127.0.0.1:9/hook', deliveryMode }));
     if (created === 'limit-reached') throw new Error('limit');
     await store.linkDevice({ webhookConfigId: created.id, deviceId: 7, createdAt: new Date().toISOString() });
     await store.createScope(created.id, 7, { id: randomUUID(), scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true });

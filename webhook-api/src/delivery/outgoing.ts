@@ -2,7 +2,7 @@
 // between the queue (which decides what is due and records outcomes) and the HTTP side (which builds
 // the envelope and headers, sends, and sorts the response into delivered, retry or dropped).
 import type { ClaimedDelivery } from '../queue/delivery-queue.ts';
-import type { AuthType, DeliveryMode, HttpMethod } from '../store/records.ts';
+import type { AuthType, DeliveryMode, HttpMethod, SigningSecrets } from '../store/records.ts';
 
 /** One request to make: the configuration as it is now (read when the work was claimed) and the points. */
 export interface OutgoingDelivery {
@@ -29,6 +29,10 @@ export interface OutgoingDelivery {
   readonly points: readonly string[];
   /** 0 on the first attempt, then 1, 2, ...: `X-Webhook-Retry-Count`. */
   readonly attempt: number;
+  /** `webhook-id`: the same on every attempt of the delivery and on a resend of it. */
+  readonly webhookId: string;
+  /** The configuration's signing secrets as the CredentialVault stored them; decrypted only when the request is built. */
+  readonly signingSecrets: SigningSecrets;
 }
 
 /**
@@ -76,5 +80,7 @@ export function toOutgoing(d: ClaimedDelivery): OutgoingDelivery {
     measurement: d.measurement,
     points: d.points,
     attempt: d.attempts,
+    webhookId: d.webhookId,
+    signingSecrets: c.signingSecrets,
   };
 }

@@ -11,6 +11,7 @@ const delivery = (attempts: number, acceptedAt = 0): ClaimedDelivery => ({
   mode: 'Realtime',
   gatewayId: 'gw',
   measurement: 'm',
+  webhookId: 'msg_d-1',
   points: ['{}', '{}'],
   attempts,
   acceptedAt,

@@ -3,7 +3,7 @@ import { connect as netConnect, type LookupFunction, type Socket } from 'node:ne
 import type { buildConnector } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
-import { createGuardedLookup, createTargetConnector, refusedTarget, TargetRefusedError, type AddressClass } from './target-policy.ts';
+import { createGuardedLookup, createTargetConnector, refusedTarget, UnresolvedTargetError, type AddressClass } from './target-policy.ts';
 
 describe('refusedTarget', () => {
   const refused: [string, AddressClass][] = [
@@ -139,15 +139,23 @@ describe('createGuardedLookup', () => {
       ]),
     );
     const { error } = await lookupOnce(lookup, true);
-    expect(error).toBeInstanceOf(TargetRefusedError);
-    expect(error?.message).toBe(
-      'the target host hooks.example.com resolves to 10.0.0.5, a private address; deliveries to private and special-purpose addresses are refused (WEBHOOK_ALLOW_PRIVATE_TARGETS)',
-    );
+    expect(error).toBeInstanceOf(UnresolvedTargetError);
+    expect(error?.message).toBe('the target host hooks.example.com did not resolve to a public address');
   });
 
-  it('answers ENOTFOUND for an empty answer', async () => {
-    const { error } = await lookupOnce(createGuardedLookup(stagedLookup([[]])), true);
-    expect(error?.code).toBe('ENOTFOUND');
+  it('says the same of a name that resolves to a private address, one that resolves to nothing and one the resolver fails on: never what or whether it resolved', async () => {
+    const failing: LookupFunction = (hostname, _options, callback) => {
+      callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+    };
+    const answers = await Promise.all([
+      lookupOnce(createGuardedLookup(stagedLookup([[{ address: '10.1.2.3', family: 4 }]])), true),
+      lookupOnce(createGuardedLookup(stagedLookup([[]])), true),
+      lookupOnce(createGuardedLookup(failing), true),
+    ]);
+    for (const { error } of answers) {
+      expect(error).toMatchObject({ code: 'ENOTFOUND', message: 'the target host hooks.example.com did not resolve to a public address' });
+      expect(error?.message).not.toMatch(/10\.1\.2\.3|getaddrinfo/);
+    }
   });
 });
 
@@ -186,7 +194,7 @@ describe('createTargetConnector', () => {
     expect(await lookupOnce(createGuardedLookup(lookup), true)).toMatchObject({ error: null });
     const connector = createTargetConnector({ allowPrivateTargets: false, connectTimeoutMs: 1_000, lookup });
     await expect(connectWith(connector, 'rebind.example.com', receiver.port)).rejects.toThrow(
-      'the target host rebind.example.com resolves to 127.0.0.1, a loopback address',
+      'the target host rebind.example.com did not resolve to a public address',
     );
     expect(lookup.calls).toBe(2);
     expect(receiver.connections).toBe(0);
@@ -195,7 +203,7 @@ describe('createTargetConnector', () => {
   it('refuses localhost through the system resolver', async () => {
     receiver = await startReceiver();
     const connector = createTargetConnector({ allowPrivateTargets: false, connectTimeoutMs: 1_000 });
-    await expect(connectWith(connector, 'localhost', receiver.port)).rejects.toBeInstanceOf(TargetRefusedError);
+    await expect(connectWith(connector, 'localhost', receiver.port)).rejects.toBeInstanceOf(UnresolvedTargetError);
     expect(receiver.connections).toBe(0);
   });
 
@@ -215,7 +223,7 @@ describe('createTargetConnector', () => {
       });
     };
     const connector = createTargetConnector({ allowPrivateTargets: false, connectTimeoutMs: 1_000, connect: unguarded });
-    await expect(connectWith(connector, 'public.example.com', port)).rejects.toThrow('the connection went to 127.0.0.1, a loopback address');
+    await expect(connectWith(connector, 'public.example.com', port)).rejects.toThrow('the target host public.example.com did not resolve to a public address');
     expect(staged?.destroyed).toBe(true);
   });
 });

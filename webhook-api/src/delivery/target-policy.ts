@@ -161,7 +161,7 @@ export class TargetRefusedError extends Error {
   readonly addressClass: AddressClass;
 
   constructor(subject: string, address: string, refused: RefusedAddress) {
-    super(`${subject} ${address}, ${refused.description}; deliveries to private and special-purpose addresses are refused (WEBHOOK_ALLOW_PRIVATE_TARGETS)`);
+    super(`${subject} ${address}, ${refused.description}; deliveries to private and special-purpose addresses are refused`);
     this.name = 'TargetRefusedError';
     this.address = address;
     this.addressClass = refused.addressClass;
@@ -170,6 +170,20 @@ export class TargetRefusedError extends Error {
 
 export function isTargetRefusedError(error: unknown): error is TargetRefusedError {
   return error instanceof TargetRefusedError;
+}
+
+/**
+ * A host name that did not resolve to a public address, said alike whether it did not resolve at all
+ * or resolved to a refused address (and never what it resolved to), so a tenant cannot learn which
+ * internal names exist or where they point. Tried again later, as any DNS failure is.
+ */
+export class UnresolvedTargetError extends Error {
+  readonly code = 'ENOTFOUND';
+
+  constructor(hostname: string) {
+    super(`the target host ${hostname} did not resolve to a public address`);
+    this.name = 'UnresolvedTargetError';
+  }
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -182,22 +196,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function createGuardedLookup(resolve: LookupFunction = dnsLookup): LookupFunction {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     resolve(hostname, { ...options, all: true }, (error, answer, family) => {
-      if (error) {
-        callback(error, options.all === true ? [] : '', 0);
-        return;
-      }
-      const addresses: LookupAddress[] = typeof answer === 'string' ? [{ address: answer, family: family ?? isIP(answer) }] : answer;
-      for (const { address } of addresses) {
-        const refused = refusedTarget(address);
-        if (refused !== undefined) {
-          callback(new TargetRefusedError(`the target host ${hostname} resolves to`, address, refused), options.all === true ? [] : '', 0);
-          return;
-        }
-      }
+      const addresses: LookupAddress[] = error ? [] : typeof answer === 'string' ? [{ address: answer, family: family ?? isIP(answer) }] : answer;
       const [first] = addresses;
-      if (first === undefined) {
-        const notFound: NodeJS.ErrnoException = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-        callback(notFound, options.all === true ? [] : '', 0);
+      // No answer, or one refused: the same failure either way.
+      if (first === undefined || addresses.some(({ address }) => refusedTarget(address) !== undefined)) {
+        callback(new UnresolvedTargetError(hostname), options.all === true ? [] : '', 0);
       } else if (options.all === true) callback(null, addresses);
       else callback(null, first.address, first.family);
     });
@@ -240,7 +243,7 @@ export function createTargetConnector(options: TargetConnectorOptions): buildCon
         callback(error, null);
         return;
       }
-      const refusal = connectedRefusal(socket);
+      const refusal = connectedRefusal(socket, target.hostname);
       if (refusal === undefined) callback(null, socket);
       else {
         socket.destroy();
@@ -251,12 +254,14 @@ export function createTargetConnector(options: TargetConnectorOptions): buildCon
 }
 
 /** Why a connected socket must not be used, or undefined when its remote address is allowed. */
-function connectedRefusal(socket: Socket): Error | undefined {
+function connectedRefusal(socket: Socket, hostname: string): Error | undefined {
   const remote = socket.remoteAddress;
   if (remote === undefined) {
     // Closed before its address could be read: a network failure like a reset, tried again later.
     return Object.assign(new Error('the connection closed before its address could be checked'), { code: 'ECONNRESET' });
   }
   const refused = refusedTarget(remote);
-  return refused === undefined ? undefined : new TargetRefusedError('the connection went to', remote, refused);
+  if (refused === undefined) return undefined;
+  // A name's answers are not told; a literal is the tenant's own.
+  return isIP(hostname) === 0 ? new UnresolvedTargetError(hostname) : new TargetRefusedError('the connection went to', remote, refused);
 }

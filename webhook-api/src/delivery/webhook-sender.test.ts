@@ -4,13 +4,13 @@ import type { LookupFunction } from 'node:net';
 import { closedPort, listen, type Listening } from '@platform/shared/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
-import { outgoingDelivery, samplePoint } from '../../test/outgoing-delivery.ts';
+import { outgoingDelivery, samplePoint, testVault } from '../../test/outgoing-delivery.ts';
 import { CredentialVault } from '../configs/credential-vault.ts';
 import { deliveryUserAgent } from './envelope.ts';
 import type { AttemptResult, OutgoingDelivery, WebhookSender } from './outgoing.ts';
 import { createWebhookSender, type WebhookSenderOptions } from './webhook-sender.ts';
 
-const vault = new CredentialVault([{ id: 'k1', key: randomBytes(32) }]);
+const vault = testVault;
 const decryptCredentials = (stored: string, configId: string): string => vault.decrypt(stored, configId);
 const sentAt = new Date('2025-03-04T05:06:07.089Z');
 const point = samplePoint;
@@ -355,19 +355,24 @@ describe('private targets', () => {
     expect(outcome).toMatchObject({
       outcome: 'dropped',
       status: null,
-      error: `${message}; deliveries to private and special-purpose addresses are refused (WEBHOOK_ALLOW_PRIVATE_TARGETS)`,
+      error: `${message}; deliveries to private and special-purpose addresses are refused`,
     });
     expect(receiver.received).toHaveLength(0);
   });
 
-  it('drops a delivery to a host name that resolves to loopback', async () => {
+  it('retries a delivery to a host name that resolves to loopback, as it would one that does not resolve, saying neither', async () => {
     const outcome = await strict.send(delivery(`http://localhost:${receiver.port}/in`));
-    expect(outcome).toMatchObject({ outcome: 'dropped', status: null });
-    expect(errorOf(outcome)).toMatch(/^the target host localhost resolves to (127\.0\.0\.1|::1), a loopback address;/);
+    expect(outcome).toMatchObject({ outcome: 'retrying', status: null, error: 'ENOTFOUND: the target host localhost did not resolve to a public address' });
+    const missing = await strict.send(delivery(`http://no-such-host.invalid:${receiver.port}/in`));
+    expect(missing).toMatchObject({
+      outcome: 'retrying',
+      status: null,
+      error: 'ENOTFOUND: the target host no-such-host.invalid did not resolve to a public address',
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
-  it('drops a delivery to a host name rebound from a public to a private address', async () => {
+  it('refuses a delivery to a host name rebound from a public to a private address', async () => {
     const answers: LookupAddress[][] = [[{ address: '93.184.216.34', family: 4 }], [{ address: '127.0.0.1', family: 4 }]];
     let calls = 0;
     const rebinding: LookupFunction = (_hostname, _options, callback) => {
@@ -384,8 +389,8 @@ describe('private targets', () => {
     expect(first).toEqual([{ address: '93.184.216.34', family: 4 }]);
     // ...and the connection, resolving again, gets the private one, which is refused.
     const outcome = await newSender({ allowPrivateTargets: false, lookup: rebinding }).send(delivery(`http://rebind.example.com:${receiver.port}/in`));
-    expect(outcome).toMatchObject({ outcome: 'dropped', status: null });
-    expect(errorOf(outcome)).toContain('the target host rebind.example.com resolves to 127.0.0.1, a loopback address');
+    expect(outcome).toMatchObject({ outcome: 'retrying', status: null });
+    expect(errorOf(outcome)).toBe('ENOTFOUND: the target host rebind.example.com did not resolve to a public address');
     expect(receiver.received).toHaveLength(0);
   });
 

@@ -12,6 +12,7 @@ import { DuplicateKeyError, jsonBody } from './json-body.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
+import { createSigningSecretRoutes } from './signing-secret.routes.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
@@ -86,6 +87,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/v2/webhooks', requireCaller(deps.checkCaller), ...jsonBody(64 * 1024));
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
   app.use(createDeliveryRoutes({ store: deps.store, queue: deps.queue }));
+  app.use(createSigningSecretRoutes({ store: deps.store, vault: deps.vault }));
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });

@@ -1,36 +1,22 @@
 // The delivery endpoints of a configuration, in the route-table style of webhooks.routes.ts (the
-// OpenAPI document reads both tables): its attempt log, newest first, and sending a dropped or
-// failed delivery again.
+// OpenAPI document reads every table): its attempt log, newest first; sending a delivery that waits
+// for its retry now; and sending a dropped or failed delivery again.
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { deliveriesQuery, deliveryAttempt, resentDelivery, type DeliveryAttempt } from './deliveries.schemas.ts';
+import { deliveriesQuery, deliveryAttempt, resentDelivery, retriedDelivery, type DeliveryAttempt } from './deliveries.schemas.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { idOf, parse } from './route-inputs.ts';
 import type { AttemptRecord } from '../queue/delivery-queue.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import { configFor, type RouteSpec } from './webhooks.routes.ts';
+import type { DeliveryRouteSpec, FixedPaging } from './route-spec.ts';
+import { configFor } from './webhooks.routes.ts';
 
 export interface DeliveryRouteDependencies {
   readonly store: WebhookStore;
   readonly queue: DeliveryQueue;
   readonly now?: () => number;
-}
-
-/** Pages of a fixed size rather than one of the configurable limits. */
-export interface FixedPaging {
-  /** `limit` from 1 to this. */
-  readonly most: number;
-  /** `limit` when omitted. */
-  readonly byDefault: number;
-  /** The order of the items, as the document states it. */
-  readonly order: string;
-}
-
-export interface DeliveryRouteSpec extends Omit<RouteSpec, 'success' | 'paging'> {
-  readonly success: { readonly status: 200 | 202; readonly schema: z.ZodType; readonly description: string };
-  readonly paging?: FixedPaging;
 }
 
 type Handler = (req: Request, res: Response, deps: DeliveryRouteDependencies) => Promise<void>;
@@ -50,6 +36,15 @@ export const deliveryRouteSpecs = [
     paging: attemptPaging,
   },
   {
+    operationId: 'retryDelivery',
+    method: 'post',
+    path: '/v2/webhooks/:id/deliveries/:deliveryId/retry',
+    summary: 'Send a delivery that waits for its retry now, instead of when its schedule says (its attempt count goes on)',
+    right: 'manage',
+    success: { status: 202, schema: retriedDelivery, description: 'Due now' },
+    errors: [400, 403, 404, 409],
+  },
+  {
     operationId: 'resendDelivery',
     method: 'post',
     path: '/v2/webhooks/:id/deliveries/:deliveryId/resend',
@@ -66,6 +61,7 @@ type OperationId = (typeof deliveryRouteSpecs)[number]['operationId'];
 function publicAttempt(record: AttemptRecord): DeliveryAttempt {
   return {
     deliveryId: record.deliveryId,
+    webhookId: record.webhookId,
     attempt: record.attempt,
     outcome: record.outcome,
     responseStatus: record.responseStatus,
@@ -74,19 +70,33 @@ function publicAttempt(record: AttemptRecord): DeliveryAttempt {
     durationMs: record.durationMs,
     startedAt: record.startedAt,
     pointCount: record.pointCount,
+    nextAttemptAt: record.nextAttemptAt,
   };
 }
 
 const handlers: Record<OperationId, Handler> = {
   async listDeliveryAttempts(req, res, deps) {
     const config = await configFor(req, res, deps, 'view');
-    const { outcome } = parse(deliveriesQuery, req.query, 'query');
+    const { outcome, since } = parse(deliveriesQuery, req.query, 'query');
     const list = `attempts of ${config.id}`;
     const page = pageOf(req, list, attemptPaging.most);
     // pageOf's default is its most (a whole collection); the log can be long, so a smaller page unless asked.
     const limit = req.query.limit === undefined ? attemptPaging.byDefault : page.limit;
-    const attempts = await deps.queue.pageAttempts(config.id, { outcome }, { limit, after: page.after });
+    const filter = { outcome, since: since === undefined ? undefined : Date.parse(since) };
+    const attempts = await deps.queue.pageAttempts(config.id, filter, { limit, after: page.after });
     sendPage(req, res, `/v2/webhooks/${config.id}/deliveries`, list, { items: attempts.items.map(publicAttempt), next: attempts.next });
+  },
+  async retryDelivery(req, res, deps) {
+    const deliveryId = idOf(req, 'deliveryId');
+    const config = await configFor(req, res, deps, 'manage');
+    if (deliveryId === undefined) throw notFound(`delivery of webhook configuration ${config.id}`);
+    const what = `delivery ${deliveryId} of webhook configuration ${config.id}`;
+    const retried = await deps.queue.retryNow(config.id, deliveryId, deps.now?.() ?? Date.now());
+    if (retried === 'not-found') throw notFound(what);
+    if (retried === 'in-flight') throw new WebhookApiError('CONFLICT', `${what} is being sent right now; its outcome shows in the attempt log`);
+    if (retried === 'settled')
+      throw new WebhookApiError('CONFLICT', `${what} is not waiting for a retry (it was delivered, dropped or failed); a dropped or failed one can be resent`);
+    res.status(202).json({ deliveryId, nextAttemptAt: new Date(retried.nextAttemptAt).toISOString() });
   },
   async resendDelivery(req, res, deps) {
     const deliveryId = idOf(req, 'deliveryId');

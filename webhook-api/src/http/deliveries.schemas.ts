@@ -6,17 +6,22 @@ import { deliveryOutcomes, type DeliveryOutcome } from '../queue/delivery-queue.
 
 const outcomes = deliveryOutcomes as readonly [DeliveryOutcome, ...DeliveryOutcome[]];
 
-/** GET .../deliveries: an optional filter; `limit` and `cursor` are read by the paging. */
+/** GET .../deliveries: optional filters; `limit` and `cursor` are read by the paging. */
 export const deliveriesQuery = z.object({
   outcome: z
     .enum(outcomes, { error: `must be one of ${outcomes.join(', ')}` })
     .optional()
     .meta({ description: 'Only attempts that came to this outcome.' }),
+  since: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 timestamp, such as 2026-11-22T12:00:00Z' })
+    .optional()
+    .meta({ description: 'Only attempts started at or after this time.' }),
 });
 
 export const deliveryAttempt = z
   .object({
     deliveryId: z.string(),
+    webhookId: z.string().meta({ description: 'The webhook-id header the delivery is sent with: the same on every attempt and on a resend of it.' }),
     attempt: z.number().int().meta({ description: 'Attempts made before this one: the X-Webhook-Retry-Count it was sent with.' }),
     outcome: z.enum(outcomes),
     responseStatus: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
@@ -25,6 +30,10 @@ export const deliveryAttempt = z
     durationMs: z.number(),
     startedAt: z.iso.datetime(),
     pointCount: z.number().int().meta({ description: 'Data points the delivery carried.' }),
+    nextAttemptAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'On the latest attempt of a delivery that waits for its retry: when it is due (POST .../retry sends it now); otherwise null.' }),
   })
   .register(apiSchemas, {
     id: 'DeliveryAttempt',
@@ -32,6 +41,13 @@ export const deliveryAttempt = z
   });
 
 export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
+
+export const retriedDelivery = z
+  .object({
+    deliveryId: z.string(),
+    nextAttemptAt: z.iso.datetime().meta({ description: 'Now: the delivery is due, and a deliverer takes it as soon as it has a free slot.' }),
+  })
+  .register(apiSchemas, { id: 'RetriedDelivery' });
 
 export const resentDelivery = z
   .object({ deliveryId: z.string().meta({ description: 'The new delivery, queued with the points of the one sent again.' }) })

@@ -10,7 +10,8 @@ export const errorCatalog = {
   NOT_FOUND: { status: 404, message: 'The company, configuration, device, link or route was not found, or is not within the caller’s company.' },
   CONFLICT: {
     status: 409,
-    message: 'The device is already linked, an identical scope is already on the link, or a delivery cannot be sent again (still queued, or delivered).',
+    message:
+      'The device is already linked, an identical scope is already on the link, or a delivery cannot be sent again or now (still queued, being sent, or delivered).',
   },
   LIMIT_REACHED: { status: 409, message: 'A documented limit (configurations per company, devices per configuration, scopes per link) is reached.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than the endpoint takes (64 kB on /v2/webhooks).' },

@@ -59,7 +59,7 @@ describe('the OpenAPI document', () => {
       publicUrl: 'http://127.0.0.1:4100',
     });
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
-    expect(served).toHaveLength(14);
+    expect(served).toHaveLength(17);
     expect(document.openapi).toBe('3.1.0');
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
@@ -82,7 +82,19 @@ describe('the OpenAPI document', () => {
     expect(properties).not.toContain('authPayload');
   });
 
-  it('documents the attempt log with its filter and fixed pages, and the resend with its 202 and 409', () => {
+  it('documents the signing secret and its rotation, and every delivery request with its Standard Webhooks headers', () => {
+    for (const [path, method] of [
+      ['/v2/webhooks/{id}/signing-secret', 'get'],
+      ['/v2/webhooks/{id}/signing-secret/rotate', 'post'],
+    ] as const) {
+      const operation = document.paths[path]?.[method];
+      expect(JSON.stringify(operation?.responses['200'])).toContain('#/components/schemas/SigningSecret"');
+    }
+    const delivery = JSON.stringify((document as unknown as { webhooks: Record<string, unknown> }).webhooks);
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Webhook-Retry-Count']) expect(delivery).toContain(`"name":"${header}"`);
+  });
+
+  it('documents the attempt log with its filters and fixed pages, the retry and the resend with their 202 and 409', () => {
     const list = document.paths['/v2/webhooks/{id}/deliveries']?.get as unknown as {
       parameters: { name?: string; required?: boolean; schema?: Record<string, unknown> }[];
       responses: Record<string, unknown>;
@@ -97,12 +109,18 @@ describe('the OpenAPI document', () => {
       'deliveryId',
       'durationMs',
       'error',
+      'nextAttemptAt',
       'outcome',
       'pointCount',
       'responseBody',
       'responseStatus',
       'startedAt',
+      'webhookId',
     ]);
+    expect(parameter('since')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'date-time' } });
+    const retry = document.paths['/v2/webhooks/{id}/deliveries/{deliveryId}/retry']?.post;
+    expect(Object.keys(retry?.responses ?? {})).toEqual(expect.arrayContaining(['202', '403', '404', '409']));
+    expect(JSON.stringify(retry?.responses['202'])).toContain('#/components/schemas/RetriedDelivery"');
     const resend = document.paths['/v2/webhooks/{id}/deliveries/{deliveryId}/resend']?.post;
     expect(Object.keys(resend?.responses ?? {})).toEqual(expect.arrayContaining(['202', '403', '404', '409']));
     expect(JSON.stringify(resend?.responses['202'])).toContain('#/components/schemas/ResentDelivery"');

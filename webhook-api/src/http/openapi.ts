@@ -3,9 +3,12 @@
 import { z } from 'zod';
 import { errorCatalog } from './errors.ts';
 import { defaultLimits } from '../configs/limits.ts';
-import { deliveryRouteSpecs, type DeliveryRouteSpec, type FixedPaging } from './deliveries.routes.ts';
+import { deliveryRouteSpecs } from './deliveries.routes.ts';
+import { deliveryRequestDocument } from './delivery-request.openapi.ts';
+import type { DeliveryRouteSpec, FixedPaging, RouteSpec } from './route-spec.ts';
+import { signingSecretRouteSpecs } from './signing-secret.routes.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
-import { routeSpecs, type RouteSpec } from './webhooks.routes.ts';
+import { routeSpecs } from './webhooks.routes.ts';
 
 /** A route of either table: the configurations' (paged up to a configurable limit) or the deliveries' (fixed pages). */
 type DocumentedRoute = RouteSpec | DeliveryRouteSpec;
@@ -121,7 +124,7 @@ function operation(spec: DocumentedRoute) {
 
 export function createOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const spec of [...routeSpecs, ...deliveryRouteSpecs]) {
+  for (const spec of [...routeSpecs, ...deliveryRouteSpecs, ...signingSecretRouteSpecs]) {
     (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);
   }
   return {
@@ -135,6 +138,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: serverUrl }],
     paths,
+    webhooks: deliveryRequestDocument,
     components: {
       schemas: componentSchemas(),
       headers: {

@@ -6,9 +6,11 @@ import { z } from 'zod';
 import { callerContextOf, requireRight, type Right } from './caller-guard.ts';
 import { fieldsForCreate, fieldsForUpdate, publicConfig } from '../configs/config-writes.ts';
 import type { CredentialVault } from '../configs/credential-vault.ts';
+import { firstSigningSecrets } from '../configs/signing-secrets.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from '../configs/limits.ts';
+import type { RouteSpec } from './route-spec.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
@@ -22,20 +24,6 @@ export interface RouteDependencies {
   readonly devices: DeviceDirectory;
   readonly limits: WebhookLimits;
   readonly now?: () => Date;
-}
-
-export interface RouteSpec {
-  readonly operationId: string;
-  readonly method: 'get' | 'post' | 'put' | 'delete';
-  readonly path: string;
-  readonly summary: string;
-  readonly right: Right;
-  readonly query?: z.ZodObject;
-  readonly body?: z.ZodType;
-  readonly success: { readonly status: 200 | 201 | 204; readonly schema?: z.ZodType; readonly description: string };
-  readonly errors: readonly number[];
-  /** A list endpoint: pages of at most this limit's number of items (`limit`, `cursor`, a Link to the next page). */
-  readonly paging?: keyof WebhookLimits;
 }
 
 type Handler = (req: Request, res: Response, deps: RouteDependencies) => Promise<void>;
@@ -192,7 +180,8 @@ const handlers: Record<OperationId, Handler> = {
     const input = parse(webhookConfigInput, req.body, 'body');
     const id = randomUUID();
     const limit = deps.limits.configsPerCompany;
-    const created = await deps.store.createConfig({ id, companyId, ...fieldsForCreate(id, input, deps.vault) }, limit);
+    const config = { id, companyId, ...fieldsForCreate(id, input, deps.vault), signingSecrets: firstSigningSecrets(deps.vault, id) };
+    const created = await deps.store.createConfig(config, limit);
     if (created === 'limit-reached') throw limitReached(`company ${companyId} already has ${plural(limit, 'webhook configuration', 'webhook configurations')}`);
     res.status(201).json(publicConfig(created));
   },

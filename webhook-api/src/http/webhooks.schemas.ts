@@ -17,7 +17,8 @@ export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
 
-const breaking = 'Content-*, Host, Forwarded, X-Forwarded-*, Via, X-Real-IP, hop-by-hop and Proxy-* headers, X-Webhook-*, User-Agent';
+const breaking =
+  'Content-*, Host, Forwarded, X-Forwarded-*, Via, X-Real-IP, hop-by-hop and Proxy-* headers, X-Webhook-*, User-Agent, Webhook-Id, Webhook-Timestamp, Webhook-Signature';
 
 const authPayloadText =
   `Write-only: stored encrypted, never returned. A JSON object serialized as a string with exactly the keys its authType takes (Bearer: token; ApiKey: apiKeyValue; Basic: username, password; Custom: headers, an object of header names to values, credentials allowed). ` +

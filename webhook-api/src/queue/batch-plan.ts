@@ -3,7 +3,7 @@
 // what is left once its oldest point has waited `lingerMs`; and when the next group falls due.
 import { randomUUID } from 'node:crypto';
 import type { SqlDialect, SqlQueryable, SqlRow } from '../store/sql-driver.ts';
-import type { BatchRules } from './delivery-queue.ts';
+import { messageIdOf, type BatchRules } from './delivery-queue.ts';
 
 /** The k-th batch of a group: its points are the k-th run of maxPoints of the group's waiting points, in order. */
 export interface PlannedBatch {
@@ -44,8 +44,8 @@ export function planBatches(groups: readonly SqlRow[], { maxPoints, lingerMs, no
 /** Inserts the planned batches as queued deliveries, due now. */
 export async function insertBatches(tx: SqlQueryable, { jsonRows }: SqlDialect, batches: readonly PlannedBatch[], now: number): Promise<void> {
   await tx.run(
-    `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
-     SELECT b.id, b.cfg, 'Batch', b.g, b.m, 'queued', 0, $2, $2, $2 FROM ${jsonRows('$1', 'b', batchInput)}`,
+    `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
+     SELECT b.id, ${messageIdOf('b.id')}, b.cfg, 'Batch', b.g, b.m, 'queued', 0, $2, $2, $2 FROM ${jsonRows('$1', 'b', batchInput)}`,
     [JSON.stringify(batches), now],
   );
 }

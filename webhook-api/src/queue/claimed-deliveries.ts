@@ -21,8 +21,9 @@ export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, 
 
 /** A claimed row's columns; `sequence` is the dialect's creation order. */
 export const leasedColumns = (table: string, sequence: string) =>
-  ['id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at'].map((c) => `${table}.${c}`).join(', ') +
-  `, ${table}.${sequence} AS position`;
+  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at']
+    .map((c) => `${table}.${c}`)
+    .join(', ') + `, ${table}.${sequence} AS position`;
 
 /** The earliest due first, and in creation order among equals (RETURNING follows no order). */
 export function toClaimedDeliveries({ claimed, configs, points }: Leased): ClaimedDelivery[] {
@@ -35,6 +36,7 @@ export function toClaimedDeliveries({ claimed, configs, points }: Leased): Claim
     if (!config || !its) continue;
     result.push({
       id: String(row.id),
+      webhookId: String(row.webhook_id),
       config,
       mode: row.mode === 'Batch' ? 'Batch' : 'Realtime',
       gatewayId: String(row.gateway_id),

@@ -114,6 +114,26 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect((await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll })).map((c) => c.id)).toEqual([second?.id]);
   });
 
+  it('a retry-now makes a waiting delivery due at once with its attempts counted; not one in flight, nor a settled one, nor another configuration’s', async () => {
+    const own = await linked(7, [{}]);
+    const other = await linked(8, [{}]);
+    await store.deliveries.ingest([point(7), point(8)], now);
+    const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    const first = claimed.find((c) => c.config.id === own.id);
+    if (!first) throw new Error('nothing claimed');
+    // Leased: a deliverer is sending it.
+    expect(await store.deliveries.retryNow(own.id, first.id, now + 1)).toBe('in-flight');
+    await store.deliveries.settle('a', [settlement(first.id, 'retrying', { nextAttemptAt: now + 3_600_000, error: 'HTTP 500' })], now);
+    expect(await store.deliveries.claim({ owner: 'a', now: now + 2, ...claimAll })).toEqual([]);
+    expect(await store.deliveries.retryNow(other.id, first.id, now + 2)).toBe('not-found');
+    expect(await store.deliveries.retryNow(own.id, 'no-such-delivery', now + 2)).toBe('not-found');
+    expect(await store.deliveries.retryNow(own.id, first.id, now + 2)).toEqual({ nextAttemptAt: now + 2 });
+    const [again] = await store.deliveries.claim({ owner: 'a', now: now + 2, ...claimAll });
+    expect(again).toMatchObject({ id: first.id, attempts: 1, webhookId: first.webhookId });
+    await store.deliveries.settle('a', [settlement(first.id, 'delivered', { attempt: 1 })], now + 3);
+    expect(await store.deliveries.retryNow(own.id, first.id, now + 4)).toBe('settled');
+  });
+
   it('claims at most perConfig of one configuration less what is in flight, so one endpoint cannot take every slot', async () => {
     const slow = await linked(7, [{}]);
     const other = await linked(8, [{}]);

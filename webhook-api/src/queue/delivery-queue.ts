@@ -18,9 +18,17 @@ export interface QueuedPoint {
   readonly point: string;
 }
 
+/**
+ * The Standard Webhooks message id (`webhook-id`) of a delivery, from the delivery id in SQL: `msg_`
+ * and the id. Kept on every retry, and copied to a resend.
+ */
+export const messageIdOf = (idExpression: string) => `'msg_' || ${idExpression}`;
+
 /** A queued delivery a deliverer holds under its lease, with its configuration as it is now. */
 export interface ClaimedDelivery {
   readonly id: string;
+  /** What the receiver knows it by (`webhook-id`): the same on its retries and on a resend of it. */
+  readonly webhookId: string;
   readonly config: StoredConfig;
   readonly mode: DeliveryMode;
   readonly gatewayId: string;
@@ -52,6 +60,8 @@ export interface Settlement {
 /** One line of the attempt log. */
 export interface AttemptRecord {
   readonly deliveryId: string;
+  /** The delivery's `webhook-id`. */
+  readonly webhookId: string;
   readonly attempt: number;
   readonly outcome: DeliveryOutcome;
   readonly responseStatus: number | null;
@@ -60,7 +70,12 @@ export interface AttemptRecord {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly pointCount: number;
+  /** On the latest attempt of a delivery waiting for its retry: when the retry is due (ISO 8601). */
+  readonly nextAttemptAt: string | null;
 }
+
+/** What a retry-now came to: the time it is due, or why it is not waiting. */
+export type RetryNow = { readonly nextAttemptAt: number } | 'not-found' | 'in-flight' | 'settled';
 
 export interface ClaimRequest {
   /** This deliverer: leases are taken and settled in its name only. */
@@ -110,9 +125,15 @@ export interface DeliveryQueue {
   nextDueAt(): Promise<number | undefined>;
   pageAttempts(
     configId: string,
-    filter: { readonly outcome?: DeliveryOutcome | undefined },
+    filter: { readonly outcome?: DeliveryOutcome | undefined; readonly since?: number | undefined },
     page: { limit: number; after?: number | undefined },
   ): Promise<Page<AttemptRecord>>;
+  /**
+   * Makes a delivery of `configId` that waits for its retry due now, keeping its attempt count
+   * (its next X-Webhook-Retry-Count). Refused while a deliverer is sending it, and once it is settled
+   * (delivered, dropped or failed: a resend sends those again).
+   */
+  retryNow(configId: string, deliveryId: string, now: number): Promise<RetryNow>;
   /**
    * Queues a dropped or failed delivery of `configId` again, as a new delivery with its points of
    * devices still linked (`resent`: its id). Refused while it or a resend of it is queued, when it

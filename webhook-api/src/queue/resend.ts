@@ -1,5 +1,5 @@
-// A resend: a dropped or failed delivery queued again as a new delivery (resend_of names the old),
-// with its points of devices still linked. Refused while it or a resend of it is queued, when it was
+// A resend: a dropped or failed delivery queued again as a new delivery (resend_of names the old,
+// and the webhook-id is the old one's), with its points of devices still linked. Refused while it or a resend of it is queued, when it was
 // delivered, and when none of its devices is linked any more.
 import { randomUUID } from 'node:crypto';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -11,7 +11,7 @@ export const resend =
     const result = await driver.transaction(async (tx) => {
       // Locked where transactions run side by side: a concurrent resend of the same delivery waits, then finds this one's.
       const old = await tx.one(
-        `SELECT state, mode, gateway_id, measurement FROM deliveries WHERE id = $1 AND webhook_config_id = $2${driver.dialect.forUpdate}`,
+        `SELECT state, webhook_id, mode, gateway_id, measurement FROM deliveries WHERE id = $1 AND webhook_config_id = $2${driver.dialect.forUpdate}`,
         [deliveryId, configId],
       );
       if (!old) return 'not-found' as const;
@@ -20,9 +20,10 @@ export const resend =
       if (await tx.one(`SELECT id FROM deliveries WHERE resend_of = $1 AND state = 'queued'`, [deliveryId])) return 'resend-queued' as const;
       const id = randomUUID();
       await tx.run(
-        `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, resend_of)
-         VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, $6, $6, $7)`,
-        [id, configId, String(old.mode), String(old.gateway_id), String(old.measurement), now, deliveryId],
+        `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, resend_of)
+         VALUES ($1, $2, $3, $4, $5, $6, 'queued', 0, $7, $7, $7, $8)`,
+        // The same message to the receiver: a resend keeps the webhook-id of what it sends again.
+        [id, String(old.webhook_id), configId, String(old.mode), String(old.gateway_id), String(old.measurement), now, deliveryId],
       );
       // An unlink took the device's points with it: only points of devices still linked are there to copy.
       const copied = await tx.run(

@@ -4,7 +4,7 @@
 // point waits with no delivery until its batch is formed).
 import { randomUUID } from 'node:crypto';
 import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
-import type { QueuedPoint } from './delivery-queue.ts';
+import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
 
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
 const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint' } as const;
@@ -36,8 +36,8 @@ export async function routeAndQueue(tx: SqlQueryable, { jsonRows }: SqlDialect, 
   }
   if (deliveries.length > 0) {
     await tx.run(
-      `INSERT INTO deliveries (id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
-       SELECT x.id, x.cfg, x.mode, x.g, x.m, 'queued', 0, x.at, x.at, x.at FROM ${jsonRows('$1', 'x', deliveryInput)}`,
+      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
+       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, x.mode, x.g, x.m, 'queued', 0, x.at, x.at, x.at FROM ${jsonRows('$1', 'x', deliveryInput)}`,
       [JSON.stringify(deliveries)],
     );
   }

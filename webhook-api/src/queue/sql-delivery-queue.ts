@@ -8,6 +8,7 @@ import { ingest } from './ingest.ts';
 import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 import { resend } from './resend.ts';
+import { retryNow } from './retry-now.ts';
 
 export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'formBatches' | 'onWorkElsewhere'>;
 
@@ -21,6 +22,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     nextDueAt: nextDueAt(driver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),
+    retryNow: retryNow(deps),
     prune: prune(driver),
     stats: stats(driver),
     onWork: deps.signal.onWork,

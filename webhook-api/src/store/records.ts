@@ -26,14 +26,26 @@ export interface WebhookConfig {
   readonly includeRetryHeader: boolean;
 }
 
-/** A configuration as stored: the public fields plus the encrypted credentials. */
+/**
+ * The secrets a configuration's deliveries are signed with (Standard Webhooks), encrypted by the
+ * CredentialVault: the current one, and for a while after a rotation the one it replaced.
+ */
+export interface SigningSecrets {
+  readonly current: string;
+  readonly previous: string | null;
+  /** Until when (epoch ms) the previous secret signs too. */
+  readonly previousUntil: number | null;
+}
+
+/** A configuration as stored: the public fields plus the encrypted credentials and signing secrets. */
 export interface StoredConfig extends WebhookConfig {
   /** authPayload encrypted by the CredentialVault, or null. Never leaves the service. */
   readonly authPayloadEncrypted: string | null;
+  readonly signingSecrets: SigningSecrets;
 }
 
-/** What a create or an update writes: every field but the identity. */
-export type ConfigFields = Omit<StoredConfig, 'id' | 'companyId'>;
+/** What an update writes: every field but the identity and the signing secrets (rotated on their own). */
+export type ConfigFields = Omit<StoredConfig, 'id' | 'companyId' | 'signingSecrets'>;
 
 export interface DeviceLink {
   readonly deviceId: number;

@@ -5,7 +5,8 @@ import type { SqlRow, SqlValue } from './sql-driver.ts';
 
 /** The columns each mapping reads, for the SELECT and RETURNING lists. */
 export const configColumns =
-  'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header';
+  'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header, ' +
+  'signing_secret_encrypted, previous_signing_secret_encrypted, previous_signing_secret_until';
 export const linkColumns = 'webhook_config_id, device_id, created_at';
 export const scopeColumns = 'id, scope_level, connection_tag, measurement, enabled';
 
@@ -41,6 +42,11 @@ export const toConfig = (r: SqlRow): StoredConfig => ({
   customHeaders: textOrNull(r.custom_headers),
   includeMetadataHeaders: flag(r.include_metadata_headers),
   includeRetryHeader: flag(r.include_retry_header),
+  signingSecrets: {
+    current: text(r.signing_secret_encrypted),
+    previous: textOrNull(r.previous_signing_secret_encrypted),
+    previousUntil: r.previous_signing_secret_until === null ? null : Number(r.previous_signing_secret_until),
+  },
 });
 
 export const toLink = (r: SqlRow): DeviceLink => ({ deviceId: Number(r.device_id), webhookConfigId: text(r.webhook_config_id), createdAt: text(r.created_at) });

@@ -85,6 +85,19 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         );
         return row && toConfig(row);
       }),
+    rotateSigningSecret: (id, rotate) =>
+      inTransaction(async (tx) => {
+        // Under the row's lock: two rotations at once take turns, and the second replaces the first's.
+        const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1${forUpdate}`, [id]);
+        if (!current) return undefined;
+        const next = rotate(toConfig(current).signingSecrets);
+        const row = await tx.one(
+          `UPDATE webhook_configs SET signing_secret_encrypted = $1, previous_signing_secret_encrypted = $2, previous_signing_secret_until = $3, updated_at = $4
+           WHERE id = $5 RETURNING ${configColumns}`,
+          [next.current, next.previous, next.previousUntil, new Date().toISOString(), id],
+        );
+        return row && toConfig(row).signingSecrets;
+      }),
     deleteConfig: (id) =>
       inTransaction(async (tx) => {
         const deleted = await tx.one('DELETE FROM webhook_configs WHERE id = $1 RETURNING company_id', [id]);

@@ -2,7 +2,7 @@
 // Conflicts, limits and rows that vanished in a race come back as values, not exceptions, so
 // callers answer 404 or 409 without guessing at driver error codes; an outage throws
 // StoreUnavailableError.
-import type { ConfigFields, DeviceLink, Scope, ScopeRoute, StoredConfig } from './records.ts';
+import type { ConfigFields, DeviceLink, Scope, ScopeRoute, SigningSecrets, StoredConfig } from './records.ts';
 
 /** At most `limit` items after the position `after` (a previous page's `next`), in creation order. */
 export interface PageRequest {
@@ -22,7 +22,7 @@ export type NotFound = 'not-found';
 export type LimitReached = 'limit-reached';
 
 export interface WebhookStore {
-  /** With `limit`, refuses the configuration when its company already has that many. */
+  /** With `limit`, refuses the configuration when its company already has that many. It starts with its current signing secret alone. */
   createConfig(config: StoredConfig, limit?: number): Promise<StoredConfig | LimitReached>;
   getConfig(id: string): Promise<StoredConfig | undefined>;
   listConfigs(companyId: number): Promise<StoredConfig[]>;
@@ -34,6 +34,11 @@ export interface WebhookStore {
    * throws rolls the update back.
    */
   updateConfig(id: string, change: ConfigFields | ((current: StoredConfig) => ConfigFields)): Promise<StoredConfig | undefined>;
+  /**
+   * Replaces the signing secrets with what `rotate` makes of them, read and written under the row's
+   * lock; undefined when the configuration does not exist.
+   */
+  rotateSigningSecret(id: string, rotate: (current: SigningSecrets) => SigningSecrets): Promise<SigningSecrets | undefined>;
   /** Deletes the configuration with its links, scopes and deliveries (queued ones too); false when it did not exist. */
   deleteConfig(id: string): Promise<boolean>;
 

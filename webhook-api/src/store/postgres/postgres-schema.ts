@@ -18,6 +18,9 @@ export const postgresSchema = `
     custom_headers TEXT,
     include_metadata_headers BOOLEAN NOT NULL,
     include_retry_header BOOLEAN NOT NULL,
+    signing_secret_encrypted TEXT NOT NULL,
+    previous_signing_secret_encrypted TEXT,
+    previous_signing_secret_until BIGINT,
     created_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     updated_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     seq BIGINT NOT NULL DEFAULT nextval('webhook_api_creation_order')
@@ -57,6 +60,7 @@ export const postgresSchema = `
   CREATE TABLE deliveries (
     id TEXT PRIMARY KEY,
     seq BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    webhook_id TEXT NOT NULL,
     webhook_config_id TEXT NOT NULL REFERENCES webhook_configs (id) ON DELETE CASCADE,
     mode TEXT NOT NULL,
     gateway_id TEXT NOT NULL,

@@ -3,7 +3,9 @@
 // in order. Times of the delivery queue are epoch milliseconds, compared as numbers.
 //
 // - webhook_configs, device_links, scopes: the configurations, their links and the links' scopes;
-//   company_config_counts: how many configurations each company holds (the limit's count).
+//   company_config_counts: how many configurations each company holds (the limit's count). A
+//   configuration's signing secret (and, for a day after a rotation, the one it replaced) is stored
+//   encrypted like its credentials.
 // - deliveries: one row per request to make (a Realtime point, or a Batch of points), queued until
 //   it is delivered, dropped (4xx, a refused target) or failed (out of attempts or age). A deliverer
 //   holds a queued row while it works on it with a lease (lease_owner, lease_until).
@@ -26,6 +28,9 @@ export const sqliteSchema = `
     custom_headers TEXT,
     include_metadata_headers INTEGER NOT NULL,
     include_retry_header INTEGER NOT NULL,
+    signing_secret_encrypted TEXT NOT NULL,
+    previous_signing_secret_encrypted TEXT,
+    previous_signing_secret_until BIGINT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
   );
@@ -61,6 +66,8 @@ export const sqliteSchema = `
 
   CREATE TABLE deliveries (
     id TEXT PRIMARY KEY,
+    -- The Standard Webhooks message id: the delivery's own, or the one it was resent from.
+    webhook_id TEXT NOT NULL,
     webhook_config_id TEXT NOT NULL REFERENCES webhook_configs (id) ON DELETE CASCADE,
     mode TEXT NOT NULL,
     gateway_id TEXT NOT NULL,

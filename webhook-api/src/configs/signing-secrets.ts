@@ -1,0 +1,37 @@
+// A configuration's signing secret (Standard Webhooks): `whsec_` and the base64 of 32 random bytes,
+// made when the configuration is created, stored encrypted like its credentials (bound to the
+// configuration and to this use, so it cannot be swapped with them), shown to a manager on request,
+// and rotated with a day's overlap in which deliveries carry a signature by each secret.
+import { randomBytes } from 'node:crypto';
+import type { SigningSecrets } from '../store/records.ts';
+import type { CredentialVault } from './credential-vault.ts';
+
+/** How long the secret a rotation replaced still signs deliveries, so receivers can switch over. */
+export const rotationOverlapMs = 24 * 60 * 60 * 1000;
+
+const prefix = 'whsec_';
+
+export const newSigningSecret = (): string => `${prefix}${randomBytes(32).toString('base64')}`;
+
+/** What a signing secret's ciphertext is bound to: its configuration, and this use. */
+export const signingSecretBinding = (configId: string) => `${configId}#signing-secret`;
+
+/** The signing secrets of a new configuration: one, made now. */
+export const firstSigningSecrets = (vault: CredentialVault, configId: string): SigningSecrets => ({
+  current: vault.encrypt(newSigningSecret(), signingSecretBinding(configId)),
+  previous: null,
+  previousUntil: null,
+});
+
+/** After a rotation at `now`: a new current secret; the one it replaces signs too for a day. */
+export const rotatedSigningSecrets = (vault: CredentialVault, configId: string, current: SigningSecrets, now: number): SigningSecrets => ({
+  current: vault.encrypt(newSigningSecret(), signingSecretBinding(configId)),
+  previous: current.current,
+  previousUntil: now + rotationOverlapMs,
+});
+
+/** The encrypted secrets that sign a delivery made at `now`: the current one, then the previous while its day lasts. */
+export function signingSecretsAt(secrets: SigningSecrets, now: number): string[] {
+  const { current, previous, previousUntil } = secrets;
+  return previous !== null && previousUntil !== null && now < previousUntil ? [current, previous] : [current];
+}

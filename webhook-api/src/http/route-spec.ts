@@ -1,0 +1,34 @@
+// A route as its table states it: method, path, rights, inputs and success shape, read by the
+// Express router and by the OpenAPI document alike, so the two cannot drift apart.
+import type { z } from 'zod';
+import type { WebhookLimits } from '../configs/limits.ts';
+import type { Right } from './caller-guard.ts';
+
+export interface RouteSpec {
+  readonly operationId: string;
+  readonly method: 'get' | 'post' | 'put' | 'delete';
+  readonly path: string;
+  readonly summary: string;
+  readonly right: Right;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly success: { readonly status: 200 | 201 | 204; readonly schema?: z.ZodType; readonly description: string };
+  readonly errors: readonly number[];
+  /** A list endpoint: pages of at most this limit's number of items (`limit`, `cursor`, a Link to the next page). */
+  readonly paging?: keyof WebhookLimits;
+}
+
+/** Pages of a fixed size rather than one of the configurable limits. */
+export interface FixedPaging {
+  /** `limit` from 1 to this. */
+  readonly most: number;
+  /** `limit` when omitted. */
+  readonly byDefault: number;
+  /** The order of the items, as the document states it. */
+  readonly order: string;
+}
+
+export interface DeliveryRouteSpec extends Omit<RouteSpec, 'success' | 'paging'> {
+  readonly success: { readonly status: 200 | 202; readonly schema: z.ZodType; readonly description: string };
+  readonly paging?: FixedPaging;
+}
