@@ -11,3 +11,5 @@ const generatedId = (what: string) => z.string().regex(/^[\w-]{1,128}$/, `must b
 export const webhookId = generatedId('a webhook id').describe('The webhook configuration id, as list_webhooks or create_webhook returns it.');
 
 export const scopeId = generatedId('a scope id').describe('The scope id, as list_scopes or add_scope returns it.');
+
+export const deliveryId = generatedId('a delivery id').describe('The delivery id, as list_deliveries shows it.');

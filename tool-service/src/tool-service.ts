@@ -2,6 +2,7 @@
 // API is declared part of the platform API, the only other place the delegated token may go.
 import type { HttpClient, Logger, PlatformAppIdentity } from '@platform/shared';
 import { createToolApp, type ToolApp, type ToolAppOptions } from '@platform/shared/tools';
+import { deliveryTools } from './deliveries.tools.ts';
 import { deviceLinkTools } from './device-links.tools.ts';
 import { platformTools } from './platform.tools.ts';
 import { scopeTools } from './scopes.tools.ts';
@@ -29,6 +30,6 @@ export function createToolService(options: ToolServiceOptions): ToolApp {
     ...(options.httpClient && { httpClient: options.httpClient }),
     ...(options.registration && { registration: options.registration }),
   });
-  app.registerTools([...webhookTools, ...deviceLinkTools, ...scopeTools, ...platformTools(identity)]);
+  app.registerTools([...webhookTools, ...deviceLinkTools, ...scopeTools, ...deliveryTools, ...platformTools(identity)]);
   return app;
 }

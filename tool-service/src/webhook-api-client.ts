@@ -42,6 +42,31 @@ export const scope = z.object({
 });
 export type Scope = z.output<typeof scope>;
 
+export const deliveryOutcomes = ['delivered', 'retrying', 'dropped', 'failed'] as const;
+
+/** One line of a configuration's attempt log: never credentials or headers. */
+export const deliveryAttempt = z.object({
+  deliveryId: z.string(),
+  webhookId: z.string(),
+  attempt: z.number().int(),
+  outcome: z.enum(deliveryOutcomes),
+  responseStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+  responseBody: z.string().nullable(),
+  durationMs: z.number(),
+  startedAt: z.string(),
+  pointCount: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
+
+export interface AttemptFilter {
+  readonly outcome?: (typeof deliveryOutcomes)[number] | undefined;
+  readonly since?: string | undefined;
+  readonly limit?: number | undefined;
+  readonly cursor?: string | undefined;
+}
+
 /** A configuration's fields as the API takes them; authPayload and customHeaders are JSON objects serialized as strings. */
 export interface WebhookFields {
   readonly name?: string;
@@ -76,12 +101,21 @@ export interface WebhookApi {
   listScopes(webhookId: string, deviceId: number): Promise<Scope[]>;
   updateScope(webhookId: string, deviceId: number, scopeId: string, fields: ScopeFields): Promise<Scope>;
   removeScope(webhookId: string, deviceId: number, scopeId: string): Promise<void>;
+  /** A page of the attempt log, newest first, and the cursor of the next page (undefined on the last). */
+  listAttempts(webhookId: string, filter: AttemptFilter): Promise<{ attempts: DeliveryAttempt[]; nextCursor: string | undefined }>;
+  retryDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string; nextAttemptAt: string }>;
+  resendDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string }>;
 }
 
 const segment = encodeURIComponent;
 const configPath = (webhookId: string) => `/v2/webhooks/${segment(webhookId)}`;
 const linkPath = (webhookId: string, deviceId: number) => `${configPath(webhookId)}/devices/${deviceId}`;
 const routesPath = (webhookId: string, deviceId: number) => `${linkPath(webhookId, deviceId)}/routes`;
+const deliveryPath = (webhookId: string, deliveryId: string) => `${configPath(webhookId)}/deliveries/${segment(deliveryId)}`;
+
+/** The `cursor` of the next page's path and query, as the API's Link header gave it. */
+const cursorOf = (next: string | undefined) =>
+  next === undefined ? undefined : (new URL(next, 'http://next.invalid').searchParams.get('cursor') ?? undefined);
 
 /** The webhook API for one tool call, with that call's delegated token. */
 export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
@@ -116,5 +150,13 @@ export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
     removeScope: async (webhookId, deviceId, scopeId) => {
       await send(z.unknown(), 'DELETE', `${routesPath(webhookId, deviceId)}/${segment(scopeId)}`);
     },
+    async listAttempts(webhookId, filter) {
+      const path = `${configPath(webhookId)}/deliveries`;
+      const page = await client.getPage(path, { query: { ...filter }, headers: { AuthVersion: 'V0.0.1' } });
+      return { attempts: shapedAnswer(z.array(deliveryAttempt), page.body, 'the webhook API', `GET ${path}`), nextCursor: cursorOf(page.next) };
+    },
+    retryDelivery: (webhookId, deliveryId) =>
+      send(z.object({ deliveryId: z.string(), nextAttemptAt: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/retry`),
+    resendDelivery: (webhookId, deliveryId) => send(z.object({ deliveryId: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/resend`),
   };
 }

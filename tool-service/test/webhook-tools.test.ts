@@ -55,8 +55,8 @@ describe('the webhook tools', () => {
   it('offers every tool with the permission it needs and honest hints', async () => {
     const listing = await tools().client.list();
     const byName = Object.fromEntries(listing.map((tool) => [tool.name, tool]));
-    const view = ['list_webhooks', 'get_webhook', 'list_linked_devices', 'list_scopes', 'list_devices'];
-    const manage = ['create_webhook', 'update_webhook', 'delete_webhook', 'link_device', 'unlink_device'];
+    const view = ['list_webhooks', 'get_webhook', 'list_linked_devices', 'list_scopes', 'list_devices', 'list_deliveries'];
+    const manage = ['create_webhook', 'update_webhook', 'delete_webhook', 'link_device', 'unlink_device', 'retry_delivery', 'resend_delivery'];
     const scopes = ['add_scope', 'update_scope', 'enable_scope', 'disable_scope', 'remove_scope'];
     expect(Object.keys(byName).sort()).toEqual([...view, ...manage, ...scopes, 'whoami', 'list_companies', 'app_info'].sort());
     for (const name of view) expect(byName[name]).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true, destructiveHint: false });
@@ -64,8 +64,9 @@ describe('the webhook tools', () => {
     // Destructive: what they change or remove is not kept; the others only add, or toggle.
     for (const name of ['delete_webhook', 'unlink_device', 'remove_scope', 'update_webhook', 'update_scope'])
       expect(byName[name]?.destructiveHint, name).toBe(true);
-    for (const name of ['create_webhook', 'link_device', 'add_scope', 'enable_scope', 'disable_scope']) expect(byName[name]?.destructiveHint, name).toBe(false);
-    expect(listing.filter((tool) => !tool.readOnlyHint && !tool.idempotentHint).map((tool) => tool.name)).toEqual(['create_webhook']);
+    for (const name of ['create_webhook', 'link_device', 'add_scope', 'enable_scope', 'disable_scope', 'retry_delivery', 'resend_delivery'])
+      expect(byName[name]?.destructiveHint, name).toBe(false);
+    expect(listing.filter((tool) => !tool.readOnlyHint && !tool.idempotentHint).map((tool) => tool.name)).toEqual(['create_webhook', 'resend_delivery']);
     for (const name of ['whoami', 'list_companies', 'app_info']) expect(byName[name]).toMatchObject({ requiresPermission: '', readOnlyHint: true });
     for (const tool of listing) {
       expect(tool.description.length).toBeGreaterThan(40);

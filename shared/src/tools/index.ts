@@ -11,7 +11,14 @@ export {
   type ToolSpec,
 } from './tool-definition.ts';
 export { createCallContext, type CallContextOptions, type PlatformMcpCallContext } from './call-context.ts';
-export { addressWithin, createPlatformApiClient, type HttpMethod, type PlatformApiClient, type PlatformRequestOptions } from './platform-api-client.ts';
+export {
+  addressWithin,
+  createPlatformApiClient,
+  type HttpMethod,
+  type PlatformApiClient,
+  type PlatformPage,
+  type PlatformRequestOptions,
+} from './platform-api-client.ts';
 export { permissionDenied, ToolCallError, toolCallCatalog, ToolError, type ToolCallErrorCode } from './tool-errors.ts';
 export { createToolRunner, type ToolCall, type ToolCallOutcome, type ToolRunner } from './tool-runner.ts';
 export { startToolServer, toolServiceName, maxRequestBytes, type RunningToolServer, type ToolServerTime } from './tool-server.ts';

@@ -47,6 +47,21 @@ describe('the platform API client of a tool', () => {
     expect(api.seen).toEqual([{ method: 'POST', url: '/v2/webhooks?companyId=1&q=a%26b%3Dc', authorization: 'Bearer delegated-token', body: '{"name":"x"}' }]);
   });
 
+  it('reads a page and the path of the next from its Link header, only when it stays under the base', async () => {
+    const links = [
+      '</api/v2/list?cursor=abc&outcome=failed>; rel="next"',
+      '<https://evil.example/api/v2/list?cursor=x>; rel="next"',
+      '</elsewhere/list?cursor=y>; rel="next"',
+      '</api/v2/list?cursor=z>; rel="prev"',
+    ];
+    let index = 0;
+    const api = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json', link: links[index++] ?? '' }).end('[1]'));
+    const paged = client(`${api.url}/api`);
+    expect(await paged.getPage('/v2/list', { query: { outcome: 'failed' } })).toEqual({ body: [1], next: '/v2/list?cursor=abc&outcome=failed' });
+    for (let i = 1; i < links.length; i++) expect((await paged.getPage('/v2/list')).next).toBeUndefined();
+    expect(api.seen[0]?.url).toBe('/api/v2/list?outcome=failed');
+  });
+
   it('will not let a tool override the bearer with a header of its own', async () => {
     const api = await serve((_req, res) => res.writeHead(204).end());
     await client(api.url).get('/api/me', { headers: { authorization: 'Bearer person-token' } });

@@ -28,6 +28,33 @@ export interface PlatformApiClient {
    */
   request(method: HttpMethod, path: string, options?: PlatformRequestOptions): Promise<unknown>;
   get(path: string, options?: Omit<PlatformRequestOptions, 'body'>): Promise<unknown>;
+  /**
+   * GETs one page of a paged list: its parsed JSON, and the path and query of the next page from the
+   * answer's `Link: <...>; rel="next"` header (RFC 8288), when there is one and it stays under the base.
+   */
+  getPage(path: string, options?: Omit<PlatformRequestOptions, 'body'>): Promise<PlatformPage>;
+}
+
+export interface PlatformPage {
+  readonly body: unknown;
+  /** The next page's path and query (under the base), or undefined on the last page. */
+  readonly next: string | undefined;
+}
+
+/** The path and query of a `rel="next"` link that stays under the base; undefined otherwise. */
+function nextPageOf(link: string | null, baseUrl: string): string | undefined {
+  const target = /<([^>]+)>\s*;\s*rel="?next"?/.exec(link ?? '')?.[1];
+  if (target === undefined) return undefined;
+  const { base, prefix } = baseOf(baseUrl);
+  let url: URL;
+  try {
+    url = new URL(target, base);
+  } catch {
+    return undefined;
+  }
+  if (url.origin !== base.origin || !(url.pathname.startsWith(prefix) || prefix === '/')) return undefined;
+  const path = prefix === '/' ? url.pathname : url.pathname.slice(prefix.length - 1);
+  return `${path}${url.search}`;
 }
 
 export interface PlatformApiClientOptions {
@@ -90,7 +117,7 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
   const fetch = options.fetch ?? globalThis.fetch;
   baseOf(baseUrl);
 
-  const request = async (method: HttpMethod, path: string, requestOptions: PlatformRequestOptions = {}): Promise<unknown> => {
+  const exchange = async (method: HttpMethod, path: string, requestOptions: PlatformRequestOptions = {}): Promise<{ body: unknown; link: string | null }> => {
     const url = addressWithin(baseUrl, path, requestOptions.query);
     const what = `${method} ${url.pathname}`;
     // Headers, not an object: a tool's own Authorization, in any letter case, is replaced, never merged.
@@ -144,7 +171,7 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
       }
       body = undefined;
     }
-    if (response.ok) return body;
+    if (response.ok) return { body, link: response.headers.get('link') };
     const code = response.status >= 500 ? 'UNAVAILABLE' : (codeByStatus[response.status] ?? `HTTP_${response.status}`);
     const said = messageOf(body);
     const field = (body as { error?: { field?: unknown } } | undefined)?.error?.field;
@@ -153,9 +180,15 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
     });
   };
 
+  const request = async (method: HttpMethod, path: string, requestOptions?: PlatformRequestOptions) => (await exchange(method, path, requestOptions)).body;
+
   return Object.freeze({
     baseUrl,
     request,
     get: (path: string, getOptions?: Omit<PlatformRequestOptions, 'body'>) => request('GET', path, getOptions),
+    async getPage(path: string, getOptions?: Omit<PlatformRequestOptions, 'body'>) {
+      const { body, link } = await exchange('GET', path, getOptions);
+      return { body, next: nextPageOf(link, baseUrl) };
+    },
   });
 }

@@ -1,0 +1,61 @@
+// Tools over a webhook's deliveries, for an agent asked "did Acme's data arrive?": the attempt log
+// (what each attempt came to, and when a waiting retry is due), sending a waiting delivery now, and
+// sending a dropped or failed one again. The same rights as the REST API: view to read, manage to act.
+import { defineTool, type ToolDefinition } from '@platform/shared/tools';
+import { z } from 'zod';
+import { deliveryId, webhookId } from './tool-inputs.ts';
+import { deliveryAttempt, deliveryOutcomes, webhookApi } from './webhook-api-client.ts';
+
+export const listDeliveries = defineTool({
+  name: 'list_deliveries',
+  title: 'List delivery attempts of a webhook',
+  description:
+    "Lists a webhook configuration's attempt log, newest first: each attempt of each delivery with its outcome (delivered, retrying, dropped, failed), " +
+    "the endpoint's status and the start of its answer, and, on a delivery waiting for its retry, when that is due (nextAttemptAt). " +
+    'Filter by outcome and by start time (since); page with limit and the nextCursor of the previous page.',
+  inputSchema: z.strictObject({
+    webhookId,
+    outcome: z.enum(deliveryOutcomes).optional().describe('Only attempts that came to this outcome.'),
+    since: z.iso.datetime({ offset: true }).optional().describe('Only attempts started at or after this ISO 8601 time, such as 2026-11-22T12:00:00Z.'),
+    limit: z.number().int().min(1).max(100).optional().describe('Attempts per page, 1 to 100; 50 by default.'),
+    cursor: z.string().max(512).optional().describe('The nextCursor of the previous page, to read the next one.'),
+  }),
+  outputSchema: z.object({
+    attempts: z.array(deliveryAttempt),
+    nextCursor: z.string().nullable().describe('Pass it as cursor for the next page; null on the last page.'),
+  }),
+  requiresPermission: 'device-overview:view',
+  annotations: { readOnlyHint: true },
+  handler: async ({ webhookId: id, ...filter }, ctx) => {
+    const page = await webhookApi(ctx).listAttempts(id, filter);
+    return { attempts: page.attempts, nextCursor: page.nextCursor ?? null };
+  },
+});
+
+export const retryDelivery = defineTool({
+  name: 'retry_delivery',
+  title: 'Send a waiting delivery now',
+  description:
+    'Sends a delivery that is waiting for its retry now instead of when its schedule says (list_deliveries shows nextAttemptAt on such a delivery). ' +
+    'Its attempt count goes on. Fails with 409 while it is being sent, and once it was delivered, dropped or failed (use resend_delivery for those).',
+  inputSchema: z.strictObject({ webhookId, deliveryId }),
+  outputSchema: z.object({ deliveryId: z.string(), nextAttemptAt: z.string() }),
+  requiresPermission: 'device-overview:manage',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  handler: (args, ctx) => webhookApi(ctx).retryDelivery(args.webhookId, args.deliveryId),
+});
+
+export const resendDelivery = defineTool({
+  name: 'resend_delivery',
+  title: 'Send a dropped or failed delivery again',
+  description:
+    'Queues a dropped or failed delivery again as a new delivery with the same points (of devices still linked), which the receiver gets with the same webhook-id. ' +
+    'Fails with 409 for a delivered one, one still queued, or one already being sent again.',
+  inputSchema: z.strictObject({ webhookId, deliveryId }),
+  outputSchema: z.object({ deliveryId: z.string().describe('The new delivery.') }),
+  requiresPermission: 'device-overview:manage',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  handler: (args, ctx) => webhookApi(ctx).resendDelivery(args.webhookId, args.deliveryId),
+});
+
+export const deliveryTools: readonly ToolDefinition[] = [listDeliveries, retryDelivery, resendDelivery];

@@ -1,0 +1,129 @@
+// The delivery tools end to end: a real dev platform, a real webhook API on SQLite (its queue
+// driven by the test, as a deliverer would drive it) and the tool service on loopback, called with
+// delegated tokens from a real token exchange.
+import { delegatedToken, startPlatform } from '@platform/dev-platform/testing';
+import { startedForTests, type CallAnswer } from '@platform/shared/testing';
+import { startedApiForTests } from '@platform/webhook-api/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startedToolServiceForTests } from './harness.ts';
+
+const platform = startedForTests(() => startPlatform());
+const api = startedApiForTests('SQLite', () => platform().issuer);
+const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: api().url }));
+
+let oscar: string;
+let vera: string;
+beforeAll(async () => {
+  oscar = await delegatedToken(platform().issuer, 'oscar');
+  vera = await delegatedToken(platform().issuer, 'vera');
+});
+
+const call = (name: string, args: unknown, token = oscar) => tools().client.call(name, args, token);
+async function result<T>(name: string, args: unknown, token = oscar): Promise<T> {
+  const answer = await call(name, args, token);
+  expect(answer).toMatchObject({ ok: true, isError: false });
+  return (answer as Extract<CallAnswer, { ok: true }>).result as T;
+}
+
+interface Attempt {
+  deliveryId: string;
+  webhookId: string;
+  attempt: number;
+  outcome: string;
+  nextAttemptAt: string | null;
+}
+
+/** A webhook of company 1 routing device 1001, with two points of it queued, attempted once each: one waits for its retry, one was dropped. */
+async function webhookWithAttempts(): Promise<{ webhookId: string; waiting: string; dropped: string }> {
+  const { webhook } = await result<{ webhook: { id: string } }>('create_webhook', {
+    companyId: 1,
+    name: 'Boiler feed',
+    url: 'https://receiver.example/hook',
+    deliveryMode: 'Realtime',
+  });
+  const webhookId = webhook.id;
+  await result('link_device', { webhookId, deviceId: 1001 });
+  const connectionTag = `conn-${webhookId}`;
+  await result('add_scope', { webhookId, deviceId: 1001, scopeLevel: 'Connection', connectionTag });
+  const queue = api().store.deliveries;
+  const point = { deviceId: 1001, gatewayId: 'gw-1', connectionTag, measurement: 'temperature', point: '{"Measurement":"temperature"}' };
+  const now = Date.now();
+  expect(await queue.ingest([point, point], now)).toEqual({ queued: 2 });
+  const claimed = (await queue.claim({ owner: 'test', now, leaseMs: 60_000, limit: 100, perConfig: 100, inFlight: new Map() })).filter(
+    (d) => d.config.id === webhookId,
+  );
+  const [waiting, dropped] = claimed;
+  if (!waiting || !dropped) throw new Error('not claimed');
+  const settlement = { attempt: 0, responseBody: '', startedAt: now, durationMs: 5, pointCount: 1 };
+  await queue.settle(
+    'test',
+    [
+      { ...settlement, id: waiting.id, outcome: 'retrying', status: 503, error: 'the endpoint answered 503', nextAttemptAt: now + 3_600_000 },
+      { ...settlement, id: dropped.id, outcome: 'dropped', status: 410, error: 'the endpoint answered 410' },
+    ],
+    now,
+  );
+  return { webhookId, waiting: waiting.id, dropped: dropped.id };
+}
+
+describe('the delivery tools', () => {
+  it('list the attempt log with the retry time of a waiting delivery, filter it, and page it by cursor', async () => {
+    const { webhookId, waiting, dropped } = await webhookWithAttempts();
+    const all = await result<{ attempts: Attempt[]; nextCursor: string | null }>('list_deliveries', { webhookId });
+    expect(all.nextCursor).toBeNull();
+    expect(all.attempts.map((a) => [a.deliveryId, a.outcome])).toEqual(
+      expect.arrayContaining([
+        [waiting, 'retrying'],
+        [dropped, 'dropped'],
+      ]),
+    );
+    expect(all.attempts.find((a) => a.deliveryId === waiting)?.nextAttemptAt).toMatch(/^\d{4}-/);
+    expect(all.attempts.find((a) => a.deliveryId === dropped)).toMatchObject({ nextAttemptAt: null, webhookId: `msg_${dropped}` });
+
+    const onlyDropped = await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId, outcome: 'dropped' });
+    expect(onlyDropped.attempts.map((a) => a.deliveryId)).toEqual([dropped]);
+    expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId, since: '2999-01-01T00:00:00Z' })).attempts).toEqual([]);
+
+    const first = await result<{ attempts: Attempt[]; nextCursor: string | null }>('list_deliveries', { webhookId, limit: 1 });
+    expect(first.attempts).toHaveLength(1);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await result<{ attempts: Attempt[]; nextCursor: string | null }>('list_deliveries', { webhookId, limit: 1, cursor: first.nextCursor });
+    expect(second.nextCursor).toBeNull();
+    expect([...first.attempts, ...second.attempts].map((a) => a.deliveryId).sort()).toEqual([waiting, dropped].sort());
+  });
+
+  it('send a waiting delivery now and a dropped one again, as the REST API does; an API refusal reads as a tool error', async () => {
+    const { webhookId, waiting, dropped } = await webhookWithAttempts();
+    const retried = await result<{ deliveryId: string; nextAttemptAt: string }>('retry_delivery', { webhookId, deliveryId: waiting });
+    expect(retried.deliveryId).toBe(waiting);
+    expect(Date.parse(retried.nextAttemptAt)).toBeLessThanOrEqual(Date.now());
+    const resent = await result<{ deliveryId: string }>('resend_delivery', { webhookId, deliveryId: dropped });
+    expect(resent.deliveryId).not.toBe(dropped);
+    // Both are due now: a deliverer's next claim takes them, the resend with the dropped one's webhook-id.
+    const due = (await api().store.deliveries.claim({ owner: 'test', now: Date.now() + 1, leaseMs: 60_000, limit: 100, perConfig: 100, inFlight: new Map() }))
+      .filter((d) => d.config.id === webhookId)
+      .map((d) => [d.id, d.webhookId, d.attempts]);
+    expect(due).toEqual(
+      expect.arrayContaining([
+        [waiting, `msg_${waiting}`, 1],
+        [resent.deliveryId, `msg_${dropped}`, 0],
+      ]),
+    );
+    await api().store.deliveries.release('test');
+
+    const again = await call('retry_delivery', { webhookId, deliveryId: dropped });
+    expect(again).toMatchObject({ ok: true, isError: true, result: { code: 'CONFLICT', status: 409 } });
+  });
+
+  it('let a viewer read the attempt log but not act on it', async () => {
+    const { webhookId, waiting, dropped } = await webhookWithAttempts();
+    expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId }, vera)).attempts).toHaveLength(2);
+    for (const [name, deliveryId] of [
+      ['retry_delivery', waiting],
+      ['resend_delivery', dropped],
+    ] as const) {
+      expect(await call(name, { webhookId, deliveryId }, vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+    }
+    expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId })).attempts.map((a) => a.outcome).sort()).toEqual(['dropped', 'retrying']);
+  });
+});
