@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/client';
-import { describeDelivery, maskedHeaderValue, startDemoReceiver, type DemoReceiver } from './demo-receiver.ts';
+import { Webhook } from 'standardwebhooks';
+import { describeDelivery, maskedHeaderValue, startDemoReceiver, type DemoReceiver, type ReceivedDelivery } from './demo-receiver.ts';
 import { readings, sendTelemetry, type SimulatedDevice } from './device-simulator.ts';
 import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
 import type { StackAddresses } from './stack.ts';
@@ -39,7 +40,7 @@ const stepTitles = [
   'create_webhook: a Realtime webhook to the demo receiver, with a Bearer credential',
   `link_device: device ${device.deviceId} to the webhook`,
   'add_scope: the temperature measurement of its sensor-bus connection',
-  'the device sends temperature and humidity readings',
+  'the device sends temperature and humidity readings; the receiver verifies each signature',
   'disable_scope: delivery stops',
   'the attempt log (GET /v2/webhooks/{id}/deliveries) shows the deliveries',
   'a right the app was never consented to is refused',
@@ -76,6 +77,27 @@ async function attemptLog(
   });
   if (!response.ok) throw new DemoStepFailed(`the attempt log answered ${response.status}`);
   return (await response.json()) as { outcome: string; responseStatus: number | null; error: string | null }[];
+}
+
+/** The webhook's signing secret, as a manager reads it over REST (GET /v2/webhooks/{id}/signing-secret). */
+async function signingSecret(webhookApiUrl: string, token: string, webhookId: string): Promise<string> {
+  const response = await fetch(`${webhookApiUrl}/v2/webhooks/${encodeURIComponent(webhookId)}/signing-secret`, {
+    headers: { authorization: `Bearer ${token}`, authversion: 'V0.0.1', accept: 'application/json' },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new DemoStepFailed(`the signing secret was answered ${response.status}`);
+  return ((await response.json()) as { secret: string }).secret;
+}
+
+/** Whether a delivery's webhook-signature verifies with `secret` over the body as it arrived (and its timestamp is recent). */
+function verifiesWith(secret: string, delivery: ReceivedDelivery): boolean {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  try {
+    new Webhook(secret).verify(delivery.raw, headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs every step; resolves when all were seen, rejects with the first that was not. Cleans up either way. */
@@ -198,9 +220,15 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         );
       const measurements = got.map((d) => (d.body as { Point?: { Measurement?: string } }).Point?.Measurement);
       if (measurements.some((m) => m !== 'temperature')) throw new DemoStepFailed(`the receiver got ${measurements.join(', ')}`);
+      // As a receiver does: the webhook's signing secret (a manager reads it over REST) verifies each delivery.
+      const { accessToken } = await personToken(at.platformUrl, operator);
+      const secret = await signingSecret(at.webhookApiUrls[0] ?? '', accessToken, id);
+      const unverified = got.filter((delivery) => !verifiesWith(secret, delivery));
+      if (unverified.length > 0) throw new DemoStepFailed(`${unverified.length} of ${got.length} deliveries did not verify with the webhook's signing secret`);
       return [
         `ingest accepted ${answer.accepted} points and queued ${answer.queued} deliveries: the temperatures${answer.queued > 3 ? ' (and some for other configurations of the device)' : ''}; the humidity readings match no scope`,
-        `the receiver got ${got.length} deliveries, one per point; the first (the Bearer credential arrived, masked here):`,
+        `the receiver got ${got.length} deliveries, one per point, each signed (webhook-id, webhook-timestamp, webhook-signature) and verified with the webhook's signing secret by the standardwebhooks library;`,
+        'the first (the Bearer credential arrived, masked here):',
         describeDelivery(first),
       ].join('\n');
     });

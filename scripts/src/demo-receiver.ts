@@ -9,6 +9,8 @@ export interface ReceivedDelivery {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: unknown;
+  /** The body as it arrived: what its signature covers. */
+  readonly raw: string;
 }
 
 export interface DemoReceiver {
@@ -56,13 +58,14 @@ export async function startDemoReceiver(options: { readonly host?: string; reado
         res.writeHead(404).end();
         return;
       }
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse(raw);
       } catch {
-        body = Buffer.concat(chunks).toString('utf8');
+        body = raw;
       }
-      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+      received.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, raw });
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       for (const wake of waiting) wake();
     });

@@ -82,6 +82,9 @@ describe('npm start', () => {
       expect(await demo.exited, demo.output()).toBe(0);
       for (let step = 1; step <= 10; step++) expect(demo.output()).toContain(`[${step}/10]`);
       expect(demo.output()).toContain('Demo complete: every step was seen.');
+      // The receiver checked every delivery's Standard Webhooks signature with the webhook's secret.
+      expect(demo.output()).toContain("verified with the webhook's signing secret by the standardwebhooks library");
+      expect(demo.output()).toMatch(/webhook-signature: v1,\S+/);
       expect(demo.output()).toMatch(/cleanup: webhook \S+ deleted/);
 
       // Something to find after a restart: a webhook made through the tools.
