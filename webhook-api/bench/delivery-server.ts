@@ -125,7 +125,7 @@ export interface DelivererReport {
 
 export const serverCalls = {
   /** Starts a deliverer on `backend` with `deliverySettings`, its queue calls and requests timed, optionally profiled. */
-  async startDeliverer({ backend, profile }: { backend: Backend; profile: boolean }) {
+  async startDeliverer({ backend, profile, unsigned = false }: { backend: Backend; profile: boolean; unsigned?: boolean }) {
     const api = servedOn(backend);
     if (api.running) throw new Error(`a deliverer already runs on ${backend}`);
     const spans: Spans = {};
@@ -138,6 +138,7 @@ export const serverCalls = {
       settings: deliverySettings,
       logger,
       metrics: api.metrics,
+      signDeliveries: !unsigned,
     });
     api.running = { service, spans, stopTiming, elu, stopProfile };
   },

@@ -85,14 +85,14 @@ try {
   }
 
   /** Points/s from starting a deliverer on a queue of `count` points to the receiver counting the last of them. */
-  async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, profile = false) {
+  async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, profile = false, unsigned = false) {
     await receiver.call('reset');
     await preIngest(backend, mode === 'Realtime' ? devices.realtime : devices.batch, count);
     const waiting = await server.call('queueStats', { backend });
     const expected = mode === 'Realtime' ? waiting.queued : waiting.gathering;
     if (expected !== count) throw new Error(`${backend} ${mode}: ${expected} waiting before the deliverer started, not ${count}`);
     const started = epochMs();
-    await server.call('startDeliverer', { backend, profile });
+    await server.call('startDeliverer', { backend, profile, unsigned });
     const { at } = await receiver.call('waitFor', { points: count, timeoutMs: 60_000 });
     const report = await server.call('stopDeliverer', { backend });
     return { pointsPerSecond: count / ((at - started) / 1000), report };
@@ -121,6 +121,8 @@ try {
   for (let round = 0; round < rounds; round++) {
     rawSamples.push(await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint));
     for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
+    // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
+    record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
     for (const backend of backends) record(`${backend} Batch`, await deliverQueued(backend, 'Batch', batchPoints));
   }
   const rawPerSecond = median(rawSamples);
@@ -182,6 +184,11 @@ try {
   const verdict = (what: string, value: string, met: boolean) => {
     verdicts.push(`  ${what.padEnd(64)} ${value.padStart(10)}  ${met ? 'met' : 'NOT met'}`);
   };
+  printComparison(
+    'What signing costs (Standard Webhooks id, timestamp and HMAC-SHA256 signature, the secret decrypted per attempt), Realtime on SQLite',
+    { name: 'Realtime points/s delivered, signed', value: throughput('SQLite Realtime'), unit: 'points/s' },
+    { name: 'the same without the Standard Webhooks headers', value: throughput('SQLite Realtime unsigned'), unit: 'points/s' },
+  );
   for (const backend of backends) {
     const realtime = throughput(`${backend} Realtime`);
     const batch = throughput(`${backend} Batch`);

@@ -14,6 +14,8 @@ export interface DeliveryServiceOptions {
   readonly settings: DeliverySettings;
   readonly logger: Logger;
   readonly metrics?: AttemptMetrics | undefined;
+  /** Default true; false only in the bench, to measure what signing costs. */
+  readonly signDeliveries?: boolean;
 }
 
 export interface DeliveryService {
@@ -33,6 +35,7 @@ export async function startDeliveryService(options: DeliveryServiceOptions): Pro
     // Configurations of different companies may share an origin (a hosted webhook service): the
     // per-endpoint and per-company limits bound each, and the pool must not bind them together.
     maxConnectionsPerOrigin: settings.maxInFlight,
+    ...(options.signDeliveries === false && { signDeliveries: false }),
   });
   const deliverer = createDeliverer({ queue, sender, settings, logger, metrics: options.metrics });
   await deliverer.start();

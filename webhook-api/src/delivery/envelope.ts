@@ -131,6 +131,8 @@ export interface BuildContext {
   /** When the attempt is made, ISO 8601 UTC with milliseconds: the body's Timestamp and X-Webhook-Timestamp. */
   readonly sentAt: string;
   readonly decryptCredentials: DecryptCredentials;
+  /** Default true: the Standard Webhooks id, timestamp and signature. */
+  readonly sign?: boolean;
 }
 
 /**
@@ -151,6 +153,7 @@ export function buildDeliveryRequest(delivery: OutgoingDelivery, context: BuildC
     headers.set('x-webhook-timestamp', context.sentAt);
   }
   if (delivery.includeRetryHeader) headers.set('x-webhook-retry-count', String(delivery.attempt));
+  if (context.sign === false) return { body, headers: Object.fromEntries(headers), secrets: auth.secrets };
   const sentAtMs = Date.parse(context.sentAt);
   const timestamp = Math.floor(sentAtMs / 1000);
   const secrets = signingSecrets(delivery, sentAtMs, context.decryptCredentials);

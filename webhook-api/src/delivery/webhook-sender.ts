@@ -24,6 +24,8 @@ export interface WebhookSenderOptions {
   readonly now?: () => Date;
   /** How host names are resolved (dns.lookup by default); every answer still passes the target policy. */
   readonly lookup?: LookupFunction;
+  /** Default true. False leaves the Standard Webhooks headers out: only for the bench, to measure what signing costs. */
+  readonly signDeliveries?: boolean;
 }
 
 const defaults = { connectTimeoutMs: 10_000, requestTimeoutMs: 30_000, responsePrefixBytes: 1024, maxConnectionsPerOrigin: 16 } as const;
@@ -223,7 +225,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const sentAt = now();
     let built: DeliveryRequest;
     try {
-      built = buildDeliveryRequest(delivery, { sentAt: sentAt.toISOString(), decryptCredentials: options.decryptCredentials });
+      built = buildDeliveryRequest(delivery, { sentAt: sentAt.toISOString(), decryptCredentials: options.decryptCredentials, sign: options.signDeliveries ?? true });
     } catch (error) {
       const message = error instanceof DeliveryBuildError ? error.message : `the request could not be built (${messageOf(error)})`;
       return dropped(null, errorText(message, secretsOf(url, undefined)));
