@@ -3,14 +3,13 @@
 // Standard Webhooks id, timestamp and signature).
 import packageJson from '../../package.json' with { type: 'json' };
 import { signingSecretBinding, signingSecretsAt } from '../configs/signing-secrets.ts';
-import type { OutgoingDelivery } from './outgoing.ts';
-import { isSigningSecret, signatureHeader } from './signature.ts';
+import type { DecryptCredentials, OutgoingDelivery } from './outgoing.ts';
+import type { KeyObject } from 'node:crypto';
+import { signatureHeader } from './signature.ts';
+import { uncachedSigningKeys, type SigningKeys } from './signing-keys.ts';
 
 /** The User-Agent of deliveries with metadata headers: the webhook-api's package version. */
 export const deliveryUserAgent = `Platform.Cloud.Stream.WebhookHttpClient/${packageJson.version}`;
-
-/** Decrypts a configuration's stored authPayload; bound to the configuration id (CredentialVault#decrypt). */
-export type DecryptCredentials = (encrypted: string, configId: string) => string;
 
 /** Why a request could not be built from what is stored: the attempt is dropped. The message never holds a credential. */
 export class DeliveryBuildError extends Error {
@@ -112,18 +111,15 @@ function authHeaders(delivery: OutgoingDelivery, decrypt: DecryptCredentials): {
   }
 }
 
-/** The signing secrets of the delivery at `sentAt`, decrypted. */
-function signingSecrets(delivery: OutgoingDelivery, sentAtMs: number, decrypt: DecryptCredentials): string[] {
+/** The keys of the signing secrets that sign the delivery at `sentAt`. */
+function signingKeys(delivery: OutgoingDelivery, sentAtMs: number, keys: SigningKeys): KeyObject[] {
   return signingSecretsAt(delivery.signingSecrets, sentAtMs).map((encrypted) => {
-    let secret: string;
     try {
-      secret = decrypt(encrypted, signingSecretBinding(delivery.configId));
+      return keys.keyOf(encrypted, signingSecretBinding(delivery.configId));
     } catch (error) {
       const reason = error instanceof Error ? error.message.replaceAll(encrypted, '[stored value]').slice(0, 200) : 'unknown error';
-      throw new DeliveryBuildError('ERR_WEBHOOK_SIGNING_SECRET', `the stored signing secret could not be decrypted (${reason})`, { cause: error });
+      throw new DeliveryBuildError('ERR_WEBHOOK_SIGNING_SECRET', `the stored signing secret could not be used (${reason})`, { cause: error });
     }
-    if (!isSigningSecret(secret)) throw new DeliveryBuildError('ERR_WEBHOOK_SIGNING_SECRET', 'the stored signing secret is not a whsec_ secret');
-    return secret;
   });
 }
 
@@ -133,6 +129,8 @@ export interface BuildContext {
   readonly decryptCredentials: DecryptCredentials;
   /** Default true: the Standard Webhooks id, timestamp and signature. */
   readonly sign?: boolean;
+  /** Where the signing keys come from: decrypted each time by default; the sender keeps them (createSigningKeys). */
+  readonly signingKeys?: SigningKeys;
 }
 
 /**
@@ -156,9 +154,10 @@ export function buildDeliveryRequest(delivery: OutgoingDelivery, context: BuildC
   if (context.sign === false) return { body, headers: Object.fromEntries(headers), secrets: auth.secrets };
   const sentAtMs = Date.parse(context.sentAt);
   const timestamp = Math.floor(sentAtMs / 1000);
-  const secrets = signingSecrets(delivery, sentAtMs, context.decryptCredentials);
+  const keys = signingKeys(delivery, sentAtMs, context.signingKeys ?? uncachedSigningKeys(context.decryptCredentials));
   headers.set('webhook-id', delivery.webhookId);
   headers.set('webhook-timestamp', String(timestamp));
-  headers.set('webhook-signature', signatureHeader(secrets, delivery.webhookId, timestamp, body));
-  return { body, headers: Object.fromEntries(headers), secrets: [...auth.secrets, ...secrets] };
+  headers.set('webhook-signature', signatureHeader(keys, delivery.webhookId, timestamp, body));
+  // The signing secret is never sent, so no error or echoed answer can hold it: only the credentials are kept out.
+  return { body, headers: Object.fromEntries(headers), secrets: auth.secrets };
 }

@@ -4,6 +4,9 @@
 import type { ClaimedDelivery } from '../queue/delivery-queue.ts';
 import type { AuthType, DeliveryMode, HttpMethod, SigningSecrets } from '../store/records.ts';
 
+/** Decrypts what the CredentialVault stored, bound to what it was encrypted for (CredentialVault#decrypt). */
+export type DecryptCredentials = (encrypted: string, boundTo: string) => string;
+
 /** One request to make: the configuration as it is now (read when the work was claimed) and the points. */
 export interface OutgoingDelivery {
   /** The configuration's id; also what its encrypted credentials are bound to. */

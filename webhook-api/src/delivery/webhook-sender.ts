@@ -3,10 +3,11 @@
 // retry or dropped. Nothing the endpoint or the network does makes it throw, and it logs nothing.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { LookupFunction } from 'node:net';
-import { buildDeliveryRequest, DeliveryBuildError, type DecryptCredentials, type DeliveryRequest } from './envelope.ts';
-import type { AttemptResult, OutgoingDelivery, WebhookSender } from './outgoing.ts';
+import { buildDeliveryRequest, DeliveryBuildError, type DeliveryRequest } from './envelope.ts';
+import type { AttemptResult, DecryptCredentials, OutgoingDelivery, WebhookSender } from './outgoing.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { createTargetConnector, isTargetRefusedError } from './target-policy.ts';
+import { createSigningKeys } from './signing-keys.ts';
 
 export interface WebhookSenderOptions {
   readonly decryptCredentials: DecryptCredentials;
@@ -183,6 +184,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
   const responsePrefixBytes = positiveInteger('responsePrefixBytes', options.responsePrefixBytes);
   const maxConnectionsPerOrigin = positiveInteger('maxConnectionsPerOrigin', options.maxConnectionsPerOrigin);
   const now = options.now ?? (() => new Date());
+  const signingKeys = createSigningKeys(options.decryptCredentials);
   const agent = new Agent({
     connect: createTargetConnector({
       allowPrivateTargets: options.allowPrivateTargets,
@@ -225,7 +227,12 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const sentAt = now();
     let built: DeliveryRequest;
     try {
-      built = buildDeliveryRequest(delivery, { sentAt: sentAt.toISOString(), decryptCredentials: options.decryptCredentials, sign: options.signDeliveries ?? true });
+      built = buildDeliveryRequest(delivery, {
+        sentAt: sentAt.toISOString(),
+        decryptCredentials: options.decryptCredentials,
+        sign: options.signDeliveries ?? true,
+        signingKeys,
+      });
     } catch (error) {
       const message = error instanceof DeliveryBuildError ? error.message : `the request could not be built (${messageOf(error)})`;
       return dropped(null, errorText(message, secretsOf(url, undefined)));
