@@ -1,29 +1,16 @@
 // The delivery tools end to end: a real dev platform, a real webhook API on SQLite (its queue
 // driven by the test, as a deliverer would drive it) and the tool service on loopback, called with
 // delegated tokens from a real token exchange.
-import { delegatedToken, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests, type CallAnswer } from '@platform/shared/testing';
+import { startPlatform } from '@platform/dev-platform/testing';
+import { startedForTests } from '@platform/shared/testing';
 import { startedApiForTests } from '@platform/webhook-api/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startedToolServiceForTests } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { delegatedCalls, startedToolServiceForTests } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 const api = startedApiForTests('SQLite', () => platform().issuer);
 const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: api().url }));
-
-let oscar: string;
-let vera: string;
-beforeAll(async () => {
-  oscar = await delegatedToken(platform().issuer, 'oscar');
-  vera = await delegatedToken(platform().issuer, 'vera');
-});
-
-const call = (name: string, args: unknown, token = oscar) => tools().client.call(name, args, token);
-async function result<T>(name: string, args: unknown, token = oscar): Promise<T> {
-  const answer = await call(name, args, token);
-  expect(answer).toMatchObject({ ok: true, isError: false });
-  return (answer as Extract<CallAnswer, { ok: true }>).result as T;
-}
+const { tokens, call, result } = delegatedCalls(() => platform().issuer, tools);
 
 interface Attempt {
   deliveryId: string;
@@ -117,12 +104,12 @@ describe('the delivery tools', () => {
 
   it('let a viewer read the attempt log but not act on it', async () => {
     const { webhookId, waiting, dropped } = await webhookWithAttempts();
-    expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId }, vera)).attempts).toHaveLength(2);
+    expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId }, tokens.vera)).attempts).toHaveLength(2);
     for (const [name, deliveryId] of [
       ['retry_delivery', waiting],
       ['resend_delivery', dropped],
     ] as const) {
-      expect(await call(name, { webhookId, deliveryId }, vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+      expect(await call(name, { webhookId, deliveryId }, tokens.vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
     }
     expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId })).attempts.map((a) => a.outcome).sort()).toEqual(['dropped', 'retrying']);
   });

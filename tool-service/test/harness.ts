@@ -3,8 +3,9 @@
 // line it logged (for secret scans).
 import { createLogger, platformAppIdentity } from '@platform/shared';
 import type { ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, startedForTests, toolClient, type StartedForTestsOptions, type ToolClient } from '@platform/shared/testing';
-import { devSecrets } from '@platform/dev-platform/testing';
+import { captureLogs, startedForTests, toolClient, type CallAnswer, type StartedForTestsOptions, type ToolClient } from '@platform/shared/testing';
+import { delegatedToken, devSecrets } from '@platform/dev-platform/testing';
+import { beforeAll, expect } from 'vitest';
 import { loadToolServiceSettings, type ToolServiceSettings } from '../src/settings.ts';
 import { createToolService } from '../src/tool-service.ts';
 
@@ -59,4 +60,32 @@ export async function startToolService(options: StartToolServiceOptions): Promis
 /** The tool service for the enclosing block's tests; `options` is read when it starts (after the platform and API have). */
 export function startedToolServiceForTests(options: () => StartToolServiceOptions, per?: StartedForTestsOptions): () => RunningToolService {
   return startedForTests(() => startToolService(options()), per);
+}
+
+/** The people whose delegated tokens (to webhook-tools) the tool tests call with. */
+export interface DelegatedTokens {
+  /** Manages devices at Acme Telemetry (1). */
+  readonly oscar: string;
+  /** Views devices at Acme Telemetry (1) only. */
+  readonly vera: string;
+}
+
+/**
+ * Delegated tokens of oscar and vera, made once for the file from a real token exchange, and the
+ * calls the tests make with them (as oscar unless told): `call` answers what the service answered,
+ * `result` the structured result of a call that must succeed.
+ */
+export function delegatedCalls(platformUrl: () => string, service: () => RunningToolService) {
+  const tokens = { oscar: '', vera: '' };
+  beforeAll(async () => {
+    tokens.oscar = await delegatedToken(platformUrl(), 'oscar');
+    tokens.vera = await delegatedToken(platformUrl(), 'vera');
+  });
+  const call = (name: string, args: unknown, token = tokens.oscar) => service().client.call(name, args, token);
+  async function result<T = Record<string, unknown>>(name: string, args: unknown, token = tokens.oscar): Promise<T> {
+    const answer = await call(name, args, token);
+    expect(answer).toMatchObject({ ok: true, isError: false });
+    return (answer as Extract<CallAnswer, { ok: true }>).result as T;
+  }
+  return { tokens: tokens as DelegatedTokens, call, result };
 }

@@ -1,26 +1,18 @@
 // The platform tools end to end, against the real dev platform: who the person is with the
 // permissions narrowed to what person and app may both do, their companies and devices, and the
 // app's own identity through its client credentials.
-import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { loadPlatformAppSettings, platformAppIdentity } from '@platform/shared';
 import { ToolError } from '@platform/shared/tools';
 import { closedPort, startedForTests } from '@platform/shared/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appInfo } from '../src/platform.tools.ts';
-import { startedToolServiceForTests } from './harness.ts';
+import { delegatedCalls, startedToolServiceForTests } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 // The platform tools never reach the webhook API; nothing listens there.
 const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: 'http://127.0.0.1:9' }));
-
-let oscar: string;
-let vera: string;
-beforeAll(async () => {
-  oscar = await delegatedToken(platform().issuer, 'oscar');
-  vera = await delegatedToken(platform().issuer, 'vera');
-});
-
-const call = (name: string, args: unknown, token = oscar) => tools().client.call(name, args, token);
+const { tokens, call } = delegatedCalls(() => platform().issuer, tools);
 
 describe('the platform tools', () => {
   it('whoami shows the person and, per company the app reaches, only what person and app may both do', async () => {
@@ -37,7 +29,7 @@ describe('the platform tools', () => {
         ],
       },
     });
-    expect(await call('whoami', {}, vera)).toMatchObject({
+    expect(await call('whoami', {}, tokens.vera)).toMatchObject({
       result: { userId: 'u-vera', companies: [{ id: 1, permissions: ['device-overview:view', 'webhook-tools:use'] }] },
     });
   });
@@ -76,7 +68,7 @@ describe('the platform tools', () => {
 
   it('app_info answers the client id and the app key, asked with the app’s own credentials', async () => {
     expect(await call('app_info', {})).toEqual({ ok: true, isError: false, text: '', result: { clientId: 'webhook-tools', appKey: 'webhook-tools' } });
-    expect(await call('app_info', {}, vera)).toMatchObject({ result: { appKey: 'webhook-tools' } });
+    expect(await call('app_info', {}, tokens.vera)).toMatchObject({ result: { appKey: 'webhook-tools' } });
   });
 
   it("refuses every platform tool without a token delegated to this app, the person's own token included", async () => {
@@ -89,11 +81,11 @@ describe('the platform tools', () => {
 
   it('never logs the delegated tokens', async () => {
     await call('whoami', {});
-    await call('list_devices', { companyId: 3 }, vera);
+    await call('list_devices', { companyId: 3 }, tokens.vera);
     for (const lines of [tools().logs, platform().logs]) {
       expect(lines.length).toBeGreaterThan(0);
-      expect(lines.join('')).not.toContain(oscar);
-      expect(lines.join('')).not.toContain(vera);
+      expect(lines.join('')).not.toContain(tokens.oscar);
+      expect(lines.join('')).not.toContain(tokens.vera);
     }
   });
 });

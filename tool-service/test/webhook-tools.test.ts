@@ -2,34 +2,19 @@
 // service on loopback, called over gRPC the way the gateway calls it, with delegated tokens from
 // a real token exchange.
 import { randomUUID } from 'node:crypto';
-import { delegatedToken, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, listen, startedForTests, type CallAnswer } from '@platform/shared/testing';
 import { apiClient, startedApiForTests } from '@platform/webhook-api/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startedToolServiceForTests, startToolService } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { delegatedCalls, startedToolServiceForTests, startToolService } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 const api = startedApiForTests('SQLite', () => platform().issuer);
 const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: api().url }));
+const { tokens, call, result } = delegatedCalls(() => platform().issuer, tools);
 
 const hook = { companyId: 1, name: 'Boiler feed', url: 'https://receiver.example/hook', deliveryMode: 'Realtime' };
 const secret = 'secret-xyz';
-
-let oscar: string;
-let vera: string;
-beforeAll(async () => {
-  oscar = await delegatedToken(platform().issuer, 'oscar');
-  vera = await delegatedToken(platform().issuer, 'vera');
-});
-
-const call = (name: string, args: unknown, token = oscar) => tools().client.call(name, args, token);
-
-/** The result of a call that succeeded. */
-async function result<T = Record<string, unknown>>(name: string, args: unknown, token = oscar): Promise<T> {
-  const answer = await call(name, args, token);
-  expect(answer).toMatchObject({ ok: true, isError: false });
-  return (answer as Extract<CallAnswer, { ok: true }>).result as T;
-}
 
 interface ToolErrorBody {
   code: string;
@@ -39,7 +24,7 @@ interface ToolErrorBody {
 }
 
 /** The tool error (OK with is_error) a call answered, `{ code, message, status, field? }`; its text is the message. */
-async function toolError(name: string, args: unknown, token = oscar): Promise<ToolErrorBody> {
+async function toolError(name: string, args: unknown, token = tokens.oscar): Promise<ToolErrorBody> {
   const answer = await call(name, args, token);
   expect(answer).toMatchObject({ ok: true, isError: true });
   const { result: body, text } = answer as Extract<CallAnswer, { ok: true }>;
@@ -237,13 +222,13 @@ describe('the webhook tools', () => {
   describe('with narrowed permissions', () => {
     it('lets a viewer read but refuses her managing, before the API is called', async () => {
       const { id: webhookId } = await createdWebhook();
-      expect(await result('get_webhook', { webhookId }, vera)).toMatchObject({ webhook: { id: webhookId } });
-      expect(await call('create_webhook', hook, vera)).toMatchObject({
+      expect(await result('get_webhook', { webhookId }, tokens.vera)).toMatchObject({ webhook: { id: webhookId } });
+      expect(await call('create_webhook', hook, tokens.vera)).toMatchObject({
         ok: false,
         codeName: 'PERMISSION_DENIED',
         details: expect.stringContaining('device-overview:manage is needed at company 1') as unknown,
       });
-      expect(await call('delete_webhook', { webhookId }, vera)).toMatchObject({
+      expect(await call('delete_webhook', { webhookId }, tokens.vera)).toMatchObject({
         ok: false,
         codeName: 'PERMISSION_DENIED',
         details: expect.stringContaining('device-overview:manage is needed at any company') as unknown,
@@ -305,7 +290,7 @@ describe('the webhook tools', () => {
 
       expect(answers).toHaveLength(7);
       expect(JSON.stringify(answers)).not.toContain(secret);
-      expect(JSON.stringify(answers)).not.toContain(oscar);
+      expect(JSON.stringify(answers)).not.toContain(tokens.oscar);
     });
   });
 
@@ -314,7 +299,7 @@ describe('the webhook tools', () => {
       const port = await closedPort();
       const offline = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: `http://127.0.0.1:${port}` });
       try {
-        const answer = await offline.client.call('list_webhooks', { companyId: 1 }, oscar);
+        const answer = await offline.client.call('list_webhooks', { companyId: 1 }, tokens.oscar);
         expect(answer).toMatchObject({ ok: true, isError: true, result: { code: 'UNAVAILABLE' } });
         expect((answer as { text: string }).text).toBe('the webhook API could not be reached; try again shortly.');
       } finally {
@@ -339,7 +324,7 @@ describe('the webhook tools', () => {
       });
       const service = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: fake.url });
       try {
-        const get = (webhookId: string) => service.client.call('get_webhook', { webhookId }, oscar);
+        const get = (webhookId: string) => service.client.call('get_webhook', { webhookId }, tokens.oscar);
         expect(await get('c-1')).toEqual({ ok: true, isError: false, text: '', result: { webhook: { ...config, companyId: 1 } } });
         expect(await get('down')).toMatchObject({
           ok: true,
@@ -355,7 +340,7 @@ describe('the webhook tools', () => {
         expect(await get('teapot')).toMatchObject({ ok: true, isError: true, result: { code: 'HTTP_418', status: 418 } });
         expect(seen).toHaveLength(5);
         expect(new Set(seen.map((headers) => JSON.stringify(headers)))).toEqual(
-          new Set([JSON.stringify({ authVersion: 'V0.0.1', authorization: `Bearer ${oscar}` })]),
+          new Set([JSON.stringify({ authVersion: 'V0.0.1', authorization: `Bearer ${tokens.oscar}` })]),
         );
       } finally {
         await service.close();
@@ -366,14 +351,15 @@ describe('the webhook tools', () => {
 
   it('never logs the delegated tokens or a credential, in the tool service, the webhook API or the platform', async () => {
     const { id: webhookId } = await createdWebhook({ authType: 'ApiKey', authPayload: { apiKeyValue: `${secret}-logged?` } });
-    await result('get_webhook', { webhookId }, vera);
+    await result('get_webhook', { webhookId }, tokens.vera);
     await toolError('get_webhook', { webhookId: randomUUID() });
-    await call('delete_webhook', { webhookId }, vera);
+    await call('delete_webhook', { webhookId }, tokens.vera);
     const logs = { 'tool-service': tools().logs, 'webhook-api': api().logs, platform: platform().logs };
     for (const [service, lines] of Object.entries(logs)) {
       expect(lines.length, service).toBeGreaterThan(0);
       const text = lines.join('');
-      for (const [what, value] of Object.entries({ oscar, vera, secret })) expect(text.includes(value), `${service} logged ${what}`).toBe(false);
+      for (const [what, value] of Object.entries({ oscar: tokens.oscar, vera: tokens.vera, secret }))
+        expect(text.includes(value), `${service} logged ${what}`).toBe(false);
     }
     expect(tools().logs.join('')).toContain('"tool":"get_webhook"');
   });
