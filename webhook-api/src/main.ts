@@ -20,7 +20,12 @@ const database = await exitOnStartupFailure(service, () => openDatabase(settings
 const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
 
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
-const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
+const checkCaller = createWebhookCallerCheck({
+  httpClient: http,
+  platformApiBaseUrl: settings.platformApiBaseUrl,
+  ttlSeconds: settings.meCacheTtlSeconds,
+  permissionsMaxAgeMs: settings.permissionsMaxAgeMs,
+});
 const publicUrl = localOrigin(settings.host, settings.port);
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
 const delivery = settings.runDeliverer

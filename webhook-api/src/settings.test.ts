@@ -3,13 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { loadWebhookApiSettings } from './settings.ts';
 
 describe('loadWebhookApiSettings', () => {
-  it('defaults to SQLite under ./data with a 60 s caller cache', () => {
+  it('defaults to SQLite under ./data with a 60 s caller cache whose permissions are at most 2 s old', () => {
     expect(loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token' })).toMatchObject({
       port: 4100,
       databaseUrl: undefined,
       meCacheTtlSeconds: 60,
+      permissionsMaxAgeMs: 2_000,
       platformApiBaseUrl: 'http://127.0.0.1:4000',
     });
+  });
+
+  it('reads the permissions max age as a duration of 100 ms or more', () => {
+    expect(loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_PERMISSIONS_MAX_AGE: '500ms' }).permissionsMaxAgeMs).toBe(500);
+    for (const value of ['0s', '50ms', 'soon']) {
+      expect(settingsFailure(() => loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_PERMISSIONS_MAX_AGE: value }))).toContain(
+        'WEBHOOK_PERMISSIONS_MAX_AGE must be a duration of at least 100 ms',
+      );
+    }
   });
 
   it('names every bad variable and never echoes a secret value', () => {

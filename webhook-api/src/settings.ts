@@ -7,13 +7,17 @@ import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts'
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
+import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
 
 export interface WebhookApiSettings {
   readonly host: string;
   readonly port: number;
   /** The platform API's base: where the caller check asks, and the audience this API accepts. */
   readonly platformApiBaseUrl: string;
+  /** How long a token's identity stays cached (ME_CACHE_TTL_SECONDS). */
   readonly meCacheTtlSeconds: number;
+  /** How old the cached permissions a request is judged by may be: the bound on revocation. */
+  readonly permissionsMaxAgeMs: number;
   readonly platformTimeoutMs: number;
   /** PostgreSQL when set; otherwise the SQLite file under dataDir. */
   readonly databaseUrl: string | undefined;
@@ -113,8 +117,8 @@ const shape = {
 
 const ingestToken = z.string({ error: 'is required (the bearer token of POST /internal/telemetry)' }).min(16, 'must be at least 16 characters');
 
-/** The API's variables: the common ones and the ingest token. */
-const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken };
+/** The API's variables: the common ones, the ingest token and how fresh the callers' permissions are. */
+const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken, WEBHOOK_PERMISSIONS_MAX_AGE: duration(100).default(defaultPermissionsMaxAgeMs) };
 
 /** A deliverer alone's: the common ones and where its health and metrics listen. */
 const delivererShape = { ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.port.default(4101) };
@@ -128,7 +132,7 @@ export const delivererVariables: readonly string[] = Object.freeze(Object.keys(d
 /** A deliverer alone (`npm run deliverer`): the same database, keys and delivery settings, its own health and metrics port, no ingest. */
 export type DelivererSettings = Omit<
   WebhookApiSettings,
-  'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'platformTimeoutMs' | 'platformApiBaseUrl'
+  'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'permissionsMaxAgeMs' | 'platformTimeoutMs' | 'platformApiBaseUrl'
 >;
 
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
@@ -137,6 +141,7 @@ export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
     ...common(s),
     host: s.WEBHOOK_API_HOST,
     port: s.WEBHOOK_API_PORT,
+    permissionsMaxAgeMs: s.WEBHOOK_PERMISSIONS_MAX_AGE,
     ingest: Object.freeze({ token: s.WEBHOOK_INGEST_TOKEN, maxPoints: s.WEBHOOK_INGEST_MAX_POINTS, maxBodyBytes: s.WEBHOOK_INGEST_MAX_BYTES }),
     runDeliverer: s.WEBHOOK_RUN_DELIVERER,
   });
