@@ -31,7 +31,7 @@ export type Backend = 'SQLite' | 'PostgreSQL';
 const devices = { realtime: 1001, batch: 1002 };
 
 /** The production defaults of src/settings.ts, loopback targets allowed (the receiver is on 127.0.0.1). */
-const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).delivery;
+const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_METRICS_PUBLIC: 'true' }).delivery;
 
 const receiverUrl = process.env.BENCH_RECEIVER_URL ?? '';
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';

@@ -26,7 +26,7 @@ app.disable('x-powered-by');
 app.get('/health', (_req, res) => {
   res.json({ status: 'ok', owner: delivery.deliverer.owner, inFlight: delivery.deliverer.inFlight() });
 });
-app.get('/metrics', metricsHandler({ metrics, token: settings.metricsToken }));
+app.get('/metrics', metricsHandler({ metrics, access: settings.metricsAccess }));
 const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
 logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at ${localOrigin(settings.host, settings.port)}`);

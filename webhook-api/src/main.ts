@@ -46,7 +46,7 @@ const app = createApp({
       metrics.ingested(points, queued);
     },
   },
-  metrics: metricsHandler({ metrics, token: settings.metricsToken }),
+  metrics: metricsHandler({ metrics, access: settings.metricsAccess }),
 });
 
 const server = createServer(app);

@@ -8,6 +8,7 @@ import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
 import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
+import type { MetricsAccess } from './http/metrics.routes.ts';
 
 export interface WebhookApiSettings {
   readonly host: string;
@@ -29,8 +30,8 @@ export interface WebhookApiSettings {
   readonly delivery: DeliverySettings;
   /** Whether this process runs a deliverer beside the API (the default), or leaves delivery to `npm run deliverer`. */
   readonly runDeliverer: boolean;
-  /** When set, GET /metrics asks for it as a bearer token. */
-  readonly metricsToken: string | undefined;
+  /** Who may GET /metrics: a bearer token's holders (WEBHOOK_METRICS_TOKEN), or anyone (WEBHOOK_METRICS_PUBLIC=true). */
+  readonly metricsAccess: MetricsAccess;
   readonly logLevel: LogLevel;
 }
 
@@ -111,6 +112,7 @@ const shape = {
   WEBHOOK_POLL_INTERVAL: duration(10).default(1_000),
   WEBHOOK_DELIVERY_RETENTION: duration(1).default(7 * 86_400_000),
   WEBHOOK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  WEBHOOK_METRICS_PUBLIC: setting.flag.default(false),
   NODE_ENV: z.string().optional(),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -135,8 +137,23 @@ export type DelivererSettings = Omit<
   'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'permissionsMaxAgeMs' | 'platformTimeoutMs' | 'platformApiBaseUrl'
 >;
 
+/**
+ * /metrics counts every tenant's deliveries: it is served without a token only when the operator
+ * says so, and one line names both ways when neither, or both, is chosen.
+ */
+function* metricsAccessChosen(values: { WEBHOOK_METRICS_TOKEN?: string | undefined; WEBHOOK_METRICS_PUBLIC?: boolean }): Generator<readonly [string, string]> {
+  const { WEBHOOK_METRICS_TOKEN: token, WEBHOOK_METRICS_PUBLIC: open } = values;
+  if (token === undefined && open === false) {
+    yield [
+      'WEBHOOK_METRICS_TOKEN',
+      "is required: /metrics shows every tenant's delivery counts; set it (16 characters or more) to ask scrapers for it as a bearer token, or set WEBHOOK_METRICS_PUBLIC=true to serve /metrics to anyone who reaches the port",
+    ];
+  }
+  if (token !== undefined && open === true) yield ['WEBHOOK_METRICS_PUBLIC', 'must not be true when WEBHOOK_METRICS_TOKEN is set: choose one'];
+}
+
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
-  const s = parseEnvironment(apiShape, env);
+  const s = parseEnvironment(apiShape, env, metricsAccessChosen);
   return Object.freeze({
     ...common(s),
     host: s.WEBHOOK_API_HOST,
@@ -148,7 +165,7 @@ export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
 }
 
 export function loadDelivererSettings(env: Environment): DelivererSettings {
-  const s = parseEnvironment(delivererShape, env);
+  const s = parseEnvironment(delivererShape, env, metricsAccessChosen);
   return Object.freeze({ ...common(s), host: s.WEBHOOK_DELIVERER_HOST, port: s.WEBHOOK_DELIVERER_PORT });
 }
 
@@ -186,7 +203,7 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       pollMs: s.WEBHOOK_POLL_INTERVAL,
       retentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
-    metricsToken: s.WEBHOOK_METRICS_TOKEN,
+    metricsAccess: s.WEBHOOK_METRICS_TOKEN === undefined ? ('public' as const) : { token: s.WEBHOOK_METRICS_TOKEN },
     logLevel: s.LOG_LEVEL,
   };
 }
