@@ -15,7 +15,7 @@ endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
-const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
+const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
 const delivery = await exitOnStartupFailure(service, () =>
   startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }),

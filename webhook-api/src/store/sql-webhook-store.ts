@@ -21,7 +21,7 @@ const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Numb
  * limit as it is inserted.
  */
 export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedConfigInsert): WebhookStore {
-  const { sequence, forUpdate } = driver.dialect;
+  const { sequence, forUpdate, secondDotField } = driver.dialect;
 
   /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
   async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
@@ -92,6 +92,12 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         return deleted !== undefined;
       }),
     countConfigs: async () => countOf(driver, 'SELECT COUNT(*) AS n FROM webhook_configs', []),
+    async encryptionKeyIdsInUse() {
+      const rows = await driver.all(
+        `SELECT DISTINCT ${secondDotField('auth_payload_encrypted')} AS key_id FROM webhook_configs WHERE auth_payload_encrypted IS NOT NULL ORDER BY key_id`,
+      );
+      return rows.map((row) => String(row.key_id));
+    },
 
     linkDevice(link: DeviceLink, limit?: number) {
       const linked = inTransaction(async (tx) => {

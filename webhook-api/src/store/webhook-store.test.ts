@@ -71,6 +71,17 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     expect(await again.listScopes('a', 1001)).toEqual([{ id: 's1', scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true }]);
   });
 
+  it('names each key id stored credentials are encrypted under once, and none for configurations without credentials', async () => {
+    const { store: s } = await store();
+    expect(await s.encryptionKeyIdsInUse()).toEqual([]);
+    const encrypted = (keyId: string) => `v1.${keyId}.aXY.dGFn.Y3Q`;
+    await s.createConfig(storedConfig({ authType: 'Bearer', authPayloadEncrypted: encrypted('2026-11') }));
+    await s.createConfig(storedConfig({ authType: 'Bearer', authPayloadEncrypted: encrypted('local-20261101') }));
+    await s.createConfig(storedConfig({ authType: 'Basic', authPayloadEncrypted: encrypted('2026-11') }));
+    await s.createConfig(storedConfig());
+    expect(await s.encryptionKeyIdsInUse()).toEqual(['2026-11', 'local-20261101']);
+  });
+
   it('lists a company’s configurations only, in creation order', async () => {
     const { store: s } = await store();
     await s.createConfig(config('a', 1));
