@@ -29,7 +29,7 @@ export function loadEncryptionKeys(options: { configured: readonly EncryptionKey
   }
   options.logger.warn(
     { file },
-    'WEBHOOK_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a generated local key file; set the variable in production',
+    "WEBHOOK_ENCRYPTION_KEY is not set: webhook credentials are encrypted with a generated local key file; set the variable in production, with this file's line after the new key (new-id:<base64>,<the line>) while credentials encrypted with it remain",
   );
   return parseKeyRing(readFileSync(file, 'utf8').trim(), file);
 }
