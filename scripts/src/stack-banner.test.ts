@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultSeedPath, seededPeople, stackBanner } from './stack-banner.ts';
+import { defaultSeedPath, metricsTokenSource, seededPeople, stackBanner, type MetricsTokenSource } from './stack-banner.ts';
 import { stackAddresses, stackProcesses } from './stack.ts';
 
 describe('the npm start banner', () => {
@@ -22,6 +22,7 @@ describe('the npm start banner', () => {
       addresses: stackAddresses(env, 'embedded'),
       people: [{ username: 'oscar', password: 'oscar-dev-password' }],
       secretsFile: '/repo/data/dev-secrets.env',
+      metricsToken: 'secrets-file',
     });
     for (const text of [
       'http://127.0.0.1:4400 (OAuth issuer',
@@ -37,5 +38,34 @@ describe('the npm start banner', () => {
     }
     expect(banner).not.toContain(':4000');
     expect(banner).not.toContain(':3000');
+  });
+
+  it('says where the /metrics token is and how to send it, never the token itself', () => {
+    const env = { WEBHOOK_METRICS_TOKEN: 'a-token-the-banner-must-not-show' };
+    const bannerFor = (metricsToken: MetricsTokenSource) =>
+      stackBanner({
+        processes: stackProcesses(env, { WEBHOOK_METRICS_TOKEN: 'a-generated-token-not-shown' }, 'embedded', { person: 'oscar', secretNames: [] }),
+        readiness: new Map(),
+        addresses: stackAddresses(env, 'embedded'),
+        people: [],
+        secretsFile: '/elsewhere/dev-secrets.env',
+        metricsToken,
+      });
+    const generated = bannerFor('secrets-file');
+    expect(generated).toContain('GET http://127.0.0.1:4100/metrics: asks for WEBHOOK_METRICS_TOKEN (in /elsewhere/dev-secrets.env) as a bearer token');
+    expect(generated).toContain(
+      'curl -H "Authorization: Bearer $(grep ^WEBHOOK_METRICS_TOKEN= /elsewhere/dev-secrets.env | cut -d= -f2)" http://127.0.0.1:4100/metrics',
+    );
+    expect(bannerFor('environment')).toContain('asks for your WEBHOOK_METRICS_TOKEN as a bearer token');
+    expect(bannerFor('public')).toContain('open to anyone who reaches the port (WEBHOOK_METRICS_PUBLIC=true)');
+    for (const banner of [generated, bannerFor('environment'), bannerFor('public')]) {
+      expect(banner).not.toContain('a-token-the-banner-must-not-show');
+      expect(banner).not.toContain('a-generated-token-not-shown');
+    }
+    expect([metricsTokenSource({}), metricsTokenSource(env), metricsTokenSource({ ...env, WEBHOOK_METRICS_PUBLIC: 'true' })]).toEqual([
+      'secrets-file',
+      'environment',
+      'public',
+    ]);
   });
 });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { secretNamesOf } from '@platform/devtools/dev-secrets';
-import { demoPerson, repoRoot, type SeedFacts, type StackAddresses, type StackProcess } from './stack.ts';
+import { demoPerson, repoRoot, type Environment, type SeedFacts, type StackAddresses, type StackProcess } from './stack.ts';
 
 export interface SeededPerson {
   readonly username: string;
@@ -36,12 +36,38 @@ export function seedFacts(seedPath: string): SeedFacts {
   return { person, secretNames: secretNamesOf(seedPath) };
 }
 
+/** A file as a person finds it from the repository: relative inside it, whole elsewhere. */
+function shownPath(file: string): string {
+  const inside = relative(repoRoot, file);
+  return inside && !inside.startsWith('..') ? inside : file;
+}
+
+/** Where the /metrics token of this run comes from, for the banner to say (never the token itself). */
+export type MetricsTokenSource = 'secrets-file' | 'environment' | 'public';
+
+export function metricsTokenSource(env: Environment): MetricsTokenSource {
+  if (env.WEBHOOK_METRICS_PUBLIC === 'true') return 'public';
+  return env.WEBHOOK_METRICS_TOKEN ? 'environment' : 'secrets-file';
+}
+
+/** The banner's lines on /metrics: where the token is and a command that sends it, or that it is open. */
+function metricsLines(metricsUrl: string, source: MetricsTokenSource, secretsFile: string): string[] {
+  if (source === 'public') return [`  GET ${metricsUrl}: open to anyone who reaches the port (WEBHOOK_METRICS_PUBLIC=true)`];
+  if (source === 'environment') return [`  GET ${metricsUrl}: asks for your WEBHOOK_METRICS_TOKEN as a bearer token`];
+  const file = shownPath(secretsFile);
+  return [
+    `  GET ${metricsUrl}: asks for WEBHOOK_METRICS_TOKEN (in ${file}) as a bearer token:`,
+    `    curl -H "Authorization: Bearer $(grep ^WEBHOOK_METRICS_TOKEN= ${file} | cut -d= -f2)" ${metricsUrl}`,
+  ];
+}
+
 export function stackBanner(options: {
   readonly processes: readonly StackProcess[];
   readonly readiness: ReadonlyMap<string, string>;
   readonly addresses: StackAddresses;
   readonly people: readonly SeededPerson[];
   readonly secretsFile: string;
+  readonly metricsToken: MetricsTokenSource;
 }): string {
   const { processes, readiness, addresses, people, secretsFile } = options;
   const width = Math.max(...processes.map((p) => p.name.length));
@@ -58,6 +84,7 @@ export function stackBanner(options: {
     '  npm run demo                       the scripted demo: tools, a webhook, telemetry delivered, refusals',
     `  npm run token -- ${someone?.username ?? '<username>'}             a person's token for the MCP gateway (--api: for the REST API)`,
     `  people: ${people.map((p) => (p.password === undefined ? p.username : `${p.username} / ${p.password}`)).join(', ')}`,
+    ...metricsLines(`${addresses.webhookApiUrls[0] ?? ''}/metrics`, options.metricsToken, secretsFile),
     '',
     `Connect an MCP client to ${mcp}:`,
     '  MCP Inspector, command line:',
@@ -67,7 +94,7 @@ export function stackBanner(options: {
     '  An agent desktop (claude_desktop_config.json and the like):',
     `    ${desktopConfig}`,
     '',
-    `Secrets of this local run: ${relative(repoRoot, secretsFile) || secretsFile}. Ctrl-C stops everything.`,
+    `Secrets of this local run: ${shownPath(secretsFile)}. Ctrl-C stops everything.`,
     '',
   ].join('\n');
 }

@@ -5,7 +5,7 @@
 import { isPlatformError } from '@platform/shared';
 import { prettyFactory } from 'pino-pretty';
 import { loadOutputFormat, type OutputFormat } from './script-settings.ts';
-import { seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
+import { metricsTokenSource, seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
 import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
 import { stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
 
@@ -106,6 +106,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     addresses: stackAddresses(env, topology),
     people: seededPeople(command.seedPath),
     secretsFile: command.secretsFile,
+    metricsToken: metricsTokenSource(env),
   });
   if (!outputGone) process.stdout.write(banner);
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { stackProcesses } from './stack.ts';
 
-const secrets = { WEBHOOK_TOOLS_CLIENT_SECRET: 'tools-secret', WEBHOOK_INGEST_TOKEN: 'ingest-token', MCP_GATEWAY_CLIENT_SECRET: 'gateway-secret' };
+const secrets = {
+  WEBHOOK_TOOLS_CLIENT_SECRET: 'tools-secret',
+  WEBHOOK_INGEST_TOKEN: 'ingest-token',
+  WEBHOOK_METRICS_TOKEN: 'metrics-token',
+  MCP_GATEWAY_CLIENT_SECRET: 'gateway-secret',
+};
 const seed = { person: 'oscar', secretNames: ['WEBHOOK_TOOLS_CLIENT_SECRET', 'MCP_GATEWAY_CLIENT_SECRET'] };
 const byName = (env: Record<string, string>, topology: 'embedded' | 'postgres' = 'embedded') =>
   Object.fromEntries(stackProcesses(env, secrets, topology, seed).map((p) => [p.name, p]));
@@ -77,7 +82,7 @@ describe('the stack topologies', () => {
 });
 
 describe('the secrets each process gets', () => {
-  it("are the ones it uses: the seed's to the platform, the ingest token to the API, its own client secret to the gateway and the tool service", () => {
+  it("are the ones it uses: the seed's to the platform, the ingest and metrics tokens to the API, its own client secret to the gateway and the tool service", () => {
     const p = byName({});
     const secretValues = new Set(Object.values(secrets));
     const held = (name: string) =>
@@ -86,9 +91,18 @@ describe('the secrets each process gets', () => {
         .map(([key]) => key)
         .sort();
     expect(held('dev-platform')).toEqual(['MCP_GATEWAY_CLIENT_SECRET', 'WEBHOOK_TOOLS_CLIENT_SECRET']);
-    expect(held('webhook-api')).toEqual(['WEBHOOK_INGEST_TOKEN']);
+    expect(held('webhook-api')).toEqual(['WEBHOOK_INGEST_TOKEN', 'WEBHOOK_METRICS_TOKEN']);
     expect(held('mcp-server')).toEqual(['MCP_GATEWAY_CLIENT_SECRET']);
     expect(held('tool-service')).toEqual(['APP_CLIENT_SECRET']);
+  });
+
+  it('gives every webhook process the generated metrics token, or none when the person opened /metrics with WEBHOOK_METRICS_PUBLIC=true', () => {
+    const scaled = byName({}, 'postgres');
+    for (const name of ['webhook-api-1', 'webhook-api-2', 'deliverer-1', 'deliverer-2']) {
+      expect(scaled[name]?.env.WEBHOOK_METRICS_TOKEN, name).toBe('metrics-token');
+    }
+    // Empty overrides a token in the environment the stack was started with: a process given both would refuse to start.
+    expect(byName({ WEBHOOK_METRICS_PUBLIC: 'true', WEBHOOK_METRICS_TOKEN: 'mine-0123456789abcdef' })['webhook-api']?.env.WEBHOOK_METRICS_TOKEN).toBe('');
   });
 
   it('adds the gateway to the resources the platform issues tokens for, keeping those given', () => {

@@ -66,7 +66,7 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 const entry = (path: string) => join(repoRoot, path);
 
 /** Secrets the services need that no seed names: generated once like the seed's. */
-export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN'];
+export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN', 'WEBHOOK_METRICS_TOKEN'];
 
 /** The variables that place the stack's processes, in the services' own settings vocabulary. */
 const placement = {
@@ -157,6 +157,8 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
   const webhookApiEnv = {
     ...platformApi,
     WEBHOOK_INGEST_TOKEN: secrets.WEBHOOK_INGEST_TOKEN ?? '',
+    // /metrics asks for the generated token, unless the person opened it (then no token: both is refused).
+    WEBHOOK_METRICS_TOKEN: env.WEBHOOK_METRICS_PUBLIC === 'true' ? '' : (secrets.WEBHOOK_METRICS_TOKEN ?? ''),
     // The demo's receiver is on loopback; never in production.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS || String(env.NODE_ENV !== 'production'),
   };

@@ -55,9 +55,14 @@ describe('npm start', () => {
         'npm run token -- oscar',
         `npx mcp-remote ${stack.mcpUrl}`,
         '--transport http',
+        `GET ${stack.webhookApiUrl}/metrics: asks for your WEBHOOK_METRICS_TOKEN as a bearer token`,
       ]) {
         expect(banner).toContain(text);
       }
+      // /metrics counts every tenant's deliveries: the token the stack was given, or nothing.
+      const metricsToken = stack.env.WEBHOOK_METRICS_TOKEN ?? '';
+      expect((await fetch(`${stack.webhookApiUrl}/metrics`)).status).toBe(401);
+      expect((await fetch(`${stack.webhookApiUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(200);
 
       // An MCP client as a seeded person.
       const { accessToken } = await personToken(stack.platformUrl, 'oscar', stack.mcpUrl);

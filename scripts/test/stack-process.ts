@@ -37,7 +37,7 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
-/** An environment for one stack: every port free, its own data folder, the seed's secrets and an ingest token. */
+/** An environment for one stack: every port free, its own data folder, the seed's secrets, an ingest and a metrics token. */
 export async function stackEnvironment(extra: Record<string, string> = {}): Promise<StackEnvironment> {
   const [platform, mcp, api, registry, tools, receiver] = await Promise.all([
     freePorts(2),
@@ -47,7 +47,7 @@ export async function stackEnvironment(extra: Record<string, string> = {}): Prom
     freePorts(1),
     freePorts(1),
   ]);
-  const secrets = { ...devSecrets, WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack' };
+  const secrets = { ...devSecrets, WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack', WEBHOOK_METRICS_TOKEN: 'test-metrics-token-of-the-stack' };
   // Only what a person's shell would carry: no variable of the test run leaks into the stack.
   const inherited = Object.fromEntries(['PATH', 'HOME', 'LANG', 'TERM'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
   return {

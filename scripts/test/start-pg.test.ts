@@ -19,9 +19,11 @@ async function rest(baseUrl: string, token: string, method: string, path: string
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** The deliverer's count of delivered deliveries, from its Prometheus metrics. */
-async function deliveredBy(delivererUrl: string): Promise<number> {
-  const metrics = await (await fetch(`${delivererUrl}/metrics`)).text();
+/** The deliverer's count of delivered deliveries, from its Prometheus metrics (behind the stack's metrics token). */
+async function deliveredBy(delivererUrl: string, metricsToken: string): Promise<number> {
+  const answer = await fetch(`${delivererUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+  if (!answer.ok) throw new Error(`GET ${delivererUrl}/metrics: ${answer.status}`);
+  const metrics = await answer.text();
   return Number(/^webhook_deliveries_total\{outcome="delivered"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
 }
 
@@ -56,7 +58,9 @@ describe('npm run start:pg', () => {
         expect(await receiver.waitFor(4, 15_000)).toBe(true);
         expect(receiver.received.map((d) => (d.body as { Metadata: { Company: string } }).Metadata.Company)).toEqual(['1', '1', '1', '1']);
         // Only the deliverers deliver here: theirs are all four.
-        const counts = await Promise.all(deliverers.map(deliveredBy));
+        const counts = await Promise.all(deliverers.map((url) => deliveredBy(url, stack.env.WEBHOOK_METRICS_TOKEN ?? '')));
+        // ...which they show only to the holder of the metrics token the stack generated or was given.
+        expect((await fetch(`${deliverers[0] ?? ''}/metrics`)).status).toBe(401);
         expect(counts.reduce((a, b) => a + b, 0)).toBe(4);
         expect(run.output()).toContain('"deliverer":"off"');
       } finally {

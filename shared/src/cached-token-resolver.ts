@@ -1,6 +1,7 @@
 // A token-keyed cache of successful checks. The key is a SHA-256 of the whole token scoped to the
 // issuer, never a claim; a success lives min(max TTL, the token's remaining lifetime); refusals and
-// failures are never kept; concurrent look-ups of one token share one check.
+// failures are never kept; concurrent look-ups of one token share one check. With a max age, an
+// answer is also refreshed ahead of use, so what it says (permissions) is never older than that.
 import { hash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
@@ -11,6 +12,16 @@ export interface CachedTokenResolverOptions {
   scope: string;
   /** Default lifetime of a success in seconds; 0 checks on every call. */
   ttlSeconds: number;
+  /**
+   * How old a kept answer may be when it is used, in seconds (fractions allowed). Unset, an answer
+   * is used for its whole lifetime (SPEC's caller cache). Set, a look-up of an answer older than
+   * `refreshAfterSeconds` is answered from the cache while one check in the background refreshes
+   * it, and a look-up of an answer `maxAgeSeconds` old or older waits for a check begun within
+   * `maxAgeSeconds`: no answer is ever used that was checked longer ago than that.
+   */
+  maxAgeSeconds?: number;
+  /** When the background refresh begins; default half of maxAgeSeconds. */
+  refreshAfterSeconds?: number;
   /** Bound on the number of kept successes; the least recently used go first. Default 10 000. */
   maxEntries?: number;
   clock?: Clock;
@@ -23,24 +34,32 @@ interface Entry<T> {
   readonly value: T;
   /** Epoch milliseconds after which the entry is not used, whatever the LRU still holds. */
   readonly expiresAt: number;
+  /** Epoch milliseconds when the check that answered it began: the world it reflects is no older. */
+  readonly checkedAt: number;
 }
 
-interface FetchContext<T> {
-  readonly check: TokenCheck<T>;
-  readonly expiresAt: number;
+interface RunningCheck<T> {
+  readonly answer: Promise<T | null>;
+  readonly startedAt: number;
 }
 
-/** Thrown inside the fetch so lru-cache keeps nothing for a refused token; never leaves this module. */
-class RefusedToken extends Error {}
+const positiveSeconds = (value: number | undefined) => value === undefined || (Number.isFinite(value) && value > 0);
 
 export class CachedTokenResolver<T extends object> {
   readonly #scope: string;
   readonly #ttlSeconds: number;
+  readonly #maxAgeMs: number | undefined;
+  readonly #refreshAfterMs: number;
   readonly #clock: Clock;
-  readonly #cache: LRUCache<string, Entry<T>, FetchContext<T>>;
+  readonly #cache: LRUCache<string, Entry<T>>;
+  /** One check per key at a time: what concurrent look-ups share. */
+  readonly #running = new Map<string, RunningCheck<T>>();
+  /** Moved on by forget and clear, so a check begun before either keeps nothing. */
+  #generation = 0;
 
   constructor(options: CachedTokenResolverOptions) {
-    const { scope, ttlSeconds, maxEntries = 10_000, clock = systemClock } = options;
+    const { scope, ttlSeconds, maxAgeSeconds, maxEntries = 10_000, clock = systemClock } = options;
+    const refreshAfterSeconds = options.refreshAfterSeconds ?? (maxAgeSeconds === undefined ? undefined : maxAgeSeconds / 2);
     if (!scope) throw new TypeError('CachedTokenResolver: scope must name the issuer or API base');
     if (!Number.isFinite(ttlSeconds) || ttlSeconds < 0) {
       throw new TypeError(`CachedTokenResolver: ttlSeconds must be 0 or more (got ${String(ttlSeconds)})`);
@@ -48,18 +67,19 @@ export class CachedTokenResolver<T extends object> {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new TypeError(`CachedTokenResolver: maxEntries must be a positive whole number (got ${String(maxEntries)})`);
     }
+    if (!positiveSeconds(maxAgeSeconds)) throw new TypeError(`CachedTokenResolver: maxAgeSeconds must be more than 0 (got ${String(maxAgeSeconds)})`);
+    if (!positiveSeconds(refreshAfterSeconds) || (maxAgeSeconds !== undefined && (refreshAfterSeconds ?? 0) > maxAgeSeconds)) {
+      throw new TypeError(`CachedTokenResolver: refreshAfterSeconds must be more than 0 and at most maxAgeSeconds (got ${String(refreshAfterSeconds)})`);
+    }
+    if (maxAgeSeconds === undefined && refreshAfterSeconds !== undefined) {
+      throw new TypeError('CachedTokenResolver: refreshAfterSeconds needs maxAgeSeconds');
+    }
     this.#scope = scope;
     this.#ttlSeconds = ttlSeconds;
+    this.#maxAgeMs = maxAgeSeconds === undefined ? undefined : maxAgeSeconds * 1000;
+    this.#refreshAfterMs = (refreshAfterSeconds ?? 0) * 1000;
     this.#clock = clock;
-    this.#cache = new LRUCache<string, Entry<T>, FetchContext<T>>({
-      max: maxEntries,
-      perf: { now: clock },
-      fetchMethod: async (_key, _stale, { context }) => {
-        const value = await context.check();
-        if (value === null) throw new RefusedToken();
-        return { value, expiresAt: context.expiresAt };
-      },
-    });
+    this.#cache = new LRUCache<string, Entry<T>>({ max: maxEntries, perf: { now: clock } });
   }
 
   /** Number of kept successes (expired ones may still count until touched or evicted). */
@@ -70,34 +90,71 @@ export class CachedTokenResolver<T extends object> {
   /**
    * The cached result for `token`, or the result of `check` on a miss. Only a non-null result is
    * kept, for min(maxTtlSeconds, the token's remaining lifetime); a token without a readable `exp`
-   * is capped by maxTtlSeconds alone. maxTtlSeconds 0 calls `check` every time.
+   * is capped by maxTtlSeconds alone. maxTtlSeconds 0 calls `check` every time. With a max age,
+   * a kept answer is refreshed as the options say; a refresh that answers null drops it.
    */
   async resolve(token: string, check: TokenCheck<T>, maxTtlSeconds: number = this.#ttlSeconds): Promise<T | null> {
     if (maxTtlSeconds <= 0) return check();
     const key = this.keyOf(token);
     const now = this.#clock();
     const hit = this.#cache.get(key);
-    if (hit !== undefined && hit.expiresAt > now) return hit.value;
-
-    const expiresAt = Math.min(now + maxTtlSeconds * 1000, tokenExpiry(token) ?? Number.POSITIVE_INFINITY);
-    if (expiresAt <= now) return check();
-    try {
-      // An entry past our own expiry may not yet be stale to lru-cache (its test is a strict >).
-      const entry = await this.#cache.fetch(key, { context: { check, expiresAt }, ttl: expiresAt - now, forceRefresh: hit !== undefined });
-      return entry?.value ?? null;
-    } catch (error) {
-      if (error instanceof RefusedToken) return null;
-      throw error;
+    if (hit !== undefined && hit.expiresAt > now) {
+      const age = now - hit.checkedAt;
+      if (this.#maxAgeMs === undefined || age < this.#refreshAfterMs) return hit.value;
+      if (age < this.#maxAgeMs) {
+        // Refresh ahead: this look-up is answered now; a failed refresh leaves the entry to age out.
+        this.#check(key, token, check, maxTtlSeconds, now).catch(() => undefined);
+        return hit.value;
+      }
     }
+    if (Math.min(now + maxTtlSeconds * 1000, tokenExpiry(token) ?? Number.POSITIVE_INFINITY) <= now) return check();
+    return this.#check(key, token, check, maxTtlSeconds, now);
+  }
+
+  /** The running check of `key`, or a new one; its answer replaces the entry unless a later check's already did. */
+  #check(key: string, token: string, check: TokenCheck<T>, maxTtlSeconds: number, now: number): Promise<T | null> {
+    const running = this.#running.get(key);
+    // Shared, unless it began too long ago to stand for an answer as fresh as the max age asks.
+    if (running && (this.#maxAgeMs === undefined || now - running.startedAt < this.#maxAgeMs)) return running.answer;
+    const generation = this.#generation;
+    // Begun on the next microtask, so that `answer` exists when the last step runs whatever `check` does.
+    const answer: Promise<T | null> = Promise.resolve()
+      .then(check)
+      .then((value) => {
+        if (generation === this.#generation) this.#keep(key, token, value, now, maxTtlSeconds);
+        return value;
+      })
+      .finally(() => {
+        if (this.#running.get(key)?.answer === answer) this.#running.delete(key);
+      });
+    this.#running.set(key, { answer, startedAt: now });
+    return answer;
+  }
+
+  #keep(key: string, token: string, value: T | null, checkedAt: number, maxTtlSeconds: number): void {
+    const current = this.#cache.peek(key);
+    if (current !== undefined && current.checkedAt > checkedAt) return;
+    const now = this.#clock();
+    const expiresAt = Math.min(checkedAt + maxTtlSeconds * 1000, tokenExpiry(token) ?? Number.POSITIVE_INFINITY);
+    if (value === null || expiresAt <= now) {
+      this.#cache.delete(key);
+      return;
+    }
+    this.#cache.set(key, { value, expiresAt, checkedAt }, { ttl: expiresAt - now });
   }
 
   /** Drops what is kept for `token`, so its next look-up checks again. */
   forget(token: string): void {
-    this.#cache.delete(this.keyOf(token));
+    const key = this.keyOf(token);
+    this.#generation += 1;
+    this.#cache.delete(key);
+    this.#running.delete(key);
   }
 
   clear(): void {
+    this.#generation += 1;
     this.#cache.clear();
+    this.#running.clear();
   }
 
   /** The cache key: SHA-256 of the scope and the whole token. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCallerCheck, type CallerCheckOptions } from './check-caller.ts';
 import { createHttpClient } from './http-client.ts';
-import { closedPort, platformFailure, startPlatformFixture, type PlatformFixture, type StagedCaller } from './testing/index.ts';
+import { closedPort, manualClock, platformFailure, startPlatformFixture, type PlatformFixture, type StagedCaller } from './testing/index.ts';
 
 let platform: PlatformFixture;
 beforeAll(async () => {
@@ -105,6 +105,28 @@ describe('createCallerCheck', () => {
     expect(platform.calls('never-staged')).toBe(2);
   });
 
+  it('with permissionsMaxAgeSeconds, keeps the identity cached but uses no answer older than that: a removed permission is refused within it', async () => {
+    const clock = manualClock(Date.now());
+    const run = check({ permissionsMaxAgeSeconds: 2, clock });
+    platform.stage('revocable', person([platform.url]));
+    const permissionsOf = async () => {
+      const result = await run('Bearer revocable');
+      return result.ok ? [...(result.caller.companies[0]?.permissions ?? [])] : result.description;
+    };
+    expect(await permissionsOf()).toEqual(['device-overview:view']);
+    platform.stage('revocable', { ...person([platform.url]), companies: companies.map((company) => ({ ...company, permissions: [] })) });
+    clock.advance(999);
+    expect(await permissionsOf()).toEqual(['device-overview:view']);
+    expect(platform.calls('revocable')).toBe(1);
+    clock.advance(1_001);
+    expect(await permissionsOf()).toEqual([]);
+    expect(platform.calls('revocable')).toBe(2);
+    // A revoked token: refused once its answer is the max age old, not after the 60 s cache lifetime.
+    platform.stage('revocable', { status: 401 });
+    clock.advance(2_000);
+    expect(await permissionsOf()).toBe('the token is invalid or expired');
+  });
+
   it('throws PLATFORM_UNAVAILABLE for an outage, never a refusal of the caller', async () => {
     platform.stage('outage-token', { status: 503 });
     expect((await platformFailure(check()('Bearer outage-token'))).code).toBe('PLATFORM_UNAVAILABLE');
@@ -125,5 +147,6 @@ describe('createCallerCheck', () => {
   it('names a bad option when it is built', () => {
     expect(() => check({ audience: 'not a url' })).toThrow(/audience/);
     expect(() => check({ schemes: [] })).toThrow(/schemes/);
+    expect(() => check({ permissionsMaxAgeSeconds: 0 })).toThrow(/permissionsMaxAgeSeconds/);
   });
 });

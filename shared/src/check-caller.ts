@@ -29,6 +29,14 @@ export interface CallerCheckOptions {
   readonly httpClient: HttpClient;
   /** Lifetime of a cached success, capped by the token's own expiry; 0 checks every call. */
   readonly cacheTtlSeconds: number;
+  /**
+   * How old the cached answer's companies and permissions may be when a call uses them, in seconds
+   * (fractions allowed). Unset (SPEC's default), an answer serves for the whole cache lifetime.
+   * Set, the identity stays cached for cacheTtlSeconds, but the answer is refreshed in the
+   * background past half this age and a call never uses one this old (it waits for the refresh):
+   * a removed role, withdrawn consent or revoked token is refused within this bound.
+   */
+  readonly permissionsMaxAgeSeconds?: number;
   /** Bound on cached successes; default 10 000. */
   readonly cacheMaxEntries?: number;
   /** Default Bearer only; the platform API's parts also take ApiToken. */
@@ -51,10 +59,13 @@ export function createCallerCheck(options: CallerCheckOptions): CallerCheck {
   const { apiBaseUrl, httpClient, cacheTtlSeconds, schemes = ['Bearer'], actor = 'any' } = options;
   if (!URL.canParse(options.audience)) throw new TypeError('createCallerCheck: audience must be an absolute URL');
   if (schemes.length === 0) throw new TypeError('createCallerCheck: schemes must name at least one scheme');
+  const maxAge = options.permissionsMaxAgeSeconds;
+  if (maxAge !== undefined && !(Number.isFinite(maxAge) && maxAge > 0)) throw new TypeError('createCallerCheck: permissionsMaxAgeSeconds must be more than 0');
   const audience = withoutTrailingSlash(options.audience);
   const cache = new CachedTokenResolver<Caller>({
     scope: apiBaseUrl,
     ttlSeconds: cacheTtlSeconds,
+    ...(maxAge !== undefined && { maxAgeSeconds: maxAge }),
     ...(options.cacheMaxEntries !== undefined && { maxEntries: options.cacheMaxEntries }),
     ...(options.clock && { clock: options.clock }),
   });

@@ -12,7 +12,7 @@ import { createHttpClient, createLogger } from '@platform/shared';
 import { listenOnFreePort } from '@platform/shared/testing';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { createApp } from '../src/http/app.ts';
-import { createWebhookCallerCheck } from '../src/http/caller-guard.ts';
+import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
@@ -31,7 +31,7 @@ export type Backend = 'SQLite' | 'PostgreSQL';
 const devices = { realtime: 1001, batch: 1002 };
 
 /** The production defaults of src/settings.ts, loopback targets allowed (the receiver is on 127.0.0.1). */
-const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).delivery;
+const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_METRICS_PUBLIC: 'true' }).delivery;
 
 const receiverUrl = process.env.BENCH_RECEIVER_URL ?? '';
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';
@@ -48,7 +48,12 @@ async function serveApi(store: WebhookDatabase, onIngested?: (points: number, qu
     store,
     queue: store.deliveries,
     vault,
-    checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: platform.issuer, ttlSeconds: 60 }),
+    checkCaller: createWebhookCallerCheck({
+      httpClient: http,
+      platformApiBaseUrl: platform.issuer,
+      ttlSeconds: 60,
+      permissionsMaxAgeMs: defaultPermissionsMaxAgeMs,
+    }),
     devices: createDeviceDirectory(http, platform.issuer),
     logger,
     publicUrl: listening.url,

@@ -1,11 +1,13 @@
 // The database a process of the webhook service works on, from its settings: PostgreSQL when
 // DATABASE_URL is set, else the SQLite file under the data folder; the configuration store and the
 // delivery queue on one connection (pool) of it. And the key ring: the configured one, or the local
-// key file. Shared by the API and a deliverer alone, which must open the same ones.
+// key file, which must hold every key a stored credential names. Shared by the API and a deliverer
+// alone, which must open the same ones.
 import { join } from 'node:path';
 import type { Logger } from '@platform/shared';
 import { CredentialVault, type EncryptionKey } from './configs/credential-vault.ts';
-import { loadEncryptionKeys } from './configs/encryption-keys.ts';
+import { loadEncryptionKeys, localKeyFile, localKeyId } from './configs/encryption-keys.ts';
+import { requireStoredKeysInRing } from './configs/key-ring-coverage.ts';
 import type { DeliveryQueue } from './queue/delivery-queue.ts';
 import { createPostgresDeliveryQueue } from './queue/postgres/postgres-delivery-queue.ts';
 import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
@@ -44,6 +46,17 @@ export function openDatabase(settings: StoreSettings, logger: Logger): Promise<W
     : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'));
 }
 
-export function openVault(settings: StoreSettings, logger: Logger): CredentialVault {
-  return new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger }));
+/**
+ * The credential vault on the key ring; rejects with a one-line message naming each key id a stored
+ * credential names that the ring lacks, so that no process starts that would drop its deliveries.
+ */
+export async function openVault(settings: StoreSettings, store: Pick<WebhookStore, 'encryptionKeyIdsInUse'>, logger: Logger): Promise<CredentialVault> {
+  const vault = new CredentialVault(loadEncryptionKeys({ configured: settings.encryptionKeys, dataDir: settings.dataDir, logger }));
+  await requireStoredKeysInRing(store, {
+    keyIds: vault.keyIds,
+    configured: settings.encryptionKeys !== undefined,
+    localKeyFile: localKeyFile(settings.dataDir),
+    localKeyId: localKeyId(settings.dataDir),
+  });
+  return vault;
 }

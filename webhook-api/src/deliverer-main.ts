@@ -15,7 +15,7 @@ endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
-const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
+const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
 const delivery = await exitOnStartupFailure(service, () =>
   startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }),
@@ -26,7 +26,7 @@ app.disable('x-powered-by');
 app.get('/health', (_req, res) => {
   res.json({ status: 'ok', owner: delivery.deliverer.owner, inFlight: delivery.deliverer.inFlight() });
 });
-app.get('/metrics', metricsHandler({ metrics, token: settings.metricsToken }));
+app.get('/metrics', metricsHandler({ metrics, access: settings.metricsAccess }));
 const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
 logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at ${localOrigin(settings.host, settings.port)}`);

@@ -1,5 +1,6 @@
-// Composition root of the webhook API: settings, store, key ring, caller check, ingest, metrics,
-// the deliverer beside the API (unless WEBHOOK_RUN_DELIVERER=false), HTTP server.
+// Composition root of the webhook API: settings, store, key ring (which must hold every stored
+// credential's key), caller check, ingest, metrics, the deliverer beside the API (unless
+// WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
 import { closeServer, createHttpClient, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/shared';
 import { createApp } from './http/app.ts';
@@ -17,10 +18,15 @@ endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadWebhookApiSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
-const vault = exitOnStartupFailure(service, () => openVault(settings, logger));
+const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 
 const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
-const checkCaller = createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: settings.platformApiBaseUrl, ttlSeconds: settings.meCacheTtlSeconds });
+const checkCaller = createWebhookCallerCheck({
+  httpClient: http,
+  platformApiBaseUrl: settings.platformApiBaseUrl,
+  ttlSeconds: settings.meCacheTtlSeconds,
+  permissionsMaxAgeMs: settings.permissionsMaxAgeMs,
+});
 const publicUrl = localOrigin(settings.host, settings.port);
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
 const delivery = settings.runDeliverer
@@ -41,7 +47,7 @@ const app = createApp({
       metrics.ingested(points, queued);
     },
   },
-  metrics: metricsHandler({ metrics, token: settings.metricsToken }),
+  metrics: metricsHandler({ metrics, access: settings.metricsAccess }),
 });
 
 const server = createServer(app);

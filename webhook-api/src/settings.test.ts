@@ -1,15 +1,28 @@
 import { settingsFailure } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
-import { loadWebhookApiSettings } from './settings.ts';
+import { loadDelivererSettings, loadWebhookApiSettings } from './settings.ts';
+
+/** What the API cannot start without. */
+const required = { WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_METRICS_TOKEN: 'a-test-metrics-token' };
 
 describe('loadWebhookApiSettings', () => {
-  it('defaults to SQLite under ./data with a 60 s caller cache', () => {
-    expect(loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token' })).toMatchObject({
+  it('defaults to SQLite under ./data with a 60 s caller cache whose permissions are at most 2 s old', () => {
+    expect(loadWebhookApiSettings(required)).toMatchObject({
       port: 4100,
       databaseUrl: undefined,
       meCacheTtlSeconds: 60,
+      permissionsMaxAgeMs: 2_000,
       platformApiBaseUrl: 'http://127.0.0.1:4000',
     });
+  });
+
+  it('reads the permissions max age as a duration of 100 ms or more', () => {
+    expect(loadWebhookApiSettings({ ...required, WEBHOOK_PERMISSIONS_MAX_AGE: '500ms' }).permissionsMaxAgeMs).toBe(500);
+    for (const value of ['0s', '50ms', 'soon']) {
+      expect(settingsFailure(() => loadWebhookApiSettings({ ...required, WEBHOOK_PERMISSIONS_MAX_AGE: value }))).toContain(
+        'WEBHOOK_PERMISSIONS_MAX_AGE must be a duration of at least 100 ms',
+      );
+    }
   });
 
   it('names every bad variable and never echoes a secret value', () => {
@@ -25,22 +38,35 @@ describe('loadWebhookApiSettings', () => {
 
   it('reads the delivery settings: durations with units, the retry schedule, and no private targets in production', () => {
     const settings = loadWebhookApiSettings({
-      WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token',
+      ...required,
       WEBHOOK_RETRY_SCHEDULE: '50ms,1s,2m',
       WEBHOOK_LEASE: '2s',
       WEBHOOK_BATCH_LINGER: '0ms',
     });
     expect(settings.delivery).toMatchObject({ retrySchedule: [50, 1000, 120_000], leaseMs: 2000, batchLingerMs: 0, connectTimeoutMs: 10_000 });
-    expect(loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token' }).delivery).toMatchObject({
+    expect(loadWebhookApiSettings(required).delivery).toMatchObject({
       retrySchedule: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       requestTimeoutMs: 30_000,
       allowPrivateTargets: false,
     });
-    expect(settingsFailure(() => loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_RETRY_SCHEDULE: '5s,soon' }))).toContain(
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...required, WEBHOOK_RETRY_SCHEDULE: '5s,soon' }))).toContain(
       'WEBHOOK_RETRY_SCHEDULE must be 1 to 30 durations',
     );
-    expect(() =>
-      loadWebhookApiSettings({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }),
-    ).toThrow(/WEBHOOK_ALLOW_PRIVATE_TARGETS must not be true when NODE_ENV=production/);
+    expect(() => loadWebhookApiSettings({ ...required, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_TARGETS must not be true when NODE_ENV=production/,
+    );
+  });
+
+  it('asks for a metrics token unless /metrics is opened explicitly, and names both ways in one line when neither is chosen', () => {
+    for (const load of [loadWebhookApiSettings, loadDelivererSettings]) {
+      const neither = settingsFailure(() => load({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token' }));
+      expect(neither).toMatch(/^Invalid settings: WEBHOOK_METRICS_TOKEN is required: .*WEBHOOK_METRICS_PUBLIC=true/);
+      expect(neither).not.toContain('\n');
+      expect(load(required).metricsAccess).toEqual({ token: 'a-test-metrics-token' });
+      expect(load({ WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_METRICS_PUBLIC: 'true' }).metricsAccess).toBe('public');
+      const both = settingsFailure(() => load({ ...required, WEBHOOK_METRICS_PUBLIC: 'true' }));
+      expect(both).toContain('WEBHOOK_METRICS_PUBLIC must not be true when WEBHOOK_METRICS_TOKEN is set');
+      expect(both).not.toContain('a-test-metrics-token');
+    }
   });
 });

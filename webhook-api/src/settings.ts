@@ -7,13 +7,18 @@ import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts'
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
+import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
+import type { MetricsAccess } from './http/metrics.routes.ts';
 
 export interface WebhookApiSettings {
   readonly host: string;
   readonly port: number;
   /** The platform API's base: where the caller check asks, and the audience this API accepts. */
   readonly platformApiBaseUrl: string;
+  /** How long a token's identity stays cached (ME_CACHE_TTL_SECONDS). */
   readonly meCacheTtlSeconds: number;
+  /** How old the cached permissions a request is judged by may be: the bound on revocation. */
+  readonly permissionsMaxAgeMs: number;
   readonly platformTimeoutMs: number;
   /** PostgreSQL when set; otherwise the SQLite file under dataDir. */
   readonly databaseUrl: string | undefined;
@@ -25,8 +30,8 @@ export interface WebhookApiSettings {
   readonly delivery: DeliverySettings;
   /** Whether this process runs a deliverer beside the API (the default), or leaves delivery to `npm run deliverer`. */
   readonly runDeliverer: boolean;
-  /** When set, GET /metrics asks for it as a bearer token. */
-  readonly metricsToken: string | undefined;
+  /** Who may GET /metrics: a bearer token's holders (WEBHOOK_METRICS_TOKEN), or anyone (WEBHOOK_METRICS_PUBLIC=true). */
+  readonly metricsAccess: MetricsAccess;
   readonly logLevel: LogLevel;
 }
 
@@ -107,14 +112,15 @@ const shape = {
   WEBHOOK_POLL_INTERVAL: duration(10).default(1_000),
   WEBHOOK_DELIVERY_RETENTION: duration(1).default(7 * 86_400_000),
   WEBHOOK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  WEBHOOK_METRICS_PUBLIC: setting.flag.default(false),
   NODE_ENV: z.string().optional(),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
 const ingestToken = z.string({ error: 'is required (the bearer token of POST /internal/telemetry)' }).min(16, 'must be at least 16 characters');
 
-/** The API's variables: the common ones and the ingest token. */
-const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken };
+/** The API's variables: the common ones, the ingest token and how fresh the callers' permissions are. */
+const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken, WEBHOOK_PERMISSIONS_MAX_AGE: duration(100).default(defaultPermissionsMaxAgeMs) };
 
 /** A deliverer alone's: the common ones and where its health and metrics listen. */
 const delivererShape = { ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.port.default(4101) };
@@ -128,22 +134,38 @@ export const delivererVariables: readonly string[] = Object.freeze(Object.keys(d
 /** A deliverer alone (`npm run deliverer`): the same database, keys and delivery settings, its own health and metrics port, no ingest. */
 export type DelivererSettings = Omit<
   WebhookApiSettings,
-  'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'platformTimeoutMs' | 'platformApiBaseUrl'
+  'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'permissionsMaxAgeMs' | 'platformTimeoutMs' | 'platformApiBaseUrl'
 >;
 
+/**
+ * /metrics counts every tenant's deliveries: it is served without a token only when the operator
+ * says so, and one line names both ways when neither, or both, is chosen.
+ */
+function* metricsAccessChosen(values: { WEBHOOK_METRICS_TOKEN?: string | undefined; WEBHOOK_METRICS_PUBLIC?: boolean }): Generator<readonly [string, string]> {
+  const { WEBHOOK_METRICS_TOKEN: token, WEBHOOK_METRICS_PUBLIC: open } = values;
+  if (token === undefined && open === false) {
+    yield [
+      'WEBHOOK_METRICS_TOKEN',
+      "is required: /metrics shows every tenant's delivery counts; set it (16 characters or more) to ask scrapers for it as a bearer token, or set WEBHOOK_METRICS_PUBLIC=true to serve /metrics to anyone who reaches the port",
+    ];
+  }
+  if (token !== undefined && open === true) yield ['WEBHOOK_METRICS_PUBLIC', 'must not be true when WEBHOOK_METRICS_TOKEN is set: choose one'];
+}
+
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
-  const s = parseEnvironment(apiShape, env);
+  const s = parseEnvironment(apiShape, env, metricsAccessChosen);
   return Object.freeze({
     ...common(s),
     host: s.WEBHOOK_API_HOST,
     port: s.WEBHOOK_API_PORT,
+    permissionsMaxAgeMs: s.WEBHOOK_PERMISSIONS_MAX_AGE,
     ingest: Object.freeze({ token: s.WEBHOOK_INGEST_TOKEN, maxPoints: s.WEBHOOK_INGEST_MAX_POINTS, maxBodyBytes: s.WEBHOOK_INGEST_MAX_BYTES }),
     runDeliverer: s.WEBHOOK_RUN_DELIVERER,
   });
 }
 
 export function loadDelivererSettings(env: Environment): DelivererSettings {
-  const s = parseEnvironment(delivererShape, env);
+  const s = parseEnvironment(delivererShape, env, metricsAccessChosen);
   return Object.freeze({ ...common(s), host: s.WEBHOOK_DELIVERER_HOST, port: s.WEBHOOK_DELIVERER_PORT });
 }
 
@@ -181,7 +203,7 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       pollMs: s.WEBHOOK_POLL_INTERVAL,
       retentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
-    metricsToken: s.WEBHOOK_METRICS_TOKEN,
+    metricsAccess: s.WEBHOOK_METRICS_TOKEN === undefined ? ('public' as const) : { token: s.WEBHOOK_METRICS_TOKEN },
     logLevel: s.LOG_LEVEL,
   };
 }

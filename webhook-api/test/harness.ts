@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHttpClient, createLogger } from '@platform/shared';
+import { createHttpClient, createLogger, type Clock } from '@platform/shared';
 import { captureLogs, listenOnFreePort, startedForTests } from '@platform/shared/testing';
 import { inject } from 'vitest';
 import { createApp } from '../src/http/app.ts';
-import { createWebhookCallerCheck } from '../src/http/caller-guard.ts';
+import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
@@ -83,6 +83,10 @@ export interface StartOptions {
   limits?: WebhookLimits;
   /** Runs a deliverer beside the API with testDeliverySettings and these changes. */
   deliverer?: Partial<DeliverySettings>;
+  /** How old callers' permissions may be when used: the API's default unless given; null keeps them the whole 60 s (a baseline). */
+  permissionsMaxAgeMs?: number | null;
+  /** The caller cache's clock, for tests that move time instead of waiting. */
+  clock?: Clock;
 }
 
 export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
@@ -101,7 +105,13 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     store,
     queue: store.deliveries,
     vault,
-    checkCaller: createWebhookCallerCheck({ httpClient: http, platformApiBaseUrl: options.platformUrl, ttlSeconds: 60 }),
+    checkCaller: createWebhookCallerCheck({
+      httpClient: http,
+      platformApiBaseUrl: options.platformUrl,
+      ttlSeconds: 60,
+      permissionsMaxAgeMs: options.permissionsMaxAgeMs === null ? undefined : (options.permissionsMaxAgeMs ?? defaultPermissionsMaxAgeMs),
+      ...(options.clock && { clock: options.clock }),
+    }),
     devices: createDeviceDirectory(http, options.platformUrl),
     logger,
     publicUrl: url,

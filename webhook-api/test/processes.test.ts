@@ -52,6 +52,7 @@ function childEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.
     WEBHOOK_LEASE: '1s',
     WEBHOOK_POLL_INTERVAL: '100ms',
     WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(perEndpoint),
+    WEBHOOK_METRICS_TOKEN: 'test-metrics-token-0123456789',
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
     ...extra,

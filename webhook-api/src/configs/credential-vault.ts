@@ -30,6 +30,11 @@ export class CredentialVault {
     return this.#current.id;
   }
 
+  /** Every key id the ring holds, the current one first: what stored credentials may name. */
+  get keyIds(): readonly string[] {
+    return [...this.#keys.keys()];
+  }
+
   encrypt(plaintext: string, boundTo: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#current.key, iv);

@@ -1,8 +1,9 @@
 // Who is calling and what they may touch. AuthVersion must be V0.0.1; the credential is a Bearer
 // token (a person's or a delegated one) or an ApiToken; the platform's /api/me says who it is,
-// through the SDK's cache. The companyView header narrows the call to one company. Another
-// company's resources are 404, never 403: their existence is not revealed.
-import { createCallerCheck, type Caller, type CallerCheck, type CallerCompany, type Credential, type HttpClient } from '@platform/shared';
+// through the SDK's cache, whose permissions are never older than a few seconds. The companyView
+// header narrows the call to one company. Another company's resources are 404, never 403: their
+// existence is not revealed.
+import { createCallerCheck, type Caller, type CallerCheck, type CallerCompany, type Clock, type Credential, type HttpClient } from '@platform/shared';
 import type { RequestHandler, Response } from 'express';
 import { notFound, WebhookApiError, invalid } from './errors.ts';
 
@@ -17,15 +18,35 @@ export type { CallerCheck, Credential };
 export type Right = 'view' | 'manage';
 
 /**
- * The webhook API's caller check: the SDK's, for Bearer and ApiToken credentials, accepting only
- * tokens issued for the platform API (the webhook API is part of it), delegated ones included.
+ * How old the permissions a request is judged by may be: SPEC has a revoked role or withdrawn
+ * consent take effect at once, and this is the bound on "at once" (WEBHOOK_PERMISSIONS_MAX_AGE).
  */
-export function createWebhookCallerCheck(options: { httpClient: HttpClient; platformApiBaseUrl: string; ttlSeconds: number }): CallerCheck {
+export const defaultPermissionsMaxAgeMs = 2_000;
+
+export interface WebhookCallerCheckOptions {
+  readonly httpClient: HttpClient;
+  readonly platformApiBaseUrl: string;
+  /** How long a token's identity stays cached (ME_CACHE_TTL_SECONDS). */
+  readonly ttlSeconds: number;
+  /** How old the cached permissions may be when used; undefined keeps them for the whole ttl (a benchmark's baseline). */
+  readonly permissionsMaxAgeMs: number | undefined;
+  readonly clock?: Clock;
+}
+
+/**
+ * The webhook API's caller check: the SDK's, for Bearer and ApiToken credentials, accepting only
+ * tokens issued for the platform API (the webhook API is part of it), delegated ones included. The
+ * identity stays cached for the ttl and the permissions are refreshed ahead of use, so a caller
+ * who keeps calling never waits for the platform, and a removed right is refused within the max age.
+ */
+export function createWebhookCallerCheck(options: WebhookCallerCheckOptions): CallerCheck {
   return createCallerCheck({
     apiBaseUrl: options.platformApiBaseUrl,
     audience: options.platformApiBaseUrl,
     httpClient: options.httpClient,
     cacheTtlSeconds: options.ttlSeconds,
+    ...(options.permissionsMaxAgeMs !== undefined && { permissionsMaxAgeSeconds: options.permissionsMaxAgeMs / 1000 }),
+    ...(options.clock && { clock: options.clock }),
     schemes: ['Bearer', 'ApiToken'],
     actor: 'any',
   });

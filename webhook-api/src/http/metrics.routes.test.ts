@@ -33,7 +33,7 @@ afterEach(async () => {
 async function serve(options: { token?: string; stats?: () => Promise<QueueStats> } = {}) {
   const metrics = createDeliveryMetrics({ queue: { stats: options.stats ?? (() => Promise.resolve(idle)) } });
   const app = express();
-  app.get('/metrics', metricsHandler({ metrics, token: options.token }));
+  app.get('/metrics', metricsHandler({ metrics, access: options.token === undefined ? 'public' : { token: options.token } }));
   const server = await listen(app);
   servers.push(server);
   return server.url;
@@ -57,7 +57,7 @@ function scrape(url: string, authorization: string[] = []) {
 }
 
 describe('GET /metrics', () => {
-  it('answers the metrics in the Prometheus text format, without a token when none is configured', async () => {
+  it('answers the metrics in the Prometheus text format, without a token when opened to the public', async () => {
     const url = await serve();
     const answer = await scrape(url);
     expect(answer.status).toBe(200);
@@ -116,6 +116,6 @@ describe('GET /metrics', () => {
 
   it('refuses an empty token when it is built', () => {
     const metrics = createDeliveryMetrics({ queue: { stats: () => Promise.resolve(idle) } });
-    expect(() => metricsHandler({ metrics, token: '' })).toThrow(/token must not be empty/);
+    expect(() => metricsHandler({ metrics, access: { token: '' } })).toThrow(/token must not be empty/);
   });
 });

@@ -58,6 +58,8 @@ export interface SqlDialect {
    * (PostgreSQL cannot tell how many rows a JSON parameter holds, and guesses a hash join).
    */
   readonly idIn: (column: string, parameter: string) => string;
+  /** The text between the first and the second `.` of `column` (a stored secret's key id: `v1.<keyId>.<iv>...`). */
+  readonly secondDotField: (column: string) => string;
 }
 
 /** The SQL type of a column read from a JSON row. */

@@ -21,7 +21,7 @@ const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Numb
  * limit as it is inserted.
  */
 export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedConfigInsert): WebhookStore {
-  const { sequence, forUpdate } = driver.dialect;
+  const { sequence, forUpdate, secondDotField } = driver.dialect;
 
   /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
   async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
@@ -105,6 +105,20 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         return deleted !== undefined;
       }),
     countConfigs: async () => countOf(driver, 'SELECT COUNT(*) AS n FROM webhook_configs', []),
+    async encryptionKeyIdsInUse() {
+      // The credentials, and the signing secrets: the current one, and the previous one while it still signs.
+      const keyIdsOf = (column: string, condition = `${column} IS NOT NULL`) =>
+        `SELECT ${secondDotField(column)} AS key_id FROM webhook_configs WHERE ${condition}`;
+      const rows = await driver.all(
+        `SELECT DISTINCT key_id FROM (${[
+          keyIdsOf('auth_payload_encrypted'),
+          keyIdsOf('signing_secret_encrypted'),
+          keyIdsOf('previous_signing_secret_encrypted', 'previous_signing_secret_encrypted IS NOT NULL AND previous_signing_secret_until > $1'),
+        ].join(' UNION ')}) k ORDER BY key_id`,
+        [Date.now()],
+      );
+      return rows.map((row) => String(row.key_id));
+    },
 
     linkDevice(link: DeviceLink, limit?: number) {
       const linked = inTransaction(async (tx) => {

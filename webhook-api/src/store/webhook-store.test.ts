@@ -71,6 +71,24 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     expect(await again.listScopes('a', 1001)).toEqual([{ id: 's1', scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true }]);
   });
 
+  it('names each key id stored credentials and signing secrets are encrypted under once, the previous signing secret included', async () => {
+    const { store: s } = await store();
+    expect(await s.encryptionKeyIdsInUse()).toEqual([]);
+    const encrypted = (keyId: string) => `v1.${keyId}.aXY.dGFn.Y3Q`;
+    const signing = (keyId: string) => ({ current: encrypted(keyId), previous: null, previousUntil: null });
+    await s.createConfig(storedConfig({ authType: 'Bearer', authPayloadEncrypted: encrypted('2026-11'), signingSecrets: signing('2026-11') }));
+    await s.createConfig(storedConfig({ authType: 'Bearer', authPayloadEncrypted: encrypted('local-20261101'), signingSecrets: signing('2026-11') }));
+    const rotated = await s.createConfig(storedConfig({ signingSecrets: signing('2026-09') }));
+    if (rotated === 'limit-reached') throw new Error('limit');
+    expect(await s.encryptionKeyIdsInUse()).toEqual(['2026-09', '2026-11', 'local-20261101']);
+    // Rotated under a new key: the old secret still signs for a day, so its key is still in use.
+    await s.rotateSigningSecret(rotated.id, (current) => ({ current: encrypted('2026-12'), previous: current.current, previousUntil: Date.now() + 60_000 }));
+    expect(await s.encryptionKeyIdsInUse()).toEqual(['2026-09', '2026-11', '2026-12', 'local-20261101']);
+    // Once its day is over, it signs nothing, and its key may go.
+    await s.rotateSigningSecret(rotated.id, (current) => ({ ...current, previousUntil: Date.now() - 1 }));
+    expect(await s.encryptionKeyIdsInUse()).toEqual(['2026-11', '2026-12', 'local-20261101']);
+  });
+
   it('lists a company’s configurations only, in creation order', async () => {
     const { store: s } = await store();
     await s.createConfig(config('a', 1));

@@ -62,6 +62,12 @@ export interface WebhookStore {
   updateScope(webhookConfigId: string, deviceId: number, scope: ScopeRoute & { id: string }): Promise<Scope | 'duplicate' | undefined>;
   deleteScope(webhookConfigId: string, deviceId: number, scopeId: string): Promise<boolean>;
 
+  /**
+   * The key ids every stored credential and signing secret still in use is encrypted under
+   * (`v1.<keyId>.<iv>.<tag>.<ct>`), each once, sorted: at start-up each must be in the key ring, or
+   * deliveries using it could not be sent.
+   */
+  encryptionKeyIdsInUse(): Promise<string[]>;
   /** Number of configurations of every company (tests use it to prove a refused request stored nothing). */
   countConfigs(): Promise<number>;
   close(): Promise<void>;

@@ -71,6 +71,8 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
       forUpdate: '',
       // json_each gives the array's elements; ->> reads a key as an SQL value (JSON numbers as numbers).
       idIn: (column, parameter) => `${column} IN (SELECT value ->> 'id' FROM json_each(${parameter}))`,
+      // SQLite has no split_part: what follows the first dot, up to the next one.
+      secondDotField: (column) => `substr(${column}, instr(${column}, '.') + 1, instr(substr(${column}, instr(${column}, '.') + 1), '.') - 1)`,
       jsonRows: (parameter, alias, columns) =>
         `(SELECT ${Object.keys(columns)
           .map((name) => `value ->> '${name}' AS ${name}`)

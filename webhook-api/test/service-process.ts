@@ -1,0 +1,73 @@
+// A webhook service's entry point (src/main.ts, src/deliverer-main.ts) run as its own process, as an
+// operator starts it: an environment of only what a shell and the service need, its standard error
+// kept (where a refused start-up says why), its exit awaited, its /health waited for.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { until } from '@platform/shared/testing';
+
+const workspace = resolve(import.meta.dirname, '..');
+
+/** Where a process finds the test's database: DATABASE_URL, or the SQLite file's folder. */
+export interface DatabaseEnv {
+  readonly DATABASE_URL?: string;
+  readonly WEBHOOK_DATA_DIR?: string;
+}
+
+/** A shell's variables, the database, loopback delivery and quick retries, quiet logs; then `extra`. */
+export function serviceEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(['PATH', 'HOME', 'LANG'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  return {
+    ...inherited,
+    ...database,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '50ms,100ms',
+    WEBHOOK_POLL_INTERVAL: '100ms',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+    ...extra,
+  };
+}
+
+export interface ServiceProcess {
+  readonly child: ChildProcess;
+  /** What it wrote to standard error so far. */
+  stderr(): string;
+  /** Its exit code once it ended. */
+  readonly exited: Promise<number | null>;
+  /** Resolves once GET http://127.0.0.1:<port>/health answers; rejects if it exits first. */
+  ready(port: number): Promise<void>;
+  /** SIGTERM, and its end. */
+  stop(): Promise<void>;
+}
+
+export function startService(script: 'main.ts' | 'deliverer-main.ts', env: NodeJS.ProcessEnv): ServiceProcess {
+  const child = spawn(process.execPath, [resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    child,
+    stderr: () => stderr,
+    exited,
+    async ready(port) {
+      await until(
+        async () => {
+          if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
+          return fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.ok,
+            () => false,
+          );
+        },
+        `${script} answers /health`,
+        20_000,
+      );
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
