@@ -15,6 +15,7 @@ import { newStoreLocation, startWebhookApi, telemetryPoint, testIngestToken, typ
 import { startReceiver } from './receiver.ts';
 import { storedConfig } from './stored-config.ts';
 import { serviceEnv, startService, type DatabaseEnv } from './service-process.ts';
+import { firstSigningSecrets } from '../src/configs/signing-secrets.ts';
 
 const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
@@ -119,7 +120,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the key ring at start-up on %s
     const store = await location.open();
     try {
       const config = storedConfig({ authType: 'Bearer' });
-      await store.createConfig({ ...config, authPayloadEncrypted: new CredentialVault(local).encrypt('{"token":"t"}', config.id) });
+      const vault = new CredentialVault(local);
+      await store.createConfig({
+        ...config,
+        authPayloadEncrypted: vault.encrypt('{"token":"t"}', config.id),
+        signingSecrets: firstSigningSecrets(vault, config.id),
+      });
     } finally {
       await store.close();
     }
