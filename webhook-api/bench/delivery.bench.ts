@@ -185,7 +185,7 @@ try {
     verdicts.push(`  ${what.padEnd(64)} ${value.padStart(10)}  ${met ? 'met' : 'NOT met'}`);
   };
   printComparison(
-    'What signing costs (Standard Webhooks id, timestamp and HMAC-SHA256 signature, each secret's key kept after its first decryption), Realtime on SQLite',
+    'What signing costs (Standard Webhooks id, timestamp and HMAC-SHA256 signature, each secret’s key kept after its first decryption), Realtime on SQLite',
     { name: 'Realtime points/s delivered, signed', value: throughput('SQLite Realtime'), unit: 'points/s' },
     { name: 'the same without the Standard Webhooks headers', value: throughput('SQLite Realtime unsigned'), unit: 'points/s' },
   );
