@@ -37,6 +37,17 @@ export function seedWithPlatformAdministrator(): Seed {
   return seed;
 }
 
+/** The default seed with these apps (by client id) marked as tool publishers too, as a rival publisher in the gateway's tests. */
+export function seedWithToolPublishers(...clientIds: readonly string[]): Seed {
+  const seed = defaultSeed();
+  for (const clientId of clientIds) {
+    const app = seed.apps.find((candidate) => candidate.clientId === clientId);
+    if (!app) throw new Error(`the seed has no app ${clientId}`);
+    app.toolPublisher = true;
+  }
+  return seed;
+}
+
 export async function startPlatform(options: { env?: Record<string, string>; seed?: unknown } = {}): Promise<RunningPlatform> {
   const main = await listenOnFreePort();
   const ai = await listenOnFreePort();

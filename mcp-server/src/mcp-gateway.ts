@@ -56,6 +56,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     httpClient,
     logger: logger.child({ part: 'registry' }),
     maxTtlSeconds: settings.registrationMaxTtlSeconds,
+    ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,

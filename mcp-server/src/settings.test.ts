@@ -61,4 +61,10 @@ describe('the MCP gateway settings', () => {
     expect(settings.allowedOrigins).toContain('mcp.example.com');
     expect(failure({ ...secret, MCP_PUBLIC_URL: 'https://mcp.example.com' })).toContain('MCP_PUBLIC_URL must name the MCP endpoint with its path');
   });
+
+  it('lets every tool publisher register unless the operator lists app keys, and names a malformed list', () => {
+    expect(loadMcpServerSettings(secret).registryAllowedApps).toBeUndefined();
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_ALLOWED_APPS: 'webhook-tools, reports ' }).registryAllowedApps).toEqual(['webhook-tools', 'reports']);
+    expect(failure({ ...secret, REGISTRY_ALLOWED_APPS: 'Webhook Tools' })).toContain('REGISTRY_ALLOWED_APPS must be a comma-separated list of app keys');
+  });
 });

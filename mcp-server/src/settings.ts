@@ -25,6 +25,8 @@ export interface McpServerSettings {
   readonly clientSecret: string;
   /** The ToolRegistry's gRPC address, host:port. */
   readonly registryAddress: string;
+  /** App keys the operator lets register tool services, among the platform's tool publishers; undefined: every publisher. */
+  readonly registryAllowedApps: readonly string[] | undefined;
   /** Longest registration lifetime granted; a service asking for more gets this. */
   readonly registrationMaxTtlSeconds: number;
   /** Time limit of one tool call, from the gateway to the tool service. */
@@ -51,6 +53,19 @@ const hostList = setting.text.transform((value) =>
     .filter(Boolean),
 );
 
+/** A comma-separated list of app keys (lower-case letters, digits and dashes), blank entries ignored. */
+const appKeyList = setting.text
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (keys) => keys.every((key) => /^[a-z0-9][a-z0-9-]*$/.test(key)),
+    'must be a comma-separated list of app keys (lower-case letters, digits and dashes)',
+  );
+
 const shape = {
   MCP_HOST: setting.host.default('127.0.0.1'),
   MCP_PORT: setting.port.default(3000),
@@ -62,6 +77,7 @@ const shape = {
   MCP_GATEWAY_CLIENT_ID: setting.text.default('mcp-gateway'),
   MCP_GATEWAY_CLIENT_SECRET: setting.text,
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
+  REGISTRY_ALLOWED_APPS: appKeyList.optional(),
   REGISTRY_MAX_TTL_SECONDS: setting.wholeNumber(5, 'seconds', 3600).default(300),
   TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
@@ -105,6 +121,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     clientId: s.MCP_GATEWAY_CLIENT_ID,
     clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
     registryAddress: s.REGISTRY_ADDRESS,
+    registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
     registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
     toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,

@@ -3,7 +3,14 @@
 // registry) and the webhook tool service registered at it; plus MCP SDK clients signed in as a
 // seeded person on either protocol revision.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
+import {
+  devSecrets,
+  personToken,
+  seedWithToolPublishers,
+  startProxiedPlatform,
+  type PlatformProxy,
+  type RunningPlatform,
+} from '@platform/dev-platform/testing';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
 import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/shared/testing';
@@ -45,6 +52,8 @@ export interface ConnectOptions {
 
 export interface StackOptions {
   readonly platformEnv?: Readonly<Record<string, string>>;
+  /** The platform's world; default the seed with fleet-insights a tool publisher too (the probe services' app). */
+  readonly seed?: unknown;
   readonly gatewayEnv?: Readonly<Record<string, string>>;
   /** Start the webhook tool service and wait for its tools (default true). */
   readonly toolService?: boolean;
@@ -61,7 +70,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const http = await listenOnFreePort();
     closers.push(() => http.close());
     const mcpUrl = `${http.url}/mcp`;
-    const proxied = await startProxiedPlatform({ env: { PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv } });
+    const proxied = await startProxiedPlatform({
+      env: { PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv },
+      seed: options.seed ?? seedWithToolPublishers('fleet-insights'),
+    });
     closers.push(() => proxied.close());
     const { proxy, platform, issuer } = proxied;
     const api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: issuer });

@@ -10,6 +10,7 @@ import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterReque
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import { ToolServiceError, type ToolServiceLease, type ToolServicePool } from '../tool-services/index.ts';
 import type { AppCaller } from './app-token-check.ts';
+import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
 import { RegistryError } from './registry-errors.ts';
 import { serviceTools, ToolProblems, type ServiceTool } from './service-tools.ts';
@@ -21,6 +22,8 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly listToolsTimeoutMs: number;
   readonly maxRegistrations: number;
   readonly maxRegistrationsPerApp: number;
+  /** Whether an app may register (and keep) tool services here. */
+  readonly mayPublish: PublishingPolicy;
   readonly clock?: Clock;
   /** Arms the sweep at the soonest expiry; with `clock`, what a test moves instead of waiting. */
   readonly timers?: Timers;
@@ -76,7 +79,16 @@ const answerMarginMs = 100;
 const serviceKey = (appClientId: string, serviceName: string) => `${appClientId}\n${serviceName}`;
 
 export function createRegistrations(options: RegistrationsOptions): Registrations {
-  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, maxRegistrationsPerApp, clock = systemClock, timers = systemTimers } = options;
+  const {
+    toolServices,
+    logger,
+    listToolsTimeoutMs,
+    maxRegistrations,
+    maxRegistrationsPerApp,
+    mayPublish,
+    clock = systemClock,
+    timers = systemTimers,
+  } = options;
   const byId = new Map<string, Registration>();
   const byService = new Map<string, Registration>();
   const listeners = new Set<(catalog: ToolCatalog) => void>();
@@ -203,6 +215,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       const { serviceName, callbackAddress, grantedTtlSeconds } = fields;
       note.serviceName = serviceName;
       if (closed) throw new RegistryError('REGISTRY_CLOSED');
+      mayPublish(caller);
       const key = serviceKey(caller.clientId, serviceName);
       roomFor(key, caller.clientId);
       addressFree(callbackAddress, caller.clientId);
@@ -261,6 +274,15 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       const registrationId = readRegistrationId(request.registrationId);
       note.registrationId = registrationId;
       const registration = owned(caller, registrationId, note);
+      try {
+        mayPublish(caller);
+      } catch (error) {
+        // The platform (or the operator) withdrew the app's right to publish: its tools go now, not at expiry.
+        remove(registration);
+        publish();
+        armTimer();
+        throw error;
+      }
       registration.token = caller.token;
       registration.expiresAt = clock() + registration.grantedTtlSeconds * 1000;
       return { ttlSeconds: registration.grantedTtlSeconds };

@@ -13,6 +13,8 @@ export const registryErrorCatalog = {
   },
   APP_TOKEN_REFUSED: { status: status.UNAUTHENTICATED, message: `The platform refused the token; ${appTokenNeeded}.` },
   APP_NOT_LINKED: { status: status.PERMISSION_DENIED, message: 'The client is linked to no app; an administrator must link it.' },
+  NOT_A_TOOL_PUBLISHER: { status: status.PERMISSION_DENIED, message: 'The platform does not mark the app as a tool publisher.' },
+  APP_NOT_ALLOWED: { status: status.PERMISSION_DENIED, message: "The gateway's operator does not let this app register tool services here." },
   PLATFORM_UNAVAILABLE: { status: status.UNAVAILABLE, message: 'The platform could not be reached to check the app token; try again later.' },
   INVALID_FIELD: { status: status.INVALID_ARGUMENT, message: 'A field of the request is missing or malformed.' },
   REGISTRATION_NOT_FOUND: { status: status.NOT_FOUND, message: 'No such registration (unknown or expired); register again.' },

@@ -2,7 +2,7 @@
 // what a registration must carry, what happens when the service or the platform cannot be reached,
 // and that no token ever reaches the log.
 import * as grpc from '@grpc/grpc-js';
-import { personToken, startPlatform } from '@platform/dev-platform/testing';
+import { personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { loadToolsProto, type Tool } from '@platform/proto';
 import { closedPort, listen, startedForTests } from '@platform/shared/testing';
 import type { ServingToolApp } from '@platform/shared/tools';
@@ -10,7 +10,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway, type RegistryClient } from '../../test/registry-harness.ts';
 import type { ToolRegistryOptions } from './tool-registry.ts';
 
-const platform = startedForTests(() => startPlatform());
+// fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
+const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
 const started: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 // The registry's life cycle on loopback: the real dev platform checks the app tokens, real tool
 // services built on the SDK register, heartbeat and deregister, and the catalog follows.
-import { startPlatform } from '@platform/dev-platform/testing';
+import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { heartbeatDelay, type ServingToolApp } from '@platform/shared/tools';
 import { manualClock, startedForTests } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,8 @@ import {
 } from '../../test/registry-harness.ts';
 import type { ToolRegistry, ToolRegistryOptions } from './tool-registry.ts';
 
-const platform = startedForTests(() => startPlatform());
+// fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
+const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
 const started: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {

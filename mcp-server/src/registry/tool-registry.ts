@@ -4,6 +4,7 @@ import { type Clock, type HttpClient, type Logger, type Timers } from '@platform
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';
+import { createPublishingPolicy } from './publishing-policy.ts';
 import { createRegistrations } from './registrations.ts';
 import { startRegistryServer, type ServingRegistry } from './registry-server.ts';
 
@@ -24,6 +25,11 @@ export interface ToolRegistryOptions {
   readonly maxRegistrations?: number;
   /** Live registrations one app may hold, so that no app can fill the registry. Default 20. */
   readonly maxRegistrationsPerApp?: number;
+  /**
+   * App keys the operator lets register (REGISTRY_ALLOWED_APPS), among the apps the platform marks
+   * as tool publishers; undefined lets every publisher in.
+   */
+  readonly allowedApps?: readonly string[];
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
   readonly clock?: Clock;
@@ -73,6 +79,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     listToolsTimeoutMs,
     maxRegistrations,
     maxRegistrationsPerApp,
+    mayPublish: createPublishingPolicy(options.allowedApps),
     ...(clock && { clock }),
     ...(timers && { timers }),
   });
