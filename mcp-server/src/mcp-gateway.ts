@@ -57,6 +57,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     logger: logger.child({ part: 'registry' }),
     maxTtlSeconds: settings.registrationMaxTtlSeconds,
     ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
+    ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,

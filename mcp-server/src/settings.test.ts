@@ -62,6 +62,13 @@ describe('the MCP gateway settings', () => {
     expect(failure({ ...secret, MCP_PUBLIC_URL: 'https://mcp.example.com' })).toContain('MCP_PUBLIC_URL must name the MCP endpoint with its path');
   });
 
+  it('keeps plain tool names for webhook-tools unless the operator pins another app, or none', () => {
+    expect(loadMcpServerSettings(secret).registryPlainNamesApp).toBe('webhook-tools');
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_PLAIN_NAMES_APP: 'reports' }).registryPlainNamesApp).toBe('reports');
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_PLAIN_NAMES_APP: 'none' }).registryPlainNamesApp).toBeUndefined();
+    expect(failure({ ...secret, REGISTRY_PLAIN_NAMES_APP: 'Reports_App' })).toContain('REGISTRY_PLAIN_NAMES_APP must be an app key');
+  });
+
   it('lets every tool publisher register unless the operator lists app keys, and names a malformed list', () => {
     expect(loadMcpServerSettings(secret).registryAllowedApps).toBeUndefined();
     expect(loadMcpServerSettings({ ...secret, REGISTRY_ALLOWED_APPS: 'webhook-tools, reports ' }).registryAllowedApps).toEqual(['webhook-tools', 'reports']);

@@ -27,6 +27,8 @@ export interface McpServerSettings {
   readonly registryAddress: string;
   /** App keys the operator lets register tool services, among the platform's tool publishers; undefined: every publisher. */
   readonly registryAllowedApps: readonly string[] | undefined;
+  /** The app key whose tools keep their own names; every other app's are `<appKey>__<name>`. Undefined: none. */
+  readonly registryPlainNamesApp: string | undefined;
   /** Longest registration lifetime granted; a service asking for more gets this. */
   readonly registrationMaxTtlSeconds: number;
   /** Time limit of one tool call, from the gateway to the tool service. */
@@ -78,6 +80,9 @@ const shape = {
   MCP_GATEWAY_CLIENT_SECRET: setting.text,
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   REGISTRY_ALLOWED_APPS: appKeyList.optional(),
+  REGISTRY_PLAIN_NAMES_APP: setting.text
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be an app key (lower-case letters, digits and dashes), or none')
+    .default('webhook-tools'),
   REGISTRY_MAX_TTL_SECONDS: setting.wholeNumber(5, 'seconds', 3600).default(300),
   TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
@@ -122,6 +127,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
     registryAddress: s.REGISTRY_ADDRESS,
     registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
+    registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
     registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
     toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,

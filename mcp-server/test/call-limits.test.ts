@@ -11,7 +11,7 @@ describe.each(eras)('on the %s revision', (era) => {
     const client = await stack().connect('oscar', era);
     const before = slow().calls.length;
     const started = Date.now();
-    const result = await client.callTool({ name: 'slow_echo', arguments: { text: 'late' } });
+    const result = await client.callTool({ name: slow().exposed('slow_echo'), arguments: { text: 'late' } });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ code: 'DEADLINE_EXCEEDED' });
@@ -23,7 +23,7 @@ describe.each(eras)('on the %s revision', (era) => {
     const client = await stack().connect('oscar', era);
     const before = slow().calls.length;
     const abort = new AbortController();
-    const call = client.callTool({ name: 'slow_echo', arguments: { text: 'never mind' } }, { signal: abort.signal });
+    const call = client.callTool({ name: slow().exposed('slow_echo'), arguments: { text: 'never mind' } }, { signal: abort.signal });
     await until(() => slow().calls.length > before, 'the call reached the tool');
     abort.abort();
     await expect(call).rejects.toThrow();

@@ -153,6 +153,8 @@ export interface ProbeService {
   readonly calls: { readonly tool: string; readonly args: unknown; readonly token: string; aborted: boolean }[];
   readonly serving: ServingToolApp;
   readonly logs: string[];
+  /** The name MCP clients see for one of its tools: `<appKey>__<tool>`, or the tool's own for webhook-tools (the pinned app). */
+  exposed(tool: string): string;
   close(): Promise<void>;
 }
 
@@ -226,19 +228,20 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     calls,
     serving,
     logs: logs.lines,
+    exposed: (tool) => (appClientId === 'webhook-tools' ? tool : `${appClientId}__${tool}`),
     close: () => serving.close(),
   };
 }
 
 /**
  * A probe service for the enclosing block's tests, started once the stack has, and registered at its
- * gateway (its first tool listed under its own name) before they run.
+ * gateway (its first tool listed) before they run.
  */
 export function probeForTests(stack: () => Stack, options: ProbeOptions = {}): () => ProbeService {
   return startedForTests(async () => {
     const probe = await startProbeService(stack(), options);
     const [tool = 'echo'] = options.tools ?? [];
-    await until(() => stack().gateway.registry.catalog().byName(tool) !== undefined, `the ${options.serviceName ?? 'probe'} service registered`);
+    await until(() => stack().gateway.registry.catalog().byName(probe.exposed(tool)) !== undefined, `the ${options.serviceName ?? 'probe'} service registered`);
     return probe;
   });
 }

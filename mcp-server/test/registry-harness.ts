@@ -42,6 +42,8 @@ export async function startGateway(apiBaseUrl: string, overrides: Partial<ToolRe
     maxTtlSeconds: 60,
     toolServices: pool,
     listToolsTimeoutMs: 3_000,
+    // As the gateway's settings default: the webhook tools keep their own names.
+    plainNamesApp: 'webhook-tools',
     ...overrides,
   });
   const serving = await registry.serve('127.0.0.1:0');

@@ -14,6 +14,7 @@ import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
 import { RegistryError } from './registry-errors.ts';
 import { serviceTools, ToolProblems, type ServiceTool } from './service-tools.ts';
+import { prefixableAppKey } from './exposed-names.ts';
 import { buildCatalog, listsTheSame, routesTheSame, type CatalogSnapshot } from './tool-catalog.ts';
 
 export interface RegistrationsOptions extends RegistrationRules {
@@ -24,6 +25,8 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly maxRegistrationsPerApp: number;
   /** Whether an app may register (and keep) tool services here. */
   readonly mayPublish: PublishingPolicy;
+  /** The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's are prefixed with its key. */
+  readonly plainNamesApp?: string | undefined;
   readonly clock?: Clock;
   /** Arms the sweep at the soonest expiry; with `clock`, what a test moves instead of waiting. */
   readonly timers?: Timers;
@@ -92,7 +95,8 @@ export function createRegistrations(options: RegistrationsOptions): Registration
   const byId = new Map<string, Registration>();
   const byService = new Map<string, Registration>();
   const listeners = new Set<(catalog: ToolCatalog) => void>();
-  let current: CatalogSnapshot = buildCatalog(0, []);
+  const { plainNamesApp } = options;
+  let current: CatalogSnapshot = buildCatalog(0, [], plainNamesApp);
   let cancelSweep: (() => void) | undefined;
   let closed = false;
   // Read through a function after awaits, where the compiler would take a narrowed let as still false.
@@ -102,6 +106,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
     const next = buildCatalog(
       current.version + 1,
       [...byId.values()].map(({ endpoint, tools }) => ({ service: endpoint, tools })),
+      plainNamesApp,
     );
     const sameList = listsTheSame(current, next);
     if (sameList && routesTheSame(current, next)) return;
@@ -216,6 +221,12 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       note.serviceName = serviceName;
       if (closed) throw new RegistryError('REGISTRY_CLOSED');
       mayPublish(caller);
+      if (!prefixableAppKey.test(caller.appKey)) {
+        throw new RegistryError(
+          'APP_KEY_NOT_PREFIXABLE',
+          `The app key ${JSON.stringify(caller.appKey.slice(0, 80))} cannot prefix tool names (1 to 32 lower-case letters, digits and dashes), so the gateway cannot name its tools.`,
+        );
+      }
       const key = serviceKey(caller.clientId, serviceName);
       roomFor(key, caller.clientId);
       addressFree(callbackAddress, caller.clientId);
@@ -247,6 +258,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
           registrationId,
           serviceName,
           appClientId: caller.clientId,
+          appKey: caller.appKey,
           callbackAddress,
           actorToken: () => registration.token,
         }),
@@ -312,7 +324,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       cancelSweep?.();
       for (const registration of [...byId.values()]) remove(registration);
       listeners.clear();
-      current = buildCatalog(current.version + 1, []);
+      current = buildCatalog(current.version + 1, [], plainNamesApp);
     },
   };
 }

@@ -21,6 +21,7 @@ export const registryErrorCatalog = {
   REGISTRATION_OF_ANOTHER_APP: { status: status.PERMISSION_DENIED, message: 'The registration belongs to another app.' },
   SERVICE_UNREACHABLE: { status: status.UNAVAILABLE, message: "The gateway could not list the service's tools at its callback address." },
   TOOLS_NOT_EXPOSABLE: { status: status.FAILED_PRECONDITION, message: 'The service offers tools the gateway cannot expose.' },
+  APP_KEY_NOT_PREFIXABLE: { status: status.FAILED_PRECONDITION, message: "The app's key cannot prefix tool names." },
   TOO_MANY_REGISTRATIONS_OF_APP: {
     status: status.RESOURCE_EXHAUSTED,
     message: 'The app holds as many registrations as one app may; deregister a service or let one expire first.',

@@ -30,6 +30,11 @@ export interface ToolRegistryOptions {
    * as tool publishers; undefined lets every publisher in.
    */
   readonly allowedApps?: readonly string[];
+  /**
+   * The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's
+   * tools are `<appKey>__<name>`, so that a name never moves between apps. Undefined: none.
+   */
+  readonly plainNamesApp?: string;
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
   readonly clock?: Clock;
@@ -80,6 +85,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     maxRegistrations,
     maxRegistrationsPerApp,
     mayPublish: createPublishingPolicy(options.allowedApps),
+    plainNamesApp: options.plainNamesApp,
     ...(clock && { clock }),
     ...(timers && { timers }),
   });

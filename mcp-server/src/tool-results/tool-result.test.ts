@@ -20,6 +20,7 @@ function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
       registrationId: 'r-1',
       serviceName: 'webhook-tools',
       appClientId: 'webhook-tools',
+      appKey: 'webhook-tools',
       callbackAddress: '127.0.0.1:50051',
       actorToken: () => 'actor',
     },
