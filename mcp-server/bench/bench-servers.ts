@@ -96,6 +96,8 @@ async function startGateway(http: Listening, publicUrl: string, toolServices?: T
     MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
     REGISTRY_ADDRESS: '127.0.0.1:0',
     ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+    // The no-op's app keeps its tool's own name, as the webhook tools do by default.
+    REGISTRY_PLAIN_NAMES_APP: 'fleet-insights',
   });
   const gateway = createMcpGateway({ settings, logger: logger('mcp-server'), ...(toolServices && { toolServices }) });
   http.server.on('request', gateway.app);
