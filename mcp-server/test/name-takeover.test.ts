@@ -2,8 +2,10 @@
 // publisher (fleet-insights) registers a service named webhook-tools with look-alike tools. An
 // agent calling a name it listed reaches the same app's service, or is told the tool is no longer
 // available; a person's create_webhook, credentials and all, never reaches the rival.
+import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { describe, expect, it } from 'vitest';
-import { eras, stackForTests, startProbeService, until } from './harness.ts';
+import { eras, stackForTests, startProbeService, textOf, until } from './harness.ts';
+import { bearer, registryClient } from './registry-harness.ts';
 
 const stack = stackForTests({}, 'test');
 
@@ -40,5 +42,24 @@ describe.each(eras)('on the %s revision', (era) => {
     expect(rival.calls).toEqual([]);
     expect(rival.logs.join('')).not.toContain('customer-secret');
     await rival.close();
+  });
+
+  it('lets a rival register the real service’s address without locking it out, and a call through the rival reaches nothing of the real app', async () => {
+    const real = stack().tools?.address ?? '';
+    const registrar = registryClient(stack().registryAddress);
+    const rivalToken = await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET);
+    const squat = await registrar.register({ serviceName: 'squatter', callbackAddress: real, ttlSeconds: 30 }, bearer(rivalToken));
+    registrar.close();
+    expect(squat).toMatchObject({ ok: true });
+    const client = await stack().connect('oscar', era);
+
+    // Its calls carry tokens delegated to fleet-insights, which the webhook tools' service refuses.
+    const through = await client.callTool({ name: 'fleet-insights__whoami', arguments: {} });
+    expect(through.isError).toBe(true);
+    expect(textOf(through)).toContain('did not accept the token delegated to the app fleet-insights');
+    expect(textOf(through)).toContain('does not run as fleet-insights');
+    const whoami = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(whoami.structuredContent).toMatchObject({ userId: 'u-oscar' });
+    expect(stack().gateway.registry.catalog().byName('whoami')?.service.callbackAddress).toBe(real);
   });
 });

@@ -10,6 +10,7 @@ import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterReque
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import { ToolServiceError, type ToolServiceLease, type ToolServicePool } from '../tool-services/index.ts';
 import type { AppCaller } from './app-token-check.ts';
+import { resolveCallbackAddress, systemResolveHost, type ResolveHost } from './callback-address.ts';
 import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
 import { RegistryError } from './registry-errors.ts';
@@ -27,6 +28,8 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly mayPublish: PublishingPolicy;
   /** The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's are prefixed with its key. */
   readonly plainNamesApp?: string | undefined;
+  /** What a callback address's host resolves to; node:dns by default. */
+  readonly resolveHost?: ResolveHost;
   readonly clock?: Clock;
   /** Arms the sweep at the soonest expiry; with `clock`, what a test moves instead of waiting. */
   readonly timers?: Timers;
@@ -95,7 +98,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
   const byId = new Map<string, Registration>();
   const byService = new Map<string, Registration>();
   const listeners = new Set<(catalog: ToolCatalog) => void>();
-  const { plainNamesApp } = options;
+  const { plainNamesApp, resolveHost = systemResolveHost } = options;
   let current: CatalogSnapshot = buildCatalog(0, [], plainNamesApp);
   let cancelSweep: (() => void) | undefined;
   let closed = false;
@@ -187,16 +190,6 @@ export function createRegistrations(options: RegistrationsOptions): Registration
     if (byId.size >= maxRegistrations) throw new RegistryError('TOO_MANY_REGISTRATIONS');
   };
 
-  /** Tokens delegated to one app must not be sent to a service another app announced. */
-  const addressFree = (callbackAddress: string, appClientId: string) => {
-    for (const registration of byId.values()) {
-      const { endpoint } = registration;
-      if (endpoint.callbackAddress === callbackAddress && endpoint.appClientId !== appClientId && registration.expiresAt > clock()) {
-        throw new RegistryError('CALLBACK_ADDRESS_TAKEN');
-      }
-    }
-  };
-
   const listTools = async (callbackAddress: string, remainingMs: number) => {
     try {
       return await toolServices.listTools(callbackAddress, { deadlineMs: Math.max(1, Math.min(listToolsTimeoutMs, remainingMs - answerMarginMs)) });
@@ -217,7 +210,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
   return {
     async register(caller, request, situation, note) {
       const fields = readRegistrationFields(request, options);
-      const { serviceName, callbackAddress, grantedTtlSeconds } = fields;
+      const { serviceName, grantedTtlSeconds } = fields;
       note.serviceName = serviceName;
       if (closed) throw new RegistryError('REGISTRY_CLOSED');
       mayPublish(caller);
@@ -229,7 +222,10 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       }
       const key = serviceKey(caller.clientId, serviceName);
       roomFor(key, caller.clientId);
-      addressFree(callbackAddress, caller.clientId);
+      // Two apps may name one address: no app can lock another out of its own, and a tool service
+      // refuses tokens delegated to any app but its own, so neither reaches the other's tools.
+      const callbackAddress = await resolveCallbackAddress(fields.callbackAddress, { resolveHost, grpcPlaintextOffLoopback: options.grpcPlaintextOffLoopback });
+      if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
 
       const lease = toolServices.lease(callbackAddress);
       let tools: ServiceTool[];
@@ -246,7 +242,6 @@ export function createRegistrations(options: RegistrationsOptions): Registration
         if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
         if (situation.cancelled()) throw new RegistryError('CALLER_GONE');
         roomFor(key, caller.clientId);
-        addressFree(callbackAddress, caller.clientId);
       } catch (error) {
         lease.release();
         throw error;

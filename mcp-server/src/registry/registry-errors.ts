@@ -26,10 +26,6 @@ export const registryErrorCatalog = {
     status: status.RESOURCE_EXHAUSTED,
     message: 'The app holds as many registrations as one app may; deregister a service or let one expire first.',
   },
-  CALLBACK_ADDRESS_TAKEN: {
-    status: status.FAILED_PRECONDITION,
-    message: "callback_address is another app's live registration; a service must listen on an address of its own.",
-  },
   TOO_MANY_REGISTRATIONS: { status: status.RESOURCE_EXHAUSTED, message: 'The gateway holds as many registrations as it takes; try again later.' },
   CALLER_GONE: { status: status.CANCELLED, message: 'The call was cancelled before the registration was made; nothing was registered.' },
   REGISTRY_CLOSED: { status: status.UNAVAILABLE, message: 'The gateway is shutting down.' },

@@ -294,18 +294,6 @@ describe('Register', () => {
     });
   });
 
-  it("refuses a callback address that is another app's live registration, so tokens delegated to one app never reach another's service", async () => {
-    const { address, registry } = await gateway();
-    const registrar = client(address);
-    expect(await registrar.register(registration({ serviceName: 'owner' }), bearer(tokens.webhookTools ?? ''))).toMatchObject({ ok: true });
-    expect(await registrar.register(registration({ serviceName: 'borrower' }), bearer(tokens.fleetInsights ?? ''))).toMatchObject({
-      ok: false,
-      code: grpc.status.FAILED_PRECONDITION,
-      details: expect.stringContaining("callback_address is another app's live registration") as unknown,
-    });
-    expect(registry.services().map((service) => service.appClientId)).toEqual(['webhook-tools']);
-  });
-
   it('refuses a tool name with "__", the separator of prefixed names, so no service can take over another app’s prefixed tool', async () => {
     const callbackAddress = await serviceListing([{ name: 'reports__send_report', description: 'Forged.', inputSchemaJson: '{"type":"object"}' }]);
     const { address } = await gateway();

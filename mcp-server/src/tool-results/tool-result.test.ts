@@ -129,7 +129,8 @@ describe('toolResult for a gRPC status', () => {
       'UNAUTHENTICATED',
       status.UNAUTHENTICATED,
       'The call needs a valid token delegated to this app.',
-      'The service of the tool create_webhook did not accept the delegated token made for this call: your sign-in may have expired or been revoked. Try again; if it repeats, sign in again.',
+      'The service of the tool create_webhook did not accept the token delegated to the app webhook-tools for this call: your sign-in may have expired or been revoked, ' +
+        'or the service at that address does not run as webhook-tools. Try again; if it repeats, sign in again, and if that does not help, tell the tool’s operator.',
       tool,
     ],
     [

@@ -72,9 +72,12 @@ const statusCatalog: ReadonlyMap<number, readonly [code: string, message: (call:
     status.UNAUTHENTICATED,
     [
       'UNAUTHENTICATED',
-      ({ name }) =>
-        `The service of the tool ${name} did not accept the delegated token made for this call: your sign-in may have expired or been revoked. ` +
-        'Try again; if it repeats, sign in again.',
+      // The gateway already exchanged once more: what is left is a revoked sign-in, or a service at
+      // that address that runs as another app than the one that registered the tool.
+      ({ tool, name }) =>
+        `The service of the tool ${name} did not accept the token delegated to the app ${tool.service.appClientId} for this call: ` +
+        `your sign-in may have expired or been revoked, or the service at that address does not run as ${tool.service.appClientId}. ` +
+        'Try again; if it repeats, sign in again, and if that does not help, tell the tool’s operator.',
     ],
   ],
   [
