@@ -42,6 +42,8 @@ export interface McpGateway {
   close(): Promise<void>;
 }
 
+/** What a gRPC answer of a tool service may carry beyond its counted bytes: field tags, lengths, hints. */
+const answerEnvelopeBytes = 64 * 1024;
 /** Tool arguments travel to the tool service in one message; it takes at most 1 MiB. */
 const maxBodyBytes = 1024 * 1024;
 const scope = 'api';
@@ -50,12 +52,18 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
   const time = { ...(options.clock && { clock: options.clock }) };
   const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
-  const toolServices = options.toolServices ?? createToolServicePool();
+  // A tool service's answer is read up to what one registration may list (or a result may hold:
+  // grpc-js's 4 MiB), plus room for the envelope; a larger one is refused as it arrives.
+  const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, 4 * 1024 * 1024) + answerEnvelopeBytes;
+  const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes });
   const registry = createToolRegistry({
     apiBaseUrl: settings.apiBaseUrl,
     httpClient,
     logger: logger.child({ part: 'registry' }),
     maxTtlSeconds: settings.registrationMaxTtlSeconds,
+    maxRegistrations: settings.registryMaxRegistrations,
+    maxRegistrationsPerApp: settings.registryMaxRegistrationsPerApp,
+    limits: settings.catalogLimits,
     ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
     ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,

@@ -74,4 +74,16 @@ describe('the MCP gateway settings', () => {
     expect(loadMcpServerSettings({ ...secret, REGISTRY_ALLOWED_APPS: 'webhook-tools, reports ' }).registryAllowedApps).toEqual(['webhook-tools', 'reports']);
     expect(failure({ ...secret, REGISTRY_ALLOWED_APPS: 'Webhook Tools' })).toContain('REGISTRY_ALLOWED_APPS must be a comma-separated list of app keys');
   });
+
+  it('bounds the catalog by default, and names a limit set above the one that holds it', () => {
+    expect(loadMcpServerSettings(secret)).toMatchObject({
+      registryMaxRegistrations: 1000,
+      registryMaxRegistrationsPerApp: 20,
+      catalogLimits: { maxToolsPerService: 128, maxToolBytes: 65_536, maxServiceBytes: 524_288, maxAppBytes: 1_048_576, maxCatalogBytes: 4_194_304 },
+    });
+    const message = failure({ ...secret, REGISTRY_MAX_TOOL_BYTES: '600000', REGISTRY_MAX_APP_BYTES: '8388608', REGISTRY_MAX_TOOLS_PER_SERVICE: '0' });
+    expect(message).toContain('REGISTRY_MAX_TOOL_BYTES must not be more than REGISTRY_MAX_SERVICE_BYTES');
+    expect(message).toContain('REGISTRY_MAX_APP_BYTES must not be more than REGISTRY_MAX_CATALOG_BYTES');
+    expect(message).toContain('REGISTRY_MAX_TOOLS_PER_SERVICE must be a whole number of tools, from 1 to 256');
+  });
 });

@@ -1,6 +1,7 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
 // client secret has no default.
+import { defaultCatalogLimits, type CatalogLimits } from './registry/index.ts';
 import { isLoopbackHost, localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 
 export interface McpServerSettings {
@@ -31,6 +32,11 @@ export interface McpServerSettings {
   readonly registryPlainNamesApp: string | undefined;
   /** Longest registration lifetime granted; a service asking for more gets this. */
   readonly registrationMaxTtlSeconds: number;
+  /** Live registrations at most, over all apps, and per app. */
+  readonly registryMaxRegistrations: number;
+  readonly registryMaxRegistrationsPerApp: number;
+  /** Tools per service, and bytes of tools per tool, per registration, per app and in all. */
+  readonly catalogLimits: CatalogLimits;
   /** Time limit of one tool call, from the gateway to the tool service. */
   readonly toolCallTimeoutMs: number;
   /** Lifetime of a cached caller check; 0 checks every request. */
@@ -84,6 +90,13 @@ const shape = {
     .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be an app key (lower-case letters, digits and dashes), or none')
     .default('webhook-tools'),
   REGISTRY_MAX_TTL_SECONDS: setting.wholeNumber(5, 'seconds', 3600).default(300),
+  REGISTRY_MAX_REGISTRATIONS: setting.wholeNumber(1, 'registrations', 100_000).default(1000),
+  REGISTRY_MAX_REGISTRATIONS_PER_APP: setting.wholeNumber(1, 'registrations', 100_000).default(20),
+  REGISTRY_MAX_TOOLS_PER_SERVICE: setting.wholeNumber(1, 'tools', 256).default(defaultCatalogLimits.maxToolsPerService),
+  REGISTRY_MAX_TOOL_BYTES: setting.wholeNumber(1024, 'bytes', 1024 * 1024).default(defaultCatalogLimits.maxToolBytes),
+  REGISTRY_MAX_SERVICE_BYTES: setting.wholeNumber(1024, 'bytes', 64 * 1024 * 1024).default(defaultCatalogLimits.maxServiceBytes),
+  REGISTRY_MAX_APP_BYTES: setting.wholeNumber(1024, 'bytes', 256 * 1024 * 1024).default(defaultCatalogLimits.maxAppBytes),
+  REGISTRY_MAX_CATALOG_BYTES: setting.wholeNumber(1024, 'bytes', 1024 * 1024 * 1024).default(defaultCatalogLimits.maxCatalogBytes),
   TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
   PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
@@ -108,6 +121,10 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
         'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)',
       ];
     }
+    const { REGISTRY_MAX_TOOL_BYTES: tool, REGISTRY_MAX_SERVICE_BYTES: service, REGISTRY_MAX_APP_BYTES: app, REGISTRY_MAX_CATALOG_BYTES: all } = values;
+    if (tool !== undefined && service !== undefined && tool > service) yield ['REGISTRY_MAX_TOOL_BYTES', 'must not be more than REGISTRY_MAX_SERVICE_BYTES'];
+    if (service !== undefined && app !== undefined && service > app) yield ['REGISTRY_MAX_SERVICE_BYTES', 'must not be more than REGISTRY_MAX_APP_BYTES'];
+    if (app !== undefined && all !== undefined && app > all) yield ['REGISTRY_MAX_APP_BYTES', 'must not be more than REGISTRY_MAX_CATALOG_BYTES'];
     const url = values.MCP_PUBLIC_URL === undefined ? undefined : new URL(values.MCP_PUBLIC_URL);
     if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
   });
@@ -129,6 +146,15 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
     registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
     registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
+    registryMaxRegistrations: s.REGISTRY_MAX_REGISTRATIONS,
+    registryMaxRegistrationsPerApp: s.REGISTRY_MAX_REGISTRATIONS_PER_APP,
+    catalogLimits: Object.freeze({
+      maxToolsPerService: s.REGISTRY_MAX_TOOLS_PER_SERVICE,
+      maxToolBytes: s.REGISTRY_MAX_TOOL_BYTES,
+      maxServiceBytes: s.REGISTRY_MAX_SERVICE_BYTES,
+      maxAppBytes: s.REGISTRY_MAX_APP_BYTES,
+      maxCatalogBytes: s.REGISTRY_MAX_CATALOG_BYTES,
+    }),
     toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
     httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,

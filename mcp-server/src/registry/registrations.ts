@@ -5,17 +5,18 @@
 // every change of routing; listeners hear only of changes an MCP client would see.
 import { randomUUID } from 'node:crypto';
 import { systemClock, systemTimers, type Clock, type Logger, type Timers } from '@platform/shared';
-import * as grpc from '@grpc/grpc-js';
 import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterRequest__Output } from '@platform/proto';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
-import { ToolServiceError, type ToolServiceLease, type ToolServicePool } from '../tool-services/index.ts';
+import type { ToolServiceLease, ToolServicePool } from '../tool-services/index.ts';
 import type { AppCaller } from './app-token-check.ts';
 import { resolveCallbackAddress, systemResolveHost, type ResolveHost } from './callback-address.ts';
 import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
 import { RegistryError } from './registry-errors.ts';
-import { serviceTools, ToolProblems, type ServiceTool } from './service-tools.ts';
-import { prefixableAppKey } from './exposed-names.ts';
+import type { CatalogLimits } from './catalog-limits.ts';
+import { roomProblem, type Occupant } from './registration-room.ts';
+import { listServiceTools, type ServiceListing } from './service-listing.ts';
+import type { ServiceTool } from './service-tools.ts';
 import { buildCatalog, listsTheSame, routesTheSame, type CatalogSnapshot } from './tool-catalog.ts';
 
 export interface RegistrationsOptions extends RegistrationRules {
@@ -24,6 +25,8 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly listToolsTimeoutMs: number;
   readonly maxRegistrations: number;
   readonly maxRegistrationsPerApp: number;
+  /** Tools per service, and bytes of tools per tool, registration, app and in all. */
+  readonly limits: CatalogLimits;
   /** Whether an app may register (and keep) tool services here. */
   readonly mayPublish: PublishingPolicy;
   /** The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's are prefixed with its key. */
@@ -72,6 +75,8 @@ interface Registration {
   readonly endpoint: ServiceEndpoint;
   readonly grantedTtlSeconds: number;
   readonly tools: readonly ServiceTool[];
+  /** Its app and what its tools take of the catalog's bytes. */
+  readonly occupant: Occupant;
   readonly lease: ToolServiceLease;
   token: string;
   expiresAt: number;
@@ -178,33 +183,14 @@ export function createRegistrations(options: RegistrationsOptions): Registration
     return registration;
   };
 
-  const ofApp = (appClientId: string) => [...byId.values()].filter((registration) => registration.endpoint.appClientId === appClientId);
-
-  /** Whether a new registration (not one replacing the service's own) fits: per app, then overall. */
-  const roomFor = (key: string, appClientId: string) => {
-    if (byService.has(key)) return;
-    if (ofApp(appClientId).length >= maxRegistrationsPerApp || byId.size >= maxRegistrations) {
-      if (expire()) publish();
-    }
-    if (ofApp(appClientId).length >= maxRegistrationsPerApp) throw new RegistryError('TOO_MANY_REGISTRATIONS_OF_APP');
-    if (byId.size >= maxRegistrations) throw new RegistryError('TOO_MANY_REGISTRATIONS');
-  };
-
-  const listTools = async (callbackAddress: string, remainingMs: number) => {
-    try {
-      return await toolServices.listTools(callbackAddress, { deadlineMs: Math.max(1, Math.min(listToolsTimeoutMs, remainingMs - answerMarginMs)) });
-    } catch (error) {
-      if (!(error instanceof ToolServiceError)) throw error;
-      if (error.code === grpc.status.UNIMPLEMENTED) {
-        throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} does not serve platform.tools.v1.ToolService.`, { cause: error });
-      }
-      // What grpc-js said (connection refused, a protocol error) stays in the log: the answer does
-      // not turn Register into a probe of what listens on the gateway's loopback ports.
-      const said = (grpc.status as Record<number, string | undefined>)[error.code] ?? String(error.code);
-      throw new RegistryError('SERVICE_UNREACHABLE', `The gateway could not list the tools at callback_address ${callbackAddress} (${said}).`, {
-        cause: error,
-      });
-    }
+  /** Refuses a registration past a limit of count or bytes, per app or in all; expired ones go first. */
+  const roomFor = (key: string, appClientId: string, bytes = 0) => {
+    const entrant = { appClientId, bytes, replacing: byService.get(key)?.occupant };
+    const rules = { maxRegistrations, maxRegistrationsPerApp, limits: options.limits };
+    const occupants = () => [...byId.values()].map((registration) => registration.occupant);
+    if (roomProblem(occupants(), entrant, rules) && expire()) publish();
+    const problem = roomProblem(occupants(), entrant, rules);
+    if (problem) throw problem;
   };
 
   return {
@@ -214,12 +200,6 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       note.serviceName = serviceName;
       if (closed) throw new RegistryError('REGISTRY_CLOSED');
       mayPublish(caller);
-      if (!prefixableAppKey.test(caller.appKey)) {
-        throw new RegistryError(
-          'APP_KEY_NOT_PREFIXABLE',
-          `The app key ${JSON.stringify(caller.appKey.slice(0, 80))} cannot prefix tool names (1 to 32 lower-case letters, digits and dashes), so the gateway cannot name its tools.`,
-        );
-      }
       const key = serviceKey(caller.clientId, serviceName);
       roomFor(key, caller.clientId);
       // Two apps may name one address: no app can lock another out of its own, and a tool service
@@ -228,20 +208,13 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
 
       const lease = toolServices.lease(callbackAddress);
-      let tools: ServiceTool[];
+      let listing: ServiceListing;
       try {
-        const listed = await listTools(callbackAddress, situation.remainingMs);
-        try {
-          tools = serviceTools(listed);
-        } catch (error) {
-          if (!(error instanceof ToolProblems)) throw error;
-          throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} offers tools the gateway cannot expose: ${error.message}.`, {
-            cause: error,
-          });
-        }
+        const deadlineMs = Math.max(1, Math.min(listToolsTimeoutMs, situation.remainingMs - answerMarginMs));
+        listing = await listServiceTools(toolServices, callbackAddress, { deadlineMs, limits: options.limits });
         if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
         if (situation.cancelled()) throw new RegistryError('CALLER_GONE');
-        roomFor(key, caller.clientId);
+        roomFor(key, caller.clientId, listing.bytes);
       } catch (error) {
         lease.release();
         throw error;
@@ -258,7 +231,8 @@ export function createRegistrations(options: RegistrationsOptions): Registration
           actorToken: () => registration.token,
         }),
         grantedTtlSeconds,
-        tools,
+        tools: listing.tools,
+        occupant: Object.freeze({ appClientId: caller.clientId, bytes: listing.bytes }),
         lease,
         token: caller.token,
         expiresAt: clock() + grantedTtlSeconds * 1000,

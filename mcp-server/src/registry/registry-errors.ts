@@ -26,6 +26,7 @@ export const registryErrorCatalog = {
     status: status.RESOURCE_EXHAUSTED,
     message: 'The app holds as many registrations as one app may; deregister a service or let one expire first.',
   },
+  CATALOG_LIMIT: { status: status.RESOURCE_EXHAUSTED, message: "The service's tools exceed a limit of the gateway's catalog." },
   TOO_MANY_REGISTRATIONS: { status: status.RESOURCE_EXHAUSTED, message: 'The gateway holds as many registrations as it takes; try again later.' },
   CALLER_GONE: { status: status.CANCELLED, message: 'The call was cancelled before the registration was made; nothing was registered.' },
   REGISTRY_CLOSED: { status: status.UNAVAILABLE, message: 'The gateway is shutting down.' },

@@ -3,11 +3,21 @@
 // and that no token ever reaches the log.
 import * as grpc from '@grpc/grpc-js';
 import { personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { loadToolsProto, type Tool } from '@platform/proto';
+import type { Tool } from '@platform/proto';
 import { closedPort, listen, startedForTests } from '@platform/shared/testing';
 import type { ServingToolApp } from '@platform/shared/tools';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway, type RegistryClient } from '../../test/registry-harness.ts';
+import {
+  bearer,
+  registryClient,
+  sampleTool,
+  startGateway,
+  startRawToolService,
+  startToolService,
+  tokenOf,
+  type Gateway,
+  type RegistryClient,
+} from '../../test/registry-harness.ts';
 import type { ToolRegistryOptions } from './tool-registry.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
@@ -32,27 +42,9 @@ function client(address: string): RegistryClient {
 
 /** A ToolService that answers ListTools with `tools`, whatever they are. */
 async function serviceListing(tools: Tool[]): Promise<string> {
-  const server = new grpc.Server();
-  server.addService(loadToolsProto().ToolService.service, {
-    ListTools: (_call: unknown, callback: grpc.sendUnaryData<{ tools: Tool[] }>) => {
-      callback(null, { tools });
-    },
-    CallTool: (_call: unknown, callback: grpc.sendUnaryData<object>) => {
-      callback({ code: grpc.status.UNIMPLEMENTED });
-    },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(error);
-      else resolve(bound);
-    });
-  });
-  started.push({
-    close: () => {
-      server.forceShutdown();
-    },
-  });
-  return `127.0.0.1:${port}`;
+  const service = await startRawToolService({ tools });
+  started.push(service);
+  return service.address;
 }
 
 let tools: ServingToolApp;
