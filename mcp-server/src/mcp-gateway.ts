@@ -52,9 +52,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
   const time = { ...(options.clock && { clock: options.clock }) };
   const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
-  // A tool service's answer is read up to what one registration may list (or a result may hold:
-  // grpc-js's 4 MiB), plus room for the envelope; a larger one is refused as it arrives.
-  const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, 4 * 1024 * 1024) + answerEnvelopeBytes;
+  // A tool service's answer is read up to what one registration may list or one result may hold,
+  // plus room for the envelope; a larger one is refused as it arrives, never held whole.
+  const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, settings.maxToolResultBytes) + answerEnvelopeBytes;
   const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes });
   const registry = createToolRegistry({
     apiBaseUrl: settings.apiBaseUrl,
@@ -85,7 +85,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     delegatedTokens,
     permissionsOf: (token, appClientId) => permissions.permissionsOf(token, appClientId),
     callTool: (address, request, token, callOptions) => toolServices.callTool(address, request, token, callOptions),
-    toolResult,
+    toolResult: (answer, tool, resultOptions) => toolResult(answer, tool, { ...resultOptions, maxResultBytes: settings.maxToolResultBytes }),
     delegationFailure,
     failureCode: (error) => (isDelegationError(error) ? error.code : isPlatformError(error) ? error.code : 'UNEXPECTED'),
     callTimeoutMs: settings.toolCallTimeoutMs,

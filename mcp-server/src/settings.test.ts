@@ -86,4 +86,11 @@ describe('the MCP gateway settings', () => {
     expect(message).toContain('REGISTRY_MAX_APP_BYTES must not be more than REGISTRY_MAX_CATALOG_BYTES');
     expect(message).toContain('REGISTRY_MAX_TOOLS_PER_SERVICE must be a whole number of tools, from 1 to 256');
   });
+
+  it('passes tool results of up to 1 MiB by default', () => {
+    expect(loadMcpServerSettings(secret).maxToolResultBytes).toBe(1_048_576);
+    expect(failure({ ...secret, MCP_MAX_TOOL_RESULT_BYTES: '10' })).toContain(
+      'MCP_MAX_TOOL_RESULT_BYTES must be a whole number of bytes, from 1024 to 67108864',
+    );
+  });
 });

@@ -39,6 +39,8 @@ export interface McpServerSettings {
   readonly catalogLimits: CatalogLimits;
   /** Time limit of one tool call, from the gateway to the tool service. */
   readonly toolCallTimeoutMs: number;
+  /** Largest tool result shown to a client (its JSON and text), in bytes; a larger one is an isError result. */
+  readonly maxToolResultBytes: number;
   /** Lifetime of a cached caller check; 0 checks every request. */
   readonly meCacheTtlSeconds: number;
   /** Time limit of one request to the platform. */
@@ -98,6 +100,7 @@ const shape = {
   REGISTRY_MAX_APP_BYTES: setting.wholeNumber(1024, 'bytes', 256 * 1024 * 1024).default(defaultCatalogLimits.maxAppBytes),
   REGISTRY_MAX_CATALOG_BYTES: setting.wholeNumber(1024, 'bytes', 1024 * 1024 * 1024).default(defaultCatalogLimits.maxCatalogBytes),
   TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
+  MCP_MAX_TOOL_RESULT_BYTES: setting.wholeNumber(1024, 'bytes', 64 * 1024 * 1024).default(1024 * 1024),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
   PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
   MCP_SESSION_IDLE_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(1800),
@@ -156,6 +159,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
       maxCatalogBytes: s.REGISTRY_MAX_CATALOG_BYTES,
     }),
     toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
+    maxToolResultBytes: s.MCP_MAX_TOOL_RESULT_BYTES,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
     httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
     sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,

@@ -58,7 +58,7 @@ describe('with the default limits', () => {
     for (let attempt = 0; attempt < 20; attempt += 1) {
       const answer = await giant.register(`giant-${attempt}`);
       expect(answer).toMatchObject({ ok: false, code: grpc.status.RESOURCE_EXHAUSTED });
-      expect(answer.ok ? '' : answer.details).toMatch(/one registration may take at most 524288 \(REGISTRY_MAX_SERVICE_BYTES\)/);
+      expect(answer.ok ? '' : answer.details).toMatch(/one registration may take .*524288.*REGISTRY_MAX_SERVICE_BYTES/);
     }
     giant.close();
     expect(stack().gateway.registry.services()).toEqual([]);

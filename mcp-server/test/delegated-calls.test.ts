@@ -4,6 +4,7 @@
 // own token never reaches a tool service.
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { errorMetaKey } from '../src/tool-results/index.ts';
 import { eras, probeForTests, stackForTests, textOf } from './harness.ts';
 
 const stack = stackForTests();
@@ -68,12 +69,13 @@ describe.each(eras)('on the %s revision', (era) => {
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no_such_tool not found/);
   });
 
-  it('passes a tool’s own error result through with its text and structured content', async () => {
+  it('passes a tool’s own error result through with its text, and its code in _meta rather than structured content', async () => {
     const client = await stack().connect('oscar', era);
     // The webhook API answers 404; the tool reports it as its own error result, which passes through.
     const result = await client.callTool({ name: 'get_webhook', arguments: { webhookId: '00000000-0000-4000-8000-000000000000' } });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') as unknown });
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta?.[errorMetaKey]).toMatchObject({ code: 'NOT_FOUND' });
     expect(textOf(result)).toContain('00000000-0000-4000-8000-000000000000');
   });
 

@@ -1,6 +1,7 @@
 // When no delegated token can be had, the tool service is not called and the agent is told why;
 // the caller's own token is never a fallback. Here the platform has token exchange switched off.
 import { describe, expect, it } from 'vitest';
+import { errorMetaKey } from '../src/tool-results/index.ts';
 import { eras, probeForTests, stackForTests, textOf } from './harness.ts';
 
 const stack = stackForTests({ platformEnv: { PLATFORM_TOKEN_EXCHANGE: 'false' } });
@@ -20,7 +21,7 @@ describe.each(eras)('on the %s revision, with token exchange switched off', (era
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/No delegated token could be obtained, so the tool \S+ was not called/);
       expect(textOf(result)).toMatch(/token exchange is not enabled/);
-      expect(result.structuredContent).toMatchObject({ code: 'NO_DELEGATED_TOKEN', reason: 'EXCHANGE_DISABLED' });
+      expect(result._meta?.[errorMetaKey]).toEqual({ code: 'NO_DELEGATED_TOKEN', reason: 'EXCHANGE_DISABLED' });
     }
     expect(probe().calls).toEqual([]);
     const toolServiceLogs = [...probe().logs, ...(stack().tools?.logs ?? [])].join('');
