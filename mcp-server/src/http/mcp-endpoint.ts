@@ -122,7 +122,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
     await legacy.handle(req, res);
   });
   router.all(path, (_req, res) => {
-    res.set('allow', 'GET, POST, DELETE');
+    res.set('allow', 'GET, POST, DELETE, OPTIONS');
     jsonRpcError(res, 405, -32000, 'Method not allowed.');
   });
   return router;
