@@ -93,4 +93,9 @@ describe('the MCP gateway settings', () => {
       'MCP_MAX_TOOL_RESULT_BYTES must be a whole number of bytes, from 1024 to 67108864',
     );
   });
+
+  it('bounds streams per person and in all, and re-checks their tokens every minute by default', () => {
+    expect(loadMcpServerSettings(secret)).toMatchObject({ maxStreams: 1000, maxStreamsPerCaller: 10, streamRecheckSeconds: 60 });
+    expect(failure({ ...secret, MCP_MAX_STREAMS_PER_CALLER: '0' })).toContain('MCP_MAX_STREAMS_PER_CALLER must be a whole number of streams');
+  });
 });

@@ -51,6 +51,11 @@ export interface McpServerSettings {
   readonly maxSessions: number;
   /** Open sessions one person may hold; a new one closes their least recently used. */
   readonly maxSessionsPerCaller: number;
+  /** Open streams (2025-11-25 GET streams and 2026-07-28 subscriptions/listen) in all, and per person; a new one past the person's bound ends their oldest. */
+  readonly maxStreams: number;
+  readonly maxStreamsPerCaller: number;
+  /** How often an open stream's token is checked again at the platform; it also ends when the token expires. */
+  readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
   readonly logLevel: LogLevel;
@@ -106,6 +111,9 @@ const shape = {
   MCP_SESSION_IDLE_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(1800),
   MCP_MAX_SESSIONS: setting.wholeNumber(1, 'sessions', 1_000_000).default(10_000),
   MCP_MAX_SESSIONS_PER_CALLER: setting.wholeNumber(1, 'sessions', 1_000_000).default(100),
+  MCP_MAX_STREAMS: setting.wholeNumber(1, 'streams', 1_000_000).default(1000),
+  MCP_MAX_STREAMS_PER_CALLER: setting.wholeNumber(1, 'streams', 1_000_000).default(10),
+  MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -165,6 +173,9 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,
     maxSessions: s.MCP_MAX_SESSIONS,
     maxSessionsPerCaller: s.MCP_MAX_SESSIONS_PER_CALLER,
+    maxStreams: s.MCP_MAX_STREAMS,
+    maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
+    streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
     logLevel: s.LOG_LEVEL,
   });

@@ -7,6 +7,7 @@ import { corsForAllowedOrigins } from './cors.ts';
 import { answerBodyErrors, createMcpEndpoint, dnsRebindingProtection } from './mcp-endpoint.ts';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { LegacySessions } from './legacy-sessions.ts';
+import type { StreamGuard } from './stream-guard.ts';
 import type { ProtectedResource } from './protected-resource.ts';
 
 export interface HttpAppOptions {
@@ -17,6 +18,7 @@ export interface HttpAppOptions {
   readonly requireCaller: RequestHandler;
   readonly modern: McpHttpHandler;
   readonly legacy: LegacySessions;
+  readonly streams: StreamGuard;
   readonly maxBodyBytes: number;
   readonly logger: Logger;
 }
@@ -35,6 +37,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       requireCaller: options.requireCaller,
       modern: options.modern,
       legacy: options.legacy,
+      streams: options.streams,
       maxBodyBytes: options.maxBodyBytes,
       logger,
     }),
