@@ -3,9 +3,12 @@
 // client_credentials with scope `api` for apps, RFC 8693 token exchange. Every access token is a
 // signed JWT (`typ: at+jwt`) bound to a resource; no refresh token is ever issued.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import type { Clock } from '@platform/shared';
 import type { AccessTokenClaims } from './credential-check.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createProviderStore } from './provider-store.ts';
+import { createRegistrationRate } from './registration-rate.ts';
+import { redirectUriProblem } from './redirect-uri-rules.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { registerTokenExchange, tokenExchangeGrant } from './token-exchange.ts';
 import type { World } from './world.ts';
@@ -19,6 +22,8 @@ export interface AuthorizationServerOptions {
   readonly keys: SigningKeys;
   readonly cookieKeys: readonly string[];
   readonly verify: (token: string) => Promise<AccessTokenClaims | null>;
+  /** What the client store's idleness and the registration rate are judged by; default the system's. */
+  readonly clock?: Clock;
 }
 
 export interface AuthorizationServer {
@@ -52,8 +57,28 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     redirect_uris: [],
   });
 
+  const store = createProviderStore({
+    clientsFile: settings.clientsFile,
+    maxClients: settings.maxClients,
+    evictUnusedAfterMs: settings.clientEvictUnusedSeconds * 1000,
+    ...(options.clock && { clock: options.clock }),
+  });
+  const registrationRate = createRegistrationRate(settings.registrationsPerMinute, options.clock);
+
   const configuration: Configuration = {
-    adapter: createProviderStore({ clientsFile: settings.clientsFile }),
+    adapter: store,
+    // Every client's redirect URIs, registered or seeded, are held to the platform's rules on top of
+    // oidc-provider's own (which would take http to any host for a web client).
+    extraClientMetadata: {
+      properties: ['redirect_uris'],
+      validator: (_ctx, key, value) => {
+        if (key !== 'redirect_uris' || !Array.isArray(value)) return;
+        for (const uri of value as unknown[]) {
+          const problem = redirectUriProblem(uri);
+          if (problem) throw new errors.InvalidClientMetadata(`redirect_uris ${JSON.stringify(String(uri).slice(0, 200))} ${problem}`);
+        }
+      },
+    },
     jwks: keys.privateJwks,
     cookies: { keys: [...options.cookieKeys] },
     clients: [
@@ -123,6 +148,26 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'content-type');
         ctx.status = 204;
         return;
+      }
+      if (ctx.method === 'POST') {
+        // Registration is open to anyone: each source may register so many a minute, and a full
+        // store takes a new client only in place of one unused for long, never one in use.
+        const waitSeconds = registrationRate(ctx.ip);
+        if (waitSeconds !== undefined) {
+          ctx.status = 429;
+          ctx.set('retry-after', String(waitSeconds));
+          ctx.body = { error: 'temporarily_unavailable', error_description: `Too many registrations from this address; try again in ${waitSeconds} s.` };
+          return;
+        }
+        if (!store.roomForClient()) {
+          ctx.status = 503;
+          ctx.set('retry-after', '3600');
+          ctx.body = {
+            error: 'temporarily_unavailable',
+            error_description: 'The platform holds as many registered clients as it keeps, all in use; try again later.',
+          };
+          return;
+        }
       }
     }
     await next();

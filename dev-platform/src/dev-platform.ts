@@ -3,11 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type Provider from 'oidc-provider';
-import { createRequestLogging, type Logger } from '@platform/shared';
+import { createRequestLogging, type Clock, type Logger } from '@platform/shared';
 import { createAdminRoutes } from './admin.routes.ts';
 import { createAiService } from './ai-service.ts';
 import { ApiError, apiErrorHandler } from './api-error.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
+import { createClientApprovals } from './client-approvals.ts';
 import { createAuthenticator, createTokenVerifier } from './credential-check.ts';
 import { createDevTokenRoutes } from './dev-token.routes.ts';
 import { createInteractionRoutes, interactionErrorPage } from './interactions.routes.ts';
@@ -28,7 +29,7 @@ export interface DevPlatform {
   readonly provider: Provider;
 }
 
-export async function createDevPlatform(options: { settings: DevPlatformSettings; seed: Seed; logger: Logger }): Promise<DevPlatform> {
+export async function createDevPlatform(options: { settings: DevPlatformSettings; seed: Seed; logger: Logger; clock?: Clock }): Promise<DevPlatform> {
   const { settings, seed, logger } = options;
   const world = new World(seed);
   const keys = await createSigningKeys();
@@ -39,6 +40,7 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
     keys,
     cookieKeys: [randomBytes(32).toString('base64url')],
     verify,
+    ...(options.clock && { clock: options.clock }),
   });
   const { provider } = authorizationServer;
   provider.on('server_error', (_ctx, error) => {
@@ -53,7 +55,7 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
     res.json({ status: 'ok' });
   });
   app.use(createDevTokenRoutes(authorizationServer, world, settings.accessTokenTtlSeconds));
-  app.use(createInteractionRoutes(provider, world));
+  app.use(createInteractionRoutes(provider, world, createClientApprovals()));
   app.use('/interaction', interactionErrorPage);
   // GET /api/me answers a token of any audience the platform issued (the platform API, the MCP
   // server), so resource servers can check their callers and read the audience; every other

@@ -1,10 +1,13 @@
-// The sign-in page of the authorization-code flow: a plain form for seeded users. Consent is given
-// on the person's behalf (this is a local stand-in; the platform's real consent screen is not the
-// subject here), with exactly the scopes and resources the client asked for.
+// The sign-in pages of the authorization-code flow: a plain login form for seeded users, then, the
+// first time a person authorizes a client, a consent page naming the client and the host its
+// redirect goes to. Only a client the person approved is authorized silently afterwards, so a newly
+// registered client cannot get a code for someone who merely signed in before. The grant is exactly
+// the scopes and resources the client asked for.
 import { timingSafeEqual } from 'node:crypto';
-import express, { Router, type ErrorRequestHandler } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
 import { escapeHtml } from './authorization-server.ts';
+import type { ClientApprovals } from './client-approvals.ts';
 import type { World } from './world.ts';
 
 function loginPage(uid: string, clientName: string, error?: string): string {
@@ -19,31 +22,77 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <button type="submit">Sign in</button></form></body></html>`;
 }
 
-export function createInteractionRoutes(provider: Provider, world: World): Router {
+type Details = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** Grants the client exactly what it asked for, and finishes the consent step. */
+async function grantAsked(provider: Provider, req: Request, res: Response, details: Details, accountId: string): Promise<void> {
+  const clientId = String(details.params.client_id);
+  const grant = details.grantId
+    ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId, clientId }))
+    : new provider.Grant({ accountId, clientId });
+  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+  if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
+  const grantId = await grant.save();
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+function consentPage(uid: string, about: { clientName: string; clientId: string; redirectHost: string; username: string }): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Allow access?</title>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}button{margin:1rem .5rem 0 0;padding:.5rem 1rem}code{word-break:break-all}</style></head>
+<body><h1>Allow <strong>${escapeHtml(about.clientName)}</strong>?</h1>
+<p>The application <strong>${escapeHtml(about.clientName)}</strong> (client <code>${escapeHtml(about.clientId)}</code>) asks to act on the platform as <strong>${escapeHtml(about.username)}</strong>.</p>
+<p>If you allow it, you will be sent back to <strong>${escapeHtml(about.redirectHost)}</strong>. Allow it only if you started this sign-in from that application.</p>
+<form method="post" action="/interaction/${escapeHtml(uid)}/consent">
+<button type="submit" name="decision" value="approve">Allow</button><button type="submit" name="decision" value="deny">Deny</button></form></body></html>`;
+}
+
+export function createInteractionRoutes(provider: Provider, world: World, approvals: ClientApprovals): Router {
   const router = Router();
 
   router.get('/interaction/:uid', async (req, res) => {
     const details = await provider.interactionDetails(req, res);
     const { prompt, params, session } = details;
     const clientId = String(params.client_id);
+    const client = await provider.Client.find(clientId);
     if (prompt.name === 'login') {
-      const client = await provider.Client.find(clientId);
       res.type('html').send(loginPage(details.uid, client?.clientName ?? clientId));
       return;
     }
     if (prompt.name === 'consent' && session) {
-      const grant = details.grantId
-        ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId: session.accountId, clientId }))
-        : new provider.Grant({ accountId: session.accountId, clientId });
-      const missing = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
-      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-      if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-      for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '));
-      const grantId = await grant.save();
-      await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+      if (approvals.has(session.accountId, clientId)) {
+        await grantAsked(provider, req, res, details, session.accountId);
+        return;
+      }
+      const redirectHost = URL.canParse(String(params.redirect_uri)) ? new URL(String(params.redirect_uri)).host : '';
+      const user = world.user(session.accountId);
+      res.type('html').send(consentPage(details.uid, { clientName: client?.clientName ?? clientId, clientId, redirectHost, username: user?.username ?? '' }));
       return;
     }
     res.status(400).type('text').send(`Unexpected sign-in step: ${prompt.name}`);
+  });
+
+  router.post('/interaction/:uid/consent', express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {
+    const details = await provider.interactionDetails(req, res);
+    const { prompt, params, session } = details;
+    if (prompt.name !== 'consent' || !session) {
+      res.status(400).type('text').send('This sign-in step does not ask for consent.');
+      return;
+    }
+    const decision = (req.body as { decision?: unknown }).decision;
+    if (decision !== 'approve') {
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'The person did not allow the application.' },
+        { mergeWithLastSubmission: false },
+      );
+      return;
+    }
+    approvals.add(session.accountId, String(params.client_id));
+    await grantAsked(provider, req, res, details, session.accountId);
   });
 
   router.post('/interaction/:uid/login', express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {

@@ -28,7 +28,9 @@ export function createPlatformApiRoutes(world: World): Router {
   router.get('/api/apps/me', (_req, res) => {
     const principal = principalOf(res);
     if (principal.kind !== 'app') throw new ApiError('forbidden', 'GET /api/apps/me takes an app token (client credentials).');
-    res.json({ clientId: principal.app.clientId, appKey: principal.app.appKey, name: principal.app.name });
+    const { clientId, appKey, name, toolPublisher } = principal.app;
+    // toolPublisher: the platform's word on whether the app may register tool services at a gateway.
+    res.json({ clientId, appKey, name, toolPublisher });
   });
 
   router.get('/api/companies', (_req, res) => {

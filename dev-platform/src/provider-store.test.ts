@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ClientsFileError, createProviderStore } from './provider-store.ts';
+import { manualClock } from '@platform/shared/testing';
+import { ClientsFileError, ClientStoreFullError, createProviderStore } from './provider-store.ts';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'provider-store-')), 'clients.json');
 const client = (id: string) => ({ client_id: id, redirect_uris: ['http://127.0.0.1:1/cb'] });
@@ -25,12 +26,30 @@ describe('registered clients', () => {
     expect(await next.find('c2')).toEqual(client('c2'));
   });
 
-  it('are bounded: past maxClients the oldest registration goes, in memory and in the file', async () => {
+  it('are bounded: a full store takes no new client while every one is in use, in memory and in the file', async () => {
     const file = freshFile();
-    const clients = createProviderStore({ clientsFile: file, maxClients: 2 })('Client');
-    for (const id of ['c1', 'c2', 'c3']) await clients.upsert(id, client(id));
-    expect(await clients.find('c1')).toBeUndefined();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, clients: [client('c2'), client('c3')] });
+    const store = createProviderStore({ clientsFile: file, maxClients: 2, evictUnusedAfterMs: 60_000, clock: manualClock() });
+    for (const id of ['c1', 'c2']) await store('Client').upsert(id, client(id));
+
+    expect(store.roomForClient()).toBe(false);
+    await expect(store('Client').upsert('c3', client('c3'))).rejects.toBeInstanceOf(ClientStoreFullError);
+    expect(await store('Client').find('c1')).toEqual(client('c1'));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, clients: [client('c1'), client('c2')] });
+  });
+
+  it('make room only by dropping the client unused for longest, once it has been unused long enough', async () => {
+    const file = freshFile();
+    const clock = manualClock();
+    const store = createProviderStore({ clientsFile: file, maxClients: 2, evictUnusedAfterMs: 60_000, clock });
+    for (const id of ['c1', 'c2']) await store('Client').upsert(id, client(id));
+    clock.advance(30_000);
+    await store('Client').find('c1'); // c1 is in use: an authorization looked it up
+    clock.advance(30_000);
+
+    expect(store.roomForClient()).toBe(true);
+    await store('Client').upsert('c3', client('c3'));
+    expect(await store('Client').find('c2')).toBeUndefined();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, clients: [client('c1'), client('c3')] });
   });
 
   it('stay in memory when no file is named', async () => {

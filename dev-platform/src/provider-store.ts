@@ -3,6 +3,8 @@
 // expiring; clients registered through dynamic client registration in memory too, or, when a file
 // is named, also in that file, so that an MCP client that registered once (mcp-remote, an agent
 // desktop) can still sign in after the platform restarts. Access tokens are JWTs and never stored.
+// The registered clients are bounded: a full store makes room only by dropping a client unused for
+// long, never one in use, and otherwise takes no new registration.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
@@ -12,12 +14,25 @@ import { systemClock, type Clock } from '@platform/shared';
 export interface ProviderStoreOptions {
   /** Where registered clients are kept across restarts; none keeps them in memory only. */
   readonly clientsFile?: string | undefined;
-  /** Most registered clients kept; the oldest registration goes first. Default 1000. */
+  /** Most registered clients kept. Default 1000. */
   readonly maxClients?: number;
+  /** A full store drops the least recently used client unused this long to make room, and no other. Default 7 days. */
+  readonly evictUnusedAfterMs?: number;
   /** Most other entries kept. Default 10 000. */
   readonly maxEntries?: number;
   /** What entries' lifetimes are judged by; default the system's (lifetimes on its monotonic timer). */
   readonly clock?: Clock;
+}
+
+/** The adapter factory, and whether one more client can register. */
+export interface ProviderStore extends AdapterFactory {
+  /** True when one more client fits, after dropping the least recently used one unused long enough if the store is full. */
+  roomForClient(): boolean;
+}
+
+/** A registration reached a full store (roomForClient was not asked, or the store filled meanwhile). */
+export class ClientStoreFullError extends Error {
+  override readonly name = 'ClientStoreFullError';
 }
 
 /** The clients file could not be read as one this platform wrote. */
@@ -66,10 +81,12 @@ function writeClients(file: string, clients: ReadonlyMap<string, AdapterPayload>
   renameSync(partial, file);
 }
 
-export function createProviderStore(options: ProviderStoreOptions = {}): AdapterFactory {
-  const { clientsFile, maxClients = 1000, maxEntries = 10_000 } = options;
+export function createProviderStore(options: ProviderStoreOptions = {}): ProviderStore {
+  const { clientsFile, maxClients = 1000, maxEntries = 10_000, evictUnusedAfterMs = 7 * 24 * 3600 * 1000 } = options;
   const clock = options.clock ?? systemClock;
   const clients = clientsFile ? readClients(clientsFile) : new Map<string, AdapterPayload>();
+  /** When each client was last registered or looked up (an authorization, a token): in memory, from the start of this process. */
+  const lastUsed = new Map<string, number>([...clients.keys()].map((id) => [id, clock()]));
   const sessionByUid = new Map<string, string>();
   const byUserCode = new Map<string, string>();
   const grantMembers = new Map<string, Set<string>>();
@@ -97,22 +114,36 @@ export function createProviderStore(options: ProviderStoreOptions = {}): Adapter
     if (clientsFile) writeClients(clientsFile, clients);
   };
 
+  /** Drops the least recently used client unused for evictUnusedAfterMs; false when none is. */
+  const dropLongUnused = (): boolean => {
+    let oldest: [string, number] | undefined;
+    for (const entry of lastUsed) if (oldest === undefined || entry[1] < oldest[1]) oldest = entry;
+    if (oldest === undefined || clock() - oldest[1] < evictUnusedAfterMs) return false;
+    clients.delete(oldest[0]);
+    lastUsed.delete(oldest[0]);
+    return true;
+  };
+
+  const roomForClient = (): boolean => clients.size < maxClients || (dropLongUnused() && (saveClients(), true));
+
   const clientAdapter: Adapter = {
     upsert(id, payload) {
-      clients.delete(id);
+      if (!clients.has(id) && !roomForClient()) return Promise.reject(new ClientStoreFullError(`the store holds ${maxClients} clients, all in use`));
       clients.set(id, payload);
-      for (const oldest of clients.keys()) {
-        if (clients.size <= maxClients) break;
-        clients.delete(oldest);
-      }
+      lastUsed.set(id, clock());
       saveClients();
       return Promise.resolve();
     },
-    find: (id) => Promise.resolve(clients.get(id)),
+    find(id) {
+      const found = clients.get(id);
+      if (found) lastUsed.set(id, clock());
+      return Promise.resolve(found);
+    },
     findByUid: () => Promise.resolve(undefined),
     findByUserCode: () => Promise.resolve(undefined),
     consume: () => Promise.resolve(),
     destroy(id) {
+      lastUsed.delete(id);
       if (clients.delete(id)) saveClients();
       return Promise.resolve();
     },
@@ -156,5 +187,6 @@ export function createProviderStore(options: ProviderStoreOptions = {}): Adapter
     };
   };
 
-  return (model) => (model === 'Client' ? clientAdapter : adapterFor(model));
+  const factory = (model: string) => (model === 'Client' ? clientAdapter : adapterFor(model));
+  return Object.assign(factory, { roomForClient });
 }

@@ -62,6 +62,14 @@ describe('the seed', () => {
     expect(refusal(seed)).toContain("apps[0].permissions[0]: device-overview:manage is outside the app's own namespace webhook-tools:");
   });
 
+  it('marks only webhook-tools a tool publisher, and refuses the mark on a client linked to no app', () => {
+    const seed = loadSeedFile(seedPath, devSecrets);
+    expect(seed.apps.filter((app) => app.toolPublisher).map((app) => app.clientId)).toEqual(['webhook-tools']);
+    const edited = defaultSeed();
+    edited.apps[2] = { ...edited.apps[2], toolPublisher: true };
+    expect(refusal(edited)).toContain('apps[2].toolPublisher: a client linked to no app cannot publish tools');
+  });
+
   it('refuses duplicate client ids and a legal document of a child company', () => {
     const seed = defaultSeed();
     seed.clients = [...(seed.clients ?? []), { clientId: 'webhook-tools', clientSecret: 'another-secret', name: 'dup', tokenExchange: false }];

@@ -49,6 +49,8 @@ function seedSchema(env: Environment) {
         permissions: z.array(permission),
         requestedClientPermissions: z.array(permission),
         available: z.boolean(),
+        /** Whether the platform lets the app register tool services at an MCP gateway; absent is false. */
+        toolPublisher: z.boolean().default(false),
         installations: z.array(z.strictObject({ companyId: id, consentedPermissions: z.array(permission) })),
       }),
     ),
@@ -138,6 +140,7 @@ function crossCheck(seed: Seed): string[] {
         problems.push(`apps[${i}].requestedClientPermissions[${j}]: ${p} is in the app's own namespace and needs no consent`);
       }
     });
+    if (app.toolPublisher && app.appKey === null) problems.push(`apps[${i}].toolPublisher: a client linked to no app cannot publish tools`);
     app.installations.forEach((installation, j) => {
       if (!companies.has(installation.companyId)) problems.push(`apps[${i}].installations[${j}].companyId: no company ${installation.companyId}`);
       if (app.appKey === null) problems.push(`apps[${i}].installations[${j}]: a client linked to no app cannot be installed`);

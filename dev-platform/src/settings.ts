@@ -14,6 +14,11 @@ export interface DevPlatformSettings {
   readonly seedPath: string;
   /** Where clients registered by dynamic client registration are kept across restarts; none keeps them in memory. */
   readonly clientsFile: string | undefined;
+  /** Registered clients kept at most; a full store takes a new one only in place of one unused for clientEvictUnusedSeconds. */
+  readonly maxClients: number;
+  readonly clientEvictUnusedSeconds: number;
+  /** Dynamic client registrations one source address may make per minute. */
+  readonly registrationsPerMinute: number;
   readonly tokenExchangeEnabled: boolean;
   /** Resources a person's token may be issued for besides the platform API (the MCP server). */
   readonly extraResources: readonly string[];
@@ -32,6 +37,9 @@ const shape = {
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
   PLATFORM_SEED: setting.text.optional(),
   PLATFORM_CLIENTS_FILE: setting.text.optional(),
+  PLATFORM_MAX_CLIENTS: setting.wholeNumber(1, 'clients', 1_000_000).default(1000),
+  PLATFORM_CLIENT_EVICT_UNUSED_SECONDS: setting.wholeNumber(60, 'seconds').default(7 * 24 * 3600),
+  PLATFORM_REGISTRATIONS_PER_MINUTE: setting.wholeNumber(1, 'registrations', 100_000).default(20),
   PLATFORM_TOKEN_EXCHANGE: setting.flag.default(true),
   PLATFORM_EXTRA_RESOURCES: setting.baseUrlList.default(['http://127.0.0.1:3000/mcp']),
   PLATFORM_ACCESS_TOKEN_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(3600),
@@ -61,6 +69,9 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
     seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
     clientsFile: s.PLATFORM_CLIENTS_FILE === undefined ? undefined : resolve(s.PLATFORM_CLIENTS_FILE),
+    maxClients: s.PLATFORM_MAX_CLIENTS,
+    clientEvictUnusedSeconds: s.PLATFORM_CLIENT_EVICT_UNUSED_SECONDS,
+    registrationsPerMinute: s.PLATFORM_REGISTRATIONS_PER_MINUTE,
     tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,
     extraResources: Object.freeze([...s.PLATFORM_EXTRA_RESOURCES]),
     accessTokenTtlSeconds: s.PLATFORM_ACCESS_TOKEN_TTL_SECONDS,

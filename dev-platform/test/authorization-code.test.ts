@@ -52,7 +52,7 @@ describe('authorization code with PKCE for a dynamically registered MCP client',
     const state = oauth.randomState();
     const url = await pkceAuthorizationUrl(client, { state, resource: mcpResource }, verifier);
     const outcome = await signIn(url.href, 'oscar-dev-password');
-    if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${outcome.status}`);
+    if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${JSON.stringify(outcome)}`);
     const { callback } = outcome;
     const tokens = await oauth.authorizationCodeGrant(client, callback, { pkceCodeVerifier: verifier, expectedState: state });
 

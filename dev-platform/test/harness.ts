@@ -1,7 +1,7 @@
 // Starts a real dev platform on loopback ports chosen by the OS, for whole-process tests.
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { createLogger } from '@platform/shared';
+import { createLogger, type Clock } from '@platform/shared';
 import { captureLogs, listen, listenOnFreePort, type Listening } from '@platform/shared/testing';
 import * as oauth from 'openid-client';
 import { createDevPlatform, type DevPlatform } from '../src/dev-platform.ts';
@@ -37,13 +37,29 @@ export function seedWithPlatformAdministrator(): Seed {
   return seed;
 }
 
-export async function startPlatform(options: { env?: Record<string, string>; seed?: unknown } = {}): Promise<RunningPlatform> {
+/** The default seed with these apps (by client id) marked as tool publishers too, as a rival publisher in the gateway's tests. */
+export function seedWithToolPublishers(...clientIds: readonly string[]): Seed {
+  const seed = defaultSeed();
+  for (const clientId of clientIds) {
+    const app = seed.apps.find((candidate) => candidate.clientId === clientId);
+    if (!app) throw new Error(`the seed has no app ${clientId}`);
+    app.toolPublisher = true;
+  }
+  return seed;
+}
+
+export async function startPlatform(options: { env?: Record<string, string>; seed?: unknown; clock?: Clock } = {}): Promise<RunningPlatform> {
   const main = await listenOnFreePort();
   const ai = await listenOnFreePort();
   const settings = loadDevPlatformSettings({ PLATFORM_ISSUER: main.url, PLATFORM_AI_BASE_URL: ai.url, ...options.env });
   const seed = options.seed === undefined ? defaultSeed() : parseSeed(options.seed, devSecrets);
   const logs = captureLogs();
-  const platform = await createDevPlatform({ settings, seed, logger: createLogger({ name: 'dev-platform', level: 'debug', destination: logs.destination }) });
+  const platform = await createDevPlatform({
+    settings,
+    seed,
+    logger: createLogger({ name: 'dev-platform', level: 'debug', destination: logs.destination }),
+    ...(options.clock && { clock: options.clock }),
+  });
   main.server.on('request', platform.app);
   ai.server.on('request', platform.aiApp);
   return {

@@ -1,6 +1,6 @@
 // A headless sign-in at the dev platform for tests: a browser reduced to what OAuth's
-// authorization-code flow needs (cookies, redirects followed by hand) and the login form answered
-// as a person would. The dev platform's own tests sign their OAuth clients in with it, and the MCP
+// authorization-code flow needs (cookies, redirects followed by hand) and the login form and the
+// consent page answered as a person would. The dev platform's own tests sign their OAuth clients in with it, and the MCP
 // server's tests run it as the BROWSER that mcp-remote opens.
 
 export interface Credentials {
@@ -9,14 +9,20 @@ export interface Credentials {
 }
 
 export type SignInOutcome =
-  /** The authorization server redirected to the client's redirect URI (its query has the code). */
-  | { readonly kind: 'redirected'; readonly callback: URL; readonly callbackStatus?: number }
+  /** The authorization server redirected to the client's redirect URI (its query has the code, or the error). */
+  | { readonly kind: 'redirected'; readonly callback: URL; readonly callbackStatus?: number; readonly consentShown: boolean }
+  /** The consent page was shown and, as asked, left unanswered; `page` is its HTML. */
+  | { readonly kind: 'consent'; readonly page: string }
   /** The login form refused the credentials. */
   | { readonly kind: 'refused'; readonly status: number };
 
 export interface SignInOptions {
   /** Also visit the redirect URI, as a browser does (default false: stop before it, for a client in the test itself). */
   readonly deliver?: boolean;
+  /** What the person does on a consent page: allow (the default), deny, or stop there. */
+  readonly consent?: 'approve' | 'deny' | 'stop';
+  /** The browser to use, with its cookies (a session from an earlier sign-in); a fresh one by default. */
+  readonly visit?: Visit;
 }
 
 export type Visit = (url: string, init?: RequestInit) => Promise<Response>;
@@ -46,25 +52,34 @@ export function browser(): Visit {
 export async function signIn(authorizationUrl: string, credentials: Credentials, options: SignInOptions = {}): Promise<SignInOutcome> {
   const redirectUri = new URL(authorizationUrl).searchParams.get('redirect_uri');
   if (!redirectUri) throw new Error('the authorization URL names no redirect_uri');
-  const visit = browser();
+  const visit = options.visit ?? browser();
   let next = authorizationUrl;
+  let consentShown = false;
   for (let hops = 0; hops < 12; hops++) {
     if (next.startsWith(redirectUri)) {
       const callback = new URL(next);
-      if (!options.deliver) return { kind: 'redirected', callback };
+      if (!options.deliver) return { kind: 'redirected', callback, consentShown };
       const delivered = await visit(next);
       await delivered.body?.cancel();
-      return { kind: 'redirected', callback, callbackStatus: delivered.status };
+      return { kind: 'redirected', callback, callbackStatus: delivered.status, consentShown };
     }
     const response = await visit(next);
     if (response.status === 200 && (response.headers.get('content-type') ?? '').includes('html')) {
       const html = await response.text();
       const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]?.replaceAll('&amp;', '&');
       if (!action) throw new Error(`no login form at ${new URL(next).pathname}`);
+      const isConsent = action.endsWith('/consent');
+      if (isConsent) {
+        consentShown = true;
+        if (options.consent === 'stop') return { kind: 'consent', page: html };
+      }
+      const answer: Record<string, string> = isConsent
+        ? { decision: options.consent === 'deny' ? 'deny' : 'approve' }
+        : { username: credentials.username, password: credentials.password };
       const posted = await visit(new URL(action, next).href, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: credentials.username, password: credentials.password }).toString(),
+        body: new URLSearchParams(answer).toString(),
       });
       if (posted.status !== 303 && posted.status !== 302) {
         await posted.body?.cancel();

@@ -45,7 +45,7 @@ async function signInWith(platform: RunningPlatform, clientId: string): Promise<
   const first = await fetch(url, { redirect: 'manual' });
   if (first.status !== 303 && first.status !== 302) return { status: first.status };
   const outcome = await signIn(url.href, { username: 'oscar', password: 'oscar-dev-password' });
-  if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${outcome.status}`);
+  if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${JSON.stringify(outcome)}`);
   const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });
   return { token: tokens.access_token };
 }

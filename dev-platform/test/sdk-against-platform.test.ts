@@ -20,9 +20,17 @@ describe('the SDK against the dev platform', () => {
       clientId: 'webhook-tools',
       appKey: 'webhook-tools',
       name: 'Webhook tools',
+      toolPublisher: true,
     });
     const legacy = platformAppIdentity(settingsFor('legacy-sync', devSecrets.LEGACY_SYNC_CLIENT_SECRET));
     expect(await legacy.appKey()).toBeNull();
+  });
+
+  it('says at /api/apps/me whether the platform lets the app publish tools: only webhook-tools in the seed', async () => {
+    const fleet = await platformAppIdentity(settingsFor('fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET)).accessToken();
+    expect((await getJson(`${running().issuer}/api/apps/me`, fleet)).body).toMatchObject({ clientId: 'fleet-insights', toolPublisher: false });
+    const legacy = await platformAppIdentity(settingsFor('legacy-sync', devSecrets.LEGACY_SYNC_CLIENT_SECRET)).accessToken();
+    expect((await getJson(`${running().issuer}/api/apps/me`, legacy)).body).toMatchObject({ appKey: null, toolPublisher: false });
   });
 
   it('says the credentials were refused for a wrong secret', async () => {

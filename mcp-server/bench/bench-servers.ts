@@ -15,7 +15,7 @@ import * as grpc from '@grpc/grpc-js';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/shared';
 import { createToolApp, defineTool } from '@platform/shared/tools';
 import { listenOnFreePort, toolClient, until, type Listening } from '@platform/shared/testing';
-import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { delegatedToken, devSecrets, personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { loadToolsProto, type CallToolResponse } from '@platform/proto';
 import { z } from 'zod';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
@@ -81,7 +81,11 @@ const gatewayUrl = `${gatewayHttp.url}/mcp`;
 const hoplessHttp = await listenOnFreePort();
 const hoplessUrl = `${hoplessHttp.url}/mcp`;
 // The platform's test harness logs at debug into memory; it is asked nothing once the caches are warm.
-const platform = await startPlatform({ env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: `${gatewayUrl},${hoplessUrl}` } });
+// The no-op's app, fleet-insights, publishes tools here (the default seed marks webhook-tools only).
+const platform = await startPlatform({
+  env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: `${gatewayUrl},${hoplessUrl}` },
+  seed: seedWithToolPublishers('fleet-insights'),
+});
 proxy.target = platform.issuer;
 
 /** A gateway at `publicUrl`, attached to its HTTP server, with its registry serving on a free port. */
@@ -92,6 +96,8 @@ async function startGateway(http: Listening, publicUrl: string, toolServices?: T
     MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
     REGISTRY_ADDRESS: '127.0.0.1:0',
     ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+    // The no-op's app keeps its tool's own name, as the webhook tools do by default.
+    REGISTRY_PLAIN_NAMES_APP: 'fleet-insights',
   });
   const gateway = createMcpGateway({ settings, logger: logger('mcp-server'), ...(toolServices && { toolServices }) });
   http.server.on('request', gateway.app);

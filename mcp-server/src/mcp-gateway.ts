@@ -9,6 +9,7 @@ import { createDelegatedTokens, createPermissionProbe, isDelegationError } from 
 import { createHttpApp } from './http/http-app.ts';
 import { createLegacySessions } from './http/legacy-sessions.ts';
 import { createProtectedResource } from './http/protected-resource.ts';
+import { createStreamGuard } from './http/stream-guard.ts';
 import { requireCaller } from './http/require-caller.ts';
 import { createGatewayServer } from './mcp/gateway-server.ts';
 import { createToolGateway } from './mcp/tool-gateway.ts';
@@ -36,12 +37,14 @@ export interface McpGateway {
   /** The HTTP face: the MCP endpoint and the protected-resource metadata. */
   readonly app: Express;
   readonly registry: ToolRegistry;
-  /** Open 2025-11-25 sessions, and their GET streams. */
-  sessions(): { readonly open: number; readonly streams: number };
+  /** Open 2025-11-25 sessions, their GET streams, and open 2026-07-28 subscriptions/listen streams. */
+  sessions(): { readonly open: number; readonly streams: number; readonly listens: number };
   /** Ends the sessions and streams, the registry and the tool services' channels. */
   close(): Promise<void>;
 }
 
+/** What a gRPC answer of a tool service may carry beyond its counted bytes: field tags, lengths, hints. */
+const answerEnvelopeBytes = 64 * 1024;
 /** Tool arguments travel to the tool service in one message; it takes at most 1 MiB. */
 const maxBodyBytes = 1024 * 1024;
 const scope = 'api';
@@ -50,12 +53,20 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
   const time = { ...(options.clock && { clock: options.clock }) };
   const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
-  const toolServices = options.toolServices ?? createToolServicePool();
+  // A tool service's answer is read up to what one registration may list or one result may hold,
+  // plus room for the envelope; a larger one is refused as it arrives, never held whole.
+  const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, settings.maxToolResultBytes) + answerEnvelopeBytes;
+  const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes });
   const registry = createToolRegistry({
     apiBaseUrl: settings.apiBaseUrl,
     httpClient,
     logger: logger.child({ part: 'registry' }),
     maxTtlSeconds: settings.registrationMaxTtlSeconds,
+    maxRegistrations: settings.registryMaxRegistrations,
+    maxRegistrationsPerApp: settings.registryMaxRegistrationsPerApp,
+    limits: settings.catalogLimits,
+    ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
+    ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,
@@ -75,7 +86,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     delegatedTokens,
     permissionsOf: (token, appClientId) => permissions.permissionsOf(token, appClientId),
     callTool: (address, request, token, callOptions) => toolServices.callTool(address, request, token, callOptions),
-    toolResult,
+    toolResult: (answer, tool, resultOptions) => toolResult(answer, tool, { ...resultOptions, maxResultBytes: settings.maxToolResultBytes }),
     delegationFailure,
     failureCode: (error) => (isDelegationError(error) ? error.code : isPlatformError(error) ? error.code : 'UNEXPECTED'),
     callTimeoutMs: settings.toolCallTimeoutMs,
@@ -83,28 +94,6 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   });
   const newServer = () => createGatewayServer({ gateway, catalog: () => registry.catalog() });
 
-  const modern = createMcpHandler(newServer, {
-    legacy: 'reject',
-    onerror: (error) => {
-      logger.debug({ err: error }, 'MCP request refused');
-    },
-    maxRequestBodySize: maxBodyBytes,
-  });
-  const legacy = createLegacySessions({
-    newServer,
-    maxSessions: settings.maxSessions,
-    maxSessionsPerCaller: settings.maxSessionsPerCaller,
-    idleMs: settings.sessionIdleSeconds * 1000,
-    logger,
-    ...time,
-  });
-  const unsubscribe = registry.onChange((catalog) => {
-    logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
-    modern.notify.toolsChanged();
-    legacy.toolsChanged();
-  });
-
-  const protectedResource = createProtectedResource({ resourceUrl: settings.publicUrl, authorizationServer: settings.issuerUrl, scopes: [scope] });
   const checkCaller = createCallerCheck({
     apiBaseUrl: settings.apiBaseUrl,
     audience: settings.publicUrl,
@@ -113,6 +102,41 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     actor: 'person-only',
     ...time,
   });
+  const streams = createStreamGuard({
+    maxPerCaller: settings.maxStreamsPerCaller,
+    maxStreams: settings.maxStreams,
+    recheckMs: settings.streamRecheckSeconds * 1000,
+    checkCaller,
+    logger,
+    ...time,
+    ...(options.timers && { timers: options.timers }),
+  });
+  const modern = createMcpHandler(newServer, {
+    legacy: 'reject',
+    onerror: (error) => {
+      logger.debug({ err: error }, 'MCP request refused');
+    },
+    maxRequestBodySize: maxBodyBytes,
+    // The stream guard bounds them per person first; this is the handler's own bound in all.
+    maxSubscriptions: settings.maxStreams + settings.maxStreamsPerCaller,
+  });
+  const legacy = createLegacySessions({
+    newServer,
+    maxSessions: settings.maxSessions,
+    maxSessionsPerCaller: settings.maxSessionsPerCaller,
+    idleMs: settings.sessionIdleSeconds * 1000,
+    logger,
+    streams,
+    ...time,
+    ...(options.timers && { timers: options.timers }),
+  });
+  const unsubscribe = registry.onChange((catalog) => {
+    logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
+    modern.notify.toolsChanged();
+    legacy.toolsChanged();
+  });
+
+  const protectedResource = createProtectedResource({ resourceUrl: settings.publicUrl, authorizationServer: settings.issuerUrl, scopes: [scope] });
   const app = createHttpApp({
     mcpPath: new URL(settings.publicUrl).pathname,
     allowedHosts: settings.allowedHosts,
@@ -121,6 +145,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     requireCaller: requireCaller(checkCaller, { resourceMetadataUrl: protectedResource.metadataUrl, scope }),
     modern,
     legacy,
+    streams,
     maxBodyBytes,
     logger,
   });
@@ -128,9 +153,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   return {
     app,
     registry,
-    sessions: () => ({ open: legacy.size, streams: legacy.streams }),
+    sessions: () => ({ open: legacy.size, streams: streams.open.get, listens: streams.open.listen }),
     async close() {
       unsubscribe();
+      streams.close();
       await legacy.close();
       await modern.close();
       await registry.close();

@@ -8,6 +8,8 @@ export interface ServiceEndpoint {
   readonly serviceName: string;
   /** The client id of the app the service runs as (its client-credentials token's subject). */
   readonly appClientId: string;
+  /** The key of that app: the prefix of its tools' exposed names (unless the operator pins its plain names). */
+  readonly appKey: string;
   /** Where the gateway reaches the service's ToolService, host:port. */
   readonly callbackAddress: string;
   /**
@@ -20,7 +22,7 @@ export interface ServiceEndpoint {
 
 /** One tool of one service, as MCP clients see it. */
 export interface RemoteTool {
-  /** The MCP tool name: the service's own name, or `<service>__<name>` when two services offer it. */
+  /** The MCP tool name: the tool's own name for the pinned app, `<appKey>__<name>` for any other (see exposed-names.ts). */
   readonly exposedName: string;
   /** The tool's name within its service (what CallTool is sent with). */
   readonly name: string;

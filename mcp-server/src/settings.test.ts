@@ -61,4 +61,41 @@ describe('the MCP gateway settings', () => {
     expect(settings.allowedOrigins).toContain('mcp.example.com');
     expect(failure({ ...secret, MCP_PUBLIC_URL: 'https://mcp.example.com' })).toContain('MCP_PUBLIC_URL must name the MCP endpoint with its path');
   });
+
+  it('keeps plain tool names for webhook-tools unless the operator pins another app, or none', () => {
+    expect(loadMcpServerSettings(secret).registryPlainNamesApp).toBe('webhook-tools');
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_PLAIN_NAMES_APP: 'reports' }).registryPlainNamesApp).toBe('reports');
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_PLAIN_NAMES_APP: 'none' }).registryPlainNamesApp).toBeUndefined();
+    expect(failure({ ...secret, REGISTRY_PLAIN_NAMES_APP: 'Reports_App' })).toContain('REGISTRY_PLAIN_NAMES_APP must be an app key');
+  });
+
+  it('lets every tool publisher register unless the operator lists app keys, and names a malformed list', () => {
+    expect(loadMcpServerSettings(secret).registryAllowedApps).toBeUndefined();
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_ALLOWED_APPS: 'webhook-tools, reports ' }).registryAllowedApps).toEqual(['webhook-tools', 'reports']);
+    expect(failure({ ...secret, REGISTRY_ALLOWED_APPS: 'Webhook Tools' })).toContain('REGISTRY_ALLOWED_APPS must be a comma-separated list of app keys');
+  });
+
+  it('bounds the catalog by default, and names a limit set above the one that holds it', () => {
+    expect(loadMcpServerSettings(secret)).toMatchObject({
+      registryMaxRegistrations: 1000,
+      registryMaxRegistrationsPerApp: 20,
+      catalogLimits: { maxToolsPerService: 128, maxToolBytes: 65_536, maxServiceBytes: 524_288, maxAppBytes: 1_048_576, maxCatalogBytes: 4_194_304 },
+    });
+    const message = failure({ ...secret, REGISTRY_MAX_TOOL_BYTES: '600000', REGISTRY_MAX_APP_BYTES: '8388608', REGISTRY_MAX_TOOLS_PER_SERVICE: '0' });
+    expect(message).toContain('REGISTRY_MAX_TOOL_BYTES must not be more than REGISTRY_MAX_SERVICE_BYTES');
+    expect(message).toContain('REGISTRY_MAX_APP_BYTES must not be more than REGISTRY_MAX_CATALOG_BYTES');
+    expect(message).toContain('REGISTRY_MAX_TOOLS_PER_SERVICE must be a whole number of tools, from 1 to 256');
+  });
+
+  it('passes tool results of up to 1 MiB by default', () => {
+    expect(loadMcpServerSettings(secret).maxToolResultBytes).toBe(1_048_576);
+    expect(failure({ ...secret, MCP_MAX_TOOL_RESULT_BYTES: '10' })).toContain(
+      'MCP_MAX_TOOL_RESULT_BYTES must be a whole number of bytes, from 1024 to 67108864',
+    );
+  });
+
+  it('bounds streams per person and in all, and re-checks their tokens every minute by default', () => {
+    expect(loadMcpServerSettings(secret)).toMatchObject({ maxStreams: 1000, maxStreamsPerCaller: 10, streamRecheckSeconds: 60 });
+    expect(failure({ ...secret, MCP_MAX_STREAMS_PER_CALLER: '0' })).toContain('MCP_MAX_STREAMS_PER_CALLER must be a whole number of streams');
+  });
 });

@@ -1,6 +1,7 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
 // client secret has no default.
+import { defaultCatalogLimits, type CatalogLimits } from './registry/index.ts';
 import { isLoopbackHost, localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 
 export interface McpServerSettings {
@@ -25,10 +26,21 @@ export interface McpServerSettings {
   readonly clientSecret: string;
   /** The ToolRegistry's gRPC address, host:port. */
   readonly registryAddress: string;
+  /** App keys the operator lets register tool services, among the platform's tool publishers; undefined: every publisher. */
+  readonly registryAllowedApps: readonly string[] | undefined;
+  /** The app key whose tools keep their own names; every other app's are `<appKey>__<name>`. Undefined: none. */
+  readonly registryPlainNamesApp: string | undefined;
   /** Longest registration lifetime granted; a service asking for more gets this. */
   readonly registrationMaxTtlSeconds: number;
+  /** Live registrations at most, over all apps, and per app. */
+  readonly registryMaxRegistrations: number;
+  readonly registryMaxRegistrationsPerApp: number;
+  /** Tools per service, and bytes of tools per tool, per registration, per app and in all. */
+  readonly catalogLimits: CatalogLimits;
   /** Time limit of one tool call, from the gateway to the tool service. */
   readonly toolCallTimeoutMs: number;
+  /** Largest tool result shown to a client (its JSON and text), in bytes; a larger one is an isError result. */
+  readonly maxToolResultBytes: number;
   /** Lifetime of a cached caller check; 0 checks every request. */
   readonly meCacheTtlSeconds: number;
   /** Time limit of one request to the platform. */
@@ -39,6 +51,11 @@ export interface McpServerSettings {
   readonly maxSessions: number;
   /** Open sessions one person may hold; a new one closes their least recently used. */
   readonly maxSessionsPerCaller: number;
+  /** Open streams (2025-11-25 GET streams and 2026-07-28 subscriptions/listen) in all, and per person; a new one past the person's bound ends their oldest. */
+  readonly maxStreams: number;
+  readonly maxStreamsPerCaller: number;
+  /** How often an open stream's token is checked again at the platform; it also ends when the token expires. */
+  readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
   readonly logLevel: LogLevel;
@@ -51,6 +68,19 @@ const hostList = setting.text.transform((value) =>
     .filter(Boolean),
 );
 
+/** A comma-separated list of app keys (lower-case letters, digits and dashes), blank entries ignored. */
+const appKeyList = setting.text
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (keys) => keys.every((key) => /^[a-z0-9][a-z0-9-]*$/.test(key)),
+    'must be a comma-separated list of app keys (lower-case letters, digits and dashes)',
+  );
+
 const shape = {
   MCP_HOST: setting.host.default('127.0.0.1'),
   MCP_PORT: setting.port.default(3000),
@@ -62,13 +92,28 @@ const shape = {
   MCP_GATEWAY_CLIENT_ID: setting.text.default('mcp-gateway'),
   MCP_GATEWAY_CLIENT_SECRET: setting.text,
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
+  REGISTRY_ALLOWED_APPS: appKeyList.optional(),
+  REGISTRY_PLAIN_NAMES_APP: setting.text
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be an app key (lower-case letters, digits and dashes), or none')
+    .default('webhook-tools'),
   REGISTRY_MAX_TTL_SECONDS: setting.wholeNumber(5, 'seconds', 3600).default(300),
+  REGISTRY_MAX_REGISTRATIONS: setting.wholeNumber(1, 'registrations', 100_000).default(1000),
+  REGISTRY_MAX_REGISTRATIONS_PER_APP: setting.wholeNumber(1, 'registrations', 100_000).default(20),
+  REGISTRY_MAX_TOOLS_PER_SERVICE: setting.wholeNumber(1, 'tools', 256).default(defaultCatalogLimits.maxToolsPerService),
+  REGISTRY_MAX_TOOL_BYTES: setting.wholeNumber(1024, 'bytes', 1024 * 1024).default(defaultCatalogLimits.maxToolBytes),
+  REGISTRY_MAX_SERVICE_BYTES: setting.wholeNumber(1024, 'bytes', 64 * 1024 * 1024).default(defaultCatalogLimits.maxServiceBytes),
+  REGISTRY_MAX_APP_BYTES: setting.wholeNumber(1024, 'bytes', 256 * 1024 * 1024).default(defaultCatalogLimits.maxAppBytes),
+  REGISTRY_MAX_CATALOG_BYTES: setting.wholeNumber(1024, 'bytes', 1024 * 1024 * 1024).default(defaultCatalogLimits.maxCatalogBytes),
   TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
+  MCP_MAX_TOOL_RESULT_BYTES: setting.wholeNumber(1024, 'bytes', 64 * 1024 * 1024).default(1024 * 1024),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
   PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
   MCP_SESSION_IDLE_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(1800),
   MCP_MAX_SESSIONS: setting.wholeNumber(1, 'sessions', 1_000_000).default(10_000),
   MCP_MAX_SESSIONS_PER_CALLER: setting.wholeNumber(1, 'sessions', 1_000_000).default(100),
+  MCP_MAX_STREAMS: setting.wholeNumber(1, 'streams', 1_000_000).default(1000),
+  MCP_MAX_STREAMS_PER_CALLER: setting.wholeNumber(1, 'streams', 1_000_000).default(10),
+  MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -87,6 +132,10 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
         'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)',
       ];
     }
+    const { REGISTRY_MAX_TOOL_BYTES: tool, REGISTRY_MAX_SERVICE_BYTES: service, REGISTRY_MAX_APP_BYTES: app, REGISTRY_MAX_CATALOG_BYTES: all } = values;
+    if (tool !== undefined && service !== undefined && tool > service) yield ['REGISTRY_MAX_TOOL_BYTES', 'must not be more than REGISTRY_MAX_SERVICE_BYTES'];
+    if (service !== undefined && app !== undefined && service > app) yield ['REGISTRY_MAX_SERVICE_BYTES', 'must not be more than REGISTRY_MAX_APP_BYTES'];
+    if (app !== undefined && all !== undefined && app > all) yield ['REGISTRY_MAX_APP_BYTES', 'must not be more than REGISTRY_MAX_CATALOG_BYTES'];
     const url = values.MCP_PUBLIC_URL === undefined ? undefined : new URL(values.MCP_PUBLIC_URL);
     if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
   });
@@ -105,13 +154,28 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     clientId: s.MCP_GATEWAY_CLIENT_ID,
     clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
     registryAddress: s.REGISTRY_ADDRESS,
+    registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
+    registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
     registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
+    registryMaxRegistrations: s.REGISTRY_MAX_REGISTRATIONS,
+    registryMaxRegistrationsPerApp: s.REGISTRY_MAX_REGISTRATIONS_PER_APP,
+    catalogLimits: Object.freeze({
+      maxToolsPerService: s.REGISTRY_MAX_TOOLS_PER_SERVICE,
+      maxToolBytes: s.REGISTRY_MAX_TOOL_BYTES,
+      maxServiceBytes: s.REGISTRY_MAX_SERVICE_BYTES,
+      maxAppBytes: s.REGISTRY_MAX_APP_BYTES,
+      maxCatalogBytes: s.REGISTRY_MAX_CATALOG_BYTES,
+    }),
     toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
+    maxToolResultBytes: s.MCP_MAX_TOOL_RESULT_BYTES,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
     httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
     sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,
     maxSessions: s.MCP_MAX_SESSIONS,
     maxSessionsPerCaller: s.MCP_MAX_SESSIONS_PER_CALLER,
+    maxStreams: s.MCP_MAX_STREAMS,
+    maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
+    streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
     logLevel: s.LOG_LEVEL,
   });

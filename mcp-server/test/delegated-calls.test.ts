@@ -4,6 +4,7 @@
 // own token never reaches a tool service.
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { errorMetaKey } from '../src/tool-results/index.ts';
 import { eras, probeForTests, stackForTests, textOf } from './harness.ts';
 
 const stack = stackForTests();
@@ -13,7 +14,7 @@ describe.each(eras)('on the %s revision', (era) => {
   it('lists the tool services’ tools and calls one through a delegated token', async () => {
     const client = await stack().connect('oscar', era);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['create_webhook', 'list_webhooks', 'whoami', 'echo']));
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['create_webhook', 'list_webhooks', 'whoami', 'fleet-insights__echo']));
     const whoami = await client.callTool({ name: 'whoami', arguments: {} });
     expect(whoami.isError).toBeFalsy();
     expect(whoami.structuredContent).toMatchObject({ userId: 'u-oscar' });
@@ -29,7 +30,7 @@ describe.each(eras)('on the %s revision', (era) => {
     const callerToken = await stack().tokenFor('oscar');
     const client = await stack().connect('oscar', era, { token: callerToken });
     const before = probe().calls.length;
-    const result = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+    const result = await client.callTool({ name: probe().exposed('echo'), arguments: { text: 'hello' } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ echoed: { text: 'hello' }, callerId: 'u-oscar' });
     const [call] = probe().calls.slice(before);
@@ -45,10 +46,10 @@ describe.each(eras)('on the %s revision', (era) => {
   it('shows a person only the tools they and the app may both use', async () => {
     const names = async (username: string) => (await (await stack().connect(username, era)).listTools()).tools.map((tool) => tool.name);
     const vera = await names('vera'); // device-viewer at company 1
-    expect(vera).toEqual(expect.arrayContaining(['list_webhooks', 'whoami', 'echo']));
+    expect(vera).toEqual(expect.arrayContaining(['list_webhooks', 'whoami', probe().exposed('echo')]));
     expect(vera).not.toContain('create_webhook');
     const olivia = await names('olivia'); // owner of company 1, no roles: an owner gets no bypass
-    expect(olivia).toEqual(expect.arrayContaining(['whoami', 'echo']));
+    expect(olivia).toEqual(expect.arrayContaining(['whoami', probe().exposed('echo')]));
     expect(olivia).not.toContain('list_webhooks');
     expect(olivia).not.toContain('create_webhook');
   });
@@ -68,12 +69,13 @@ describe.each(eras)('on the %s revision', (era) => {
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no_such_tool not found/);
   });
 
-  it('passes a tool’s own error result through with its text and structured content', async () => {
+  it('passes a tool’s own error result through with its text, and its code in _meta rather than structured content', async () => {
     const client = await stack().connect('oscar', era);
     // The webhook API answers 404; the tool reports it as its own error result, which passes through.
     const result = await client.callTool({ name: 'get_webhook', arguments: { webhookId: '00000000-0000-4000-8000-000000000000' } });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('00000000-0000-4000-8000-000000000000') as unknown });
+    expect(result.structuredContent).toBeUndefined();
+    expect(result._meta?.[errorMetaKey]).toMatchObject({ code: 'NOT_FOUND' });
     expect(textOf(result)).toContain('00000000-0000-4000-8000-000000000000');
   });
 
@@ -91,7 +93,7 @@ describe('secrets', () => {
     for (const era of eras) {
       const client = await stack().connect('oscar', era, { token: callerToken });
       await client.listTools();
-      await client.callTool({ name: 'echo', arguments: { text: 'secret scan' } });
+      await client.callTool({ name: probe().exposed('echo'), arguments: { text: 'secret scan' } });
       await client.callTool({ name: 'whoami', arguments: {} });
     }
     const logs = [...stack().logs, ...probe().logs, ...(stack().tools?.logs ?? [])].join('');

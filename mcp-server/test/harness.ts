@@ -3,7 +3,14 @@
 // registry) and the webhook tool service registered at it; plus MCP SDK clients signed in as a
 // seeded person on either protocol revision.
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
-import { devSecrets, personToken, startProxiedPlatform, type PlatformProxy, type RunningPlatform } from '@platform/dev-platform/testing';
+import {
+  devSecrets,
+  personToken,
+  seedWithToolPublishers,
+  startProxiedPlatform,
+  type PlatformProxy,
+  type RunningPlatform,
+} from '@platform/dev-platform/testing';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/shared';
 import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
 import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/shared/testing';
@@ -45,6 +52,8 @@ export interface ConnectOptions {
 
 export interface StackOptions {
   readonly platformEnv?: Readonly<Record<string, string>>;
+  /** The platform's world; default the seed with fleet-insights a tool publisher too (the probe services' app). */
+  readonly seed?: unknown;
   readonly gatewayEnv?: Readonly<Record<string, string>>;
   /** Start the webhook tool service and wait for its tools (default true). */
   readonly toolService?: boolean;
@@ -61,7 +70,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     const http = await listenOnFreePort();
     closers.push(() => http.close());
     const mcpUrl = `${http.url}/mcp`;
-    const proxied = await startProxiedPlatform({ env: { PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv } });
+    const proxied = await startProxiedPlatform({
+      env: { PLATFORM_EXTRA_RESOURCES: mcpUrl, ...options.platformEnv },
+      seed: options.seed ?? seedWithToolPublishers('fleet-insights'),
+    });
     closers.push(() => proxied.close());
     const { proxy, platform, issuer } = proxied;
     const api = await startWebhookApi({ location: await newStoreLocation('SQLite', ''), platformUrl: issuer });
@@ -141,6 +153,8 @@ export interface ProbeService {
   readonly calls: { readonly tool: string; readonly args: unknown; readonly token: string; aborted: boolean }[];
   readonly serving: ServingToolApp;
   readonly logs: string[];
+  /** The name MCP clients see for one of its tools: `<appKey>__<tool>`, or the tool's own for webhook-tools (the pinned app). */
+  exposed(tool: string): string;
   close(): Promise<void>;
 }
 
@@ -214,19 +228,20 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     calls,
     serving,
     logs: logs.lines,
+    exposed: (tool) => (appClientId === 'webhook-tools' ? tool : `${appClientId}__${tool}`),
     close: () => serving.close(),
   };
 }
 
 /**
  * A probe service for the enclosing block's tests, started once the stack has, and registered at its
- * gateway (its first tool listed under its own name) before they run.
+ * gateway (its first tool listed) before they run.
  */
 export function probeForTests(stack: () => Stack, options: ProbeOptions = {}): () => ProbeService {
   return startedForTests(async () => {
     const probe = await startProbeService(stack(), options);
     const [tool = 'echo'] = options.tools ?? [];
-    await until(() => stack().gateway.registry.catalog().byName(tool) !== undefined, `the ${options.serviceName ?? 'probe'} service registered`);
+    await until(() => stack().gateway.registry.catalog().byName(probe.exposed(tool)) !== undefined, `the ${options.serviceName ?? 'probe'} service registered`);
     return probe;
   });
 }

@@ -46,6 +46,19 @@ describe.each(['legacy', 'modern'])('the MCP Inspector CLI on the %s revision', 
     expect(JSON.stringify(result.structuredContent)).toContain('Acme Telemetry');
   });
 
+  it('reads a tool’s error result: the message shown, and the CLI’s own exit code for a tool error, not a protocol failure', async () => {
+    const webhookId = '00000000-0000-4000-8000-000000000000';
+    const args = ['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'get_webhook', '--tool-args-json', JSON.stringify({ webhookId })];
+    const { exitCode, stdout, stderr } = await inspect(args, await stack().tokenFor('oscar'));
+    // Inspector 2.x exits 5 (TOOL_ERROR) for every result with isError: true, after printing it.
+    expect(exitCode, stderr).toBe(5);
+    expect(stderr).toContain('returned isError:true');
+    const { result } = JSON.parse(stdout) as { result: { isError?: boolean; structuredContent?: unknown; content: { text?: string }[] } };
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content.map((block) => block.text ?? '').join('')).toContain(webhookId);
+  });
+
   it('is told to sign in when the token is refused', async () => {
     const { exitCode } = await inspect(['--protocol-era', era, '--method', 'tools/list'], 'not-a-token');
     expect(exitCode).toBe(3);

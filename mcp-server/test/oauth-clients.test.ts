@@ -126,7 +126,7 @@ describe.each(eras)('the MCP SDK client with an OAuth client provider, on the %s
     expect(authorizationUrl.searchParams.get('resource')).toBe(mcpUrl);
 
     const outcome = await signIn(authorizationUrl.href, oscar);
-    if (outcome.kind !== 'redirected') throw new Error(`the sign-in was refused (${outcome.status})`);
+    if (outcome.kind !== 'redirected') throw new Error(`the sign-in was refused (${JSON.stringify(outcome)})`);
     await first.finishAuth(provider.callbackParams(outcome.callback));
     expect(seen.at(-1)).toBe(`POST ${issuer}/token 200`);
 

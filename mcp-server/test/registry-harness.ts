@@ -3,7 +3,7 @@
 // way to wait for the next catalog. Test code only.
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets, type RunningPlatform } from '@platform/dev-platform/testing';
-import { loadRegistryProto, type ToolRegistryClient } from '@platform/proto';
+import { loadRegistryProto, loadToolsProto, type CallToolRequest__Output, type CallToolResponse, type Tool, type ToolRegistryClient } from '@platform/proto';
 import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/shared';
 import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
 import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
@@ -42,6 +42,8 @@ export async function startGateway(apiBaseUrl: string, overrides: Partial<ToolRe
     maxTtlSeconds: 60,
     toolServices: pool,
     listToolsTimeoutMs: 3_000,
+    // As the gateway's settings default: the webhook tools keep their own names.
+    plainNamesApp: 'webhook-tools',
     ...overrides,
   });
   const serving = await registry.serve('127.0.0.1:0');
@@ -169,3 +171,47 @@ export function registryClient(address: string): RegistryClient {
 }
 
 export const bearer = (token: string): string[] => [`Bearer ${token}`];
+
+export interface RawToolService {
+  /** host:port on loopback. */
+  readonly address: string;
+  /** Every CallTool it was sent, with the `authorization` metadata it carried. */
+  readonly calls: { readonly request: CallToolRequest__Output; readonly authorization: string }[];
+  close(): void;
+}
+
+/**
+ * A ToolService without the SDK, that answers whatever it is told: `tools` to ListTools, and
+ * `answer`'s response (or status) to CallTool. A hostile or broken service, for the gateway's tests.
+ */
+export async function startRawToolService(options: {
+  readonly tools: readonly Tool[];
+  readonly answer?: (request: CallToolRequest__Output) => CallToolResponse | { readonly code: grpc.status; readonly details?: string };
+}): Promise<RawToolService> {
+  const calls: { request: CallToolRequest__Output; authorization: string }[] = [];
+  const server = new grpc.Server({ 'grpc.max_send_message_length': 64 * 1024 * 1024 });
+  server.addService(loadToolsProto().ToolService.service, {
+    ListTools: (_call: unknown, callback: grpc.sendUnaryData<{ tools: readonly Tool[] }>) => {
+      callback(null, { tools: options.tools });
+    },
+    CallTool: (call: grpc.ServerUnaryCall<CallToolRequest__Output, CallToolResponse>, callback: grpc.sendUnaryData<CallToolResponse>) => {
+      calls.push({ request: call.request, authorization: String(call.metadata.get('authorization')[0] ?? '') });
+      const answer = options.answer?.(call.request) ?? { code: grpc.status.UNIMPLEMENTED };
+      if ('code' in answer) callback({ code: answer.code, details: answer.details ?? '' });
+      else callback(null, answer);
+    },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => {
+      if (error) reject(error);
+      else resolve(bound);
+    });
+  });
+  return {
+    address: `127.0.0.1:${port}`,
+    calls,
+    close: () => {
+      server.forceShutdown();
+    },
+  };
+}

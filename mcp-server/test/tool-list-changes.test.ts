@@ -50,23 +50,24 @@ describe.each(eras)('on the %s revision', (era) => {
       await until(() => stack().gateway.sessions().streams > 0, 'the session’s GET stream is open');
     }
     const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
-    expect(await names()).not.toContain(`beacon_${era}`);
+    const beacon = `fleet-insights__beacon_${era}`;
+    expect(await names()).not.toContain(beacon);
 
     probe = await startProbeService(stack(), { serviceName: `beacons-${era}`, tools: [`beacon_${era}`], register: false });
     const granted = await registerOnce(`beacons-${era}`, probe.serving.address, 1);
     expect(granted.ttlSeconds).toBe(1);
     await until(() => changes >= 1, 'list_changed announced the new tools');
-    expect(await names()).toContain(`beacon_${era}`);
-    const called = await client.callTool({ name: `beacon_${era}`, arguments: { text: 'ping' } });
+    expect(await names()).toContain(beacon);
+    const called = await client.callTool({ name: beacon, arguments: { text: 'ping' } });
     expect(called.isError).toBeFalsy();
 
     // No heartbeat: the registration expires, its tools disappear rather than fail.
     clock.advance(999);
-    expect(stack().gateway.registry.catalog().byName(`beacon_${era}`)).toBeDefined();
+    expect(stack().gateway.registry.catalog().byName(beacon)).toBeDefined();
     clock.advance(1);
     await until(() => changes >= 2, 'list_changed announced the expiry');
-    expect(await names()).not.toContain(`beacon_${era}`);
-    await expect(client.callTool({ name: `beacon_${era}`, arguments: {} })).rejects.toThrow(/not found/);
+    expect(await names()).not.toContain(beacon);
+    await expect(client.callTool({ name: beacon, arguments: {} })).rejects.toThrow(/not found/);
   });
 
   it('keeps a service that heartbeats, and drops its tools at once when it deregisters', async () => {
@@ -79,22 +80,26 @@ describe.each(eras)('on the %s revision', (era) => {
       clock.advance(heartbeatDelay(2));
       await until(() => steady.serving.registration?.state.heartbeats === heartbeat, `heartbeat ${heartbeat}`);
     }
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(`steady_${era}`);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(steady.exposed(`steady_${era}`));
     await probe.close();
     probe = undefined;
-    expect(stack().gateway.registry.catalog().byName(`steady_${era}`)).toBeUndefined();
+    expect(
+      stack()
+        .gateway.registry.catalog()
+        .byName(steady.exposed(`steady_${era}`)),
+    ).toBeUndefined();
   });
 });
 
-describe('two services offering the same tool name', () => {
-  it('lists both, each prefixed by its service', async () => {
+describe('another app offering a tool of the webhook tools’ name', () => {
+  it('lists it under its app’s prefix, and leaves the webhook tools’ own name to them', async () => {
     probe = await startProbeService(stack(), { serviceName: 'webhook-twin', tools: ['whoami'] });
-    await until(() => stack().gateway.registry.catalog().byName('webhook-twin__whoami') !== undefined, 'the twin registered');
+    await until(() => stack().gateway.registry.catalog().byName('fleet-insights__whoami') !== undefined, 'the twin registered');
     const client = await stack().connect('oscar', 'legacy');
     const names = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['webhook-tools__whoami', 'webhook-twin__whoami']));
-    expect(names).not.toContain('whoami');
-    const result = await client.callTool({ name: 'webhook-twin__whoami', arguments: {} });
+    expect(names).toEqual(expect.arrayContaining(['whoami', 'fleet-insights__whoami']));
+    const result = await client.callTool({ name: 'fleet-insights__whoami', arguments: {} });
     expect(result.structuredContent).toMatchObject({ callerId: 'u-oscar' });
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({ userId: 'u-oscar' });
   });
 });

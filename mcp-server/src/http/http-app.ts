@@ -1,11 +1,13 @@
-// The gateway's HTTP face: DNS rebinding protection first, then the public protected-resource
-// metadata, then the MCP endpoint behind the caller check. Anything unexpected is a generic 500
+// The gateway's HTTP face: DNS rebinding protection first, CORS for the origins it allows, then the
+// public protected-resource metadata, then the MCP endpoint behind the caller check. Anything unexpected is a generic 500
 // with the cause in the log, never in the answer.
 import { createRequestLogging, type Logger } from '@platform/shared';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { corsForAllowedOrigins } from './cors.ts';
 import { answerBodyErrors, createMcpEndpoint, dnsRebindingProtection } from './mcp-endpoint.ts';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { LegacySessions } from './legacy-sessions.ts';
+import type { StreamGuard } from './stream-guard.ts';
 import type { ProtectedResource } from './protected-resource.ts';
 
 export interface HttpAppOptions {
@@ -16,6 +18,7 @@ export interface HttpAppOptions {
   readonly requireCaller: RequestHandler;
   readonly modern: McpHttpHandler;
   readonly legacy: LegacySessions;
+  readonly streams: StreamGuard;
   readonly maxBodyBytes: number;
   readonly logger: Logger;
 }
@@ -26,6 +29,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.use(createRequestLogging(logger));
   app.use(...dnsRebindingProtection(options.allowedHosts, options.allowedOrigins));
+  app.use(corsForAllowedOrigins(options.mcpPath));
   app.use(options.protectedResource.routes);
   app.use(
     createMcpEndpoint({
@@ -33,6 +37,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
       requireCaller: options.requireCaller,
       modern: options.modern,
       legacy: options.legacy,
+      streams: options.streams,
       maxBodyBytes: options.maxBodyBytes,
       logger,
     }),

@@ -1,13 +1,15 @@
 // The 2025-11-25 revision's sessions: `initialize` opens one (its own MCP server instance and
 // transport), `Mcp-Session-Id` names it on every later request, `DELETE` ends it, and the GET
 // stream carries `notifications/tools/list_changed`. A session belongs to the person who opened
-// it: another caller naming its id is told it does not exist. Idle sessions are closed, and the
-// number open at once is bounded.
+// it: another caller naming its id is told it does not exist. Idle sessions are closed, a session
+// ends when the newest token used on it expires, and the number open at once is bounded; its GET
+// stream is bounded and ended by the stream guard.
 import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
-import { systemClock, type Clock, type Logger } from '@platform/shared';
+import { systemClock, systemTimers, tokenExpiry, type Clock, type Logger, type Timers } from '@platform/shared';
 import type { Request, Response } from 'express';
+import type { StreamGuard } from './stream-guard.ts';
 
 export interface LegacySessionsOptions {
   /** A new MCP server instance for a new session. */
@@ -18,7 +20,11 @@ export interface LegacySessionsOptions {
   /** A session without a request for this long is closed. */
   readonly idleMs: number;
   readonly logger: Logger;
+  /** Bounds the GET streams per person and in all, and ends each with its token. */
+  readonly streams: StreamGuard;
   readonly clock?: Clock;
+  /** Arms each session's end at its token's expiry; tests pass their manual clock. */
+  readonly timers?: Timers;
 }
 
 export interface LegacySessions {
@@ -27,8 +33,6 @@ export interface LegacySessions {
   /** Sends `notifications/tools/list_changed` on every open session. */
   toolsChanged(): void;
   readonly size: number;
-  /** Open GET streams, on which list_changed is delivered. */
-  readonly streams: number;
   close(): Promise<void>;
 }
 
@@ -38,21 +42,27 @@ interface Session {
   readonly server: McpServer;
   readonly transport: NodeStreamableHTTPServerTransport;
   lastUsed: number;
+  /** When the newest token used on it expires (epoch ms); Infinity for a token without a readable expiry. */
+  expiresAt: number;
+  cancelExpiry: () => void;
 }
+
+/** Node fires a timer set past 2^31 - 1 ms at once; a session's is armed again by then. */
+const maxTimerMs = 10 * 60_000;
 
 function jsonRpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 export function createLegacySessions(options: LegacySessionsOptions): LegacySessions {
-  const { logger, clock = systemClock } = options;
+  const { logger, clock = systemClock, timers = systemTimers } = options;
   const sessions = new Map<string, Session>();
   /** Sessions being opened (initialize in flight) count against the bound too. */
   let opening = 0;
-  let streams = 0;
 
   const end = async (session: Session, why: string) => {
     if (!sessions.delete(session.id)) return;
+    session.cancelExpiry();
     logger.info({ sessionId: session.id, callerId: session.ownerId, why }, 'MCP session closed');
     await session.server.close().catch((error: unknown) => {
       logger.warn({ err: error }, 'an MCP session did not close cleanly');
@@ -69,6 +79,22 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
   sweep.unref();
 
   const maxPerCaller = options.maxSessionsPerCaller ?? 100;
+
+  /** A session lives no longer than the newest token used on it: a request with a later one extends it. */
+  const extend = (session: Session, req: Request) => {
+    const expiresAt = tokenExpiry(req.auth?.token ?? '') ?? Number.POSITIVE_INFINITY;
+    if (expiresAt <= session.expiresAt && session.expiresAt !== 0) return;
+    session.expiresAt = expiresAt;
+    session.cancelExpiry();
+    if (expiresAt === Number.POSITIVE_INFINITY) return;
+    const arm = () => {
+      session.cancelExpiry = timers.after(Math.max(0, Math.min(session.expiresAt - clock(), maxTimerMs)), () => {
+        if (clock() >= session.expiresAt) void end(session, 'its token expired');
+        else arm();
+      });
+    };
+    arm();
+  };
 
   /** One person cannot use up the sessions of all: their oldest gives way to their newest. */
   const makeRoomFor = async (ownerId: string) => {
@@ -95,8 +121,9 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
       // list_changed travels on the session's GET stream.
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        session = { id, ownerId, server, transport, lastUsed: clock() };
+        session = { id, ownerId, server, transport, lastUsed: clock(), expiresAt: 0, cancelExpiry: () => undefined };
         sessions.set(id, session);
+        extend(session, req);
         logger.info({ sessionId: id, callerId: ownerId }, 'MCP session opened');
       },
       onsessionclosed: (id) => {
@@ -127,12 +154,8 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
           return;
         }
         session.lastUsed = clock();
-        if (req.method === 'GET') {
-          streams += 1;
-          res.once('close', () => {
-            streams -= 1;
-          });
-        }
+        extend(session, req);
+        if (req.method === 'GET' && !options.streams.admit(req, res, 'get')) return;
         await session.transport.handleRequest(req, res, req.body);
         return;
       }
@@ -153,10 +176,6 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
 
     get size() {
       return sessions.size;
-    },
-
-    get streams() {
-      return streams;
     },
 
     async close() {

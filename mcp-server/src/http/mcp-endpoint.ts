@@ -8,6 +8,7 @@ import { classifyInboundRequest, isJsonContentType, type McpHttpHandler } from '
 import { nestsDeeperThan, type Logger } from '@platform/shared';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { LegacySessions } from './legacy-sessions.ts';
+import type { StreamGuard } from './stream-guard.ts';
 
 export interface McpEndpointOptions {
   /** The endpoint's path, such as /mcp. */
@@ -15,6 +16,8 @@ export interface McpEndpointOptions {
   readonly requireCaller: RequestHandler;
   readonly modern: McpHttpHandler;
   readonly legacy: LegacySessions;
+  /** Bounds the subscriptions/listen streams per person and in all, and ends each with its token. */
+  readonly streams: StreamGuard;
   /** Largest JSON-RPC body accepted, in bytes. */
   readonly maxBodyBytes: number;
   readonly logger: Logger;
@@ -53,6 +56,11 @@ export function isLegacyPost(req: Request): boolean {
     body: req.body as unknown,
   });
   return outcome.kind === 'legacy';
+}
+
+/** Whether a POST opens a 2026-07-28 subscriptions/listen stream (one request, that method). */
+function isListen(body: unknown): boolean {
+  return (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 }
 
 /** Which MCP method(s) a POST carries, for the log line: never the params. */
@@ -110,6 +118,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
     const legacyRequest = isLegacyPost(req);
     logged(legacyRequest ? 'legacy' : 'modern', req, res);
     if (legacyRequest) await legacy.handle(req, res);
+    else if (isListen(req.body) && !options.streams.admit(req, res, 'listen')) return;
     else await modernNode(req, res, req.body);
   });
   // GET (the notification stream) and DELETE (end of session) exist in the 2025-11-25 revision only.
@@ -122,7 +131,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
     await legacy.handle(req, res);
   });
   router.all(path, (_req, res) => {
-    res.set('allow', 'GET, POST, DELETE');
+    res.set('allow', 'GET, POST, DELETE, OPTIONS');
     jsonRpcError(res, 405, -32000, 'Method not allowed.');
   });
   return router;

@@ -37,7 +37,13 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name } = request.params;
     const tool = options.catalog().byName(name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${clip(name, 128)} not found`);
+    // A name belongs to one app for good: a name no live service offers is never sent elsewhere.
+    if (!tool) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Tool ${clip(name, 128)} not found: no live service offers it now (it may have been withdrawn); list the tools again`,
+      );
+    }
     const result = await gateway.call(tool, request.params.arguments ?? {}, callerRequest(ctx));
     return server.projectCallToolResult(result, tool.outputSchema);
   });

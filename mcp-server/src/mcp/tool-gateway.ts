@@ -60,11 +60,13 @@ function toMcpTool(tool: RemoteTool): Tool {
 
 export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
   const { delegatedTokens, logger } = options;
-  // Listed tools are built once per catalog version, not once per request.
-  let listed: { version: number; tools: Map<RemoteTool, Tool> } | undefined;
+  // Listed tools are built once per catalog, not once per request, and held no longer than the
+  // catalog is: the tools of a registration that went are given back with it.
+  const listed = new WeakMap<ToolCatalog, Map<RemoteTool, Tool>>();
   const mcpToolsOf = (catalog: ToolCatalog) => {
-    if (listed?.version !== catalog.version) listed = { version: catalog.version, tools: new Map(catalog.tools.map((tool) => [tool, toMcpTool(tool)])) };
-    return listed.tools;
+    let tools = listed.get(catalog);
+    if (!tools) listed.set(catalog, (tools = new Map(catalog.tools.map((tool) => [tool, toMcpTool(tool)]))));
+    return tools;
   };
 
   /**

@@ -19,7 +19,13 @@ describe("an app's client-credentials token", () => {
   it('names the app it belongs to, and is kept as the caller’s token', async () => {
     const token = await tokenOf(platform(), 'webhook-tools');
 
-    expect(await checkAt(platform().issuer)([`Bearer ${token}`])).toEqual({ clientId: 'webhook-tools', token });
+    expect(await checkAt(platform().issuer)([`Bearer ${token}`])).toEqual({ clientId: 'webhook-tools', appKey: 'webhook-tools', toolPublisher: true, token });
+  });
+
+  it("carries the platform's word that an app is no tool publisher", async () => {
+    const token = await tokenOf(platform(), 'fleet-insights');
+
+    expect(await checkAt(platform().issuer)([`Bearer ${token}`])).toMatchObject({ clientId: 'fleet-insights', appKey: 'fleet-insights', toolPublisher: false });
   });
 
   it('of a client linked to no app is refused with PERMISSION_DENIED naming the client', async () => {

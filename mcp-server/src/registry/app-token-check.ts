@@ -6,9 +6,13 @@ import { CachedTokenResolver, endpoint, extractBearer, isPlatformError, readPlat
 import { z } from 'zod';
 import { RegistryError } from './registry-errors.ts';
 
-/** An authenticated caller of the registry: the app's client id and the token it presented. */
+/** An authenticated caller of the registry: the app's client id and key, the platform's word on publishing, and the token it presented. */
 export interface AppCaller {
   readonly clientId: string;
+  /** The app's key: the namespace of its permissions, and of the names its tools are exposed under. */
+  readonly appKey: string;
+  /** Whether the platform marks the app as a tool publisher (GET /api/apps/me `toolPublisher`); absent means no. */
+  readonly toolPublisher: boolean;
   /** The app's client-credentials token: kept as the registration's actor token, never logged. */
   readonly token: string;
 }
@@ -24,7 +28,7 @@ export interface AppTokenCheckOptions {
 /** Checks the values of a call's `authorization` metadata; rejects with a RegistryError. */
 export type AppTokenCheck = (authorization: readonly unknown[]) => Promise<AppCaller>;
 
-const appsMeSchema = z.object({ clientId: z.string().min(1), appKey: z.string().min(1).nullable() });
+const appsMeSchema = z.object({ clientId: z.string().min(1), appKey: z.string().min(1).nullable(), toolPublisher: z.boolean().optional() });
 type AppsMe = z.output<typeof appsMeSchema>;
 
 export function createAppTokenCheck(options: AppTokenCheckOptions): AppTokenCheck {
@@ -53,6 +57,6 @@ export function createAppTokenCheck(options: AppTokenCheckOptions): AppTokenChec
     if (app.appKey === null) {
       throw new RegistryError('APP_NOT_LINKED', `Client ${app.clientId} is linked to no app; an administrator must link it before its services can register.`);
     }
-    return { clientId: app.clientId, token };
+    return { clientId: app.clientId, appKey: app.appKey, toolPublisher: app.toolPublisher === true, token };
   };
 }

@@ -1,31 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import { exposedNames, type ToolOrigin } from './exposed-names.ts';
+import { exposedNames, maxExposedNameLength, type ToolOrigin } from './exposed-names.ts';
 
-const tool = (appClientId: string, serviceName: string, name: string): ToolOrigin => ({ appClientId, serviceName, name });
-const mcpName = /^[A-Za-z0-9_-]{1,128}$/;
+const tool = (appKey: string, serviceName: string, name: string): ToolOrigin => ({ appKey, appClientId: appKey, serviceName, name });
+const exposable = /^[A-Za-z0-9_-]{1,64}$/;
+const pinned = 'webhook-tools';
 
 describe('exposedNames', () => {
-  it('keeps a tool’s own name while no other tool has it', () => {
-    expect(exposedNames([tool('webhook-tools', 'webhooks', 'list_webhooks'), tool('fleet-insights', 'fleet', 'count_devices')])).toEqual([
+  it('keeps the own names of the pinned app’s tools, and prefixes every other app’s with its key, collision or not', () => {
+    expect(exposedNames([tool('webhook-tools', 'webhooks', 'list_webhooks'), tool('fleet-insights', 'fleet', 'count_devices')], pinned)).toEqual([
       'list_webhooks',
-      'count_devices',
+      'fleet-insights__count_devices',
     ]);
   });
 
-  it('prefixes every tool of a shared name with its service, and only those', () => {
-    const names = exposedNames([
-      tool('webhook-tools', 'webhooks', 'search'),
-      tool('webhook-tools', 'fleet', 'search'),
-      tool('webhook-tools', 'fleet', 'count'),
-    ]);
-
-    expect(names).toEqual(['webhooks__search', 'fleet__search', 'count']);
+  it('prefixes every app when the operator pins none', () => {
+    expect(exposedNames([tool('webhook-tools', 'webhooks', 'whoami')])).toEqual(['webhook-tools__whoami']);
   });
 
-  it('prefixes with the app as well when one service name is used by two apps', () => {
-    const names = exposedNames([tool('webhook-tools', 'reports', 'search'), tool('fleet-insights', 'reports', 'search')]);
+  it('gives a rival app offering the pinned app’s tools under its service name its own names, and leaves the real ones alone', () => {
+    const real = [tool('webhook-tools', 'webhook-tools', 'whoami'), tool('webhook-tools', 'webhook-tools', 'create_webhook')];
+    const rival = [tool('fleet-insights', 'webhook-tools', 'whoami'), tool('fleet-insights', 'webhook-tools', 'create_webhook')];
 
-    expect(names).toEqual(['webhook-tools__reports__search', 'fleet-insights__reports__search']);
+    expect(exposedNames([...real, ...rival], pinned)).toEqual(['whoami', 'create_webhook', 'fleet-insights__whoami', 'fleet-insights__create_webhook']);
+    expect(exposedNames(rival, pinned)).toEqual(['fleet-insights__whoami', 'fleet-insights__create_webhook']);
+  });
+
+  it('tells two tools of one app that share a name apart by their service, within the app’s names', () => {
+    const names = exposedNames(
+      [
+        tool('webhook-tools', 'webhooks', 'search'),
+        tool('webhook-tools', 'fleet', 'search'),
+        tool('webhook-tools', 'fleet', 'count'),
+        tool('reports', 'a', 'search'),
+      ],
+      pinned,
+    );
+
+    expect(names).toEqual(['webhook-tools__webhooks__search', 'webhook-tools__fleet__search', 'count', 'reports__search']);
   });
 
   it('gives the same names whatever order the tools come in', () => {
@@ -34,37 +45,61 @@ describe('exposedNames', () => {
       tool('fleet-insights', 'reports', 'search'),
       tool('webhook-tools', 'fleet', 'search'),
       tool('webhook-tools', 'fleet', 'count'),
-      tool('fleet-insights', 'other', 'fleet__count'),
+      tool('fleet-insights', 'other', 'count'),
     ];
-    const expected = new Map(tools.map((origin, index) => [origin, exposedNames(tools)[index]]));
+    const expected = new Map(tools.map((origin, index) => [origin, exposedNames(tools, pinned)[index]]));
 
     for (const order of [[...tools].reverse(), [tools[2], tools[4], tools[0], tools[3], tools[1]]]) {
-      const names = exposedNames(order as ToolOrigin[]);
+      const names = exposedNames(order as ToolOrigin[], pinned);
       (order as ToolOrigin[]).forEach((origin, index) => {
         expect(names[index]).toBe(expected.get(origin));
       });
     }
   });
 
-  it('moves a tool whose own name is another tool’s prefixed name, so no two names are equal', () => {
-    const names = exposedNames([tool('a', 'fleet', 'count'), tool('a', 'other', 'count'), tool('a', 'third', 'fleet__count')]);
+  it('keeps a name within 64 characters, its app prefix whole, unique by a hash of its origin', () => {
+    const long = 'x'.repeat(64);
+    const names = exposedNames(
+      [tool('fleet-insights', 'service-one', long), tool('fleet-insights', 'service-two', long), tool('webhook-tools', 's', long)],
+      pinned,
+    );
 
+    for (const name of names) expect(name).toMatch(exposable);
     expect(new Set(names).size).toBe(3);
-    // Both holders of fleet__count move on: the service's tool to its app's prefix, the other to its service's.
-    expect(names).toEqual(['a__fleet__count', 'other__count', 'third__fleet__count']);
+    expect(names[0]).toMatch(/^fleet-insights__service-one__x+_[0-9a-f]{12}$/);
+    expect(names[2]).toBe(long);
   });
 
-  it('hashes a name that would be too long or hold a character MCP names lack, keeping it unique and valid', () => {
-    const long = 'x'.repeat(120);
-    const names = exposedNames([
-      tool('app', 'service-one', long),
-      tool('app', 'service-two', long),
-      tool('urn:client/one', 'same', 'search'),
-      tool('urn-client-one', 'same', 'search'),
-    ]);
-
-    for (const name of names) expect(name).toMatch(mcpName);
-    expect(new Set(names).size).toBe(4);
-    expect(names[0]).toMatch(/^service-one__x+_[0-9a-f]{12}$/);
+  it('never gives one name to two apps, over every set of tools that can be live together, and keeps each name within 64 characters', () => {
+    // Every subset of these tools is a catalog some sequence of registrations, deregistrations,
+    // expiries and restarts can leave live; names depend on nothing else, so if no name reaches two
+    // apps across all of them, no sequence can move a name from one app to another.
+    const long = 'y'.repeat(64);
+    const pool = [
+      tool('webhook-tools', 'webhook-tools', 'whoami'),
+      tool('webhook-tools', 'other', 'whoami'),
+      tool('webhook-tools', 'webhook-tools', long),
+      tool('fleet-insights', 'webhook-tools', 'whoami'),
+      tool('fleet-insights', 'fleet-insights', 'whoami'),
+      tool('fleet-insights', 'webhook-tools', long),
+      tool('fleet', 'insights-whoami', 'whoami'),
+      tool('fleet', 'webhook-tools', 'insights_whoami'),
+      tool('webhook', 'tools', 'whoami'),
+      tool('a', 'b', '_c'),
+      tool('a-b', 'c', 'd'),
+    ];
+    const owner = new Map<string, string>();
+    for (let subset = 1; subset < 2 ** pool.length; subset += 1) {
+      const live = pool.filter((_origin, index) => (subset >> index) & 1);
+      // The pinned app is the operator's setting, the same across restarts.
+      exposedNames(live, pinned).forEach((name, index) => {
+        const app = live[index]?.appKey ?? '';
+        expect(name.length).toBeLessThanOrEqual(maxExposedNameLength);
+        expect(name).toMatch(exposable);
+        expect(owner.get(name) ?? app, `${name} reached ${app} after ${owner.get(name) ?? ''}`).toBe(app);
+        owner.set(name, app);
+      });
+    }
+    expect(owner.size).toBeGreaterThan(pool.length);
   });
 });

@@ -2,3 +2,4 @@
 // by tools/list and tools/call.
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';
 export { type ServingRegistry } from './registry-server.ts';
+export { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';

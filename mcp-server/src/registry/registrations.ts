@@ -5,14 +5,18 @@
 // every change of routing; listeners hear only of changes an MCP client would see.
 import { randomUUID } from 'node:crypto';
 import { systemClock, systemTimers, type Clock, type Logger, type Timers } from '@platform/shared';
-import * as grpc from '@grpc/grpc-js';
 import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterRequest__Output } from '@platform/proto';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
-import { ToolServiceError, type ToolServiceLease, type ToolServicePool } from '../tool-services/index.ts';
+import type { ToolServiceLease, ToolServicePool } from '../tool-services/index.ts';
 import type { AppCaller } from './app-token-check.ts';
+import { resolveCallbackAddress, systemResolveHost, type ResolveHost } from './callback-address.ts';
+import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
 import { RegistryError } from './registry-errors.ts';
-import { serviceTools, ToolProblems, type ServiceTool } from './service-tools.ts';
+import type { CatalogLimits } from './catalog-limits.ts';
+import { roomProblem, type Occupant } from './registration-room.ts';
+import { listServiceTools, type ServiceListing } from './service-listing.ts';
+import type { ServiceTool } from './service-tools.ts';
 import { buildCatalog, listsTheSame, routesTheSame, type CatalogSnapshot } from './tool-catalog.ts';
 
 export interface RegistrationsOptions extends RegistrationRules {
@@ -21,6 +25,14 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly listToolsTimeoutMs: number;
   readonly maxRegistrations: number;
   readonly maxRegistrationsPerApp: number;
+  /** Tools per service, and bytes of tools per tool, registration, app and in all. */
+  readonly limits: CatalogLimits;
+  /** Whether an app may register (and keep) tool services here. */
+  readonly mayPublish: PublishingPolicy;
+  /** The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's are prefixed with its key. */
+  readonly plainNamesApp?: string | undefined;
+  /** What a callback address's host resolves to; node:dns by default. */
+  readonly resolveHost?: ResolveHost;
   readonly clock?: Clock;
   /** Arms the sweep at the soonest expiry; with `clock`, what a test moves instead of waiting. */
   readonly timers?: Timers;
@@ -63,6 +75,8 @@ interface Registration {
   readonly endpoint: ServiceEndpoint;
   readonly grantedTtlSeconds: number;
   readonly tools: readonly ServiceTool[];
+  /** Its app and what its tools take of the catalog's bytes. */
+  readonly occupant: Occupant;
   readonly lease: ToolServiceLease;
   token: string;
   expiresAt: number;
@@ -76,11 +90,21 @@ const answerMarginMs = 100;
 const serviceKey = (appClientId: string, serviceName: string) => `${appClientId}\n${serviceName}`;
 
 export function createRegistrations(options: RegistrationsOptions): Registrations {
-  const { toolServices, logger, listToolsTimeoutMs, maxRegistrations, maxRegistrationsPerApp, clock = systemClock, timers = systemTimers } = options;
+  const {
+    toolServices,
+    logger,
+    listToolsTimeoutMs,
+    maxRegistrations,
+    maxRegistrationsPerApp,
+    mayPublish,
+    clock = systemClock,
+    timers = systemTimers,
+  } = options;
   const byId = new Map<string, Registration>();
   const byService = new Map<string, Registration>();
   const listeners = new Set<(catalog: ToolCatalog) => void>();
-  let current: CatalogSnapshot = buildCatalog(0, []);
+  const { plainNamesApp, resolveHost = systemResolveHost } = options;
+  let current: CatalogSnapshot = buildCatalog(0, [], plainNamesApp);
   let cancelSweep: (() => void) | undefined;
   let closed = false;
   // Read through a function after awaits, where the compiler would take a narrowed let as still false.
@@ -90,6 +114,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
     const next = buildCatalog(
       current.version + 1,
       [...byId.values()].map(({ endpoint, tools }) => ({ service: endpoint, tools })),
+      plainNamesApp,
     );
     const sameList = listsTheSame(current, next);
     if (sameList && routesTheSame(current, next)) return;
@@ -158,71 +183,38 @@ export function createRegistrations(options: RegistrationsOptions): Registration
     return registration;
   };
 
-  const ofApp = (appClientId: string) => [...byId.values()].filter((registration) => registration.endpoint.appClientId === appClientId);
-
-  /** Whether a new registration (not one replacing the service's own) fits: per app, then overall. */
-  const roomFor = (key: string, appClientId: string) => {
-    if (byService.has(key)) return;
-    if (ofApp(appClientId).length >= maxRegistrationsPerApp || byId.size >= maxRegistrations) {
-      if (expire()) publish();
-    }
-    if (ofApp(appClientId).length >= maxRegistrationsPerApp) throw new RegistryError('TOO_MANY_REGISTRATIONS_OF_APP');
-    if (byId.size >= maxRegistrations) throw new RegistryError('TOO_MANY_REGISTRATIONS');
-  };
-
-  /** Tokens delegated to one app must not be sent to a service another app announced. */
-  const addressFree = (callbackAddress: string, appClientId: string) => {
-    for (const registration of byId.values()) {
-      const { endpoint } = registration;
-      if (endpoint.callbackAddress === callbackAddress && endpoint.appClientId !== appClientId && registration.expiresAt > clock()) {
-        throw new RegistryError('CALLBACK_ADDRESS_TAKEN');
-      }
-    }
-  };
-
-  const listTools = async (callbackAddress: string, remainingMs: number) => {
-    try {
-      return await toolServices.listTools(callbackAddress, { deadlineMs: Math.max(1, Math.min(listToolsTimeoutMs, remainingMs - answerMarginMs)) });
-    } catch (error) {
-      if (!(error instanceof ToolServiceError)) throw error;
-      if (error.code === grpc.status.UNIMPLEMENTED) {
-        throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} does not serve platform.tools.v1.ToolService.`, { cause: error });
-      }
-      // What grpc-js said (connection refused, a protocol error) stays in the log: the answer does
-      // not turn Register into a probe of what listens on the gateway's loopback ports.
-      const said = (grpc.status as Record<number, string | undefined>)[error.code] ?? String(error.code);
-      throw new RegistryError('SERVICE_UNREACHABLE', `The gateway could not list the tools at callback_address ${callbackAddress} (${said}).`, {
-        cause: error,
-      });
-    }
+  /** Refuses a registration past a limit of count or bytes, per app or in all; expired ones go first. */
+  const roomFor = (key: string, appClientId: string, bytes = 0) => {
+    const entrant = { appClientId, bytes, replacing: byService.get(key)?.occupant };
+    const rules = { maxRegistrations, maxRegistrationsPerApp, limits: options.limits };
+    const occupants = () => [...byId.values()].map((registration) => registration.occupant);
+    if (roomProblem(occupants(), entrant, rules) && expire()) publish();
+    const problem = roomProblem(occupants(), entrant, rules);
+    if (problem) throw problem;
   };
 
   return {
     async register(caller, request, situation, note) {
       const fields = readRegistrationFields(request, options);
-      const { serviceName, callbackAddress, grantedTtlSeconds } = fields;
+      const { serviceName, grantedTtlSeconds } = fields;
       note.serviceName = serviceName;
       if (closed) throw new RegistryError('REGISTRY_CLOSED');
+      mayPublish(caller);
       const key = serviceKey(caller.clientId, serviceName);
       roomFor(key, caller.clientId);
-      addressFree(callbackAddress, caller.clientId);
+      // Two apps may name one address: no app can lock another out of its own, and a tool service
+      // refuses tokens delegated to any app but its own, so neither reaches the other's tools.
+      const callbackAddress = await resolveCallbackAddress(fields.callbackAddress, { resolveHost, grpcPlaintextOffLoopback: options.grpcPlaintextOffLoopback });
+      if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
 
       const lease = toolServices.lease(callbackAddress);
-      let tools: ServiceTool[];
+      let listing: ServiceListing;
       try {
-        const listed = await listTools(callbackAddress, situation.remainingMs);
-        try {
-          tools = serviceTools(listed);
-        } catch (error) {
-          if (!(error instanceof ToolProblems)) throw error;
-          throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} offers tools the gateway cannot expose: ${error.message}.`, {
-            cause: error,
-          });
-        }
+        const deadlineMs = Math.max(1, Math.min(listToolsTimeoutMs, situation.remainingMs - answerMarginMs));
+        listing = await listServiceTools(toolServices, callbackAddress, { deadlineMs, limits: options.limits });
         if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
         if (situation.cancelled()) throw new RegistryError('CALLER_GONE');
-        roomFor(key, caller.clientId);
-        addressFree(callbackAddress, caller.clientId);
+        roomFor(key, caller.clientId, listing.bytes);
       } catch (error) {
         lease.release();
         throw error;
@@ -234,11 +226,13 @@ export function createRegistrations(options: RegistrationsOptions): Registration
           registrationId,
           serviceName,
           appClientId: caller.clientId,
+          appKey: caller.appKey,
           callbackAddress,
           actorToken: () => registration.token,
         }),
         grantedTtlSeconds,
-        tools,
+        tools: listing.tools,
+        occupant: Object.freeze({ appClientId: caller.clientId, bytes: listing.bytes }),
         lease,
         token: caller.token,
         expiresAt: clock() + grantedTtlSeconds * 1000,
@@ -261,6 +255,15 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       const registrationId = readRegistrationId(request.registrationId);
       note.registrationId = registrationId;
       const registration = owned(caller, registrationId, note);
+      try {
+        mayPublish(caller);
+      } catch (error) {
+        // The platform (or the operator) withdrew the app's right to publish: its tools go now, not at expiry.
+        remove(registration);
+        publish();
+        armTimer();
+        throw error;
+      }
       registration.token = caller.token;
       registration.expiresAt = clock() + registration.grantedTtlSeconds * 1000;
       return { ttlSeconds: registration.grantedTtlSeconds };
@@ -290,7 +293,7 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       cancelSweep?.();
       for (const registration of [...byId.values()]) remove(registration);
       listeners.clear();
-      current = buildCatalog(current.version + 1, []);
+      current = buildCatalog(current.version + 1, [], plainNamesApp);
     },
   };
 }

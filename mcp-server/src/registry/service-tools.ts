@@ -103,8 +103,8 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
       problems.push(`${named(tool.name)}: name must be 1 to 64 letters, digits, '_' or '-'`);
       continue;
     }
-    // `<service>__<name>` is how the gateway tells colliding tools apart; a service offering such
-    // a name could take over another app's prefixed tool.
+    // `__` ends the app key in an exposed name (`<appKey>__<name>`): a tool named with it could pass
+    // for another app's prefixed tool.
     if (tool.name.includes('__')) {
       problems.push(`${named(tool.name)}: name must not contain '__', which the gateway uses to prefix colliding names`);
       continue;

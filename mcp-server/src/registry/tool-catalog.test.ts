@@ -4,7 +4,14 @@ import { serviceTools } from './service-tools.ts';
 import { buildCatalog, listsTheSame, routesTheSame, type CatalogSource } from './tool-catalog.ts';
 
 function endpoint(serviceName: string, registrationId = `r-${serviceName}`): ServiceEndpoint {
-  return { registrationId, serviceName, appClientId: 'webhook-tools', callbackAddress: '127.0.0.1:50051', actorToken: () => 'app-token' };
+  return {
+    registrationId,
+    serviceName,
+    appClientId: 'webhook-tools',
+    appKey: 'webhook-tools',
+    callbackAddress: '127.0.0.1:50051',
+    actorToken: () => 'app-token',
+  };
 }
 
 function source(service: ServiceEndpoint, names: string[], description = 'Does it.'): CatalogSource {
@@ -28,11 +35,11 @@ describe('buildCatalog', () => {
   it('lists every tool by exposed name, in order, and finds each by that name', () => {
     const fleet = endpoint('fleet');
     const webhooks = endpoint('webhooks');
-    const catalog = buildCatalog(7, [source(webhooks, ['search', 'zeta']), source(fleet, ['search', 'alpha'])]);
+    const catalog = buildCatalog(7, [source(webhooks, ['search', 'zeta']), source(fleet, ['search', 'alpha'])], 'webhook-tools');
 
     expect(catalog.version).toBe(7);
-    expect(catalog.tools.map((tool) => tool.exposedName)).toEqual(['alpha', 'fleet__search', 'webhooks__search', 'zeta']);
-    expect(catalog.byName('fleet__search')).toMatchObject({ name: 'search', service: fleet });
+    expect(catalog.tools.map((tool) => tool.exposedName)).toEqual(['alpha', 'webhook-tools__fleet__search', 'webhook-tools__webhooks__search', 'zeta']);
+    expect(catalog.byName('webhook-tools__fleet__search')).toMatchObject({ name: 'search', service: fleet });
     expect(catalog.byName('search')).toBeUndefined();
     expect(Object.isFrozen(catalog)).toBe(true);
     expect(Object.isFrozen(catalog.tools[0])).toBe(true);

@@ -16,10 +16,17 @@ export interface CatalogSnapshot extends ToolCatalog {
   readonly fingerprints: readonly string[];
 }
 
-export function buildCatalog(version: number, sources: Iterable<CatalogSource>): CatalogSnapshot {
+/** `plainNamesApp`: the app key whose tools keep their own names; every other app's are prefixed. */
+export function buildCatalog(version: number, sources: Iterable<CatalogSource>, plainNamesApp?: string): CatalogSnapshot {
   const entries = [...sources].flatMap(({ service, tools }) => tools.map((tool) => ({ service, tool })));
   const names = exposedNames(
-    entries.map(({ service, tool }) => ({ appClientId: service.appClientId, serviceName: service.serviceName, name: tool.definition.name })),
+    entries.map(({ service, tool }) => ({
+      appKey: service.appKey,
+      appClientId: service.appClientId,
+      serviceName: service.serviceName,
+      name: tool.definition.name,
+    })),
+    plainNamesApp,
   );
   const listed = entries
     .map(({ service, tool }, index) => ({ exposedName: names[index] ?? tool.definition.name, service, tool }))

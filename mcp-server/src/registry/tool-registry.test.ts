@@ -1,6 +1,6 @@
 // The registry's life cycle on loopback: the real dev platform checks the app tokens, real tool
 // services built on the SDK register, heartbeat and deregister, and the catalog follows.
-import { startPlatform } from '@platform/dev-platform/testing';
+import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { heartbeatDelay, type ServingToolApp } from '@platform/shared/tools';
 import { manualClock, startedForTests } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,8 @@ import {
 } from '../../test/registry-harness.ts';
 import type { ToolRegistry, ToolRegistryOptions } from './tool-registry.ts';
 
-const platform = startedForTests(() => startPlatform());
+// fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
+const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
 const started: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {
@@ -247,13 +248,14 @@ describe('registering again', () => {
       expect(answer.ok).toBe(true);
     }
 
-    expect(namesIn(registry.catalog())).toEqual(['fleet-insights__reports__search', 'webhook-tools__reports__search']);
-    expect(registry.catalog().byName('fleet-insights__reports__search')?.service.appClientId).toBe('fleet-insights');
+    // The pinned app keeps its tool's name; the other app's is prefixed with its key, collision or not.
+    expect(namesIn(registry.catalog())).toEqual(['fleet-insights__search', 'search']);
+    expect(registry.catalog().byName('fleet-insights__search')?.service.appClientId).toBe('fleet-insights');
   });
 });
 
-describe('tools of the same name', () => {
-  it('are prefixed by their service while two services offer them, and get their own name back when one leaves', async () => {
+describe('tools of the same name in one app', () => {
+  it('are prefixed by the app and their service while two services offer them, and get their own name back when one leaves', async () => {
     const current = await gateway();
     const { registry, address } = current;
     const a = await toolService({ gatewayAddress: address, serviceName: 'svc-a', tools: [sampleTool('search'), sampleTool('only_a')], register: false });
@@ -267,9 +269,9 @@ describe('tools of the same name', () => {
     if (!second.ok) throw new Error(second.details);
     const catalog = registry.catalog();
 
-    expect(namesIn(catalog)).toEqual(['only_a', 'svc-a__search', 'svc-b__search']);
-    expect(catalog.byName('svc-a__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-a', callbackAddress: a.address } });
-    expect(catalog.byName('svc-b__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-b', callbackAddress: b.address } });
+    expect(namesIn(catalog)).toEqual(['only_a', 'webhook-tools__svc-a__search', 'webhook-tools__svc-b__search']);
+    expect(catalog.byName('webhook-tools__svc-a__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-a', callbackAddress: a.address } });
+    expect(catalog.byName('webhook-tools__svc-b__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-b', callbackAddress: b.address } });
     expect(catalog.byName('search')).toBeUndefined();
 
     const changes = announced(current.registry);

@@ -4,6 +4,8 @@ import { type Clock, type HttpClient, type Logger, type Timers } from '@platform
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';
+import { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
+import { createPublishingPolicy } from './publishing-policy.ts';
 import { createRegistrations } from './registrations.ts';
 import { startRegistryServer, type ServingRegistry } from './registry-server.ts';
 
@@ -24,6 +26,18 @@ export interface ToolRegistryOptions {
   readonly maxRegistrations?: number;
   /** Live registrations one app may hold, so that no app can fill the registry. Default 20. */
   readonly maxRegistrationsPerApp?: number;
+  /** Tools per service and bytes of tools per tool, registration, app and in all; each defaults to defaultCatalogLimits'. */
+  readonly limits?: Partial<CatalogLimits>;
+  /**
+   * App keys the operator lets register (REGISTRY_ALLOWED_APPS), among the apps the platform marks
+   * as tool publishers; undefined lets every publisher in.
+   */
+  readonly allowedApps?: readonly string[];
+  /**
+   * The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's
+   * tools are `<appKey>__<name>`, so that a name never moves between apps. Undefined: none.
+   */
+  readonly plainNamesApp?: string;
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
   readonly clock?: Clock;
@@ -60,6 +74,14 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const listToolsTimeoutMs = positiveWholeNumber('listToolsTimeoutMs', options.listToolsTimeoutMs ?? 3_000);
   const maxRegistrations = positiveWholeNumber('maxRegistrations', options.maxRegistrations ?? 1_000);
   const maxRegistrationsPerApp = positiveWholeNumber('maxRegistrationsPerApp', options.maxRegistrationsPerApp ?? 20);
+  const limit = (name: keyof CatalogLimits) => positiveWholeNumber(`limits.${name}`, options.limits?.[name] ?? defaultCatalogLimits[name]);
+  const limits: CatalogLimits = Object.freeze({
+    maxToolsPerService: limit('maxToolsPerService'),
+    maxToolBytes: limit('maxToolBytes'),
+    maxServiceBytes: limit('maxServiceBytes'),
+    maxAppBytes: limit('maxAppBytes'),
+    maxCatalogBytes: limit('maxCatalogBytes'),
+  });
   const appCheckCacheSeconds = options.appCheckCacheSeconds ?? 60;
   if (!Number.isInteger(appCheckCacheSeconds) || appCheckCacheSeconds < 0) {
     throw new TypeError(`createToolRegistry: appCheckCacheSeconds must be 0 or a positive whole number (got ${String(appCheckCacheSeconds)})`);
@@ -73,6 +95,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     listToolsTimeoutMs,
     maxRegistrations,
     maxRegistrationsPerApp,
+    limits,
+    mayPublish: createPublishingPolicy(options.allowedApps),
+    plainNamesApp: options.plainNamesApp,
     ...(clock && { clock }),
     ...(timers && { timers }),
   });

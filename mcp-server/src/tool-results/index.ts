@@ -1,2 +1,2 @@
 // The gateway's mapping of tool-service answers, and of calls that could not be made, to MCP tool results.
-export { delegationFailure, toolResult, type ToolResultOptions } from './tool-result.ts';
+export { delegationFailure, errorMetaKey, toolResult, type ToolResultOptions } from './tool-result.ts';

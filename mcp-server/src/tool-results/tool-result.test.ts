@@ -4,7 +4,8 @@ import { PlatformError } from '@platform/shared';
 import { describe, expect, it } from 'vitest';
 import { DelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
-import { delegationFailure, toolResult } from './tool-result.ts';
+import { answerTooLarge } from '../tool-services/index.ts';
+import { delegationFailure, errorMetaKey, toolResult } from './tool-result.ts';
 
 function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
   return {
@@ -20,6 +21,7 @@ function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
       registrationId: 'r-1',
       serviceName: 'webhook-tools',
       appClientId: 'webhook-tools',
+      appKey: 'webhook-tools',
       callbackAddress: '127.0.0.1:50051',
       actorToken: () => 'actor',
     },
@@ -32,6 +34,8 @@ const readOnlyTool = remoteTool({ exposedName: 'list_webhooks', annotations: { r
 const answered = (resultJson: string, text = '', isError = false): ToolServiceAnswer => ({ ok: true, resultJson, isError, text });
 const refused = (code: number, details = ''): ToolServiceAnswer => ({ ok: false, code, details });
 const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+/** A failure's code and details, where every result puts them. */
+const errorOf = (result: CallToolResult) => result._meta?.[errorMetaKey];
 
 describe('toolResult for what the tool produced', () => {
   it('passes a JSON object through as structured content, with its JSON as the text', () => {
@@ -64,7 +68,7 @@ describe('toolResult for what the tool produced', () => {
   it('calls a result that is not an object unreadable when the tool declares a result schema', () => {
     const result = toolResult(answered('[1,2]'), remoteTool({ outputSchema: { type: 'object' } }));
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ code: 'UNREADABLE_RESULT' });
+    expect(errorOf(result)).toEqual({ code: 'UNREADABLE_RESULT' });
     expect(textOf(result)).toContain('not the object its result schema declares');
   });
 
@@ -72,8 +76,8 @@ describe('toolResult for what the tool produced', () => {
     const result = toolResult(answered('{"id": wh-1'), tool);
     expect(result).toEqual({
       content: [{ type: 'text', text: expect.any(String) as string }],
-      structuredContent: { code: 'UNREADABLE_RESULT', message: textOf(result) },
       isError: true,
+      _meta: { [errorMetaKey]: { code: 'UNREADABLE_RESULT' } },
     });
     expect(textOf(result)).toBe(
       'The service of the tool create_webhook answered something unreadable, so its result is unknown. It may or may not have taken effect: check before calling it again.',
@@ -82,18 +86,39 @@ describe('toolResult for what the tool produced', () => {
 });
 
 describe("toolResult for the tool's own failure (is_error)", () => {
-  it('passes the text and the structured content through as they are', () => {
-    const json = '{"code":"WEBHOOK_API_404","message":"No webhook wh-9 at company 1.","status":404}';
-    expect(toolResult(answered(json, 'No webhook wh-9 at company 1.', true), tool)).toEqual({
+  it('shows its text, and its code and details in _meta, never as structured content its output schema would refuse', () => {
+    const json = '{"code":"WEBHOOK_API_404","message":"No webhook wh-9 at company 1.","status":404,"field":"webhookId"}';
+    const withSchema = remoteTool({ outputSchema: { type: 'object', required: ['webhook'], properties: { webhook: { type: 'object' } } } });
+    expect(toolResult(answered(json, 'No webhook wh-9 at company 1.', true), withSchema)).toEqual({
       content: [{ type: 'text', text: 'No webhook wh-9 at company 1.' }],
-      structuredContent: { code: 'WEBHOOK_API_404', message: 'No webhook wh-9 at company 1.', status: 404 },
       isError: true,
+      _meta: { [errorMetaKey]: { code: 'WEBHOOK_API_404', status: 404, field: 'webhookId' } },
     });
   });
 
-  it('shows the JSON when the tool gave no text', () => {
+  it('shows the message of its JSON when the tool gave no text', () => {
     const json = '{"code":"CONFLICT","message":"already linked"}';
-    expect(toolResult(answered(json, '', true), tool)).toMatchObject({ content: [{ type: 'text', text: json }], isError: true });
+    expect(toolResult(answered(json, '', true), tool)).toEqual({
+      content: [{ type: 'text', text: 'already linked' }],
+      isError: true,
+      _meta: { [errorMetaKey]: { code: 'CONFLICT' } },
+    });
+  });
+
+  it('repeats in _meta only a few short plain values of a hostile failure, cleaned', () => {
+    const hostile = {
+      code: 'X\u001b[31m',
+      nested: { deep: true },
+      list: [1],
+      long: 'y'.repeat(10_000),
+      ...Object.fromEntries(Array.from({ length: 40 }, (_u, i) => [`k${i}`, i])),
+    };
+    const meta = errorOf(toolResult(answered(JSON.stringify(hostile), 'Failed.', true), tool)) as Record<string, unknown>;
+    expect(meta.code).toBe('X[31m');
+    expect(meta).not.toHaveProperty('nested');
+    expect(meta).not.toHaveProperty('list');
+    expect(String(meta.long).length).toBeLessThanOrEqual(256);
+    expect(Object.keys(meta).length).toBeLessThanOrEqual(16);
   });
 
   it("keeps the tool's text when its structured part cannot be read", () => {
@@ -104,7 +129,54 @@ describe("toolResult for the tool's own failure (is_error)", () => {
   });
 
   it('calls a failure with neither text nor readable JSON unreadable', () => {
-    expect(toolResult(answered('not json', '', true), tool).structuredContent).toMatchObject({ code: 'UNREADABLE_RESULT' });
+    expect(errorOf(toolResult(answered('not json', '', true), tool))).toEqual({ code: 'UNREADABLE_RESULT' });
+  });
+});
+
+describe('toolResult, checking what a service sends', () => {
+  const withSchema = remoteTool({
+    outputSchema: {
+      type: 'object',
+      required: ['webhook'],
+      properties: { webhook: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
+    },
+  });
+
+  it('shows a result that matches the output schema', () => {
+    expect(toolResult(answered('{"webhook":{"id":"wh-1"}}'), withSchema)).toEqual({
+      content: [{ type: 'text', text: '{"webhook":{"id":"wh-1"}}' }],
+      structuredContent: { webhook: { id: 'wh-1' } },
+    });
+  });
+
+  it('turns a success whose structured content violates the output schema into an error naming the service', () => {
+    const result = toolResult(answered('{"webhook":{"id":7}}'), withSchema);
+
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.isError).toBe(true);
+    expect(errorOf(result)).toEqual({ code: 'OFF_SCHEMA_RESULT' });
+    expect(textOf(result)).toMatch(
+      /^The service webhook-tools \(app webhook-tools\) answered the tool create_webhook with a result that does not match the tool's output schema \(.*id.*\)/,
+    );
+  });
+
+  it('refuses a result whose output schema cannot be used, rather than show it unchecked', () => {
+    const result = toolResult(answered('{"a":1}'), remoteTool({ outputSchema: { type: 'object', $schema: 'https://example.com/not-a-dialect' } }));
+    expect(errorOf(result)).toEqual({ code: 'OFF_SCHEMA_RESULT' });
+  });
+
+  it('cleans text of C0 and C1 controls (but tab and newline) and of text-direction controls', () => {
+    const hostile = 'Done\u001b[2J\u0000 \u0085safe\u202Eetirw\u2066x\u2069\tcol\r\nnext\u0007';
+    expect(textOf(toolResult(answered('{"ok":true}', hostile), tool))).toBe('Done[2J safeetirwx\tcol\nnext');
+    expect(textOf(toolResult(answered('{"note":"a\u202Eb"}'), tool))).toBe('{"note":"ab"}');
+    expect(textOf(toolResult(answered('{}', 'Refused\u001b[0m \u202Eok', true), tool))).toBe('Refused[0m ok');
+  });
+
+  it('refuses a result over the size limit as an error naming the limit', () => {
+    const result = toolResult(answered(JSON.stringify({ blob: 'x'.repeat(2_000) })), tool, { maxResultBytes: 1_024 });
+    expect(errorOf(result)).toEqual({ code: 'RESULT_TOO_LARGE' });
+    expect(textOf(result)).toContain('larger than the gateway passes on (1024 bytes, MCP_MAX_TOOL_RESULT_BYTES)');
+    expect(errorOf(toolResult(refused(status.RESOURCE_EXHAUSTED, answerTooLarge), tool))).toEqual({ code: 'RESULT_TOO_LARGE' });
   });
 });
 
@@ -128,7 +200,8 @@ describe('toolResult for a gRPC status', () => {
       'UNAUTHENTICATED',
       status.UNAUTHENTICATED,
       'The call needs a valid token delegated to this app.',
-      'The service of the tool create_webhook did not accept the delegated token made for this call: your sign-in may have expired or been revoked. Try again; if it repeats, sign in again.',
+      'The service of the tool create_webhook did not accept the token delegated to the app webhook-tools for this call: your sign-in may have expired or been revoked, ' +
+        'or the service at that address does not run as webhook-tools. Try again; if it repeats, sign in again, and if that does not help, tell the tool’s operator.',
       tool,
     ],
     [
@@ -176,7 +249,7 @@ describe('toolResult for a gRPC status', () => {
     [
       'RESOURCE_EXHAUSTED',
       status.RESOURCE_EXHAUSTED,
-      'Received message larger than max (5242880 vs. 4194304)',
+      'Received message larger than max (5242880 vs. 1048576)',
       'The call to create_webhook was larger than the gateway and its service accept (its arguments, or its result). Send smaller arguments, or ask for less, and try again.',
       tool,
     ],
@@ -204,8 +277,8 @@ describe('toolResult for a gRPC status', () => {
   ])('maps %s (%i) with details %j', (code, grpcStatus, details, message, which) => {
     expect(toolResult(refused(grpcStatus, details), which)).toEqual({
       content: [{ type: 'text', text: message }],
-      structuredContent: { code, message },
       isError: true,
+      _meta: { [errorMetaKey]: { code } },
     });
   });
 
@@ -232,12 +305,8 @@ describe('delegationFailure', () => {
     const error = new DelegationError('EXCHANGE_DISABLED');
     expect(delegationFailure(error, tool)).toEqual({
       content: [{ type: 'text', text: `No delegated token could be obtained, so the tool create_webhook was not called: ${error.message}` }],
-      structuredContent: {
-        code: 'NO_DELEGATED_TOKEN',
-        reason: 'EXCHANGE_DISABLED',
-        message: `No delegated token could be obtained, so the tool create_webhook was not called: ${error.message}`,
-      },
       isError: true,
+      _meta: { [errorMetaKey]: { code: 'NO_DELEGATED_TOKEN', reason: 'EXCHANGE_DISABLED' } },
     });
   });
 
@@ -248,13 +317,13 @@ describe('delegationFailure', () => {
 
   it('calls a PlatformError an outage, never the caller’s fault', () => {
     const result = delegationFailure(new PlatformError('PLATFORM_UNAVAILABLE'), tool);
-    expect(result.structuredContent).toMatchObject({ code: 'NO_DELEGATED_TOKEN', reason: 'PLATFORM_UNAVAILABLE' });
+    expect(errorOf(result)).toEqual({ code: 'NO_DELEGATED_TOKEN', reason: 'PLATFORM_UNAVAILABLE' });
     expect(textOf(result)).toContain('This is an outage, not a problem with your request');
   });
 
   it('shows nothing of an unexpected error', () => {
     const result = delegationFailure(new Error('secret internals at /srv/gateway.ts:1'), tool);
-    expect(result.structuredContent).toMatchObject({ code: 'NO_DELEGATED_TOKEN', reason: 'UNEXPECTED' });
+    expect(errorOf(result)).toEqual({ code: 'NO_DELEGATED_TOKEN', reason: 'UNEXPECTED' });
     expect(textOf(result)).not.toContain('internals');
   });
 });

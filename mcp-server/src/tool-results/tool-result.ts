@@ -1,37 +1,66 @@
 // The one mapper of the gateway's MCP edge for tool calls: what a tool service answered (or that no
-// delegated token could be had, or that the service did not answer) becomes an MCP CallToolResult.
-// A result the tool produced passes through as it is; every failure is an `isError` result whose
-// message tells the agent what to do next, with a stable `code` in its structured content. An
+// delegated token could be had, or that the service did not answer) becomes an MCP CallToolResult
+// every client can read. A result is shown as the tool produced it once it is within the size
+// limit, its structured content matches the output schema the service published, and its text is
+// cleaned of controls (shown-text.ts). Every failure is an `isError` result whose text tells the
+// agent what to do next and whose `_meta` carries a stable `code`; it never carries structured
+// content, which clients check against the tool's output schema (the v1 SDK even on errors). An
 // outage is never reported as the caller's fault, and no internals of a failure are shown.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { clip, isPlatformError, oneLine } from '@platform/shared';
 import { delegationErrorCodes, isDelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
+import { answerTooLarge } from '../tool-services/index.ts';
+import { checkOutput } from './output-check.ts';
+import { shownText } from './shown-text.ts';
 
 export interface ToolResultOptions {
   /** The call's deadline in milliseconds, named when the tool did not finish within it. */
   readonly timeoutMs?: number;
+  /** Largest result shown (its JSON and its text together), in bytes (MCP_MAX_TOOL_RESULT_BYTES). Default 1 MiB. */
+  readonly maxResultBytes?: number;
 }
+
+/** Where a failure's stable code and details are, in a result's `_meta`. */
+export const errorMetaKey = 'platform/error';
+/** What of a tool's own failure object `_meta` repeats: a few short values. */
+const maxMetaEntries = 16;
+const maxMetaValueLength = 256;
 
 /** Longest text of a tool service's status details shown to the agent. */
 const maxDetails = 1_024;
 
 /** The MCP result of a tool service's answer: its result, its own `is_error` failure, or its gRPC status. */
 export function toolResult(answer: ToolServiceAnswer, tool: RemoteTool, options: ToolResultOptions = {}): CallToolResult {
-  if (!answer.ok) return statusResult(answer.code, answer.details, tool, options);
+  const maxResultBytes = options.maxResultBytes ?? 1024 * 1024;
+  if (!answer.ok) {
+    if (answer.details === answerTooLarge) return tooLarge(tool, maxResultBytes);
+    return statusResult(answer.code, answer.details, tool, options);
+  }
+  if (Buffer.byteLength(answer.resultJson) + Buffer.byteLength(answer.text) > maxResultBytes) return tooLarge(tool, maxResultBytes);
   const parsed = parseJson(answer.resultJson);
   const structured = isJsonObject(parsed) ? parsed : undefined;
-  const text = answer.text !== '' ? answer.text : answer.resultJson;
 
   if (answer.isError) {
-    // The tool's own words stand even when its structured part cannot be read.
-    if (answer.text === '' && structured === undefined) return unreadable(tool);
-    return { content: [{ type: 'text', text }], ...(structured && { structuredContent: structured }), isError: true };
+    // The tool's own words stand even when its structured part cannot be read; its code and
+    // details go to `_meta`, never to structured content its output schema would refuse.
+    const said = answer.text !== '' ? answer.text : typeof structured?.message === 'string' ? structured.message : '';
+    if (said.trim() === '') return unreadable(tool);
+    return { content: [{ type: 'text', text: shownText(said) }], isError: true, ...(structured && { _meta: { [errorMetaKey]: metaOf(structured) } }) };
   }
   if (parsed === unreadableJson) return unreadable(tool);
   // A declared result schema is an object's: anything else breaks the tool's own contract.
   if (structured === undefined && tool.outputSchema !== undefined) return unreadable(tool, 'not the object its result schema declares');
+  const checked = structured === undefined ? undefined : checkOutput(tool, structured);
+  if (checked && !checked.valid) {
+    return failure(
+      'OFF_SCHEMA_RESULT',
+      `The service ${tool.service.serviceName} (app ${tool.service.appClientId}) answered the tool ${tool.exposedName} with a result that does not match ` +
+        `the tool's output schema (${clip(sentence(checked.problem), 300)}), so its result is unknown. ${mayHaveRun(tool)}`,
+    );
+  }
+  const text = shownText(answer.text !== '' ? answer.text : answer.resultJson);
   return { content: text === '' ? [] : [{ type: 'text', text }], ...(structured && { structuredContent: structured }) };
 }
 
@@ -72,9 +101,12 @@ const statusCatalog: ReadonlyMap<number, readonly [code: string, message: (call:
     status.UNAUTHENTICATED,
     [
       'UNAUTHENTICATED',
-      ({ name }) =>
-        `The service of the tool ${name} did not accept the delegated token made for this call: your sign-in may have expired or been revoked. ` +
-        'Try again; if it repeats, sign in again.',
+      // The gateway already exchanged once more: what is left is a revoked sign-in, or a service at
+      // that address that runs as another app than the one that registered the tool.
+      ({ tool, name }) =>
+        `The service of the tool ${name} did not accept the token delegated to the app ${tool.service.appClientId} for this call: ` +
+        `your sign-in may have expired or been revoked, or the service at that address does not run as ${tool.service.appClientId}. ` +
+        'Try again; if it repeats, sign in again, and if that does not help, tell the tool’s operator.',
     ],
   ],
   [
@@ -128,6 +160,14 @@ function statusResult(code: number, details: string, tool: RemoteTool, options: 
   return failure(resultCode, message({ tool, name: tool.exposedName, details: sentence(details), timeoutMs: options.timeoutMs }));
 }
 
+function tooLarge(tool: RemoteTool, maxResultBytes: number): CallToolResult {
+  return failure(
+    'RESULT_TOO_LARGE',
+    `The service ${tool.service.serviceName} answered the tool ${tool.exposedName} with a result larger than the gateway passes on ` +
+      `(${maxResultBytes} bytes, MCP_MAX_TOOL_RESULT_BYTES). Ask for less (a narrower query, a smaller page) and try again. ${mayHaveRun(tool)}`,
+  );
+}
+
 function unreadable(tool: RemoteTool, what = 'something unreadable'): CallToolResult {
   return failure('UNREADABLE_RESULT', `The service of the tool ${tool.exposedName} answered ${what}, so its result is unknown. ${mayHaveRun(tool)}`);
 }
@@ -140,7 +180,19 @@ function mayHaveRun(tool: RemoteTool): string {
 }
 
 function failure(code: string, message: string, extra: Readonly<Record<string, string>> = {}): CallToolResult {
-  return { content: [{ type: 'text', text: message }], structuredContent: { code, message, ...extra }, isError: true };
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { [errorMetaKey]: { code, ...extra } } };
+}
+
+/** A tool's failure object as `_meta` repeats it: its first few values that are short text, numbers or booleans, cleaned. */
+function metaOf(failed: Readonly<Record<string, unknown>>): Record<string, string | number | boolean | null> {
+  const meta: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(failed)) {
+    if (Object.keys(meta).length >= maxMetaEntries) break;
+    if (key === 'message' || key.length > 64) continue;
+    if (typeof value === 'string') meta[shownText(key)] = clip(shownText(value), maxMetaValueLength);
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) meta[shownText(key)] = value;
+  }
+  return meta;
 }
 
 const unreadableJson = Symbol('unreadable JSON');
@@ -160,7 +212,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 
 /** A service's status details as one short sentence: on one line, clipped, ending with a full stop. */
 function sentence(details: string): string {
-  const line = oneLine(details);
+  const line = oneLine(shownText(details));
   if (line === '') return '';
   const clipped = clip(line, maxDetails);
   return /[.!?…]$/.test(clipped) ? clipped : `${clipped}.`;

@@ -1,5 +1,6 @@
 // The gateway's gRPC clients of the tool services.
 export {
+  answerTooLarge,
   createToolServicePool,
   ToolServiceError,
   type CallToolOptions,

@@ -72,6 +72,8 @@ interface Channel {
 }
 
 const shuttingDown = 'the gateway is shutting down';
+/** The details of a CallTool whose answer was larger than the gateway reads (its own limit, not the service's). */
+export const answerTooLarge = 'the tool service answered more than the gateway reads';
 const closedAnswer: ToolServiceAnswer = Object.freeze({ ok: false, code: grpc.status.UNAVAILABLE, details: shuttingDown });
 const noTokenAnswer: ToolServiceAnswer = Object.freeze({
   ok: false,
@@ -88,7 +90,11 @@ function failureOf(error: unknown): { code: grpc.status; details: string } {
 
 export function createToolServicePool(options: ToolServicePoolOptions = {}): ToolServicePool {
   const ToolService = loadToolsProto().ToolService;
-  const channelOptions: grpc.ChannelOptions = { 'grpc.max_receive_message_length': options.maxAnswerBytes ?? 4 * 1024 * 1024 };
+  const maxAnswerBytes = options.maxAnswerBytes ?? 4 * 1024 * 1024;
+  const channelOptions: grpc.ChannelOptions = { 'grpc.max_receive_message_length': maxAnswerBytes };
+  // grpc-js words a refusal of what this side reads as the service words one of what it reads: the limit tells them apart.
+  const readTooMuch = (error: grpc.ServiceError) =>
+    error.code === grpc.status.RESOURCE_EXHAUSTED && new RegExp(`^Received message larger than max \\(\\d+ vs\\.? ${maxAnswerBytes}\\)`).test(error.details);
   const channels = new Map<string, Channel>();
   let closed = false;
 
@@ -157,7 +163,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
           const call = held.client.CallTool(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response?: CallToolResponse__Output) => {
             signal?.removeEventListener('abort', cancel);
             letGo(address, held);
-            if (error) resolve({ ok: false, code: error.code, details: error.details });
+            if (error) resolve({ ok: false, code: error.code, details: readTooMuch(error) ? answerTooLarge : error.details });
             else if (!response) resolve({ ok: false, code: grpc.status.INTERNAL, details: 'the tool service answered nothing' });
             else resolve({ ok: true, resultJson: response.resultJson, isError: response.isError, text: response.text });
           });

@@ -7,7 +7,9 @@ export interface RegisterRequest {
    */
   'serviceName'?: (string);
   /**
-   * Where the gateway reaches this service's ToolService, as host:port.
+   * Where the gateway reaches this service's ToolService, as host:port. The gateway resolves the
+   * host once (every address must be loopback unless its operator trusts the network) and dials
+   * that address. Another app may name the same address: this service refuses their tokens.
    */
   'callbackAddress'?: (string);
   /**
@@ -22,7 +24,9 @@ export interface RegisterRequest__Output {
    */
   'serviceName': (string);
   /**
-   * Where the gateway reaches this service's ToolService, as host:port.
+   * Where the gateway reaches this service's ToolService, as host:port. The gateway resolves the
+   * host once (every address must be loopback unless its operator trusts the network) and dials
+   * that address. Another app may name the same address: this service refuses their tokens.
    */
   'callbackAddress': (string);
   /**

@@ -1,0 +1,116 @@
+// The MCP endpoint's long-lived streams (2025-11-25 GET streams, 2026-07-28 subscriptions/listen)
+// are bounded as sessions are: at most so many per person (opening one more ends their oldest) and
+// so many in all (503 past it); and a stream lives no longer than the token that opened it: it ends
+// when the token expires, or when a re-check of it at the platform is refused.
+import { systemClock, systemTimers, tokenExpiry, type CallerCheck, type Clock, type Logger, type Timers } from '@platform/shared';
+import type { Request, Response } from 'express';
+
+export interface StreamGuardOptions {
+  readonly maxPerCaller: number;
+  readonly maxStreams: number;
+  /** How often an open stream's token is checked again at the platform (through the cached caller check). */
+  readonly recheckMs: number;
+  readonly checkCaller: CallerCheck;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  readonly timers?: Timers;
+}
+
+export interface StreamGuard {
+  /** Takes the stream `res` of the checked caller of `req` into account; false when it was answered (503) instead. */
+  admit(req: Request, res: Response, kind: 'get' | 'listen'): boolean;
+  /** Open streams of each kind. */
+  readonly open: { readonly get: number; readonly listen: number };
+  /** Ends every stream. */
+  close(): void;
+}
+
+interface Stream {
+  readonly ownerId: string;
+  readonly kind: 'get' | 'listen';
+  readonly res: Response;
+  readonly authorization: string | undefined;
+  readonly expiresAt: number;
+  cancelTimer: () => void;
+}
+
+/** Node fires a timer set past 2^31 - 1 ms at once; a stream's timer is armed again by then. */
+const maxTimerMs = 10 * 60_000;
+
+export function createStreamGuard(options: StreamGuardOptions): StreamGuard {
+  const { logger, clock = systemClock, timers = systemTimers } = options;
+  const byOwner = new Map<string, Set<Stream>>();
+  const count = { get: 0, listen: 0 };
+
+  const end = (stream: Stream, why: string) => {
+    const own = byOwner.get(stream.ownerId);
+    if (!own?.delete(stream)) return;
+    if (own.size === 0) byOwner.delete(stream.ownerId);
+    count[stream.kind] -= 1;
+    stream.cancelTimer();
+    logger.info({ callerId: stream.ownerId, stream: stream.kind, why }, 'MCP stream ended');
+    // Destroyed, not ended: the SDK may still write to it, which a destroyed response drops.
+    stream.res.destroy();
+  };
+
+  /** Wakes at the token's expiry or the next re-check, whichever comes first. */
+  const arm = (stream: Stream) => {
+    const wait = Math.max(0, Math.min(stream.expiresAt - clock(), options.recheckMs, maxTimerMs));
+    stream.cancelTimer = timers.after(wait, () => {
+      if (clock() >= stream.expiresAt) {
+        end(stream, 'its token expired');
+        return;
+      }
+      options
+        .checkCaller(stream.authorization)
+        .then((checked) => {
+          if (checked.ok) arm(stream);
+          else end(stream, 'its token was refused at a re-check');
+        })
+        // The platform being down is no reason to cut a person off: look again later.
+        .catch(() => {
+          arm(stream);
+        });
+    });
+  };
+
+  return {
+    admit(req, res, kind) {
+      const ownerId = req.caller?.id;
+      if (ownerId === undefined) throw new Error('a stream needs a checked caller');
+      const token = req.auth?.token ?? '';
+      const expiresAt = tokenExpiry(token) ?? Number.POSITIVE_INFINITY;
+      if (count.get + count.listen >= options.maxStreams) {
+        res
+          .set('retry-after', '30')
+          .status(503)
+          .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Too many open streams on this server; try again later.' }, id: null });
+        return false;
+      }
+      let own = byOwner.get(ownerId);
+      if (!own) byOwner.set(ownerId, (own = new Set()));
+      // One person cannot use up the streams of all: their oldest gives way to their newest.
+      while (own.size >= options.maxPerCaller) {
+        const [oldest] = own;
+        if (!oldest) break;
+        end(oldest, 'the person opened more streams than one may hold');
+      }
+      const stream: Stream = { ownerId, kind, res, authorization: req.headers.authorization, expiresAt, cancelTimer: () => undefined };
+      own.add(stream);
+      count[kind] += 1;
+      res.once('close', () => {
+        end(stream, 'closed');
+      });
+      arm(stream);
+      return true;
+    },
+
+    get open() {
+      return { get: count.get, listen: count.listen };
+    },
+
+    close() {
+      for (const own of [...byOwner.values()]) for (const stream of [...own]) end(stream, 'server stopping');
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// A rival tool publisher (fleet-insights) announcing the webhook tools' service name and tool names
+// never gets their names: not while the real service lives, not after it deregisters or expires,
+// not after a gateway restart where the rival registers first. Real services on the SDK, the real
+// dev platform, the registry on loopback.
+import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
+import { manualClock, startedForTests } from '@platform/shared/testing';
+import type { ServingToolApp } from '@platform/shared/tools';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ToolCatalog } from '../remote-tools.ts';
+import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway, type SeededApp } from '../../test/registry-harness.ts';
+import type { ToolRegistryOptions } from './tool-registry.ts';
+
+const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
+
+const started: { close(): Promise<void> | void }[] = [];
+afterEach(async () => {
+  for (const part of started.splice(0).reverse()) await part.close();
+});
+
+async function gateway(overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
+  const running = await startGateway(platform().issuer, overrides);
+  started.push(running);
+  return running;
+}
+
+/** A service named webhook-tools with the real tools' names, unregistered until `register` is called. */
+async function webhookToolsLookalike(): Promise<ServingToolApp> {
+  const serving = await startToolService({
+    platform: platform(),
+    gatewayAddress: '127.0.0.1:9',
+    serviceName: 'webhook-tools',
+    tools: [sampleTool('whoami'), sampleTool('create_webhook')],
+    register: false,
+  });
+  started.push({ close: () => serving.close(1_000) });
+  return serving;
+}
+
+async function register(at: Gateway, app: SeededApp, service: ServingToolApp, ttlSeconds = 30): Promise<string> {
+  const registrar = registryClient(at.address);
+  started.push(registrar);
+  const answer = await registrar.register(
+    { serviceName: 'webhook-tools', callbackAddress: service.address, ttlSeconds },
+    bearer(await tokenOf(platform(), app)),
+  );
+  if (!answer.ok) throw new Error(answer.details);
+  return answer.value.registrationId;
+}
+
+/** Which app each exposed name reaches. */
+const owners = (catalog: ToolCatalog) => Object.fromEntries(catalog.tools.map((tool) => [tool.exposedName, tool.service.appClientId]));
+
+describe('a rival publisher with the same service name and tool names', () => {
+  it('gets names of its own while the real service lives; the real names still reach the real app', async () => {
+    const at = await gateway();
+    await register(at, 'webhook-tools', await webhookToolsLookalike());
+    await register(at, 'fleet-insights', await webhookToolsLookalike());
+
+    expect(owners(at.registry.catalog())).toEqual({
+      whoami: 'webhook-tools',
+      create_webhook: 'webhook-tools',
+      'fleet-insights__whoami': 'fleet-insights',
+      'fleet-insights__create_webhook': 'fleet-insights',
+    });
+  });
+
+  it('does not inherit the real names when the real service deregisters: they are gone, not moved', async () => {
+    const at = await gateway();
+    const real = await register(at, 'webhook-tools', await webhookToolsLookalike());
+    await register(at, 'fleet-insights', await webhookToolsLookalike());
+    const registrar = registryClient(at.address);
+    started.push(registrar);
+
+    expect(await registrar.deregister(real, bearer(await tokenOf(platform(), 'webhook-tools')))).toMatchObject({ ok: true });
+
+    expect(at.registry.catalog().byName('whoami')).toBeUndefined();
+    expect(at.registry.catalog().byName('create_webhook')).toBeUndefined();
+    expect(owners(at.registry.catalog())).toEqual({ 'fleet-insights__whoami': 'fleet-insights', 'fleet-insights__create_webhook': 'fleet-insights' });
+  });
+
+  it('does not inherit them when the real registration expires', async () => {
+    const clock = manualClock(Date.now());
+    const at = await gateway({ clock, timers: clock, maxTtlSeconds: 5 });
+    await register(at, 'webhook-tools', await webhookToolsLookalike());
+    const rival = await register(at, 'fleet-insights', await webhookToolsLookalike());
+    const registrar = registryClient(at.address);
+    started.push(registrar);
+    clock.advance(4_000);
+    // The rival keeps its registration alive; the real service stops heartbeating.
+    expect(await registrar.heartbeat(rival, bearer(await tokenOf(platform(), 'fleet-insights')))).toMatchObject({ ok: true });
+    clock.advance(1_000);
+
+    expect(at.registry.catalog().byName('whoami')).toBeUndefined();
+    expect(owners(at.registry.catalog())).toEqual({ 'fleet-insights__whoami': 'fleet-insights', 'fleet-insights__create_webhook': 'fleet-insights' });
+  });
+
+  it('registering first after a gateway restart still gets only its own names, and the real service its own', async () => {
+    const before = await gateway();
+    await register(before, 'webhook-tools', await webhookToolsLookalike());
+    const namesBefore = owners(before.registry.catalog());
+    await before.close();
+
+    const after = await gateway();
+    await register(after, 'fleet-insights', await webhookToolsLookalike());
+    expect(owners(after.registry.catalog())).toEqual({ 'fleet-insights__whoami': 'fleet-insights', 'fleet-insights__create_webhook': 'fleet-insights' });
+    await register(after, 'webhook-tools', await webhookToolsLookalike());
+
+    expect(owners(after.registry.catalog())).toMatchObject(namesBefore);
+    expect(namesBefore).toEqual({ whoami: 'webhook-tools', create_webhook: 'webhook-tools' });
+  });
+});
