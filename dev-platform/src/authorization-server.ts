@@ -13,6 +13,12 @@ import type { SigningKeys } from './signing-keys.ts';
 import { registerTokenExchange, tokenExchangeGrant } from './token-exchange.ts';
 import type { World } from './world.ts';
 
+/** What a person is told when a client unknown to this platform asks them to sign in. */
+const unknownClientAdvice =
+  'This platform does not know the application that sent you here: it registered with this platform before its data was reset, or with another one. ' +
+  'Make the application forget its registration and connect again, and it registers anew. For mcp-remote: remove ~/.mcp-auth ' +
+  '(or the folder MCP_REMOTE_CONFIG_DIR names), then start mcp-remote again.';
+
 /** The internal client that scripted logins (POST /dev/token) are issued to. */
 export const devLoginClientId = 'platform-dev-login';
 
@@ -133,7 +139,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>`;
+      // An unknown client at sign-in is most often an MCP client holding a registration from before
+      // the platform's data was reset: say what to do, for the person looking at the page.
+      const advice = out.error === 'invalid_client' ? `<p>${escapeHtml(unknownClientAdvice)}</p>` : '';
+      ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>${advice}`;
     },
   };
 

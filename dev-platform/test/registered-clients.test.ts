@@ -33,7 +33,7 @@ async function register(issuer: string): Promise<string> {
 }
 
 /** The whole sign-in of `clientId` at `platform`: the access token, or the page the person was left on. */
-async function signInWith(platform: RunningPlatform, clientId: string): Promise<{ token?: string; status?: number }> {
+async function signInWith(platform: RunningPlatform, clientId: string): Promise<{ token?: string; status?: number; page?: string }> {
   const client = await oauth.discovery(new URL(platform.issuer), clientId, undefined, oauth.None(), insecure);
   const verifier = oauth.randomPKCECodeVerifier();
   const url = oauth.buildAuthorizationUrl(client, {
@@ -43,7 +43,7 @@ async function signInWith(platform: RunningPlatform, clientId: string): Promise<
     code_challenge_method: 'S256',
   });
   const first = await fetch(url, { redirect: 'manual' });
-  if (first.status !== 303 && first.status !== 302) return { status: first.status };
+  if (first.status !== 303 && first.status !== 302) return { status: first.status, page: await first.text() };
   const outcome = await signIn(url.href, { username: 'oscar', password: 'oscar-dev-password' });
   if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${JSON.stringify(outcome)}`);
   const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });
@@ -69,12 +69,17 @@ describe('registered clients across a restart', () => {
     }
   });
 
-  it('forgets registered clients on a restart without PLATFORM_CLIENTS_FILE: the sign-in stops at an error page', async () => {
+  it('forgets registered clients on a restart without PLATFORM_CLIENTS_FILE: the sign-in stops at a page that says what to do', async () => {
     const before = await startPlatform();
     const clientId = await register(before.issuer).finally(() => before.close());
     const after = await startPlatform();
     try {
-      expect(await signInWith(after, clientId)).toEqual({ status: 400 });
+      const { status, page } = await signInWith(after, clientId);
+      expect(status).toBe(400);
+      expect(page).toContain('invalid_client');
+      // The data reset a person trips over: what mcp-remote keeps, and how to make it register again.
+      expect(page).toContain('remove ~/.mcp-auth');
+      expect(page).toContain('MCP_REMOTE_CONFIG_DIR');
     } finally {
       await after.close();
     }
