@@ -37,6 +37,14 @@ describe.each(['legacy', 'modern'])('the MCP Inspector CLI on the %s revision', 
     expect(result.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_webhooks', 'whoami']));
   });
 
+  it('finds every tool schema portable: no warning of its strict check (a nullable field is anyOf, never a type array)', async () => {
+    const { exitCode, stdout, stderr } = await inspect(['--protocol-era', era, '--method', 'tools/list', '--strict'], await stack().tokenFor('oscar'));
+    expect(exitCode, stderr).toBe(0);
+    expect(stderr).not.toMatch(/Warning: tool|Schema portability: \d+ errors?, [1-9]/);
+    expect(stdout).toContain('"anyOf"');
+    expect(stdout).not.toMatch(/"type":\[/);
+  });
+
   it('calls a tool', async () => {
     const args = ['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'list_companies', '--tool-args-json', '{}'];
     const { exitCode, stdout, stderr } = await inspect(args, await stack().tokenFor('oscar'));

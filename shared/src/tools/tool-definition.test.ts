@@ -42,6 +42,21 @@ describe('defineTool', () => {
     expect(JSON.parse(tool.outputJsonSchema)).toMatchObject({ type: 'object', required: ['webhooks'] });
   });
 
+  it('writes a nullable field as anyOf branches of one type each, never a type array, in the input and output schemas', () => {
+    const withNulls = z.strictObject({
+      companyId: z.number().int().positive(),
+      tag: z.string().nullable().describe('A tag, or null for none'),
+      note: z.string().nullable().optional(),
+      level: z.enum(['Device', 'Connection']).nullable(),
+    });
+    const tool = defineTool({ ...valid, inputSchema: withNulls, outputSchema: z.object({ tag: z.string().nullable() }), handler: () => ({ tag: null }) });
+    const input = JSON.parse(tool.inputJsonSchema) as { properties: Record<string, unknown> };
+    expect(input.properties.tag).toEqual({ anyOf: [{ type: 'string', description: 'A tag, or null for none' }, { type: 'null' }] });
+    expect(input.properties.note).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] });
+    expect(JSON.parse(tool.outputJsonSchema)).toMatchObject({ properties: { tag: { anyOf: [{ type: 'string' }, { type: 'null' }] } } });
+    expect(`${tool.inputJsonSchema}${tool.outputJsonSchema}`).not.toMatch(/"type":\[/);
+  });
+
   it.each([
     ['', 'a tool: name must be 1 to 64'],
     ['has space', 'tool "has space": name must be 1 to 64'],

@@ -69,10 +69,24 @@ function refuse(name: unknown, field: string, problem: string): never {
   throw new ToolDefinitionError(`${who}: ${field} ${problem}`);
 }
 
+/**
+ * `type: ["string", "null"]` as `anyOf` branches of one type each: legal JSON Schema either way, but
+ * clients that map tool schemas onto a single-`type` dialect (Gemini's function declarations, say)
+ * reject or weaken the array form, and the MCP Inspector warns of it.
+ */
+function singleTyped(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(singleTyped);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node).map(([key, value]) => [key, singleTyped(value)] as const);
+  const { type, ...keywords } = Object.fromEntries(entries) as Record<string, unknown>;
+  if (!Array.isArray(type)) return Object.fromEntries(entries);
+  return { anyOf: type.map((one: unknown) => (one === 'null' ? { type: 'null' } : { type: one, ...keywords })) };
+}
+
 function jsonSchemaOf(name: string, field: string, schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   let jsonSchema: Record<string, unknown>;
   try {
-    jsonSchema = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' });
+    jsonSchema = singleTyped(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' })) as Record<string, unknown>;
   } catch (error) {
     refuse(name, field, `cannot be published as JSON Schema (${error instanceof Error ? error.message : String(error)})`);
   }
