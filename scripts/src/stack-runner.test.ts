@@ -29,9 +29,40 @@ describe('starting the processes', () => {
     };
     const started = Date.now();
     await expect(startStack([silent], { PATH: process.env.PATH }, quiet, undefined, 1_500)).rejects.toThrow(
-      /^silent was not ready within 1\.5 s \(last check: no answer within \d+ ms\)$/,
+      new RegExp(`^silent was not ready within 1\\.5 s \\(last check: GET http://127\\.0\\.0\\.1:${port}/health: no answer within \\d+ ms\\)$`),
     );
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  /** A process that runs and listens on a port of its own, so that the probe of `url` never sees it. */
+  const elsewhere = async (url: string, ready: StackProcess['ready'] = { kind: 'http', url }): Promise<StackProcess> => ({
+    name: 'elsewhere',
+    entry: fixture('silent-service.ts'),
+    env: { PORT: String(await closedPort()) },
+    listens: [],
+    ready,
+    serves: '',
+  });
+
+  it('says what its readiness check tried and why it failed, the cause fetch keeps to itself: a refused connection', async () => {
+    const port = await closedPort();
+    await expect(startStack([await elsewhere(`http://127.0.0.1:${port}/health`)], { PATH: process.env.PATH }, quiet, undefined, 1_000)).rejects.toThrow(
+      `elsewhere was not ready within 1 s (last check: GET http://127.0.0.1:${port}/health: connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
+  });
+
+  it('says what its readiness check tried and why it failed: a port fetch refuses', async () => {
+    await expect(startStack([await elsewhere('http://127.0.0.1:6000/health')], { PATH: process.env.PATH }, quiet, undefined, 1_000)).rejects.toThrow(
+      'elsewhere was not ready within 1 s (last check: GET http://127.0.0.1:6000/health: bad port: fetch refuses to connect to this port)',
+    );
+  });
+
+  it("names the sign-in the tool service's readiness check tried, and why it failed", async () => {
+    const port = await closedPort();
+    const ready = { kind: 'tools', mcpUrl: 'http://127.0.0.1:1/mcp', platformUrl: `http://127.0.0.1:${port}`, person: 'oscar' } as const;
+    await expect(startStack([await elsewhere('', ready)], { PATH: process.env.PATH }, quiet, undefined, 1_000)).rejects.toThrow(
+      `elsewhere was not ready within 1 s (last check: POST http://127.0.0.1:${port}/dev/token (oscar's token for the gateway): connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
   });
 
   it('names a process that stopped while starting, with its exit, and passes on its one-line reason', async () => {

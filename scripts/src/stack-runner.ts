@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts';
 import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
+import { requestFailure } from './request-failure.ts';
 import type { Client } from '@modelcontextprotocol/client';
 
 export interface StackOutput {
@@ -70,28 +71,38 @@ async function tryListen(listener: Listener): Promise<string | undefined> {
 interface ProbeState {
   token?: string;
   client?: Client;
+  /** What the look under way is trying (`GET <url>`, ...), named with its failure. */
+  trying?: string;
   /** What the last look saw instead, for the message when it never gets ready. */
   lastProblem?: string;
 }
 
 /** One look at whether a process is ready: a description of what was seen, or undefined. */
 async function probe(ready: ReadyProbe, state: ProbeState): Promise<string | undefined> {
+  // What is being tried, so that a failure names it beside its cause.
+  const trying = (what: string) => {
+    state.trying = what;
+  };
   try {
     if (ready.kind === 'http') {
+      trying(`GET ${ready.url}`);
       const response = await fetch(ready.url, { signal: AbortSignal.timeout(2_000) });
       await response.body?.cancel();
       if (response.ok) return 'healthy';
       state.lastProblem = `GET ${ready.url} answered ${response.status}`;
       return undefined;
     }
+    trying(`POST ${ready.platformUrl}/dev/token (${ready.person}'s token for the gateway)`);
     state.token ??= (await personToken(ready.platformUrl, ready.person, ready.mcpUrl)).accessToken;
+    trying(`connecting an MCP client to ${ready.mcpUrl}`);
     state.client ??= await connectToGateway(ready.mcpUrl, state.token, 'npm-start-readiness');
+    trying(`tools/list at ${ready.mcpUrl}`);
     const { tools } = await state.client.listTools();
     if (tools.length > 0) return `the gateway lists ${tools.length} tools to ${ready.person}`;
     state.lastProblem = `the gateway lists no tools to ${ready.person} yet`;
     return undefined;
   } catch (error) {
-    state.lastProblem = error instanceof Error ? error.message : String(error);
+    state.lastProblem = `${state.trying ?? 'the readiness check'}: ${requestFailure(error)}`;
     return undefined;
   }
 }
@@ -105,7 +116,7 @@ async function lookOnce(ready: ReadyProbe, state: ProbeState, deadline: number):
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => {
-      state.lastProblem = `no answer within ${waitMs} ms`;
+      state.lastProblem = `${state.trying ?? 'the readiness check'}: no answer within ${waitMs} ms`;
       resolve(undefined);
     }, waitMs);
   });
