@@ -1,12 +1,12 @@
 // The command-line side of running the stack (npm start, npm run start:pg): service output shown
-// formatted and prefixed, a taken port refused in one line before anything starts, the banner once
+// formatted and prefixed, taken ports refused in one line before anything starts, the banner once
 // everything is ready, and Ctrl-C (or SIGTERM) stopping the services in order. The process exits
 // 0 after a requested stop, 1 when a service failed.
 import { isPlatformError } from '@platform/shared';
 import { prettyFactory } from 'pino-pretty';
 import { loadOutputFormat, type OutputFormat } from './script-settings.ts';
 import { metricsTokenSource, seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
-import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
+import { startStack, unusablePorts, type StackOutput } from './stack-runner.ts';
 import { stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
 
 export interface StackCommand {
@@ -67,7 +67,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     if (isPlatformError(error) && error.code === 'SETTINGS_INVALID') return fail(`${command.label} cannot start: ${error.message}`);
     throw error;
   }
-  const taken = await takenPort(processes);
+  const taken = await unusablePorts(processes);
   if (taken) return fail(taken);
 
   const output = consoleOutput(command.label, format);

@@ -154,6 +154,35 @@ describe('npm start', () => {
     }
   });
 
+  it('names every taken port in one line, so that one run finds them all', async () => {
+    const holders = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const holder = createServer();
+        holder.listen(0, '127.0.0.1');
+        await once(holder, 'listening');
+        return holder;
+      }),
+    );
+    const [platform, mcp, api] = holders.map((holder) => String((holder.address() as { port: number }).port));
+    try {
+      const stack = await stackEnvironment({ PLATFORM_PORT: platform ?? '', MCP_PORT: mcp ?? '', WEBHOOK_API_PORT: api ?? '' });
+      const run = start(stack);
+      expect(await run.exited).toBe(1);
+      const lines = saidLines(run.output());
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^3 ports cannot be used, so nothing was started: /);
+      for (const [port, variable] of [
+        [platform, 'PLATFORM_PORT'],
+        [mcp, 'MCP_PORT'],
+        [api, 'WEBHOOK_API_PORT'],
+      ]) {
+        expect(lines[0]).toContain(`port ${port ?? ''} on 127.0.0.1 is already in use (${variable ?? ''}`);
+      }
+    } finally {
+      for (const holder of holders) holder.close();
+    }
+  });
+
   it('refuses a port fetch refuses to connect to in one line naming the variable and why, before anything starts', async () => {
     const stack = await stackEnvironment({ PLATFORM_PORT: '6000' });
     const run = start(stack);
