@@ -2,6 +2,7 @@
 // only when every step was seen. `npm run demo -- --start` starts the stack itself first (its
 // output goes to data/demo-stack.log) and stops it at the end. Ctrl-C ends the step under way,
 // cleans up what the demo made, stops a stack it started, and exits 130.
+import './dot-env.ts'; // first: .env is in process.env before any module reads it
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';

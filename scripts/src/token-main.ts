@@ -1,6 +1,7 @@
 // `npm run token -- <username> [--api]`: prints a seeded person's token from the running dev
 // platform, for the MCP gateway (default) or, with --api, for the platform and webhook REST API.
 // Only the token goes to stdout, so `$(npm run -s token -- oscar)` can be used in a command.
+import './dot-env.ts'; // first: .env is in process.env before any module reads it
 import { parseArgs } from 'node:util';
 import { personToken } from './platform-session.ts';
 import { stackAddresses } from './stack.ts';
