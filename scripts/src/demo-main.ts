@@ -1,7 +1,9 @@
-// `npm run demo`: the scripted demo against the stack `npm start` runs (see demo-flow.ts); exits 0
-// only when every step was seen. `npm run demo -- --start` starts the stack itself first (its
+// `npm run demo`: the scripted demo against the stack `npm start` runs (see demo-flow.ts), the one
+// data/stack.json records unless variables place it (see stack-locator.ts); exits 0 only when every
+// step was seen. `npm run demo -- --start` starts the stack itself first (its
 // output goes to data/demo-stack.log) and stops it at the end. Ctrl-C ends the step under way,
 // cleans up what the demo made, stops a stack it started, and exits 130.
+import './dot-env.ts'; // first: .env is in process.env before any module reads it
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -11,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
 import { runDemo } from './demo-flow.ts';
 import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
-import { repoRoot, stackAddresses, type Environment, type StackAddresses } from './stack.ts';
+import { locateStack, type LocatedStack } from './stack-locator.ts';
+import { repoRoot, stackAddresses, type Environment } from './stack.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code = 1): never => {
@@ -21,17 +24,23 @@ const fail = (message: string, code = 1): never => {
 
 const env: Environment = process.env;
 
-function commandLine(): { start: boolean; at: StackAddresses } {
+function commandLine(): { start: boolean; stack: LocatedStack } {
+  let start: boolean;
   try {
-    return {
-      start: parseArgs({ options: { start: { type: 'boolean', default: false } } }).values.start,
-      at: stackAddresses(env, 'embedded'),
-    };
+    start = parseArgs({ options: { start: { type: 'boolean', default: false } } }).values.start;
   } catch (error) {
     return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start])`, 2);
   }
+  try {
+    // A stack the demo starts is placed by the variables, as npm start places it.
+    if (start) return { start, stack: { addresses: stackAddresses(env, 'embedded'), found: '', unreachable: '' } };
+    return { start, stack: locateStack(env) };
+  } catch (error) {
+    return fail(`npm run demo: ${(error as Error).message}`, 2);
+  }
 }
-const { start, at } = commandLine();
+const { start, stack: located } = commandLine();
+const at = located.addresses;
 
 async function platformAnswers(): Promise<boolean> {
   return fetch(`${at.platformUrl}/health`, { signal: AbortSignal.timeout(2_000) }).then(
@@ -87,10 +96,10 @@ try {
     if (await platformAnswers())
       throw new Error(`something already answers at ${at.platformUrl}: run npm run demo without --start against it, or stop it first`);
     stack = await startStack();
-  } else if (!(await platformAnswers())) {
-    throw new Error(
-      `the stack is not running (nothing answers at ${at.platformUrl}): start it with npm start in another terminal, or run npm run demo -- --start`,
-    );
+  } else if (await platformAnswers()) {
+    print(located.found);
+  } else {
+    throw new Error(`the stack is not running (${located.unreachable}): start it with npm start in another terminal, or run npm run demo -- --start`);
   }
   // The ingest token npm start generated (or the one it was given).
   const ingestToken = env.WEBHOOK_INGEST_TOKEN || readDevSecrets(devSecretsFile(repoRoot)).WEBHOOK_INGEST_TOKEN;

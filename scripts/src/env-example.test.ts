@@ -3,6 +3,7 @@
 // loaders' own shapes, so a variable added to one is a variable .env.example must list.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { platformMcpVariables } from '@platform/shared';
 import { describe, expect, it } from 'vitest';
 import { devPlatformVariables } from '../../dev-platform/src/settings.ts';
@@ -35,5 +36,12 @@ describe('.env.example', () => {
   it('lists every variable npm start, start:pg and the demo declare for themselves', () => {
     expect(scriptVariables).toEqual(expect.arrayContaining(['LOG_FORMAT', 'DEMO_RECEIVER_PORT', 'STACK_POSTGRES_PORT']));
     expect(scriptVariables.filter((name) => !named(name))).toEqual([]);
+  });
+
+  it('says "Copy to .env", and a copy changes nothing until a line is uncommented: every assignment in it is a comment', () => {
+    expect(listed).toContain('Copy to .env');
+    // As Node's --env-file reads it: a copy must not pin an address that follows a port (PLATFORM_API_BASE_URL),
+    // nor undo what npm start sets (WEBHOOK_ALLOW_PRIVATE_TARGETS for the demo's receiver).
+    expect(parseEnv(listed)).toEqual({});
   });
 });

@@ -22,6 +22,7 @@ describe('the npm start banner', () => {
       addresses: stackAddresses(env, 'embedded'),
       people: [{ username: 'oscar', password: 'oscar-dev-password' }],
       secretsFile: '/repo/data/dev-secrets.env',
+      stackFile: 'data/stack.json',
       metricsToken: 'secrets-file',
     });
     for (const text of [
@@ -33,6 +34,7 @@ describe('the npm start banner', () => {
       'npx mcp-remote http://127.0.0.1:3300/mcp',
       '"args":["mcp-remote","http://127.0.0.1:3300/mcp"]',
       'oscar / oscar-dev-password',
+      "these commands find this stack's addresses in data/stack.json",
     ]) {
       expect(banner).toContain(text);
     }
@@ -49,6 +51,7 @@ describe('the npm start banner', () => {
         addresses: stackAddresses(env, 'embedded'),
         people: [],
         secretsFile: '/elsewhere/dev-secrets.env',
+        stackFile: 'data/stack.json',
         metricsToken,
       });
     const generated = bannerFor('secrets-file');

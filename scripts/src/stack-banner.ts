@@ -67,6 +67,8 @@ export function stackBanner(options: {
   readonly addresses: StackAddresses;
   readonly people: readonly SeededPerson[];
   readonly secretsFile: string;
+  /** Where the addresses are recorded for a second terminal, as shown (`data/stack.json`). */
+  readonly stackFile: string;
   readonly metricsToken: MetricsTokenSource;
 }): string {
   const { processes, readiness, addresses, people, secretsFile } = options;
@@ -80,7 +82,7 @@ export function stackBanner(options: {
     '',
     ...processes.map((p) => `  ${p.name.padEnd(width)}  ${p.serves}${p.ready.kind === 'tools' ? `: ${readiness.get(p.name) ?? ''}` : ''}`),
     '',
-    'Try it (in a second terminal):',
+    `Try it (in a second terminal: these commands find this stack's addresses in ${options.stackFile}):`,
     '  npm run demo                       the scripted demo: tools, a webhook, telemetry delivered, refusals',
     `  npm run token -- ${someone?.username ?? '<username>'}             a person's token for the MCP gateway (--api: for the REST API)`,
     `  people: ${people.map((p) => (p.password === undefined ? p.username : `${p.username} / ${p.password}`)).join(', ')}`,

@@ -1,12 +1,14 @@
 // The command-line side of running the stack (npm start, npm run start:pg): service output shown
-// formatted and prefixed, a taken port refused in one line before anything starts, the banner once
-// everything is ready, and Ctrl-C (or SIGTERM) stopping the services in order. The process exits
-// 0 after a requested stop, 1 when a service failed.
+// formatted and prefixed, taken ports refused in one line before anything starts, the banner and
+// data/stack.json (the addresses, for a second terminal) once everything is ready, and Ctrl-C (or
+// SIGTERM) stopping the services in order. The process exits 0 after a requested stop, 1 when a
+// service failed.
 import { isPlatformError } from '@platform/shared';
 import { prettyFactory } from 'pino-pretty';
 import { loadOutputFormat, type OutputFormat } from './script-settings.ts';
 import { metricsTokenSource, seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
-import { startStack, takenPort, type StackOutput } from './stack-runner.ts';
+import { readStackFileOrAbsent, removeStackFile, shownStackFile, stackFilePath, writeStackFile } from './stack-file.ts';
+import { startStack, unusablePorts, type StackOutput } from './stack-runner.ts';
 import { stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
 
 export interface StackCommand {
@@ -67,7 +69,16 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     if (isPlatformError(error) && error.code === 'SETTINGS_INVALID') return fail(`${command.label} cannot start: ${error.message}`);
     throw error;
   }
-  const taken = await takenPort(processes);
+  // One data folder holds one stack: a second would share its SQLite file and replace its stack file.
+  const stackFile = stackFilePath(env);
+  const recorded = readStackFileOrAbsent(stackFile);
+  if (recorded.kind === 'running') {
+    const { command: other, pid, addresses } = recorded.stack;
+    return fail(
+      `${command.label} cannot start: ${shownStackFile(stackFile)} names a stack that is running (${other}, pid ${pid}, ${addresses.platformUrl}): stop it first, or set WEBHOOK_DATA_DIR to another folder`,
+    );
+  }
+  const taken = await unusablePorts(processes);
   if (taken) return fail(taken);
 
   const output = consoleOutput(command.label, format);
@@ -100,12 +111,19 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     await command.afterStop?.();
     process.exit(0);
   });
+  const addresses = stackAddresses(env, topology);
+  // A second terminal's demo and token find the stack here; every way out but SIGKILL removes it.
+  writeStackFile(stackFile, { command: command.label, pid: process.pid, startedAt: new Date().toISOString(), addresses });
+  process.once('exit', () => {
+    removeStackFile(stackFile, process.pid);
+  });
   const banner = stackBanner({
     processes,
     readiness: stack.readiness,
-    addresses: stackAddresses(env, topology),
+    addresses,
     people: seededPeople(command.seedPath),
     secretsFile: command.secretsFile,
+    stackFile: shownStackFile(stackFile),
     metricsToken: metricsTokenSource(env),
   });
   if (!outputGone) process.stdout.write(banner);
@@ -118,6 +136,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
   });
   const outcome = await Promise.race([requested, stack.failed]);
   if (outcome !== 'requested') output.note(`${outcome}; stopping the stack`);
+  removeStackFile(stackFile, process.pid);
   await stack.stop();
   await command.afterStop?.();
   output.note('stopped');

@@ -1,5 +1,5 @@
-// Runs the stack's processes: refuses to start when a port is taken (one line naming the port and
-// its variable), starts each process in order and waits until it is ready before the next, prefixes
+// Runs the stack's processes: refuses to start when ports are taken (one line naming every such port
+// and its variable), starts each process in order and waits until it is ready before the next, prefixes
 // every output line with the process's name, and stops them in the reverse order. Each child is in
 // a process group of its own, so a Ctrl-C in the terminal reaches only the runner, which then stops
 // the children one by one (tool services deregister while the gateway still listens); each also has
@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts';
 import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
+import { requestFailure } from './request-failure.ts';
 import type { Client } from '@modelcontextprotocol/client';
 
 export interface StackOutput {
@@ -35,34 +36,50 @@ const defaultReadyTimeoutMs = 60_000;
 /** How long one process may take to stop before it is killed. */
 const stopTimeoutMs = 10_000;
 
-/** The first listener whose port is taken, as a one-line message; undefined when all are free. */
-export async function takenPort(processes: readonly StackProcess[]): Promise<string | undefined> {
+/**
+ * Every listener that cannot listen, as one line (undefined when all can): two variables naming
+ * one port, and every port taken or forbidden, so that five taken ports take one run to find, not five.
+ */
+export async function unusablePorts(processes: readonly StackProcess[]): Promise<string | undefined> {
+  const problems: { readonly alone: string; readonly listed: string }[] = [];
   const claimed = new Map<number, string>();
-  for (const { listens } of processes) {
-    for (const { port, variable } of listens) {
-      const other = claimed.get(port);
-      if (other !== undefined) return `${other} and ${variable} name the same port, ${port}; set one of them to another port.`;
-      claimed.set(port, variable);
-    }
-  }
+  const toTry: { readonly service: string; readonly listener: Listener }[] = [];
   for (const service of processes) {
     for (const listener of service.listens) {
-      const problem = await tryListen(listener);
-      if (problem) return `${service.name} cannot start: ${problem}`;
+      const other = claimed.get(listener.port);
+      if (other === undefined) {
+        claimed.set(listener.port, listener.variable);
+        toTry.push({ service: service.name, listener });
+        continue;
+      }
+      const same = `${other} and ${listener.variable} name the same port, ${listener.port}`;
+      problems.push({ alone: `${same}; set one of them to another port.`, listed: same });
     }
   }
-  return undefined;
+  const tried = await Promise.all(toTry.map(({ listener }) => tryListen(listener)));
+  tried.forEach((problem, index) => {
+    const at = toTry[index];
+    if (problem === undefined || at === undefined) return;
+    const { host, port, variable } = at.listener;
+    problems.push({ alone: `${at.service} cannot start: ${problem.message}`, listed: `port ${port} on ${host} ${problem.why} (${variable}, ${at.service})` });
+  });
+  if (problems.length === 0) return undefined;
+  if (problems.length === 1) return problems[0]?.alone;
+  return `${problems.length} ports cannot be used, so nothing was started: ${problems.map((p) => p.listed).join('; ')}; set each variable named to another port.`;
 }
 
-/** Why `listener` cannot listen, in the words a service would use; undefined when it can. */
-async function tryListen(listener: Listener): Promise<string | undefined> {
+/** Why `listener` cannot listen, whole and in short; undefined when it can. */
+async function tryListen(listener: Listener): Promise<{ readonly message: string; readonly why: string } | undefined> {
   const server = createServer();
   try {
     await listenOn(server, { host: listener.host, port: listener.port, portVariable: listener.variable });
     await closeServer(server);
     return undefined;
   } catch (error) {
-    return (error as Error).message;
+    const { message } = error as Error;
+    // listenOn's "port N on H <why>; set V to another port", without what is said once for all.
+    const why = /^port \d+ on \S+ (.*); set \S+ to another port$/.exec(message)?.[1] ?? message;
+    return { message, why };
   }
 }
 
@@ -70,28 +87,38 @@ async function tryListen(listener: Listener): Promise<string | undefined> {
 interface ProbeState {
   token?: string;
   client?: Client;
+  /** What the look under way is trying (`GET <url>`, ...), named with its failure. */
+  trying?: string;
   /** What the last look saw instead, for the message when it never gets ready. */
   lastProblem?: string;
 }
 
 /** One look at whether a process is ready: a description of what was seen, or undefined. */
 async function probe(ready: ReadyProbe, state: ProbeState): Promise<string | undefined> {
+  // What is being tried, so that a failure names it beside its cause.
+  const trying = (what: string) => {
+    state.trying = what;
+  };
   try {
     if (ready.kind === 'http') {
+      trying(`GET ${ready.url}`);
       const response = await fetch(ready.url, { signal: AbortSignal.timeout(2_000) });
       await response.body?.cancel();
       if (response.ok) return 'healthy';
       state.lastProblem = `GET ${ready.url} answered ${response.status}`;
       return undefined;
     }
+    trying(`POST ${ready.platformUrl}/dev/token (${ready.person}'s token for the gateway)`);
     state.token ??= (await personToken(ready.platformUrl, ready.person, ready.mcpUrl)).accessToken;
+    trying(`connecting an MCP client to ${ready.mcpUrl}`);
     state.client ??= await connectToGateway(ready.mcpUrl, state.token, 'npm-start-readiness');
+    trying(`tools/list at ${ready.mcpUrl}`);
     const { tools } = await state.client.listTools();
     if (tools.length > 0) return `the gateway lists ${tools.length} tools to ${ready.person}`;
     state.lastProblem = `the gateway lists no tools to ${ready.person} yet`;
     return undefined;
   } catch (error) {
-    state.lastProblem = error instanceof Error ? error.message : String(error);
+    state.lastProblem = `${state.trying ?? 'the readiness check'}: ${requestFailure(error)}`;
     return undefined;
   }
 }
@@ -105,7 +132,7 @@ async function lookOnce(ready: ReadyProbe, state: ProbeState, deadline: number):
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => {
-      state.lastProblem = `no answer within ${waitMs} ms`;
+      state.lastProblem = `${state.trying ?? 'the readiness check'}: no answer within ${waitMs} ms`;
       resolve(undefined);
     }, waitMs);
   });

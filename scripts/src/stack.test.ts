@@ -1,3 +1,4 @@
+import { settingsFailure } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { stackProcesses } from './stack.ts';
 
@@ -78,6 +79,47 @@ describe('the stack topologies', () => {
       "WEBHOOK_API_PORT must leave room for start:pg's second API",
     );
     expect(() => stackProcesses({ WEBHOOK_API_PORT: '65534' }, secrets, 'embedded', seed)).not.toThrow();
+  });
+
+  it('refuses every HTTP port fetch refuses to connect to, each named with the reason in one message; gRPC addresses may use them', () => {
+    const why = 'fetch refuses to connect to it (a blocked port); choose another';
+    const message = settingsFailure(() =>
+      stackProcesses(
+        { PLATFORM_PORT: '6000', PLATFORM_AI_PORT: '6665', MCP_PORT: '6666', WEBHOOK_API_PORT: '6667', DEMO_RECEIVER_PORT: '10080' },
+        secrets,
+        'embedded',
+        seed,
+      ),
+    );
+    for (const [name, port] of [
+      ['PLATFORM_PORT', 6000],
+      ['PLATFORM_AI_PORT', 6665],
+      ['MCP_PORT', 6666],
+      ['WEBHOOK_API_PORT', 6667],
+      ['DEMO_RECEIVER_PORT', 10080],
+    ]) {
+      expect(message).toContain(`${String(name)} must not be ${String(port)}: ${why}`);
+    }
+    expect(settingsFailure(() => stackProcesses({ WEBHOOK_DELIVERER_PORT: '6000' }, secrets, 'postgres', seed))).toContain(
+      `WEBHOOK_DELIVERER_PORT must not be 6000: ${why}`,
+    );
+    expect(settingsFailure(() => stackProcesses({ MCP_PUBLIC_URL: 'http://127.0.0.1:6000/mcp' }, secrets, 'embedded', seed))).toContain(
+      `MCP_PUBLIC_URL must not use port 6000: ${why}`,
+    );
+    expect(() => stackProcesses({ REGISTRY_ADDRESS: '127.0.0.1:6000', CALLBACK_ADDRESS: '127.0.0.1:6665' }, secrets, 'embedded', seed)).not.toThrow();
+  });
+
+  it('refuses a start:pg port that follows from another onto a port fetch refuses, naming the variable that places it', () => {
+    expect(settingsFailure(() => stackProcesses({ WEBHOOK_API_PORT: '5998' }, secrets, 'postgres', seed))).toContain(
+      "WEBHOOK_API_PORT must not put start:pg's second API on 6000: fetch refuses to connect to it (a blocked port); choose another",
+    );
+    expect(settingsFailure(() => stackProcesses({ WEBHOOK_API_PORT: '6662' }, secrets, 'postgres', seed))).toContain(
+      "WEBHOOK_API_PORT must not put start:pg's second deliverer on 6665",
+    );
+    expect(settingsFailure(() => stackProcesses({ WEBHOOK_API_PORT: '4100', WEBHOOK_DELIVERER_PORT: '6663' }, secrets, 'postgres', seed))).toContain(
+      "WEBHOOK_DELIVERER_PORT must not put start:pg's second deliverer on 6665",
+    );
+    expect(() => stackProcesses({ WEBHOOK_API_PORT: '5998' }, secrets, 'embedded', seed)).not.toThrow();
   });
 });
 

@@ -5,7 +5,7 @@
 // the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
 // reference to it.
 import { join, resolve } from 'node:path';
-import { localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
+import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
 
 export type { Environment };
 
@@ -71,17 +71,22 @@ export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN', 'W
 /** The variables that place the stack's processes, in the services' own settings vocabulary. */
 const placement = {
   PLATFORM_HOST: setting.host.default('127.0.0.1'),
-  PLATFORM_PORT: setting.port.default(4000),
-  PLATFORM_AI_PORT: setting.port.default(4001),
+  PLATFORM_PORT: setting.httpPort.default(4000),
+  PLATFORM_AI_PORT: setting.httpPort.default(4001),
   MCP_HOST: setting.host.default('127.0.0.1'),
-  MCP_PORT: setting.port.default(3000),
+  MCP_PORT: setting.httpPort.default(3000),
+  // gRPC: not fetched, so any port.
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
   WEBHOOK_API_HOST: setting.host.default('127.0.0.1'),
-  WEBHOOK_API_PORT: setting.port.default(4100),
+  WEBHOOK_API_PORT: setting.httpPort.default(4100),
   WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'),
-  WEBHOOK_DELIVERER_PORT: setting.port.optional(),
-  DEMO_RECEIVER_PORT: setting.port.default(4900),
+  WEBHOOK_DELIVERER_PORT: setting.httpPort.optional(),
+  DEMO_RECEIVER_PORT: setting.httpPort.default(4900),
+  // Where the platform, its AI service and the gateway say they are, when not where they listen.
+  PLATFORM_ISSUER: setting.baseUrl.optional(),
+  PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
+  MCP_PUBLIC_URL: setting.baseUrl.optional(),
 };
 
 /** The variables that place the stack: .env.example lists each. */
@@ -97,7 +102,20 @@ function loadPlacement(env: Environment, topology: Topology) {
     const roomNeeded = topology === 'postgres' ? 2 : 0;
     const highest = Math.max(values.WEBHOOK_API_PORT ?? 0, values.WEBHOOK_DELIVERER_PORT ?? 0) + 1;
     if (highest + roomNeeded > 65_535) yield ['WEBHOOK_API_PORT', "must leave room for start:pg's second API and deliverers, on the ports above it"];
+    else if (topology === 'postgres') yield* derivedPortProblems(values.WEBHOOK_API_PORT, values.WEBHOOK_DELIVERER_PORT);
   });
+}
+
+/** start:pg's ports that follow from another (its second API, its deliverers) and land on one fetch refuses. */
+function* derivedPortProblems(apiPort: number | undefined, delivererPort: number | undefined): Iterable<readonly [string, string]> {
+  if (apiPort === undefined) return;
+  const derived: (readonly [variable: string, port: number, what: string])[] = [['WEBHOOK_API_PORT', apiPort + 2, "start:pg's second API"]];
+  if (delivererPort === undefined) {
+    derived.push(['WEBHOOK_API_PORT', apiPort + 1, "start:pg's first deliverer"], ['WEBHOOK_API_PORT', apiPort + 3, "start:pg's second deliverer"]);
+  } else derived.push(['WEBHOOK_DELIVERER_PORT', delivererPort + 2, "start:pg's second deliverer"]);
+  for (const [variable, port, what] of derived) {
+    if (isFetchBlockedPort(port)) yield [variable, `must not put ${what} on ${port}: ${fetchBlockedPortReason}`];
+  }
 }
 
 /** host:port as the settings vocabulary takes it, split (an IPv6 host without its brackets). */
@@ -114,9 +132,9 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
   const apiPorts = topology === 'embedded' ? [apiPort] : [apiPort, apiPort + 2];
   // Where a service is reached from this machine, as the service names itself (localOrigin).
   return {
-    platformUrl: env.PLATFORM_ISSUER || localOrigin(s.PLATFORM_HOST, s.PLATFORM_PORT),
-    aiUrl: env.PLATFORM_AI_BASE_URL || localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
-    mcpUrl: env.MCP_PUBLIC_URL || `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`,
+    platformUrl: s.PLATFORM_ISSUER ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_PORT),
+    aiUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
+    mcpUrl: s.MCP_PUBLIC_URL ?? `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`,
     registryAddress: s.REGISTRY_ADDRESS,
     toolServiceAddress: s.CALLBACK_ADDRESS,
     webhookApiUrls: apiPorts.map((p) => localOrigin(s.WEBHOOK_API_HOST, p)),

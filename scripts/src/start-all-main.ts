@@ -2,6 +2,7 @@
 // deliverer on a SQLite file under ./data), each service in its own process, started in dependency
 // order and each ready before the next; then what a new user needs to try it. Ctrl-C stops the
 // services in the reverse order. `npm run start:pg` runs the scaled topology through the same code.
+import './dot-env.ts'; // first: .env is in process.env before any module reads it
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from '@platform/devtools/dev-secrets';
 import { defaultSeedPath } from './stack-banner.ts';
 import { runStackFromCommandLine } from './stack-command.ts';

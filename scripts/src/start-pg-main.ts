@@ -2,6 +2,7 @@
 // processes that only take requests and queue (WEBHOOK_RUN_DELIVERER=false), two deliverers, the
 // gateway and the tool service, all sharing one PostgreSQL: DATABASE_URL when it is set, otherwise
 // a cluster of the repository's own under data/postgres on 127.0.0.1:$STACK_POSTGRES_PORT (5433).
+import './dot-env.ts'; // first: .env is in process.env before any module reads it
 import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from '@platform/devtools/dev-secrets';
 import { startLocalPostgres, type LocalPostgres } from '@platform/devtools/local-postgres';

@@ -30,6 +30,10 @@ function runnerOf(run: CommandRun): number {
   return Number(line.trim().split(/\s+/)[0]);
 }
 
+/** What a command said itself: its output without npm's own lines (`> ...`, `npm error ...`) and blank ones. */
+const saidLines = (output: string) =>
+  output.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('>') && !/^npm (error|warn|notice) /.test(line));
+
 /** The order in which the output mentions each of `texts`, as their positions. */
 const positions = (output: string, texts: readonly string[]) => texts.map((text) => output.indexOf(text));
 
@@ -143,15 +147,49 @@ describe('npm start', () => {
       const stack = await stackEnvironment({ MCP_PORT: String(port) });
       const run = start(stack);
       expect(await run.exited).toBe(1);
-      const lines = run
-        .output()
-        .split('\n')
-        .filter((line) => line.trim() !== '' && !line.startsWith('>') && !line.startsWith('npm '));
-      expect(lines).toEqual([`mcp-server cannot start: port ${port} on 127.0.0.1 is already in use; set MCP_PORT to another port`]);
+      expect(saidLines(run.output())).toEqual([`mcp-server cannot start: port ${port} on 127.0.0.1 is already in use; set MCP_PORT to another port`]);
       expect(await takenPorts({ ...stack.env, MCP_PORT: '0' })).toEqual([]);
     } finally {
       holder.close();
     }
+  });
+
+  it('names every taken port in one line, so that one run finds them all', async () => {
+    const holders = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const holder = createServer();
+        holder.listen(0, '127.0.0.1');
+        await once(holder, 'listening');
+        return holder;
+      }),
+    );
+    const [platform, mcp, api] = holders.map((holder) => String((holder.address() as { port: number }).port));
+    try {
+      const stack = await stackEnvironment({ PLATFORM_PORT: platform ?? '', MCP_PORT: mcp ?? '', WEBHOOK_API_PORT: api ?? '' });
+      const run = start(stack);
+      expect(await run.exited).toBe(1);
+      const lines = saidLines(run.output());
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^3 ports cannot be used, so nothing was started: /);
+      for (const [port, variable] of [
+        [platform, 'PLATFORM_PORT'],
+        [mcp, 'MCP_PORT'],
+        [api, 'WEBHOOK_API_PORT'],
+      ]) {
+        expect(lines[0]).toContain(`port ${port ?? ''} on 127.0.0.1 is already in use (${variable ?? ''}`);
+      }
+    } finally {
+      for (const holder of holders) holder.close();
+    }
+  });
+
+  it('refuses a port fetch refuses to connect to in one line naming the variable and why, before anything starts', async () => {
+    const stack = await stackEnvironment({ PLATFORM_PORT: '6000' });
+    const run = start(stack);
+    expect(await run.exited).toBe(1);
+    expect(saidLines(run.output())).toEqual([
+      'npm start cannot start: Invalid settings: PLATFORM_PORT must not be 6000: fetch refuses to connect to it (a blocked port); choose another.',
+    ]);
   });
 
   it('npm run demo and npm run token refuse a bad option or variable in one line, exit code 2', async () => {

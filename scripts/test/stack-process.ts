@@ -3,7 +3,7 @@
 // ports and a data folder of the test's own, with the output kept for assertions and secret scans.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,18 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
+/** The secrets the tests' stacks run with: the seed's, an ingest and a metrics token. */
+export const stackSecrets: Readonly<Record<string, string>> = {
+  ...devSecrets,
+  WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack',
+  WEBHOOK_METRICS_TOKEN: 'test-metrics-token-of-the-stack',
+};
+
+/** Only what a person's shell would carry: no variable of the test run leaks into a command. */
+export function shellVariables(): Record<string, string> {
+  return Object.fromEntries(['PATH', 'HOME', 'LANG', 'TERM'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+}
+
 /** An environment for one stack: every port free, its own data folder, the seed's secrets, an ingest and a metrics token. */
 export async function stackEnvironment(extra: Record<string, string> = {}): Promise<StackEnvironment> {
   const [platform, mcp, api, registry, tools, receiver] = await Promise.all([
@@ -47,13 +59,10 @@ export async function stackEnvironment(extra: Record<string, string> = {}): Prom
     freePorts(1),
     freePorts(1),
   ]);
-  const secrets = { ...devSecrets, WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack', WEBHOOK_METRICS_TOKEN: 'test-metrics-token-of-the-stack' };
-  // Only what a person's shell would carry: no variable of the test run leaks into the stack.
-  const inherited = Object.fromEntries(['PATH', 'HOME', 'LANG', 'TERM'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
   return {
     env: {
-      ...inherited,
-      ...secrets,
+      ...shellVariables(),
+      ...stackSecrets,
       PLATFORM_PORT: String(platform),
       PLATFORM_AI_PORT: String(platform + 1),
       MCP_PORT: String(mcp),
@@ -68,7 +77,7 @@ export async function stackEnvironment(extra: Record<string, string> = {}): Prom
     platformUrl: `http://127.0.0.1:${platform}`,
     mcpUrl: `http://127.0.0.1:${mcp}/mcp`,
     webhookApiUrl: `http://127.0.0.1:${api}`,
-    secrets: Object.values(secrets),
+    secrets: Object.values(stackSecrets),
   };
 }
 
@@ -84,9 +93,23 @@ export interface CommandRun {
   readonly exited: Promise<number | null>;
 }
 
-/** `npm <args>` from the repository root, as a person types it. */
-export function runNpm(args: readonly string[], env: Record<string, string>): CommandRun {
-  const child = spawn('npm', [...args], { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * A folder npm runs the repository's commands in as if it were the repository: the root's scripts
+ * (word for word), `scripts/` and `node_modules/` linked, and what it holds of its own: `.env` when
+ * given, and `data/`, where the stack keeps its files. Nothing the test writes lands in the repository.
+ */
+export function projectCopy(dotEnv?: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'stack-project-'));
+  const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'stack-project-copy', private: true, type: 'module', scripts }));
+  for (const linked of ['scripts', 'node_modules']) symlinkSync(join(repoRoot, linked), join(folder, linked));
+  if (dotEnv !== undefined) writeFileSync(join(folder, '.env'), dotEnv, { mode: 0o600 });
+  return folder;
+}
+
+/** `npm <args>` from the repository root (or `cwd`), as a person types it. */
+export function runNpm(args: readonly string[], env: Record<string, string>, cwd = repoRoot): CommandRun {
+  const child = spawn('npm', [...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   for (const stream of [child.stdout, child.stderr]) {

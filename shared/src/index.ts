@@ -6,6 +6,7 @@ export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
 export { systemTimers, type Timers } from './timers.ts';
 export { parseEnvironment, setting, logLevels, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
+export { fetchBlockedPortReason, fetchBlockedPorts, isFetchBlockedPort } from './fetch-blocked-ports.ts';
 export {
   loadPlatformAppSettings,
   loadPlatformMcpSettings,

@@ -18,6 +18,8 @@ describe('the settings vocabulary', () => {
     ['credentials', 'https://user:pw@platform.example', 'must not carry credentials'],
     ['a query', 'https://platform.example/?token=x', 'must not carry credentials, a query'],
     ['no URL at all', 'platform', 'must be an absolute http or https URL'],
+    ['a port fetch refuses', 'http://127.0.0.1:6000', 'must not use port 6000: fetch refuses to connect to it (a blocked port); choose another'],
+    ['a port fetch refuses, on https', 'https://platform.example:10080/api', 'must not use port 10080: fetch refuses'],
   ])('refuses a base URL with %s', (_case, value, message) => {
     const text = settingsFailure(() => parseEnvironment({ PLATFORM_API_BASE_URL: setting.baseUrl }, { PLATFORM_API_BASE_URL: value }));
     expect(text).toContain(`PLATFORM_API_BASE_URL ${message}`);
@@ -48,5 +50,31 @@ describe('the settings vocabulary', () => {
 
   it.each(['65536', '-1', '80a', ' '])('refuses the port %j', (value) => {
     expect(settingsFailure(() => parseEnvironment({ P: setting.port }, { P: value }))).toMatch(/P (must be a port number|is required)/);
+  });
+
+  it.each(['6000', '6665', '10080', '1'])('refuses the HTTP port %s, which fetch refuses to connect to, saying so in one line', (value) => {
+    const text = settingsFailure(() => parseEnvironment({ PLATFORM_PORT: setting.httpPort }, { PLATFORM_PORT: value }));
+    expect(text).toBe(`Invalid settings: PLATFORM_PORT must not be ${value}: fetch refuses to connect to it (a blocked port); choose another.`);
+  });
+
+  it('takes any other HTTP port, and leaves ports that are not fetched (a database, gRPC) alone', () => {
+    expect(parseEnvironment({ A: setting.httpPort, B: setting.httpPort.default(4000), C: setting.port }, { A: '6001', C: '6000' })).toEqual({
+      A: 6001,
+      B: 4000,
+      C: 6000,
+    });
+  });
+
+  it('names every blocked port among the other bad variables in one message', () => {
+    const text = settingsFailure(() =>
+      parseEnvironment(
+        { PLATFORM_PORT: setting.httpPort, MCP_PORT: setting.httpPort, WEBHOOK_API_PORT: setting.httpPort, URL: setting.baseUrl },
+        { PLATFORM_PORT: '6000', MCP_PORT: '6666', WEBHOOK_API_PORT: 'x', URL: 'http://127.0.0.1:6667' },
+      ),
+    );
+    expect(text).toContain('PLATFORM_PORT must not be 6000');
+    expect(text).toContain('MCP_PORT must not be 6666');
+    expect(text).toContain('WEBHOOK_API_PORT must be a port number');
+    expect(text).toContain('URL must not use port 6667');
   });
 });

@@ -3,6 +3,7 @@
 // parseEnvironment, which reads them all and names every bad variable in one message.
 import { z } from 'zod';
 import { PlatformError } from './errors.ts';
+import { fetchBlockedPortReason, isFetchBlockedPort } from './fetch-blocked-ports.ts';
 import { isLoopbackHost } from './loopback.ts';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -19,11 +20,13 @@ const parseBaseUrl = (value: string, context: z.RefinementCtx): string => {
     context.addIssue({ code: 'custom', message: 'must use https (plain http is allowed on loopback only, where tokens do not leave the machine)' });
   } else if (url.username || url.password || url.search || url.hash) {
     context.addIssue({ code: 'custom', message: 'must not carry credentials, a query or a fragment' });
+  } else if (url.port !== '' && isFetchBlockedPort(Number(url.port))) {
+    context.addIssue({ code: 'custom', message: `must not use port ${url.port}: ${fetchBlockedPortReason}` });
   }
   return url ? url.href.replace(/\/+$/, '') : value;
 };
 
-/** An http(s) base address without a trailing slash; plain http only on loopback. */
+/** An http(s) base address without a trailing slash; plain http only on loopback; never on a port fetch refuses. */
 const baseUrl = z.string(expected('an http or https URL')).trim().transform(parseBaseUrl);
 
 /** A comma-separated list of base addresses (blank entries ignored). */
@@ -47,13 +50,22 @@ const wholeNumber = (min: number, unit: string, max = Number.MAX_SAFE_INTEGER) =
     .refine((n) => n >= min && n <= max && Number.isSafeInteger(n), `must be a whole number of ${unit}, ${range}`);
 };
 
-/** A TCP port; 0 lets the system choose. */
+/** A TCP port; 0 lets the system choose. For a port HTTP clients reach, `httpPort`. */
 const port = z
   .string(expected('a port number'))
   .trim()
   .regex(/^\d{1,5}$/, 'must be a port number (0 to 65535)')
   .transform(Number)
   .refine((n) => n <= 65_535, 'must be a port number (0 to 65535)');
+
+/**
+ * A port that HTTP clients reach (a service's HTTP port, the demo's receiver): a port fetch refuses
+ * is refused here, at start, rather than found by a client that can never connect. gRPC and
+ * database ports are not fetched and stay `port`.
+ */
+const httpPort = port.superRefine((n, context) => {
+  if (isFetchBlockedPort(n)) context.addIssue({ code: 'custom', message: `must not be ${n}: ${fetchBlockedPortReason}` });
+});
 
 /** A host name or IP address to listen on or connect to. */
 const host = z
@@ -80,7 +92,7 @@ const postgresUrl = z
   .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), 'must be a postgres:// URL');
 
 /** The kinds of setting; each service's loader builds its schema from these. */
-export const setting = { baseUrl, baseUrlList, wholeNumber, port, host, hostPort, text, flag, logLevel, postgresUrl };
+export const setting = { baseUrl, baseUrlList, wholeNumber, port, httpPort, host, hostPort, text, flag, logLevel, postgresUrl };
 
 /** Problems only visible across variables: [variable, message] pairs, given the values that parsed. */
 export type CrossCheck<Values> = (values: Partial<Values>) => Iterable<readonly [variable: string, message: string]>;

@@ -25,6 +25,16 @@ describe('loadWebhookApiSettings', () => {
     }
   });
 
+  it('refuses an HTTP port fetch refuses to connect to, for the API and the deliverer alone, and a platform address on one', () => {
+    const why = 'fetch refuses to connect to it (a blocked port); choose another';
+    const api = settingsFailure(() => loadWebhookApiSettings({ ...required, WEBHOOK_API_PORT: '6000', PLATFORM_API_BASE_URL: 'http://127.0.0.1:6665' }));
+    expect(api).toContain(`WEBHOOK_API_PORT must not be 6000: ${why}`);
+    expect(api).toContain(`PLATFORM_API_BASE_URL must not use port 6665: ${why}`);
+    expect(settingsFailure(() => loadDelivererSettings({ ...required, WEBHOOK_DELIVERER_PORT: '10080' }))).toContain(
+      `WEBHOOK_DELIVERER_PORT must not be 10080: ${why}`,
+    );
+  });
+
   it('names every bad variable and never echoes a secret value', () => {
     const message = settingsFailure(() =>
       loadWebhookApiSettings({ WEBHOOK_API_PORT: 'x', DATABASE_URL: 'mysql://u:secret-password@h/db', ME_CACHE_TTL_SECONDS: '-1' }),

@@ -83,7 +83,7 @@ const keyRing = z.string().transform((value, context) => {
 
 const shape = {
   WEBHOOK_API_HOST: setting.host.default('127.0.0.1'),
-  WEBHOOK_API_PORT: setting.port.default(4100),
+  WEBHOOK_API_PORT: setting.httpPort.default(4100),
   PLATFORM_API_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4000'),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
   PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds').default(10_000),
@@ -123,7 +123,7 @@ const ingestToken = z.string({ error: 'is required (the bearer token of POST /in
 const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken, WEBHOOK_PERMISSIONS_MAX_AGE: duration(100).default(defaultPermissionsMaxAgeMs) };
 
 /** A deliverer alone's: the common ones and where its health and metrics listen. */
-const delivererShape = { ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.port.default(4101) };
+const delivererShape = { ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.httpPort.default(4101) };
 
 /** Every variable the API's settings read: .env.example lists each. */
 export const webhookApiVariables: readonly string[] = Object.freeze(Object.keys(apiShape));

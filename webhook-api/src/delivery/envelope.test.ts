@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CredentialVault } from '../configs/credential-vault.ts';
+import { createOpenApiDocument } from '../http/openapi.ts';
 import { buildDeliveryRequest, buildEnvelopeBody, DeliveryBuildError, deliveryUserAgent } from './envelope.ts';
 import type { OutgoingDelivery } from './outgoing.ts';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
@@ -52,9 +52,10 @@ describe('buildEnvelopeBody', () => {
 });
 
 describe('buildDeliveryRequest', () => {
-  it('names the webhook-api version in the User-Agent', () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(deliveryUserAgent).toBe(`Platform.Cloud.Stream.WebhookHttpClient/${version}`);
+  it("names the service's release in the User-Agent: the version the OpenAPI document states, not a placeholder", () => {
+    const { info } = createOpenApiDocument('http://127.0.0.1:4100') as { info: { version: string } };
+    expect(info.version).toMatch(/^[1-9]\d*\.\d+\.\d+$/);
+    expect(deliveryUserAgent).toBe(`Platform.Cloud.Stream.WebhookHttpClient/${info.version}`);
   });
 
   it('sends the platform headers, and only those, for authType None', () => {

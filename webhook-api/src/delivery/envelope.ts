@@ -1,15 +1,15 @@
 // The request one delivery attempt makes: the envelope (built from the points' JSON text, never
 // re-parsed) and the headers (platform, retry, custom, the decrypted authentication, and the
 // Standard Webhooks id, timestamp and signature).
-import packageJson from '../../package.json' with { type: 'json' };
 import { signingSecretBinding, signingSecretsAt } from '../configs/signing-secrets.ts';
 import type { DecryptCredentials, OutgoingDelivery } from './outgoing.ts';
 import type { KeyObject } from 'node:crypto';
+import { webhookServiceRelease } from './service-release.ts';
 import { signatureHeader } from './signature.ts';
 import { uncachedSigningKeys, type SigningKeys } from './signing-keys.ts';
 
-/** The User-Agent of deliveries with metadata headers: the webhook-api's package version. */
-export const deliveryUserAgent = `Platform.Cloud.Stream.WebhookHttpClient/${packageJson.version}`;
+/** The User-Agent of deliveries with metadata headers: the webhook service's release. */
+export const deliveryUserAgent = `Platform.Cloud.Stream.WebhookHttpClient/${webhookServiceRelease}`;
 
 /** Why a request could not be built from what is stored: the attempt is dropped. The message never holds a credential. */
 export class DeliveryBuildError extends Error {

@@ -43,7 +43,7 @@ export const deliveryRequestDocument = {
           'v1, and the base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the signing secret; for 24 hours after a rotation, one by each secret, space-separated.',
           true,
         ),
-        header('User-Agent', 'Platform.Cloud.Stream.WebhookHttpClient/<version>, when includeMetadataHeaders is true.', false),
+        header('User-Agent', "Platform.Cloud.Stream.WebhookHttpClient/<version> (this document's info.version), when includeMetadataHeaders is true.", false),
         header('X-Webhook-Timestamp', 'ISO 8601 time of sending, when includeMetadataHeaders is true.', false),
         header('X-Webhook-Retry-Count', '0 on the first attempt, then 1, 2, ..., when includeRetryHeader is true.', false),
       ],

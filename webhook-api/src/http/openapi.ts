@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { errorCatalog } from './errors.ts';
 import { defaultLimits } from '../configs/limits.ts';
+import { webhookServiceRelease } from '../delivery/service-release.ts';
 import { deliveryRouteSpecs } from './deliveries.routes.ts';
 import { deliveryRequestDocument } from './delivery-request.openapi.ts';
 import type { DeliveryRouteSpec, FixedPaging, RouteSpec } from './route-spec.ts';
@@ -131,7 +132,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
     openapi: '3.1.0',
     info: {
       title: 'Device telemetry webhooks',
-      version: '2.0.0',
+      version: webhookServiceRelease,
       description:
         'Configure webhooks that push raw device telemetry to your endpoint. Experimental: the API and payload format may change between releases. Requires cloud 3.7.0 or later.',
     },
