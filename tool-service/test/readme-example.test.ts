@@ -1,4 +1,4 @@
-// The README's worked example of a new tool service is examples/hello-tools.ts, word for word, and
+// The worked example of a new tool service in docs/tool-sdk.md is examples/hello-tools.ts, word for word, and
 // it runs as written: started as its own process against the dev platform and a registry, it
 // registers and answers a delegated call.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,9 +17,9 @@ afterAll(() => {
   child?.kill('SIGKILL');
 });
 
-describe('the README example tool service', () => {
-  it('is in the README word for word', () => {
-    expect(readFileSync(resolve(root, 'README.md'), 'utf8')).toContain(`\`\`\`ts\n${readFileSync(examplePath, 'utf8')}\`\`\``);
+describe('the docs/tool-sdk.md example tool service', () => {
+  it('is in docs/tool-sdk.md word for word', () => {
+    expect(readFileSync(resolve(root, 'docs/tool-sdk.md'), 'utf8')).toContain(`\`\`\`ts\n${readFileSync(examplePath, 'utf8')}\`\`\``);
   });
 
   it('runs as written: registers at the gateway and counts a company’s devices for a delegated caller', async () => {
