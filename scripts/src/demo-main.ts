@@ -12,9 +12,10 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
 import { runDemo } from './demo-flow.ts';
+import { demoNextSteps } from './demo-next-steps.ts';
 import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
 import { locateStack, type LocatedStack } from './stack-locator.ts';
-import { repoRoot, stackAddresses, type Environment } from './stack.ts';
+import { demoPerson, repoRoot, stackAddresses, type Environment } from './stack.ts';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code = 1): never => {
@@ -106,7 +107,8 @@ try {
   if (!ingestToken) throw new Error(`no WEBHOOK_INGEST_TOKEN: set it to the one the webhook API runs with (npm start keeps it in ${devSecretsFile(repoRoot)})`);
   print(`The telemetry demo, against ${at.mcpUrl}\n`);
   await runDemo({ addresses: at, ingestToken, print, signal: interrupt.signal });
-  print('\nDemo complete: every step was seen.');
+  print('\nDemo complete: every step was seen.\n');
+  for (const line of demoNextSteps(at, demoPerson)) print(line);
 } catch (error) {
   failed = true;
   process.stderr.write(`\nDemo failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2,12 +2,15 @@
 // records its addresses in data/stack.json, and npm run demo and npm run token, with no variable
 // set, use them and say so. The commands run in a project copy of the test's own (its data/ and a
 // .env holding the secrets, as a person's would), so nothing lands in the repository.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeGatewaySession, connectToGateway } from '../src/platform-session.ts';
 import { projectCopy, runNpm, shellVariables, stackEnvironment, stackSecrets, type CommandRun } from './stack-process.ts';
 
+const execFileAsync = promisify(execFile);
 const running: CommandRun[] = [];
 afterAll(async () => {
   for (const run of running) run.interrupt();
@@ -75,6 +78,18 @@ describe('a second terminal', () => {
     expect(demo.output()).toContain(`The telemetry demo, against ${stack.mcpUrl}`);
     expect(demo.output()).toContain(`-> http://127.0.0.1:${stack.env.DEMO_RECEIVER_PORT ?? ''}/telemetry/`);
     expect(demo.output()).toContain('Demo complete: every step was seen.');
+
+    // What the demo says to try next works as printed, from the same folder, with no variable set.
+    const commands = demo
+      .output()
+      .split('\n')
+      .filter((line) => /^ {4}(curl|npx @modelcontextprotocol\/inspector) /.test(line) && !line.includes('<webhook id>'))
+      .map((line) => line.trim());
+    expect(commands).toHaveLength(2);
+    const [inspector, curl] = commands;
+    const shell = (command: string) => execFileAsync('sh', ['-c', command], { cwd: project, env: secondTerminal, timeout: 60_000 });
+    expect((await shell(inspector ?? '')).stdout).toContain('"name": "create_webhook"');
+    expect(Array.isArray(JSON.parse((await shell(`${curl ?? ''} --fail --silent`)).stdout))).toBe(true);
 
     start.interrupt();
     await start.waitForLine('npm start    | stopped', 30_000);

@@ -11,7 +11,7 @@ import { delegatedCalls, startedToolServiceForTests } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 // The platform tools never reach the webhook API; nothing listens there.
-const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: 'http://127.0.0.1:9' }));
+const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: 'http://127.0.0.1:8' }));
 const { tokens, call } = delegatedCalls(() => platform().issuer, tools);
 
 describe('the platform tools', () => {
