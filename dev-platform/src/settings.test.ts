@@ -11,6 +11,12 @@ describe('loadDevPlatformSettings', () => {
     });
   });
 
+  it('refuses a port fetch refuses to connect to, for the platform and its AI service', () => {
+    expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_PORT: '6000', PLATFORM_AI_PORT: '10080' }))).toMatch(
+      /PLATFORM_PORT must not be 6000: fetch refuses to connect to it.*PLATFORM_AI_PORT must not be 10080/s,
+    );
+  });
+
   it('derives them from the host it listens on, as this machine reaches it', () => {
     expect(loadDevPlatformSettings({ PLATFORM_HOST: '::1' })).toMatchObject({ issuer: 'http://[::1]:4000', aiBaseUrl: 'http://[::1]:4001' });
     expect(loadDevPlatformSettings({ PLATFORM_HOST: '0.0.0.0' })).toMatchObject({ issuer: 'http://127.0.0.1:4000' });

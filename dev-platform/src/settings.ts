@@ -31,9 +31,9 @@ export interface DevPlatformSettings {
 
 const shape = {
   PLATFORM_HOST: setting.host.default('127.0.0.1'),
-  PLATFORM_PORT: setting.port.default(4000),
+  PLATFORM_PORT: setting.httpPort.default(4000),
   PLATFORM_ISSUER: setting.baseUrl.optional(),
-  PLATFORM_AI_PORT: setting.port.default(4001),
+  PLATFORM_AI_PORT: setting.httpPort.default(4001),
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
   PLATFORM_SEED: setting.text.optional(),
   PLATFORM_CLIENTS_FILE: setting.text.optional(),

@@ -32,6 +32,10 @@ describe('the MCP gateway settings', () => {
     expect(Object.isFrozen(settings)).toBe(true);
   });
 
+  it('refuses an MCP port fetch refuses to connect to', () => {
+    expect(() => loadMcpServerSettings({ ...secret, MCP_PORT: '6667' })).toThrow(/MCP_PORT must not be 6667: fetch refuses to connect to it/);
+  });
+
   it('requires the client secret and gives it no default', () => {
     expect(failure({})).toContain('MCP_GATEWAY_CLIENT_SECRET is required');
   });

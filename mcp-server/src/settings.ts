@@ -83,7 +83,7 @@ const appKeyList = setting.text
 
 const shape = {
   MCP_HOST: setting.host.default('127.0.0.1'),
-  MCP_PORT: setting.port.default(3000),
+  MCP_PORT: setting.httpPort.default(3000),
   MCP_PUBLIC_URL: setting.baseUrl.optional(),
   MCP_ALLOWED_HOSTS: hostList.optional(),
   MCP_ALLOWED_ORIGINS: hostList.optional(),
