@@ -3,6 +3,9 @@
 import autocannon from 'autocannon';
 import { Bench } from 'tinybench';
 
+/** A line of the report on standard output: a bench's figures are its output, not a service's log. */
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
 export interface Figure {
   readonly name: string;
   readonly value: number;
@@ -11,10 +14,10 @@ export interface Figure {
 
 export function printComparison(title: string, measured: Figure, baseline: Figure): void {
   const ratio = measured.value / baseline.value;
-  console.log(`\n${title}`);
-  console.log(`  ${measured.name.padEnd(48)} ${format(measured.value).padStart(12)} ${measured.unit}`);
-  console.log(`  ${baseline.name.padEnd(48)} ${format(baseline.value).padStart(12)} ${baseline.unit}  (baseline, same run)`);
-  console.log(`  ratio ${format(ratio)}x`);
+  print(`\n${title}`);
+  print(`  ${measured.name.padEnd(48)} ${format(measured.value).padStart(12)} ${measured.unit}`);
+  print(`  ${baseline.name.padEnd(48)} ${format(baseline.value).padStart(12)} ${baseline.unit}  (baseline, same run)`);
+  print(`  ratio ${format(ratio)}x`);
 }
 
 export interface Latencies {
@@ -25,9 +28,8 @@ export interface Latencies {
 
 /** The p50 and p99 latency of each target, one line each. */
 export function printLatencies(title: string, ...targets: readonly Latencies[]): void {
-  console.log(`\n${title}`);
-  for (const { name, p50Ms, p99Ms } of targets)
-    console.log(`  ${name.padEnd(48)} p50 ${p50Ms.toFixed(2).padStart(8)} ms   p99 ${p99Ms.toFixed(2).padStart(8)} ms`);
+  print(`\n${title}`);
+  for (const { name, p50Ms, p99Ms } of targets) print(`  ${name.padEnd(48)} p50 ${p50Ms.toFixed(2).padStart(8)} ms   p99 ${p99Ms.toFixed(2).padStart(8)} ms`);
 }
 
 function format(value: number): string {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { handToPostgres, runPostgresProgram } from './local-postgres.ts';
+import { givenTestDatabaseUrl } from './test-database-settings.ts';
 
 export interface PostgresCluster {
   readonly url: string;
@@ -15,7 +16,7 @@ export interface PostgresCluster {
 }
 
 export async function startPostgresCluster(): Promise<PostgresCluster> {
-  const given = process.env.TEST_DATABASE_URL;
+  const given = givenTestDatabaseUrl();
   if (given) return { url: given, stop: () => undefined };
 
   const dir = mkdtempSync(join(tmpdir(), 'webhook-pg-'));

@@ -1,4 +1,4 @@
-// Loads ./.env (where npm runs the command: the repository) into process.env when there is one,
+// Loads ./.env (where npm runs the command: the repository) into the environment when there is one,
 // with Node's own parser; what the environment sets wins over it. npm start, start:pg, the demo and
 // npm run token import this module first, so it runs before any other module reads a variable. Not
 // `node --env-file-if-exists=.env`: Node 24 then says ".env not found. Continuing without it." on
