@@ -1,7 +1,7 @@
 // The delivery endpoints of a configuration, in the route-table style of webhooks.routes.ts (the
 // OpenAPI document reads every table): its attempt log, newest first; sending a delivery that waits
 // for its retry now; and sending a dropped or failed delivery again.
-import { Router, type Request, type Response } from 'express';
+import { type Router } from 'express';
 import { z } from 'zod';
 import { deliveriesQuery, deliveryAttempt, resentDelivery, retriedDelivery, type DeliveryAttempt } from './deliveries.schemas.ts';
 import { notFound, WebhookApiError } from './errors.ts';
@@ -10,7 +10,7 @@ import { idOf, parse } from './route-inputs.ts';
 import type { AttemptRecord } from '../queue/delivery-queue.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import type { DeliveryRouteSpec, FixedPaging } from './route-spec.ts';
+import { routerOf, type DeliveryRouteSpec, type FixedPaging, type RouteHandler } from './route-spec.ts';
 import { configFor } from './webhooks.routes.ts';
 
 export interface DeliveryRouteDependencies {
@@ -19,7 +19,7 @@ export interface DeliveryRouteDependencies {
   readonly now?: () => number;
 }
 
-type Handler = (req: Request, res: Response, deps: DeliveryRouteDependencies) => Promise<void>;
+type Handler = RouteHandler<DeliveryRouteDependencies>;
 
 const attemptPaging: FixedPaging = { most: 100, byDefault: 50, order: 'newest first' };
 
@@ -115,11 +115,4 @@ const handlers: Record<OperationId, Handler> = {
   },
 };
 
-export function createDeliveryRoutes(deps: DeliveryRouteDependencies): Router {
-  const router = Router();
-  for (const spec of deliveryRouteSpecs) {
-    const handler = handlers[spec.operationId];
-    router[spec.method](spec.path, (req, res) => handler(req, res, deps));
-  }
-  return router;
-}
+export const createDeliveryRoutes = (deps: DeliveryRouteDependencies): Router => routerOf(deliveryRouteSpecs, handlers, deps);

@@ -1,5 +1,6 @@
 // A route as its table states it: method, path, rights, inputs and success shape, read by the
 // Express router and by the OpenAPI document alike, so the two cannot drift apart.
+import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import type { WebhookLimits } from '../configs/limits.ts';
 import type { Right } from './caller-guard.ts';
@@ -31,4 +32,21 @@ export interface FixedPaging {
 export interface DeliveryRouteSpec extends Omit<RouteSpec, 'success' | 'paging'> {
   readonly success: { readonly status: 200 | 202; readonly schema: z.ZodType; readonly description: string };
   readonly paging?: FixedPaging;
+}
+
+/** A route's handler, given the dependencies of its table. */
+export type RouteHandler<Deps> = (req: Request, res: Response, deps: Deps) => Promise<void>;
+
+/** The Express router of a route table: each route to the handler named by its operationId. */
+export function routerOf<Spec extends Pick<RouteSpec, 'method' | 'path' | 'operationId'>, Deps>(
+  specs: readonly Spec[],
+  handlers: Record<Spec['operationId'], RouteHandler<Deps>>,
+  deps: Deps,
+): Router {
+  const router = Router();
+  for (const spec of specs) {
+    const handler = handlers[spec.operationId as Spec['operationId']];
+    router[spec.method](spec.path, (req, res) => handler(req, res, deps));
+  }
+  return router;
 }

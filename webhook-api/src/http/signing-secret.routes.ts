@@ -1,13 +1,13 @@
 // A configuration's signing secret (Standard Webhooks), for a manager: read it to verify deliveries,
 // and rotate it; for a day after a rotation deliveries carry a signature by the old secret and by the
 // new, so a receiver can switch over without refusing any. Answers are never cached on the way.
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import { z } from 'zod';
 import type { CredentialVault } from '../configs/credential-vault.ts';
 import { rotatedSigningSecrets, signingSecretBinding } from '../configs/signing-secrets.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { notFound } from './errors.ts';
-import type { DeliveryRouteSpec } from './route-spec.ts';
+import { routerOf, type DeliveryRouteSpec, type RouteHandler } from './route-spec.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
 import { configFor } from './webhooks.routes.ts';
 
@@ -45,7 +45,7 @@ export const signingSecretRouteSpecs = [
 ] as const satisfies readonly DeliveryRouteSpec[];
 
 type OperationId = (typeof signingSecretRouteSpecs)[number]['operationId'];
-type Handler = (req: Request, res: Response, deps: SigningSecretRouteDependencies) => Promise<void>;
+type Handler = RouteHandler<SigningSecretRouteDependencies>;
 
 function sendSecret(res: Response, secret: string): void {
   res.set('cache-control', 'no-store');
@@ -66,11 +66,4 @@ const handlers: Record<OperationId, Handler> = {
   },
 };
 
-export function createSigningSecretRoutes(deps: SigningSecretRouteDependencies): Router {
-  const router = Router();
-  for (const spec of signingSecretRouteSpecs) {
-    const handler = handlers[spec.operationId];
-    router[spec.method](spec.path, (req, res) => handler(req, res, deps));
-  }
-  return router;
-}
+export const createSigningSecretRoutes = (deps: SigningSecretRouteDependencies): Router => routerOf(signingSecretRouteSpecs, handlers, deps);

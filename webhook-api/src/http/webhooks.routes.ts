@@ -1,7 +1,7 @@
 // The twelve endpoints of /v2/webhooks as one table: method, path, rights, body and success shape
 // for both the Express router and the OpenAPI document, next to their handlers.
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { callerContextOf, requireRight, type Right } from './caller-guard.ts';
 import { fieldsForCreate, fieldsForUpdate, publicConfig } from '../configs/config-writes.ts';
@@ -10,7 +10,7 @@ import { firstSigningSecrets } from '../configs/signing-secrets.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from '../configs/limits.ts';
-import type { RouteSpec } from './route-spec.ts';
+import { routerOf, type RouteHandler, type RouteSpec } from './route-spec.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
@@ -26,7 +26,7 @@ export interface RouteDependencies {
   readonly now?: () => Date;
 }
 
-type Handler = (req: Request, res: Response, deps: RouteDependencies) => Promise<void>;
+type Handler = RouteHandler<RouteDependencies>;
 
 /** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
 export async function configFor(req: Request, res: Response, deps: Pick<RouteDependencies, 'store'>, right: Right): Promise<StoredConfig> {
@@ -266,11 +266,4 @@ const handlers: Record<OperationId, Handler> = {
   },
 };
 
-export function createWebhookRoutes(deps: RouteDependencies): Router {
-  const router = Router();
-  for (const spec of routeSpecs) {
-    const handler = handlers[spec.operationId];
-    router[spec.method](spec.path, (req, res) => handler(req, res, deps));
-  }
-  return router;
-}
+export const createWebhookRoutes = (deps: RouteDependencies): Router => routerOf(routeSpecs, handlers, deps);
