@@ -2,9 +2,9 @@
 // again and again under continuous ingest loses no point; two deliverers on PostgreSQL share the
 // work without sending anything twice; a second API process routes by the configuration as it is
 // now, without a restart.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { createLogger } from '@platform/shared';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests, until } from '@platform/shared/testing';
@@ -15,6 +15,7 @@ import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { openPostgresDatabase } from '../src/database.ts';
+import { startService } from './service-process.ts';
 import {
   newStoreLocation,
   postTelemetry,
@@ -30,8 +31,6 @@ import {
 
 const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
-const workspace = resolve(import.meta.dirname, '..');
-const nodeBinary = process.execPath;
 /** The children's in-flight limit per endpoint: what a kill can leave sent but not recorded, with the settlements not yet written. */
 const perEndpoint = 8;
 
@@ -59,27 +58,11 @@ function childEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.
   };
 }
 
-/** Starts `script` of webhook-api and waits until GET `<url>/health` answers. */
-async function startChild(script: string, env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(nodeBinary, [resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const exited = once(child, 'exit');
-  await until(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
-      return fetch(`http://127.0.0.1:${port}/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    `${script} answers /health`,
-    20_000,
-  );
-  void exited;
-  return child;
+/** Starts `script` of webhook-api (service-process.ts) and waits until GET `<url>/health` answers. */
+async function startChild(script: 'main.ts' | 'deliverer-main.ts', env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const service = startService(script, env);
+  await service.ready(port);
+  return service.child;
 }
 
 async function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
