@@ -91,6 +91,16 @@ describe('a second terminal', () => {
     expect((await shell(inspector ?? '')).stdout).toContain('"name": "create_webhook"');
     expect(Array.isArray(JSON.parse((await shell(`${curl ?? ''} --fail --silent`)).stdout))).toBe(true);
 
+    // The SDK example, run against the same stack with nothing set: its tool reaches an agent.
+    const example = runNpm(['run', '-s', 'example', '--', 'hello-tools'], secondTerminal, project);
+    await example.waitForLine('registered at the gateway', 60_000);
+    expect(example.output()).toContain(found);
+    const caller = await connectToGateway(stack.mcpUrl, accessToken ?? '', 'second-terminal-example');
+    expect((await caller.callTool({ name: 'count_devices', arguments: { companyId: 1 } })).structuredContent).toEqual({ companyId: 1, devices: 2 });
+    await closeGatewaySession(caller);
+    example.interrupt();
+    await example.exited;
+
     start.interrupt();
     await start.waitForLine('npm start    | stopped', 30_000);
     expect(existsSync(file)).toBe(false);
@@ -99,7 +109,7 @@ describe('a second terminal', () => {
     await after.exited;
     expect(after.output()).toContain('no data/stack.json');
 
-    for (const output of [start.output(), demo.output(), again.output()]) {
+    for (const output of [start.output(), demo.output(), again.output(), example.output()]) {
       for (const secret of [...stack.secrets, accessToken ?? '']) expect(output).not.toContain(secret);
     }
   }, 240_000);
