@@ -3,10 +3,19 @@
 // way to wait for the next catalog. Test code only.
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets, type RunningPlatform } from '@platform/dev-platform/testing';
-import { loadRegistryProto, loadToolsProto, type CallToolRequest__Output, type CallToolResponse, type Tool, type ToolRegistryClient } from '@platform/proto';
+import {
+  loadRegistryProto,
+  loadToolsProto,
+  type CallToolRequest__Output,
+  type CallToolResponse,
+  type Tool,
+  type Tool__Output,
+  type ToolRegistryClient,
+} from '@platform/proto';
 import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/shared';
 import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
 import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
+import { afterEach } from 'vitest';
 import { z } from 'zod';
 import type { ToolCatalog } from '../src/remote-tools.ts';
 import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
@@ -215,3 +224,30 @@ export async function startRawToolService(options: {
     },
   };
 }
+
+/** What a test starts (gateways, services, clients), closed after it, the last first; and a gateway on `issuer()` among them. */
+export function startedPartsForTests(issuer: () => string) {
+  const started: { close(): Promise<void> | void }[] = [];
+  afterEach(async () => {
+    for (const part of started.splice(0).reverse()) await part.close();
+  });
+  async function gateway(overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
+    const running = await startGateway(issuer(), overrides);
+    started.push(running);
+    return running;
+  }
+  return { started, gateway };
+}
+
+/** A tool as a service announces it on the wire, the bare minimum: for the catalog's unit tests. */
+export const announcedTool = (name: string, description = 'Does it.'): Tool__Output => ({
+  name,
+  title: '',
+  description,
+  inputSchemaJson: '{"type":"object"}',
+  outputSchemaJson: '',
+  requiresPermission: '',
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+});

@@ -1,21 +1,11 @@
-import type { Tool__Output } from '@platform/proto';
 import { status } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogLimits, measureListing, toolBytes } from './catalog-limits.ts';
 import { roomProblem, type Occupant } from './registration-room.ts';
 import { RegistryError } from './registry-errors.ts';
+import { announcedTool } from '../../test/registry-harness.ts';
 
-const tool = (name: string, description = 'Does it.'): Tool__Output => ({
-  name,
-  title: '',
-  description,
-  inputSchemaJson: '{"type":"object"}',
-  outputSchemaJson: '',
-  requiresPermission: '',
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-});
+const tool = announcedTool;
 
 const refusal = (run: () => unknown): RegistryError => {
   try {

@@ -5,23 +5,22 @@
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { manualClock, startedForTests } from '@platform/shared/testing';
 import type { ServingToolApp } from '@platform/shared/tools';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
-import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway, type SeededApp } from '../../test/registry-harness.ts';
-import type { ToolRegistryOptions } from './tool-registry.ts';
+import {
+  bearer,
+  registryClient,
+  sampleTool,
+  startToolService,
+  tokenOf,
+  type Gateway,
+  type SeededApp,
+  startedPartsForTests,
+} from '../../test/registry-harness.ts';
 
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const started: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const part of started.splice(0).reverse()) await part.close();
-});
-
-async function gateway(overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
-  const running = await startGateway(platform().issuer, overrides);
-  started.push(running);
-  return running;
-}
+const { started, gateway } = startedPartsForTests(() => platform().issuer);
 
 /** A service named webhook-tools with the real tools' names, unregistered until `register` is called. */
 async function webhookToolsLookalike(): Promise<ServingToolApp> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceEndpoint } from '../remote-tools.ts';
 import { serviceTools } from './service-tools.ts';
+import { announcedTool } from '../../test/registry-harness.ts';
 import { buildCatalog, listsTheSame, routesTheSame, type CatalogSource } from './tool-catalog.ts';
 
 function endpoint(serviceName: string, registrationId = `r-${serviceName}`): ServiceEndpoint {
@@ -15,19 +16,7 @@ function endpoint(serviceName: string, registrationId = `r-${serviceName}`): Ser
 }
 
 function source(service: ServiceEndpoint, names: string[], description = 'Does it.'): CatalogSource {
-  const tools = serviceTools(
-    names.map((name) => ({
-      name,
-      title: '',
-      description,
-      inputSchemaJson: '{"type":"object"}',
-      outputSchemaJson: '',
-      requiresPermission: '',
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-    })),
-  );
+  const tools = serviceTools(names.map((name) => announcedTool(name, description)));
   return { service, tools };
 }
 

@@ -3,7 +3,7 @@
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { heartbeatDelay, type ServingToolApp } from '@platform/shared/tools';
 import { manualClock, startedForTests } from '@platform/shared/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
 import {
   bearer,
@@ -11,28 +11,18 @@ import {
   namesIn,
   registryClient,
   sampleTool,
-  startGateway,
   startToolService,
   tokenOf,
-  type Gateway,
   type RegistryClient,
   type ToolServiceSpec,
+  startedPartsForTests,
 } from '../../test/registry-harness.ts';
-import type { ToolRegistry, ToolRegistryOptions } from './tool-registry.ts';
+import type { ToolRegistry } from './tool-registry.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const started: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const part of started.splice(0).reverse()) await part.close();
-});
-
-async function gateway(overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
-  const running = await startGateway(platform().issuer, overrides);
-  started.push(running);
-  return running;
-}
+const { started, gateway } = startedPartsForTests(() => platform().issuer);
 
 async function toolService(spec: Omit<ToolServiceSpec, 'platform'>): Promise<ServingToolApp> {
   const serving = await startToolService({ platform: platform(), ...spec });
