@@ -138,7 +138,9 @@ describe('starting the processes', () => {
       ready: { kind: 'http', url: `http://127.0.0.1:${await closedPort()}/health` },
       serves: '',
     };
-    await expect(startStack([failing], { PATH: process.env.PATH }, output, undefined, 10_000)).rejects.toThrow('failing stopped (exit code 1)');
+    await expect(startStack([failing], { PATH: process.env.PATH }, output, undefined, 10_000)).rejects.toThrow(
+      'failing stopped (exit code 1): failing-service cannot start: SOME_SETTING must be a number',
+    );
     expect(lines).toContain('failing| failing-service cannot start: SOME_SETTING must be a number');
   });
 });

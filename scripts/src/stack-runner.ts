@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { closeServer, listenOn } from '@platform/shared';
+import { clip, closeServer, listenOn } from '@platform/shared';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts';
@@ -188,19 +188,23 @@ export async function startStack(
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,
     });
+    // The last line the process wrote to stderr: why it stopped, said where the failure is reported.
+    let lastWords = '';
     const outputDone = [child.stdout, child.stderr]
       .flatMap((stream) => (stream ? [stream] : []))
       .map((stream) => {
         const lines = createInterface({ input: stream, crlfDelay: Infinity });
         lines.on('line', (line) => {
           output.line(service.name, line);
+          if (stream === child.stderr && line.trim() !== '') lastWords = line.trim();
         });
         return once(lines, 'close');
       });
     const exited = once(child, 'exit').then(async ([code, signal]) => {
       await Promise.all(outputDone);
       if (stopping || firstFailure) return;
-      firstFailure = `${service.name} stopped (${signal === null ? `exit code ${String(code)}` : String(signal)})`;
+      const exit = signal === null ? `exit code ${String(code)}` : String(signal);
+      firstFailure = `${service.name} stopped (${exit})${lastWords && `: ${clip(lastWords, 500)}`}`;
       reportFailure(firstFailure);
     });
     started.push({ service, child, exited });

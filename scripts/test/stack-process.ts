@@ -28,10 +28,26 @@ async function portIsFree(port: number): Promise<boolean> {
   return true;
 }
 
-/** The first of `count` consecutive free loopback ports (start:pg puts its second API and deliverers on the next ones). */
+/**
+ * Where the kernel takes the local ports of outgoing connections: a port in that range, free when
+ * looked at, can be taken by any connection another test opens before the stack listens on it.
+ */
+function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+/**
+ * The first of `count` consecutive free loopback ports (start:pg puts its second API and deliverers
+ * on the next ones), below the ephemeral range so that no outgoing connection takes one meanwhile.
+ */
 async function freePorts(count: number): Promise<number> {
+  const below = Math.min(ephemeralPortsStart(), 32_768);
   for (;;) {
-    const first = 20_000 + Math.floor(Math.random() * 40_000);
+    const first = 11_000 + Math.floor(Math.random() * (below - 11_000 - count)); // past 10080, which fetch refuses
     const ports = Array.from({ length: count }, (_, i) => first + i);
     if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return first;
   }
