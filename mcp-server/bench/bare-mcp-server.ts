@@ -1,8 +1,9 @@
-// The baseline of the gateway benchmark: a bare MCP SDK server whose `noop` tool runs in-process,
+// The baselines of the gateway benchmark: a bare MCP SDK server whose `noop` tool runs in-process,
 // wired the way the SDK's own examples wire Express: `createMcpExpressApp` (Host and Origin checks,
 // JSON body), 2025-11-25 sessions on a NodeStreamableHTTPServerTransport at /legacy, and the
 // stateless 2026-07-28 handler at /modern. No caller check, no registry, no gRPC: what is left
-// when everything the gateway adds is taken away.
+// when everything the gateway adds is taken away. Given `noop`, the same server is the minimal
+// MCP-to-gRPC proxy: its tool handler makes one grpc-js unary call and answers what came back.
 import { randomUUID } from 'node:crypto';
 import { createMcpExpressApp } from '@modelcontextprotocol/express';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
@@ -18,21 +19,27 @@ export interface BareMcpServer {
   close(): Promise<void>;
 }
 
-function newServer(): McpServer {
-  const mcp = new McpServer({ name: 'bare-bench-server', version: '1.0.0' });
-  mcp.registerTool(
-    'noop',
-    { title: 'No-op', description: 'Answers { ok: true }; for the benchmark.', inputSchema: z.strictObject({}), annotations: { readOnlyHint: true } },
-    () => noopResult,
-  );
-  return mcp;
+/** What the `noop` tool does: answers in-process by default. */
+export type NoopHandler = () => CallToolResult | Promise<CallToolResult>;
+
+function serverFactory(noop: NoopHandler): () => McpServer {
+  return () => {
+    const mcp = new McpServer({ name: 'bare-bench-server', version: '1.0.0' });
+    mcp.registerTool(
+      'noop',
+      { title: 'No-op', description: 'Answers { ok: true }; for the benchmark.', inputSchema: z.strictObject({}), annotations: { readOnlyHint: true } },
+      noop,
+    );
+    return mcp;
+  };
 }
 
 function sessionNotFound(res: Response): void {
   res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
 }
 
-export function createBareMcpServer(): BareMcpServer {
+export function createBareMcpServer(noop: NoopHandler = () => noopResult): BareMcpServer {
+  const newServer = serverFactory(noop);
   const app = createMcpExpressApp();
   const modern = toNodeHandler(createMcpHandler(newServer, { legacy: 'reject' }));
   app.post('/modern', async (req, res) => {

@@ -16,7 +16,8 @@ import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger
 import { createToolApp, defineTool } from '@platform/shared/tools';
 import { listenOnFreePort, toolClient, until, type Listening } from '@platform/shared/testing';
 import { delegatedToken, devSecrets, personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { loadToolsProto, type CallToolResponse } from '@platform/proto';
+import { loadToolsProto, type CallToolResponse, type CallToolResponse__Output } from '@platform/proto';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
 import type { ToolServiceAnswer } from '../src/remote-tools.ts';
@@ -30,6 +31,8 @@ export interface ServersReady {
   readonly gatewayUrl: string;
   /** The bare server's base URL: /legacy and /modern. */
   readonly bareUrl: string;
+  /** The minimal MCP-to-gRPC proxy's base URL: /legacy and /modern. */
+  readonly minimalProxyUrl: string;
   /** One person token for the gateway per client, of people who may use the no-op's app. */
   readonly tokens: readonly string[];
   /** The MCP endpoint of the gateway without its gRPC hop, and a person token for it. */
@@ -194,6 +197,22 @@ const floorAddress = `127.0.0.1:${floorPort}`;
 const floorPool = createToolServicePool();
 const floorLease = floorPool.lease(floorAddress);
 
+// The gateway's floor: the bare MCP server whose no-op makes one grpc-js unary CallTool to the bare
+// grpc-js server above and answers its result. No caller check, no token, no registry, no SDK on
+// either side: an MCP-to-gRPC proxy built from the same two libraries, in the same process layout.
+const minimalProxyClient = new (loadToolsProto().ToolService)(floorAddress, grpc.credentials.createInsecure());
+const minimalProxy = createBareMcpServer(
+  () =>
+    new Promise<CallToolResult>((resolve, reject) => {
+      minimalProxyClient.CallTool({ name: 'noop', argumentsJson: '{}', requestId: '' }, (error, response?: CallToolResponse__Output) => {
+        if (error || !response) reject(error ?? new Error('CallTool answered nothing'));
+        else resolve({ content: [{ type: 'text', text: response.resultJson }], structuredContent: JSON.parse(response.resultJson) as Record<string, unknown> });
+      });
+    }),
+);
+const minimalProxyHttp = await listenOnFreePort();
+minimalProxyHttp.server.on('request', minimalProxy.app);
+
 async function measureGrpcFloor(seconds: number): Promise<GrpcFloorFigures> {
   const call = async () => {
     const answer = await floorPool.callTool(floorAddress, { name: 'noop', argumentsJson: '{}', requestId: '1' }, grpcLegToken, { deadlineMs: callTimeoutMs });
@@ -221,7 +240,7 @@ async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegF
   return { cpuMicros: user + system, platform: proxy.counts() };
 }
 
-const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, tokens, hoplessUrl, hoplessToken };
+const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, minimalProxyUrl: minimalProxyHttp.url, tokens, hoplessUrl, hoplessToken };
 process.send?.(ready);
 process.on('message', (request: ServersRequest) => {
   answer(request).then(
@@ -236,6 +255,9 @@ process.on('message', (request: ServersRequest) => {
 process.once('disconnect', () => {
   void (async () => {
     grpcLeg.close();
+    await minimalProxy.close();
+    await minimalProxyHttp.close();
+    minimalProxyClient.close();
     floorLease.release();
     floorPool.close();
     floorServer.forceShutdown();
