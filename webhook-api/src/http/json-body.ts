@@ -48,7 +48,7 @@ function requireJsonBody(req: Request): void {
  * most of the API's calls) passes at once: the parser's own look at it cost a tenth of a cached GET.
  */
 export const jsonBody = (limitBytes: number): RequestHandler[] => {
-  const parse = express.json({ limit: limitBytes, strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys });
+  const parse: RequestHandler = express.json({ limit: limitBytes, strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys });
   return [
     (req, res, next) => {
       const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -21,10 +21,9 @@ export class AsyncMutex {
    */
   runNow<T>(work: () => T | Promise<T>): Promise<T> {
     if (this.#pending > 0) return this.run(work);
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    // A throw becomes the returned promise's rejection, as in run().
+    return new Promise<T>((resolve) => {
+      resolve(work());
+    });
   }
 }
