@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { printComparison, requestsPerSecond } from '@platform/devtools/bench-report';
+import { printTarget } from '@platform/devtools/bench-targets';
 import { startPostgresCluster } from '@platform/devtools/postgres-cluster';
 import { defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 
@@ -65,6 +66,8 @@ try {
     { name: 'GET /v2/webhooks/{id} (cached caller, SQLite)', value: get, unit: 'req/s' },
     baseline,
   );
+  console.log('\nTargets');
+  printTarget({ name: 'cached GET /v2/webhooks/{id}', figure: get / bare, unit: 'x', of: 'bare Express', atLeast: 0.5 });
   printComparison(
     `What refreshing permissions ahead of use costs on GET (max age ${defaultPermissionsMaxAgeMs} ms, refreshed past half of it)`,
     { name: 'GET /v2/webhooks/{id}, permissions refreshed', value: get, unit: 'req/s' },

@@ -178,6 +178,35 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The deadlines of the requests each outside signal (the deliverer's shutdown) governs. */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/**
+ * Aborts `deadline` when `signal` aborts, through one listener per signal whatever the number of
+ * requests: AbortSignal.any for each request cost more than signing it. Returns the unfollow.
+ */
+function follow(signal: AbortSignal, deadline: AbortController): () => void {
+  if (signal.aborted) {
+    deadline.abort(signal.reason);
+    return () => undefined;
+  }
+  let controllers = followers.get(signal);
+  if (!controllers) {
+    const following = new Set<AbortController>();
+    controllers = following;
+    followers.set(signal, following);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const controller of following) controller.abort(signal.reason);
+      },
+      { once: true },
+    );
+  }
+  controllers.add(deadline);
+  return () => controllers.delete(deadline);
+}
+
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
   const connectTimeoutMs = positiveInteger('connectTimeoutMs', options.connectTimeoutMs);
   const requestTimeoutMs = positiveInteger('requestTimeoutMs', options.requestTimeoutMs);
@@ -243,7 +272,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     const timer = setTimeout(() => {
       deadline.abort(new RequestTimeoutError(`timed out after ${requestTimeoutMs} ms (the whole request)`));
     }, requestTimeoutMs);
-    const aborts = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+    const unfollow = signal === undefined ? undefined : follow(signal, deadline);
+    const aborts = deadline.signal;
     try {
       let response: Dispatcher.ResponseData;
       try {
@@ -272,6 +302,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       return dropped(status, `the endpoint answered ${status}, which is not an HTTP status`, prefix);
     } finally {
       clearTimeout(timer);
+      unfollow?.();
     }
   }
 

@@ -1,6 +1,6 @@
 // A request body as the API takes it: JSON in UTF-8 as sent (any other media type, charset or
 // Content-Encoding is 415), bounded in size, and no key given twice in one object.
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { firstDuplicateKey } from '../configs/json-duplicate-keys.ts';
 import { WebhookApiError } from './errors.ts';
 
@@ -29,12 +29,7 @@ const charsetOf = (contentType: string | undefined) => /;\s*charset\s*=\s*"?([^"
  * A non-empty body must be JSON in UTF-8, as it is sent: any other media type, charset or
  * Content-Encoding is refused with 415 rather than read as "no body" or decoded some other way.
  */
-const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!hasBody) {
-    next();
-    return;
-  }
+function requireJsonBody(req: Request): void {
   if (!req.is(jsonTypes)) throw new WebhookApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type: must be application/json', { field: 'Content-Type' });
   const charset = charsetOf(req.headers['content-type']);
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
@@ -46,11 +41,23 @@ const requireJsonBody: RequestHandler = (req, _res, next) => {
       field: 'Content-Encoding',
     });
   }
-  next();
-};
+}
 
-/** The checks and the parser of a JSON body of at most `limitBytes`. */
-export const jsonBody = (limitBytes: number): RequestHandler[] => [
-  requireJsonBody,
-  express.json({ limit: limitBytes, strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys }),
-];
+/**
+ * The checks and the parser of a JSON body of at most `limitBytes`. A request without a body (a GET,
+ * most of the API's calls) passes at once: the parser's own look at it cost a tenth of a cached GET.
+ */
+export const jsonBody = (limitBytes: number): RequestHandler[] => {
+  const parse: RequestHandler = express.json({ limit: limitBytes, strict: true, type: jsonTypes, inflate: false, verify: refuseDuplicateKeys });
+  return [
+    (req, res, next) => {
+      const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+      if (!hasBody) {
+        next();
+        return;
+      }
+      requireJsonBody(req);
+      parse(req, res, next);
+    },
+  ];
+};

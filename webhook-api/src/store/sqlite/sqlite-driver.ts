@@ -78,9 +78,9 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
           .map((name) => `value ->> '${name}' AS ${name}`)
           .join(', ')} FROM json_each(${parameter})) ${alias}`,
     },
-    one: (sql, values) => mutex.run(() => direct.one(sql, values)),
-    all: (sql, values) => mutex.run(() => direct.all(sql, values)),
-    run: (sql, values) => mutex.run(() => direct.run(sql, values)),
+    one: (sql, values) => mutex.runNow(() => direct.one(sql, values)),
+    all: (sql, values) => mutex.runNow(() => direct.all(sql, values)),
+    run: (sql, values) => mutex.runNow(() => direct.run(sql, values)),
     exec: (script) => mutex.run(() => direct.exec(script)),
     transaction(work) {
       return mutex.run(async () => {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { targetLine, targetSummary, verdictOf } from './bench-targets.ts';
+
+describe('bench targets', () => {
+  it('writes a ratio target with its figure, its baseline and its verdict', () => {
+    const line = targetLine({ name: 'Realtime SQLite', figure: 0.534, unit: 'x', of: 'raw undici', atLeast: 0.5 });
+    expect(line).toBe('Realtime SQLite 0.53x of raw undici (target ≥ 0.5x): met');
+    expect(targetLine({ name: 'Realtime SQLite', figure: 0.49, unit: 'x', of: 'raw undici', atLeast: 0.5 })).toMatch(/: NOT met$/);
+  });
+
+  it('writes an upper bound, and a figure that is not a number is never met', () => {
+    expect(targetLine({ name: 'p99 ingest to delivery on SQLite', figure: 8.04, unit: ' ms', atMost: 25, digits: 1 })).toBe(
+      'p99 ingest to delivery on SQLite 8.0 ms (target ≤ 25 ms): met',
+    );
+    expect(targetLine({ name: 'p99', figure: Number.NaN, unit: ' ms', atMost: 25 })).toMatch(/: NOT met$/);
+  });
+
+  it('reads the verdict back from a line of output, and counts them in the summary', () => {
+    const lines = [
+      `  ${targetLine({ name: 'a', figure: 2, unit: 'x', atLeast: 1 })}`,
+      'Realtime delivery on SQLite',
+      `  ${targetLine({ name: 'b', figure: 0.2, unit: 'x', atLeast: 1 })}`,
+    ];
+    const verdicts = lines.map(verdictOf).filter((v) => v !== undefined);
+    expect(verdicts).toEqual(['met', 'NOT met']);
+    expect(targetSummary(verdicts)).toBe('Targets: 1 of 2 met (1 NOT met)');
+    expect(targetSummary(['met'])).toBe('Targets: 1 of 1 met');
+  });
+});
