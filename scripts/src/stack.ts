@@ -83,6 +83,9 @@ const placement = {
   WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'),
   WEBHOOK_DELIVERER_PORT: setting.httpPort.optional(),
   DEMO_RECEIVER_PORT: setting.httpPort.default(4900),
+  // Where the demo's receiver listens, and the address its webhook names: loopback, unless the
+  // stack delivers from elsewhere (the compose test's containers reach it on their network's gateway).
+  DEMO_RECEIVER_HOST: setting.host.default('127.0.0.1'),
   // Where the platform, its AI service and the gateway say they are, when not where they listen.
   PLATFORM_ISSUER: setting.baseUrl.optional(),
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
@@ -139,7 +142,7 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
     toolServiceAddress: s.CALLBACK_ADDRESS,
     webhookApiUrls: apiPorts.map((p) => localOrigin(s.WEBHOOK_API_HOST, p)),
     delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => localOrigin(s.WEBHOOK_DELIVERER_HOST, p)),
-    receiverUrl: `http://127.0.0.1:${s.DEMO_RECEIVER_PORT}`,
+    receiverUrl: localOrigin(s.DEMO_RECEIVER_HOST, s.DEMO_RECEIVER_PORT),
   };
 }
 
