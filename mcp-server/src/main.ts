@@ -3,18 +3,28 @@
 import { createServer } from 'node:http';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createMcpGateway } from './mcp-gateway.ts';
+import { openPostgresRegistrationStore } from './registry/index.ts';
 import { loadMcpServerSettings } from './settings.ts';
 
 const service = 'mcp-server';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const gateway = createMcpGateway({ settings, logger });
+// With DATABASE_URL, the registrations are shared by every replica of the gateway on that database.
+const { databaseUrl } = settings;
+const registrationStore =
+  databaseUrl === undefined
+    ? undefined
+    : await exitOnStartupFailure(service, () => openPostgresRegistrationStore(databaseUrl, { logger: logger.child({ part: 'registry' }) }));
+const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }) });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
 const server = createServer(gateway.app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'MCP_PORT' }));
-logger.info({ registry: registry.address }, `listening: ${settings.publicUrl} (tool registry on gRPC ${registry.address})`);
+logger.info(
+  { registry: registry.address, registrations: registrationStore ? 'postgresql' : 'memory' },
+  `listening: ${settings.publicUrl} (tool registry on gRPC ${registry.address})`,
+);
 
 stopOnSignals({
   logger,

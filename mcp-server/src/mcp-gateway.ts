@@ -13,7 +13,7 @@ import { createStreamGuard } from './http/stream-guard.ts';
 import { requireCaller } from './http/require-caller.ts';
 import { createGatewayServer } from './mcp/gateway-server.ts';
 import { createToolGateway } from './mcp/tool-gateway.ts';
-import { createToolRegistry, type ToolRegistry } from './registry/index.ts';
+import { createToolRegistry, type RegistrationStore, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
 import { createToolServicePool, type ToolServicePool } from './tool-services/index.ts';
@@ -27,6 +27,8 @@ export interface McpGatewayOptions {
    * that answers CallTool in-process, to measure the gateway without its gRPC hop.
    */
   readonly toolServices?: ToolServicePool;
+  /** Where the registrations are kept: this process's memory by default; PostgreSQL shared by the replicas (main.ts opens it with DATABASE_URL). */
+  readonly registrationStore?: RegistrationStore;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
   readonly clock?: Clock;
   /** Arms the registry's sweep of expired registrations; a test passes its manual clock (with `clock`) and moves it. */
@@ -70,6 +72,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,
+    ...(options.registrationStore && { store: options.registrationStore }),
     ...time,
     ...(options.timers && { timers: options.timers }),
   });

@@ -1,6 +1,6 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
-// client secret has no default.
+// client secret has no default, and DATABASE_URL (which may hold a password) is never echoed.
 import { defaultCatalogLimits, type CatalogLimits } from './registry/index.ts';
 import { isLoopbackHost, localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
 
@@ -58,6 +58,8 @@ export interface McpServerSettings {
   readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
+  /** The PostgreSQL database the replicas of the gateway share their registrations in; undefined keeps them in memory (one process). */
+  readonly databaseUrl: string | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -115,6 +117,7 @@ const shape = {
   MCP_MAX_STREAMS_PER_CALLER: setting.wholeNumber(1, 'streams', 1_000_000).default(10),
   MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
+  DATABASE_URL: setting.postgresUrl.optional(),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
@@ -177,6 +180,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
     streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
+    databaseUrl: s.DATABASE_URL,
     logLevel: s.LOG_LEVEL,
   });
 }

@@ -3,8 +3,11 @@
 // deliverer on a SQLite file under ./data); `npm run start:pg` the scaled one (two webhook-api
 // processes and two deliverers sharing one PostgreSQL). Every address follows from the variables
 // the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
-// reference to it.
+// reference to it. start:pg also runs two gateway replicas (sharing their registrations in
+// PostgreSQL) behind HAProxy, which takes MCP_PORT and REGISTRY_ADDRESS; the replicas listen on
+// MCP_REPLICA_PORT and the ports after it.
 import { join, resolve } from 'node:path';
+import { haproxyConfig } from './haproxy-config.ts';
 import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
 
 export type { Environment };
@@ -22,11 +25,19 @@ export type ReadyProbe =
   /** Ready when the gateway lists tools to a person (the tool service has registered and been listed). */
   | { readonly kind: 'tools'; readonly mcpUrl: string; readonly platformUrl: string; readonly person: string };
 
+/** A program other than Node, run with its arguments. */
+export interface ProgramLine {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
 export interface StackProcess {
   /** The prefix of its output, and its name in messages. */
   readonly name: string;
-  /** The file Node runs. */
-  readonly entry: string;
+  /** The file Node runs; or the command line of another program (haproxy). */
+  readonly entry: string | ProgramLine;
+  /** A file it reads, written before it starts (haproxy's configuration, generated from the ports). */
+  readonly writes?: { readonly path: string; readonly text: string };
   /** Its variables (the secrets it needs among them, and only those), on top of the environment the stack was started with. */
   readonly env: Readonly<Record<string, string>>;
   readonly listens: readonly Listener[];
@@ -75,6 +86,8 @@ const placement = {
   PLATFORM_AI_PORT: setting.httpPort.default(4001),
   MCP_HOST: setting.host.default('127.0.0.1'),
   MCP_PORT: setting.httpPort.default(3000),
+  // start:pg's gateway replicas, behind HAProxy on MCP_PORT: HTTP on this port and this + 2, their registries on + 1 and + 3.
+  MCP_REPLICA_PORT: setting.httpPort.default(3010),
   // gRPC: not fetched, so any port.
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
@@ -95,7 +108,15 @@ const placement = {
 /** The variables that place the stack: .env.example lists each. */
 export const placementVariables: readonly string[] = Object.freeze(Object.keys(placement));
 
-const portVariables = ['PLATFORM_PORT', 'PLATFORM_AI_PORT', 'MCP_PORT', 'WEBHOOK_API_PORT', 'WEBHOOK_DELIVERER_PORT', 'DEMO_RECEIVER_PORT'] as const;
+const portVariables = [
+  'PLATFORM_PORT',
+  'PLATFORM_AI_PORT',
+  'MCP_PORT',
+  'MCP_REPLICA_PORT',
+  'WEBHOOK_API_PORT',
+  'WEBHOOK_DELIVERER_PORT',
+  'DEMO_RECEIVER_PORT',
+] as const;
 
 /** Where the stack's processes listen; throws a SETTINGS_INVALID PlatformError naming every bad variable. */
 function loadPlacement(env: Environment, topology: Topology) {
@@ -106,6 +127,12 @@ function loadPlacement(env: Environment, topology: Topology) {
     const highest = Math.max(values.WEBHOOK_API_PORT ?? 0, values.WEBHOOK_DELIVERER_PORT ?? 0) + 1;
     if (highest + roomNeeded > 65_535) yield ['WEBHOOK_API_PORT', "must leave room for start:pg's second API and deliverers, on the ports above it"];
     else if (topology === 'postgres') yield* derivedPortProblems(values.WEBHOOK_API_PORT, values.WEBHOOK_DELIVERER_PORT);
+    const replicaPort = values.MCP_REPLICA_PORT;
+    if (topology === 'postgres' && replicaPort !== undefined) {
+      if (replicaPort + 3 > 65_535) yield ['MCP_REPLICA_PORT', "must leave room for start:pg's second gateway, on the ports above it"];
+      else if (isFetchBlockedPort(replicaPort + 2))
+        yield ['MCP_REPLICA_PORT', `must not put start:pg's second gateway on ${replicaPort + 2}: ${fetchBlockedPortReason}`];
+    }
   });
 }
 
@@ -214,22 +241,27 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
   }));
 
   const registry = splitHostPort(at.registryAddress);
-  const gateway: StackProcess = {
-    name: 'mcp-server',
-    entry: entry('mcp-server/src/main.ts'),
-    env: {
-      ...platformApi,
-      MCP_PUBLIC_URL: at.mcpUrl,
-      REGISTRY_ADDRESS: at.registryAddress,
-      MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
-    },
-    listens: [
-      { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
-      { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
-    ],
-    ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` },
-    serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC ${at.registryAddress})`,
+  const gatewayEnv = {
+    ...platformApi,
+    MCP_PUBLIC_URL: at.mcpUrl,
+    MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
   };
+  const gatewayReady = (origin: string): ReadyProbe => ({ kind: 'http', url: `${origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` });
+  const gateways: StackProcess[] = scaled
+    ? gatewayReplicas(s, at, gatewayEnv, env.WEBHOOK_DATA_DIR || 'data')
+    : [
+        {
+          name: 'mcp-server',
+          entry: entry('mcp-server/src/main.ts'),
+          env: { ...gatewayEnv, REGISTRY_ADDRESS: at.registryAddress },
+          listens: [
+            { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
+            { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
+          ],
+          ready: gatewayReady(new URL(at.mcpUrl).origin),
+          serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC ${at.registryAddress})`,
+        },
+      ];
 
   const callback = splitHostPort(at.toolServiceAddress);
   const tools: StackProcess = {
@@ -250,5 +282,58 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
     serves: `gRPC ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
   };
 
-  return [platform, ...apis, ...deliverers, gateway, tools];
+  return [platform, ...apis, ...deliverers, ...gateways, tools];
+}
+
+/**
+ * start:pg's gateways: two replicas sharing their registrations in PostgreSQL (the DATABASE_URL
+ * start:pg passes every process), each on its own ports, then HAProxy on MCP_PORT and
+ * REGISTRY_ADDRESS in front of them, its configuration written into the data folder.
+ */
+function gatewayReplicas(
+  s: ReturnType<typeof loadPlacement>,
+  at: StackAddresses,
+  gatewayEnv: Readonly<Record<string, string>>,
+  dataDir: string,
+): StackProcess[] {
+  const registry = splitHostPort(at.registryAddress);
+  const plan = {
+    mcp: { host: s.MCP_HOST, port: s.MCP_PORT },
+    registry,
+    replicas: [0, 2].map((offset) => ({
+      http: { host: s.MCP_HOST, port: s.MCP_REPLICA_PORT + offset },
+      registry: { host: registry.host, port: s.MCP_REPLICA_PORT + offset + 1 },
+    })),
+  };
+  const replicas = plan.replicas.map(({ http, registry: own }, index): StackProcess => {
+    const origin = localOrigin(http.host, http.port);
+    const which = index === 0 ? 'MCP_REPLICA_PORT' : 'MCP_REPLICA_PORT (the second gateway takes that port + 2)';
+    const registryAddress = `${own.host.includes(':') ? `[${own.host}]` : own.host}:${own.port}`;
+    return {
+      name: `mcp-server-${index + 1}`,
+      entry: entry('mcp-server/src/main.ts'),
+      env: { ...gatewayEnv, MCP_PORT: String(http.port), REGISTRY_ADDRESS: registryAddress },
+      listens: [
+        { host: http.host, port: http.port, variable: which },
+        { host: own.host, port: own.port, variable: `${which.split(' ')[0] ?? which} + ${index * 2 + 1} (its tool registry)` },
+      ],
+      ready: { kind: 'http', url: `${origin}/health` },
+      serves: `${origin}/mcp (MCP gateway replica; tool registry on gRPC ${registryAddress})`,
+    };
+  });
+  const configPath = resolve(dataDir, 'haproxy.cfg');
+  const balancer: StackProcess = {
+    name: 'haproxy',
+    // -db: in the foreground, stopped with the stack; -f: the configuration generated from the ports.
+    entry: { command: 'haproxy', args: ['-db', '-f', configPath] },
+    writes: { path: configPath, text: haproxyConfig(plan) },
+    env: {},
+    listens: [
+      { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
+      { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
+    ],
+    ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/health` },
+    serves: `${at.mcpUrl} (HAProxy: MCP to both gateways, sessions kept on theirs; tool registry on gRPC ${at.registryAddress})`,
+  };
+  return [...replicas, balancer];
 }

@@ -92,8 +92,8 @@ export async function startRegistryServer(listenAddress: string, options: Regist
       return registrations.register(caller, call.request, { remainingMs, cancelled: () => call.cancelled }, note);
     }),
     Heartbeat: unary('Heartbeat', (caller, call, note) => registrations.heartbeat(caller, call.request, note)),
-    Deregister: unary('Deregister', (caller, call, note) => {
-      registrations.deregister(caller, call.request, note);
+    Deregister: unary('Deregister', async (caller, call, note) => {
+      await registrations.deregister(caller, call.request, note);
       return {};
     }),
   };

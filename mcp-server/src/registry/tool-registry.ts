@@ -6,6 +6,8 @@ import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';
 import { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
 import { createPublishingPolicy } from './publishing-policy.ts';
+import { createMemoryRegistrationStore } from './memory-registration-store.ts';
+import type { RegistrationStore } from './registration-store.ts';
 import { createRegistrations } from './registrations.ts';
 import { startRegistryServer, type ServingRegistry } from './registry-server.ts';
 
@@ -40,6 +42,11 @@ export interface ToolRegistryOptions {
   readonly plainNamesApp?: string;
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
+  /**
+   * Where the registrations are kept: by default this process's memory (on `clock`); PostgreSQL
+   * (openPostgresRegistrationStore) for replicas of the gateway that share them. The registry closes it.
+   */
+  readonly store?: RegistrationStore;
   readonly clock?: Clock;
   /** Arms the sweep of expired registrations; tests pass their manual clock with `clock`. */
   readonly timers?: Timers;
@@ -88,6 +95,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   }
 
   const registrations = createRegistrations({
+    store: options.store ?? createMemoryRegistrationStore(clock ? { clock } : {}),
     toolServices,
     logger,
     maxTtlSeconds,
@@ -111,6 +119,8 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     services: () => registrations.services(),
     async serve(address) {
       if (closed) throw new Error('The tool registry is closed; build a new one to serve again.');
+      // Serves once the stored registrations are known, so a replica never answers with a partial catalog.
+      await registrations.ready();
       const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback });
       servers.add(serving);
       return {
@@ -123,10 +133,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
     async close() {
       closed = true;
-      registrations.close();
       const closing = [...servers].map((serving) => serving.close());
       servers.clear();
-      await Promise.all(closing);
+      await Promise.all([registrations.close(), ...closing]);
     },
   };
 }
