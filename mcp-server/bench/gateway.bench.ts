@@ -6,6 +6,8 @@
 // servers run in a process of their own; this one only drives MCP SDK clients. Two more figures
 // take the p50 apart: the gateway with CallTool answered in-process (all it adds but the gRPC hop),
 // and the gRPC hop's floor (a grpc-js server that answers at once, called as the gateway calls).
+// One more gateway runs its gRPC over mutual TLS, as npm start does: its p50 and calls/s against
+// the plaintext gateway's, in the same rounds.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
@@ -89,6 +91,8 @@ interface EraResult {
   readonly bare: Measured;
   /** The gateway with CallTool answered in-process: sequential only. */
   readonly hopless: Measured;
+  /** The gateway with gRPC over mutual TLS. */
+  readonly tls: Measured;
   readonly platform: Record<string, number>;
 }
 
@@ -98,17 +102,28 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
   const gateway: Side = { clients: await connectAll(ready.gatewayUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
   const bare: Side = { clients: await connectAll(bareUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
   const hopless: Side = { clients: [await connect(ready.hoplessUrl, era, ready.hoplessToken)], measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
+  const tls: Side = {
+    clients: await Promise.all(ready.tlsTokens.map((token) => connect(ready.tlsUrl, era, token))),
+    measured: { sequential: [], load: [], cpuMicrosPerCall: [] },
+  };
   try {
     // The warm-up fills the caches: each token's caller check and delegated token, the tool service's caller check.
-    for (const side of [gateway, bare, hopless]) await callLoad(side.clients, inFlightPerClient, warmUpSeconds);
+    for (const side of [gateway, bare, hopless, tls]) await callLoad(side.clients, inFlightPerClient, warmUpSeconds);
     const before = await sample();
     for (let round = 0; round < rounds; round++) {
       // Interleaved, and in alternating order, so a slow patch of the machine falls on all alike.
-      for (const side of round % 2 === 0 ? [gateway, bare, hopless] : [hopless, bare, gateway]) await measureRound(side, side === hopless);
+      for (const side of round % 2 === 0 ? [gateway, tls, bare, hopless] : [hopless, bare, tls, gateway]) await measureRound(side, side === hopless);
     }
-    return { era, gateway: gateway.measured, bare: bare.measured, hopless: hopless.measured, platform: platformDelta(before, await sample()) };
+    return {
+      era,
+      gateway: gateway.measured,
+      bare: bare.measured,
+      hopless: hopless.measured,
+      tls: tls.measured,
+      platform: platformDelta(before, await sample()),
+    };
   } finally {
-    await Promise.all([...gateway.clients, ...bare.clients, ...hopless.clients].map((client) => client.close().catch(() => undefined)));
+    await Promise.all([...gateway.clients, ...bare.clients, ...hopless.clients, ...tls.clients].map((client) => client.close().catch(() => undefined)));
   }
 }
 
@@ -143,7 +158,7 @@ function row(metric: string, gateway: number, bare: number, digits: number, targ
   return `  ${cells.join(' ')}`;
 }
 
-function printEra({ era, gateway, bare, hopless, platform }: EraResult, clients: number, grpcLeg: GrpcLegFigures, grpcFloor: GrpcFloorFigures): void {
+function printEra({ era, gateway, bare, hopless, tls, platform }: EraResult, clients: number, grpcLeg: GrpcLegFigures, grpcFloor: GrpcFloorFigures): void {
   const g = figuresOf(gateway);
   const b = figuresOf(bare);
   const hoplessP50 = median(hopless.sequential.map((r) => r.p50Ms));
@@ -171,6 +186,10 @@ function printEra({ era, gateway, bare, hopless, platform }: EraResult, clients:
     `  the p50 target leaves ${budget.toFixed(0)} µs over bare for all the gateway adds; without its gRPC hop it adds ${((hoplessP50 - b.p50) * 1000).toFixed(0)} µs,` +
       ` and the hop costs ${hop.toFixed(0)} µs in place (${((100 * hop) / budget).toFixed(0)}% of the budget; a bare grpc-js call alone, hot, ${grpcFloor.p50Micros.toFixed(0)} µs)`,
   );
+  const t = figuresOf(tls);
+  console.log(`  ${'gRPC over mutual TLS (npm start) vs plaintext'.padEnd(44)} ${'TLS'.padStart(10)} ${'plain'.padStart(10)} ${'ratio'.padStart(8)}`);
+  console.log(row('p50 latency, sequential (ms)', t.p50, g.p50, 3));
+  console.log(row(`calls/s, ${inFlightPerClient * clients} in flight over ${clients} clients`, t.callsPerSecond, g.callsPerSecond, 0));
   const asked = Object.entries(platform).map(([key, count]) => `${key} ×${count}`);
   console.log(`  platform asked during the measured rounds: ${asked.length === 0 ? 'nothing' : asked.join(', ')}`);
 }
