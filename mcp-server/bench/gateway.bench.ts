@@ -8,6 +8,8 @@
 // and the gRPC hop's floor (a grpc-js server that answers at once, called as the gateway calls).
 // The targets are set against the gateway's fair floor, the minimal MCP-to-gRPC proxy: the bare
 // MCP server whose tool handler makes the same grpc-js call to that bare grpc-js server.
+// One more gateway runs its gRPC over mutual TLS, as npm start does: its p50 and calls/s against
+// the plaintext gateway's, in the same rounds.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { availableParallelism, loadavg } from 'node:os';
@@ -94,6 +96,8 @@ interface EraResult {
   readonly bare: Measured;
   /** The gateway with CallTool answered in-process: sequential only. */
   readonly hopless: Measured;
+  /** The gateway with gRPC over mutual TLS. */
+  readonly tls: Measured;
   readonly platform: Record<string, number>;
 }
 
@@ -104,7 +108,11 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
   const bare: Side = { clients: await connectAll(bareUrl), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
   const minimalProxy: Side = { clients: await connectAll(`${ready.minimalProxyUrl}/${era}`), measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
   const hopless: Side = { clients: [await connect(ready.hoplessUrl, era, ready.hoplessToken)], measured: { sequential: [], load: [], cpuMicrosPerCall: [] } };
-  const sides = [gateway, minimalProxy, bare, hopless];
+  const tls: Side = {
+    clients: await Promise.all(ready.tlsTokens.map((token) => connect(ready.tlsUrl, era, token))),
+    measured: { sequential: [], load: [], cpuMicrosPerCall: [] },
+  };
+  const sides = [gateway, tls, minimalProxy, bare, hopless];
   try {
     // The warm-up fills the caches: each token's caller check and delegated token, the tool service's caller check.
     for (const side of sides) await callLoad(side.clients, inFlightPerClient, warmUpSeconds);
@@ -119,6 +127,7 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
       minimalProxy: minimalProxy.measured,
       bare: bare.measured,
       hopless: hopless.measured,
+      tls: tls.measured,
       platform: platformDelta(before, await sample()),
     };
   } finally {
@@ -204,6 +213,12 @@ function printEra(result: EraResult, clients: number, grpcLeg: GrpcLegFigures, g
     atLeast: targets.callsPerSecond,
     digits: 3,
   });
+  const t = figuresOf(result.tls);
+  const versus = (metric: string, withTls: number, plain: number, digits: number) =>
+    `  ${metric.padEnd(44)} ${withTls.toFixed(digits).padStart(9)} ${plain.toFixed(digits).padStart(9)} ${`${(withTls / plain).toFixed(3)}x`.padStart(8)}`;
+  console.log(`  ${'gRPC over mutual TLS (npm start) vs plaintext'.padEnd(44)} ${'TLS'.padStart(9)} ${'plain'.padStart(9)} ${'ratio'.padStart(8)}`);
+  console.log(versus('p50 latency, sequential (ms)', t.p50, g.p50, 3));
+  console.log(versus(`calls/s, ${inFlightPerClient * clients} in flight over ${clients} clients`, t.callsPerSecond, g.callsPerSecond, 0));
   const asked = Object.entries(platform).map(([key, count]) => `${key} ×${count}`);
   console.log(`  platform asked during the measured rounds: ${asked.length === 0 ? 'nothing' : asked.join(', ')}`);
 }

@@ -2,7 +2,16 @@
 // tool services' clients and the MCP endpoint for both revisions. main.ts and the tests build it
 // here; nothing listens until they attach `app` to an HTTP server and call `registry.serve`.
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { createCallerCheck, createHttpClient, type Clock, type HttpClient, type Logger, type Timers } from '@platform/shared';
+import {
+  channelCredentialsOf,
+  createCallerCheck,
+  createGrpcTls,
+  createHttpClient,
+  type Clock,
+  type HttpClient,
+  type Logger,
+  type Timers,
+} from '@platform/shared';
 import type { Express } from 'express';
 import { isPlatformError } from '@platform/shared';
 import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
@@ -58,7 +67,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   // A tool service's answer is read up to what one registration may list or one result may hold,
   // plus room for the envelope; a larger one is refused as it arrives, never held whole.
   const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, settings.maxToolResultBytes) + answerEnvelopeBytes;
-  const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes });
+  const tls = settings.grpcTls && createGrpcTls(settings.grpcTls);
+  const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes, channelCredentials: channelCredentialsOf(tls) });
   const registry = createToolRegistry({
     apiBaseUrl: settings.apiBaseUrl,
     httpClient,
@@ -70,6 +80,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
     ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
+    tls,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,
     ...(options.registrationStore && { store: options.registrationStore }),

@@ -7,6 +7,7 @@
 // PostgreSQL) behind HAProxy, which takes MCP_PORT and REGISTRY_ADDRESS; the replicas listen on
 // MCP_REPLICA_PORT and the ports after it.
 import { join, resolve } from 'node:path';
+import type { DevCertificateFiles } from '@platform/devtools/dev-certificates';
 import { haproxyConfig } from './haproxy-config.ts';
 import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
 
@@ -173,11 +174,28 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
   };
 }
 
+/** A process's GRPC_TLS_* variables for its role: mutual TLS, as npm start runs it. */
+export function grpcTlsEnv(files: DevCertificateFiles, role: 'gateway' | 'tool-service'): Record<string, string> {
+  return {
+    GRPC_TLS_CA_FILE: files.caFile,
+    GRPC_TLS_CERT_FILE: role === 'gateway' ? files.gatewayCertFile : files.toolServiceCertFile,
+    GRPC_TLS_KEY_FILE: role === 'gateway' ? files.gatewayKeyFile : files.toolServiceKeyFile,
+    GRPC_TLS_REQUIRE_CLIENT_CERT: 'true',
+  };
+}
+
 /**
  * The processes of a topology in start order (each depends only on those before it); they stop in
  * the reverse order, so tool services deregister while the gateway still listens.
  */
-export function stackProcesses(env: Environment, secrets: Readonly<Record<string, string>>, topology: Topology, seed: SeedFacts): StackProcess[] {
+export function stackProcesses(
+  env: Environment,
+  secrets: Readonly<Record<string, string>>,
+  topology: Topology,
+  seed: SeedFacts,
+  /** The development certificates for gRPC (mutual TLS); without them the environment's GRPC_TLS_*, or plaintext on loopback. */
+  grpcTls?: DevCertificateFiles,
+): StackProcess[] {
   const at = stackAddresses(env, topology);
   const s = loadPlacement(env, topology);
   const platformApi = { PLATFORM_API_BASE_URL: env.PLATFORM_API_BASE_URL || at.platformUrl };
@@ -245,6 +263,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
     ...platformApi,
     MCP_PUBLIC_URL: at.mcpUrl,
     MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
+    ...(grpcTls && grpcTlsEnv(grpcTls, 'gateway')),
   };
   const gatewayReady = (origin: string): ReadyProbe => ({ kind: 'http', url: `${origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` });
   const gateways: StackProcess[] = scaled
@@ -259,7 +278,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
             { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
           ],
           ready: gatewayReady(new URL(at.mcpUrl).origin),
-          serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC ${at.registryAddress})`,
+          serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC${grpcTls ? ' over mutual TLS' : ''} ${at.registryAddress})`,
         },
       ];
 
@@ -276,10 +295,11 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       GATEWAY_ADDRESS: env.GATEWAY_ADDRESS || at.registryAddress,
       CALLBACK_ADDRESS: at.toolServiceAddress,
       WEBHOOK_API_BASE_URL: env.WEBHOOK_API_BASE_URL || (at.webhookApiUrls[0] ?? ''),
+      ...(grpcTls && grpcTlsEnv(grpcTls, 'tool-service')),
     },
     listens: [{ host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' }],
     ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: seed.person },
-    serves: `gRPC ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
+    serves: `gRPC${grpcTls ? ' over mutual TLS' : ''} ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
   };
 
   return [platform, ...apis, ...deliverers, ...gateways, tools];
