@@ -48,6 +48,12 @@ export function haproxyConfig(plan: BalancerPlan): string {
     'backend gateways',
     '  mode http',
     '  balance roundrobin',
+    // A request HAProxy sends over a kept-alive connection to a replica that has just died gets no
+    // answer; without a retry HAProxy can only close the client's connection, and a client does
+    // not resend a POST. Retried (on the other replica, redispatch) when the connection failed or
+    // closed before any answer: the replica was gone. The price: a replica that dies after reading
+    // a request and before answering it has that request run again on the other one.
+    '  retry-on conn-failure empty-response',
     '  option httpchk',
     '  http-check send meth GET uri /health ver HTTP/1.1 hdr Host 127.0.0.1',
     '  http-check expect status 200',
