@@ -27,6 +27,9 @@ COPY scripts/package.json scripts/
 RUN if [ "$INSTALL_DEPENDENCIES" = true ]; then npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force; fi
 
 COPY . .
+# Where docker-compose.yml's certificates volume is mounted: a new volume takes this folder's owner,
+# so the init service (running as node) can write into it.
+RUN mkdir -m 0700 /certificates && chown node:node /certificates
 ENV NODE_ENV=production
 USER node
 CMD ["node", "dev-platform/src/main.ts"]

@@ -1,6 +1,6 @@
 // Composition root of the dev platform: settings, seed, the two HTTP servers, clean shutdown.
 import { createServer } from 'node:http';
-import { closeServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createHttpsServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/shared';
 import { createDevPlatform } from './dev-platform.ts';
 import { ClientsFileError } from './provider-store.ts';
 import { loadSeedFile } from './seed.ts';
@@ -20,6 +20,18 @@ const platform = await createDevPlatform({ settings, seed, logger }).catch((erro
 const servers = [
   { server: createServer(platform.app), port: settings.port, portVariable: 'PLATFORM_PORT', what: `issuer and platform API ${settings.issuer}` },
   { server: createServer(platform.aiApp), port: settings.aiPort, portVariable: 'PLATFORM_AI_PORT', what: `AI service ${settings.aiBaseUrl}` },
+  // The back channel: the same issuer and API over TLS for services across a network. Its
+  // discovery document still names the issuer above; only the endpoints follow the address asked.
+  ...(settings.tls
+    ? [
+        {
+          server: createHttpsServer(platform.app, settings.tls),
+          port: settings.tls.port,
+          portVariable: 'PLATFORM_TLS_PORT',
+          what: `issuer and platform API over TLS`,
+        },
+      ]
+    : []),
 ];
 for (const { server, port, portVariable, what } of servers) {
   await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port, portVariable }));

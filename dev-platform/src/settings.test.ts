@@ -1,3 +1,4 @@
+import { createTestPki } from '@platform/devtools/test-certificates';
 import { settingsFailure } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { loadDevPlatformSettings } from './settings.ts';
@@ -57,5 +58,22 @@ describe('loadDevPlatformSettings', () => {
 
   it('refuses a plain-http issuer off loopback, as every service of the stack does', () => {
     expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_ISSUER: 'http://platform.example' }))).toContain('PLATFORM_ISSUER must use https');
+  });
+
+  it('serves the issuer and API over TLS too with PLATFORM_TLS_PORT and a certificate and key; the issuer stays the identity', async () => {
+    const pki = await createTestPki();
+    const tls = { PLATFORM_TLS_PORT: '4443', HTTP_TLS_CERT_FILE: pki.server.certFile, HTTP_TLS_KEY_FILE: pki.server.keyFile };
+    expect(loadDevPlatformSettings({ PLATFORM_HOST: '0.0.0.0', PLATFORM_ISSUER: 'http://127.0.0.1:4000', ...tls })).toMatchObject({
+      issuer: 'http://127.0.0.1:4000',
+      tls: { port: 4443, certFile: pki.server.certFile, keyFile: pki.server.keyFile },
+    });
+    expect(loadDevPlatformSettings({}).tls).toBeUndefined();
+    expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_TLS_PORT: '4443' }))).toContain('HTTP_TLS_CERT_FILE is required with PLATFORM_TLS_PORT');
+    expect(settingsFailure(() => loadDevPlatformSettings({ ...tls, PLATFORM_TLS_PORT: '4000' }))).toContain(
+      'PLATFORM_TLS_PORT must differ from PLATFORM_PORT and PLATFORM_AI_PORT',
+    );
+    expect(settingsFailure(() => loadDevPlatformSettings({ ...tls, HTTP_TLS_KEY_FILE: pki.client.keyFile }))).toContain(
+      `HTTP_TLS_KEY_FILE ${pki.client.keyFile} is not the key of ${pki.server.certFile}`,
+    );
   });
 });

@@ -1,13 +1,28 @@
 // The dev platform's settings, read once from the environment in the SDK's vocabulary; every bad
 // variable, and every problem across variables, named at once.
 import { resolve } from 'node:path';
-import { localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
+import {
+  httpTlsProblems,
+  httpTlsShape,
+  localOrigin,
+  parseEnvironment,
+  setting,
+  toHttpTlsSettings,
+  type Environment,
+  type HttpTlsSettings,
+  type LogLevel,
+} from '@platform/shared';
 
 export interface DevPlatformSettings {
   readonly host: string;
   readonly port: number;
   /** The issuer and the platform API's base address (one origin, as on the real platform). */
   readonly issuer: string;
+  /**
+   * The issuer and platform API on a TLS listener too (PLATFORM_TLS_PORT, HTTP_TLS_*): the back
+   * channel services reach across a network; the issuer they are told stays `issuer`.
+   */
+  readonly tls?: HttpTlsSettings | undefined;
   /** The "other platform service" (AI embeddings stand-in), which refuses delegated tokens. */
   readonly aiPort: number;
   readonly aiBaseUrl: string;
@@ -33,6 +48,8 @@ const shape = {
   PLATFORM_HOST: setting.host.default('127.0.0.1'),
   PLATFORM_PORT: setting.httpPort.default(4000),
   PLATFORM_ISSUER: setting.baseUrl.optional(),
+  PLATFORM_TLS_PORT: setting.httpPort.optional(),
+  ...httpTlsShape,
   PLATFORM_AI_PORT: setting.httpPort.default(4001),
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
   PLATFORM_SEED: setting.text.optional(),
@@ -58,6 +75,11 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     if (values.PLATFORM_PORT !== undefined && values.PLATFORM_PORT !== 0 && values.PLATFORM_PORT === values.PLATFORM_AI_PORT) {
       yield ['PLATFORM_AI_PORT', 'must differ from PLATFORM_PORT'];
     }
+    yield* httpTlsProblems(values, { variable: 'PLATFORM_TLS_PORT', value: values.PLATFORM_TLS_PORT });
+    const tlsPort = values.PLATFORM_TLS_PORT;
+    if (tlsPort !== undefined && tlsPort !== 0 && (tlsPort === values.PLATFORM_PORT || tlsPort === values.PLATFORM_AI_PORT)) {
+      yield ['PLATFORM_TLS_PORT', 'must differ from PLATFORM_PORT and PLATFORM_AI_PORT'];
+    }
     // An extra resource that is the platform API itself would let a token for "another" resource be the API's own.
     if (values.PLATFORM_EXTRA_RESOURCES?.includes(issuerOf(values))) yield ['PLATFORM_EXTRA_RESOURCES', 'must not name the platform API itself (the issuer)'];
   });
@@ -65,6 +87,7 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     host: s.PLATFORM_HOST,
     port: s.PLATFORM_PORT,
     issuer: issuerOf(s),
+    tls: toHttpTlsSettings(s, s.PLATFORM_TLS_PORT),
     aiPort: s.PLATFORM_AI_PORT,
     aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
     seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),

@@ -7,6 +7,7 @@ import {
   createCallerCheck,
   createGrpcTls,
   createHttpClient,
+  platformFetch,
   type Clock,
   type HttpClient,
   type Logger,
@@ -63,7 +64,9 @@ const scope = 'api';
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
   const time = { ...(options.clock && { clock: options.clock }) };
-  const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs });
+  // Requests for the platform's API and issuer go through its back channel when one is set.
+  const backChannel = platformFetch({ backChannelUrl: settings.backChannelUrl, identities: [settings.apiBaseUrl, settings.issuerUrl] });
+  const httpClient = options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs, ...(backChannel && { fetch: backChannel }) });
   // A tool service's answer is read up to what one registration may list or one result may hold,
   // plus room for the envelope; a larger one is refused as it arrives, never held whole.
   const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, settings.maxToolResultBytes) + answerEnvelopeBytes;
@@ -92,6 +95,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     timeoutMs: settings.httpTimeoutMs,
+    ...(backChannel && { fetch: backChannel }),
     ...time,
   });
   const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds, ...time });

@@ -33,6 +33,8 @@ export interface McpServerSettings {
   readonly apiBaseUrl: string;
   /** The platform's OAuth issuer (discovery, token exchange); defaults to apiBaseUrl. */
   readonly issuerUrl: string;
+  /** Where the gateway sends its requests for the platform's API and issuer when their addresses are not reachable from here (PLATFORM_BACKCHANNEL_URL). */
+  readonly backChannelUrl?: string | undefined;
   /** The gateway's own OAuth client, which makes the token exchanges. */
   readonly clientId: string;
   readonly clientSecret: string;
@@ -105,6 +107,7 @@ const shape = {
   MCP_ALLOWED_ORIGINS: hostList.optional(),
   PLATFORM_API_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4000'),
   PLATFORM_ISSUER_URL: setting.baseUrl.optional(),
+  PLATFORM_BACKCHANNEL_URL: setting.origin.optional(),
   MCP_GATEWAY_CLIENT_ID: setting.text.default('mcp-gateway'),
   MCP_GATEWAY_CLIENT_SECRET: setting.text,
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
@@ -171,6 +174,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     allowedOrigins: unique([publicHost, ...loopbackNames, ...(s.MCP_ALLOWED_ORIGINS ?? [])]),
     apiBaseUrl: s.PLATFORM_API_BASE_URL,
     issuerUrl: s.PLATFORM_ISSUER_URL ?? s.PLATFORM_API_BASE_URL,
+    ...(s.PLATFORM_BACKCHANNEL_URL !== undefined && { backChannelUrl: s.PLATFORM_BACKCHANNEL_URL }),
     clientId: s.MCP_GATEWAY_CLIENT_ID,
     clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
     registryAddress: s.REGISTRY_ADDRESS,

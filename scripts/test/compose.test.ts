@@ -3,9 +3,11 @@
 // settings loader, which must accept it and read every variable in it. The loaders are imported
 // from the services' sources on purpose: the file is right only when they agree with it.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { isLoopbackHost, type Environment } from '@platform/shared';
+import { ensureDevCertificates } from '@platform/devtools/dev-certificates';
+import { type Environment } from '@platform/shared';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSeedFile } from '../../dev-platform/src/seed.ts';
@@ -22,12 +24,14 @@ interface ComposeService {
   readonly depends_on?: Record<string, { readonly condition?: string }>;
   readonly network_mode?: string;
   readonly ports?: unknown[];
+  readonly volumes?: unknown[];
 }
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 const composeText = readFileSync(join(repoRoot, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText, { merge: true }) as { services: Record<string, ComposeService> };
 const services = compose.services;
+const withoutComments = composeText.replace(/^\s*#.*$/gm, '');
 
 /** What each entry point reads, through its own loaders: the settings and, for the platform, the seed. */
 const readers: Readonly<Record<string, (env: Environment) => unknown>> = {
@@ -41,7 +45,11 @@ const readers: Readonly<Record<string, (env: Environment) => unknown>> = {
   'tool-service/src/main.ts': loadToolServiceSettings,
 };
 
+/** The one-shot init service's entry point: it writes the certificates, and reads no settings. */
+const certificatesEntry = 'scripts/src/certificates-main.ts';
+
 const roleOf: Readonly<Record<string, string>> = {
+  [certificatesEntry]: 'certificates',
   'dev-platform/src/main.ts': 'dev-platform',
   'webhook-api/src/main.ts': 'webhook-api',
   'webhook-api/src/deliverer-main.ts': 'deliverer',
@@ -76,7 +84,17 @@ const entryOf = (name: string): string => {
 };
 const role = (name: string): string => (/\bpostgres\b/.test(services[name]?.image ?? '') ? 'postgres' : (roleOf[entryOf(name)] ?? 'unknown'));
 const named = (wanted: string): string[] => Object.keys(services).filter((name) => role(name) === wanted);
-const nodeServices = Object.keys(services).filter((name) => role(name) !== 'postgres');
+/** The long-running Node services (the init service runs once and exits). */
+const nodeServices = Object.keys(services).filter((name) => role(name) !== 'postgres' && role(name) !== 'certificates');
+
+/** The certificates volume as the init service fills it, on this machine: what the services find under its mount point. */
+const [certificatesService = ''] = Object.keys(services).filter((name) => role(name) === 'certificates');
+const certificatesCommand = (services[certificatesService]?.command ?? []) as string[];
+const mountPoint = certificatesCommand[certificatesCommand.indexOf('--out') + 1] ?? '';
+const certificateHosts = (certificatesCommand[certificatesCommand.indexOf('--hosts') + 1] ?? '').split(',');
+const certificateFolder = mkdtempSync(join(tmpdir(), 'compose-certificates-'));
+await ensureDevCertificates(certificateFolder, certificateHosts);
+const onThisMachine = (value: string) => (mountPoint && value.startsWith(`${mountPoint}/`) ? join(certificateFolder, value.slice(mountPoint.length)) : value);
 
 function rawEnvironment(name: string): Record<string, string> {
   const entries = Object.entries(services[name]?.environment ?? {});
@@ -86,24 +104,24 @@ function rawEnvironment(name: string): Record<string, string> {
 }
 
 const environmentOf = (name: string): Record<string, string> =>
-  Object.fromEntries(Object.entries(rawEnvironment(name)).map(([variable, value]) => [variable, interpolate(value, given)]));
+  Object.fromEntries(Object.entries(rawEnvironment(name)).map(([variable, value]) => [variable, onThisMachine(interpolate(value, given))]));
+
+/** Variables Node itself reads, not a settings loader. */
+const readByNode = new Set(['NODE_EXTRA_CA_CERTS']);
 
 const hostPort = (address: string) => ({ host: address.slice(0, address.lastIndexOf(':')), port: Number(address.slice(address.lastIndexOf(':') + 1)) });
 
 /** The sockets a service listens on inside the shared network namespace, as its own settings say. */
-function socketsOf(name: string): { host: string; port: number }[] {
+function socketsOf(name: string): { host: string; port: number; tls?: boolean }[] {
   const env = environmentOf(name);
   switch (role(name)) {
     case 'dev-platform': {
       const s = loadDevPlatformSettings(env);
-      return [
-        { host: s.host, port: s.port },
-        { host: s.host, port: s.aiPort },
-      ];
+      return [{ host: s.host, port: s.port }, { host: s.host, port: s.aiPort }, ...(s.tls ? [{ host: s.host, port: s.tls.port, tls: true }] : [])];
     }
     case 'webhook-api': {
       const s = loadWebhookApiSettings(env);
-      return [{ host: s.host, port: s.port }];
+      return [{ host: s.host, port: s.port }, ...(s.tls ? [{ host: s.host, port: s.tls.port, tls: true }] : [])];
     }
     case 'deliverer': {
       const s = loadDelivererSettings(env);
@@ -111,10 +129,13 @@ function socketsOf(name: string): { host: string; port: number }[] {
     }
     case 'mcp-server': {
       const s = loadMcpServerSettings(env);
-      return [{ host: s.host, port: s.port }, hostPort(s.registryAddress)];
+      return [
+        { host: s.host, port: s.port },
+        { ...hostPort(s.registryAddress), tls: true },
+      ];
     }
     case 'tool-service':
-      return [hostPort(loadToolServiceSettings(env).callbackAddress)];
+      return [{ ...hostPort(loadToolServiceSettings(env).callbackAddress), tls: true }];
     default:
       return [];
   }
@@ -126,39 +147,45 @@ const healthTest = (name: string): string => {
 };
 
 describe('docker-compose.yml', () => {
-  it('runs postgres, the dev platform, two webhook APIs, two deliverers, the MCP server and the tool service, each from a file in the repository', () => {
+  it('runs the certificates, postgres, the dev platform, two webhook APIs, two deliverers, the MCP server and the tool service, each from a file in the repository', () => {
     const counts = Object.fromEntries(
-      ['postgres', 'dev-platform', 'webhook-api', 'deliverer', 'mcp-server', 'tool-service', 'unknown'].map((r) => [r, named(r).length]),
+      ['certificates', 'postgres', 'dev-platform', 'webhook-api', 'deliverer', 'mcp-server', 'tool-service', 'unknown'].map((r) => [r, named(r).length]),
     );
-    expect(counts).toEqual({ postgres: 1, 'dev-platform': 1, 'webhook-api': 2, deliverer: 2, 'mcp-server': 1, 'tool-service': 1, unknown: 0 });
+    expect(counts).toEqual({ certificates: 1, postgres: 1, 'dev-platform': 1, 'webhook-api': 2, deliverer: 2, 'mcp-server': 1, 'tool-service': 1, unknown: 0 });
+    expect(existsSync(join(repoRoot, certificatesEntry))).toBe(true);
     for (const name of nodeServices) {
       expect(existsSync(join(repoRoot, entryOf(name))), `${name} runs ${entryOf(name)}`).toBe(true);
       expect(services[name]?.command, name).toHaveLength(2);
     }
   });
 
-  it('gives every service a health check on its own port', () => {
+  it('gives every service a health check on its own port; the tool service is healthy once registered at the gateway', () => {
     expect(healthTest(named('postgres')[0] ?? '')).toMatch(/\bpg_isready\b/);
-    for (const name of nodeServices) {
+    const [toolService = ''] = named('tool-service');
+    expect(healthTest(toolService)).toBe('CMD node tool-service/src/health-check-main.ts');
+    expect(existsSync(join(repoRoot, 'tool-service/src/health-check-main.ts'))).toBe(true);
+    for (const name of nodeServices.filter((service) => service !== toolService)) {
       const [own] = socketsOf(name);
       expect(healthTest(name), name).toContain('127.0.0.1');
       expect(healthTest(name), name).toMatch(new RegExp(`\\b${String(own?.port)}\\b`));
     }
   });
 
-  it('starts each service once the ones before it are healthy: postgres, dev-platform, webhook APIs, mcp-server, tool-service; deliverers after postgres', () => {
-    const order = ['postgres', 'dev-platform', 'webhook-api', 'mcp-server', 'tool-service'];
+  it('starts each service once the ones before it are ready: the certificates written, then postgres and dev-platform, webhook APIs, mcp-server, tool-service; deliverers after postgres', () => {
+    const order = ['dev-platform', 'webhook-api', 'mcp-server', 'tool-service'];
     const closure = (name: string, seen = new Set<string>()): Set<string> => {
       for (const [dependency, { condition }] of Object.entries(services[name]?.depends_on ?? {})) {
-        expect(condition, `${name} waits for ${dependency}`).toBe('service_healthy');
+        const expected = role(dependency) === 'certificates' ? 'service_completed_successfully' : 'service_healthy';
+        expect(condition, `${name} waits for ${dependency}`).toBe(expected);
         if (!seen.has(dependency)) closure(dependency, seen.add(dependency));
       }
       return seen;
     };
-    for (const name of Object.keys(services)) {
+    for (const name of nodeServices) {
       const before = closure(name);
       expect(before.has(name), `${name} depends on itself`).toBe(false);
-      const earlier = role(name) === 'deliverer' ? ['postgres'] : order.slice(0, order.indexOf(role(name)));
+      const earlier = role(name) === 'deliverer' ? ['postgres'] : [...order.slice(0, order.indexOf(role(name))), 'certificates'];
+      if (role(name) === 'webhook-api') earlier.push('postgres');
       expect([...before].sort(), name).toEqual(expect.arrayContaining(earlier.flatMap(named)));
     }
   });
@@ -191,8 +218,9 @@ describe('docker-compose.yml', () => {
       // given, or beside WEBHOOK_ALLOW_PRIVATE_TARGETS=true, the only place NODE_ENV shows (the
       // settings refuse private targets in production).
       const contexts = [env, ...('WEBHOOK_ALLOW_PRIVATE_TARGETS' in env ? [{ ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }] : [])];
-      const unread = Object.keys(env).filter((variable) =>
-        contexts.every((context) => outcome({ ...context, [variable]: ' *not a valid value* ' }) === outcome(context)),
+      const unread = Object.keys(env).filter(
+        (variable) =>
+          !readByNode.has(variable) && contexts.every((context) => outcome({ ...context, [variable]: ' *not a valid value* ' }) === outcome(context)),
       );
       expect(unread, `${name} sets variables it never reads`).toEqual([]);
     }
@@ -213,7 +241,7 @@ describe('docker-compose.yml', () => {
     expect(imageReads).toEqual(expect.arrayContaining(Object.keys(env)));
     const url = new URL(loadDelivererSettings(environmentOf(named('deliverer')[0] ?? '')).databaseUrl ?? '');
     expect([url.hostname, url.port, url.username, url.password, url.pathname]).toEqual([
-      '127.0.0.1',
+      postgres,
       '5432',
       env.POSTGRES_USER,
       env.POSTGRES_PASSWORD,
@@ -248,50 +276,62 @@ describe('docker-compose.yml', () => {
     expect(seed.clients.find((client) => client.clientId === gateway.clientId)?.clientSecret).toBe(gateway.clientSecret);
   });
 
-  it('shares one network namespace, so the issuer, the MCP resource and gRPC are on 127.0.0.1 inside and out', () => {
-    const [holder = ''] = named('postgres');
-    for (const name of nodeServices) {
-      expect(services[name]?.network_mode, name).toBe(`service:${holder}`);
-      expect(services[name]?.ports, `${name} publishes through ${holder}`).toBeUndefined();
-    }
+  it('gives every service its own network namespace: no network_mode, the others reached by service name', () => {
+    for (const name of Object.keys(services)) expect(services[name]?.network_mode, name).toBeUndefined();
+    expect(withoutComments).not.toMatch(/network_mode/);
+    const gateway = loadMcpServerSettings(environmentOf(named('mcp-server')[0] ?? ''));
+    const tools = loadToolServiceSettings(environmentOf(named('tool-service')[0] ?? ''));
+    expect(hostPort(tools.gatewayAddress)).toEqual({ host: named('mcp-server')[0], port: hostPort(gateway.registryAddress).port });
+    expect(hostPort(tools.callbackAddress).host).toBe(named('tool-service')[0]);
+    expect(new URL(tools.webhookApiBaseUrl).hostname).toBe(named('webhook-api')[0]);
+    // Every name a service is dialled by is one the certificates name.
+    expect(certificateHosts).toEqual(expect.arrayContaining(nodeServices.filter((name) => role(name) !== 'deliverer')));
+  });
+
+  it('keeps one identity of the platform for the host and the services: the issuer and API base http://127.0.0.1:4000, reached inside through its back channel over https', () => {
     const platform = loadDevPlatformSettings(environmentOf(named('dev-platform')[0] ?? ''));
     const gateway = loadMcpServerSettings(environmentOf(named('mcp-server')[0] ?? ''));
     const tools = loadToolServiceSettings(environmentOf(named('tool-service')[0] ?? ''));
+    const apis = named('webhook-api').map((name) => loadWebhookApiSettings(environmentOf(name)));
     expect(platform.issuer).toBe('http://127.0.0.1:4000');
-    expect([gateway.issuerUrl, tools.issuerUrl, ...named('webhook-api').map((name) => loadWebhookApiSettings(environmentOf(name)).platformApiBaseUrl)]).toEqual(
-      Array(2 + named('webhook-api').length).fill(platform.issuer),
+    expect([gateway.issuerUrl, gateway.apiBaseUrl, tools.issuerUrl, tools.apiBaseUrl, ...apis.map((api) => api.platformApiBaseUrl)]).toEqual(
+      Array(4 + apis.length).fill(platform.issuer),
     );
+    const backChannel = `https://${named('dev-platform')[0] ?? ''}:${String(platform.tls?.port)}`;
+    expect([gateway.backChannelUrl, tools.backChannelUrl, ...apis.map((api) => api.platformBackChannelUrl)]).toEqual(Array(2 + apis.length).fill(backChannel));
     expect(gateway.publicUrl).toBe('http://127.0.0.1:3000/mcp');
     expect(platform.extraResources).toContain(gateway.publicUrl);
     expect(gateway.allowedHosts).toEqual(expect.arrayContaining(['127.0.0.1', 'localhost']));
-    expect(tools.gatewayAddress).toBe(gateway.registryAddress);
-    expect([
-      gateway.grpcPlaintextOffLoopback,
-      isLoopbackHost(hostPort(gateway.registryAddress).host),
-      isLoopbackHost(hostPort(tools.callbackAddress).host),
-    ]).toEqual([false, true, true]);
-    const apiPorts = named('webhook-api').map((name) => loadWebhookApiSettings(environmentOf(name)).port);
-    expect(apiPorts).toContain(Number(new URL(tools.webhookApiBaseUrl).port));
   });
 
-  it('publishes, on the host loopback and under the same number, exactly the ports of the services listening on every address; each port listened on once', () => {
-    const sockets = nodeServices.flatMap((name) => socketsOf(name).map((socket) => ({ ...socket, name })));
-    const ports = [5432, ...sockets.map((socket) => socket.port)];
-    expect(new Set(ports).size, `ports in the namespace: ${ports.join(', ')}`).toBe(ports.length);
-    for (const { name, host, port } of sockets) {
-      const shouldListenOnAll = ['dev-platform', 'webhook-api', 'mcp-server'].includes(role(name)) && !(role(name) === 'mcp-server' && port === 3001);
-      expect(host === '0.0.0.0' || isLoopbackHost(host), `${name} on ${host}:${String(port)}`).toBe(true);
-      if (!shouldListenOnAll) expect(isLoopbackHost(host), `${name} keeps ${String(port)} on loopback`).toBe(true);
+  it('carries tokens across the network over TLS only: gRPC mutual TLS without GRPC_PLAINTEXT_OFF_LOOPBACK, the webhook API on its TLS listener, the CA trusted by Node', () => {
+    const gateway = loadMcpServerSettings(environmentOf(named('mcp-server')[0] ?? ''));
+    const tools = loadToolServiceSettings(environmentOf(named('tool-service')[0] ?? ''));
+    expect(withoutComments).not.toMatch(/GRPC_PLAINTEXT_OFF_LOOPBACK/);
+    expect([gateway.grpcPlaintextOffLoopback, gateway.grpcTls?.requireClientCert, tools.grpcTls?.requireClientCert]).toEqual([false, true, true]);
+    const api = loadWebhookApiSettings(environmentOf(named('webhook-api')[0] ?? ''));
+    expect(tools.webhookApiBaseUrl).toBe(`https://${named('webhook-api')[0] ?? ''}:${String(api.tls?.port)}`);
+    for (const name of [...named('dev-platform'), ...named('webhook-api'), ...named('mcp-server'), ...named('tool-service')]) {
+      const env = rawEnvironment(name);
+      expect(services[name]?.volumes, name).toEqual([`certificates:${mountPoint}:ro`]);
+      if (role(name) !== 'dev-platform') expect(env.NODE_EXTRA_CA_CERTS, name).toBe(`${mountPoint}/ca.pem`);
     }
-    const published = (services[named('postgres')[0] ?? '']?.ports ?? []).map((entry) => {
-      const [ip, hostSide, containerSide] = String(entry).split(':');
-      expect(ip, String(entry)).toBe('127.0.0.1');
-      expect(hostSide, String(entry)).toBe(containerSide);
-      return Number(containerSide);
-    });
-    expect(new Set(published).size).toBe(published.length);
-    const listeningOnAll = sockets.filter((socket) => socket.host === '0.0.0.0').map((socket) => socket.port);
-    expect([...published].sort()).toEqual([...listeningOnAll].sort());
+  });
+
+  it('publishes on the host loopback only the plain http ports clients call, each once; gRPC, the TLS listeners and postgres stay unpublished', () => {
+    const hostPorts: number[] = [];
+    for (const name of Object.keys(services)) {
+      const sockets = role(name) === 'postgres' || role(name) === 'certificates' ? [] : socketsOf(name);
+      const clientPorts = sockets.filter((socket) => socket.host === '0.0.0.0' && !socket.tls).map((socket) => socket.port);
+      const published = (services[name]?.ports ?? []).map((entry) => {
+        const [ip, hostSide, containerSide] = String(entry).split(':');
+        expect(ip, `${name} ${String(entry)}`).toBe('127.0.0.1');
+        hostPorts.push(Number(hostSide));
+        return Number(containerSide);
+      });
+      expect([...published].sort(), name).toEqual([...clientPorts].sort());
+    }
+    expect([...hostPorts].sort()).toEqual([3000, 4000, 4001, 4100, 4102]);
   });
 });
 
@@ -319,7 +359,7 @@ describe('the image (Dockerfile)', () => {
     const byName = new Map(workspaces.map((workspace) => [manifest(workspace).name, workspace]));
     const problems = new Set<string>();
     const seen = new Set<string>();
-    const queue = Object.keys(readers).map((entry) => join(repoRoot, entry));
+    const queue = [...Object.keys(readers), certificatesEntry, 'tool-service/src/health-check-main.ts'].map((entry) => join(repoRoot, entry));
     for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
       if (seen.has(file)) continue;
       seen.add(file);

@@ -25,6 +25,12 @@ export interface ApiTokenProviderOptions {
   /** Renew this many seconds before expiry (at most half the token's lifetime). Default 30. */
   renewBeforeExpirySeconds?: number;
   clock?: Clock;
+  /**
+   * The fetch of discovery and token requests; the global one (undici) by default. A back channel's
+   * (backChannelFetch) reaches the issuer at another address, while its metadata is still checked
+   * against issuerUrl.
+   */
+  fetch?: typeof globalThis.fetch;
 }
 
 interface HeldToken {
@@ -36,7 +42,8 @@ interface HeldToken {
 const refusalErrors = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant', 'invalid_scope', 'access_denied']);
 
 export class ApiTokenProvider implements TokenProvider {
-  readonly #options: Required<Omit<ApiTokenProviderOptions, 'clientSecret'>>;
+  readonly #options: Required<Omit<ApiTokenProviderOptions, 'clientSecret' | 'fetch'>>;
+  readonly #fetch: typeof globalThis.fetch | undefined;
   readonly #clientAuth: oauth.ClientAuth;
   #configuration: oauth.Configuration | undefined;
   #held: HeldToken | undefined;
@@ -58,6 +65,7 @@ export class ApiTokenProvider implements TokenProvider {
       clock: options.clock ?? systemClock,
     };
     this.#clientAuth = oauth.ClientSecretBasic(options.clientSecret);
+    this.#fetch = options.fetch;
   }
 
   getToken(): Promise<string> {
@@ -93,6 +101,7 @@ export class ApiTokenProvider implements TokenProvider {
     const issuer = new URL(this.#options.issuerUrl);
     const configuration = await oauth.discovery(issuer, this.#options.clientId, undefined, this.#clientAuth, {
       timeout: Math.ceil(this.#options.timeoutMs / 1000),
+      ...(this.#fetch && { [oauth.customFetch]: this.#fetch }),
       // Plain http is accepted only on loopback (the dev platform), checked above; the library
       // marks the switch deprecated only to make it stand out.
       // eslint-disable-next-line @typescript-eslint/no-deprecated

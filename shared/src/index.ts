@@ -25,7 +25,15 @@ export { createCallerCheck, type ActorRule, type CallerCheck, type CallerCheckOp
 export { CachedTokenResolver, tokenExpiry, type CachedTokenResolverOptions, type TokenCheck } from './cached-token-resolver.ts';
 export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, type TokenProvider } from './api-token-provider.ts';
 export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
-export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
+export {
+  createPlatformHttpClient,
+  platformAppIdentity,
+  platformFetchOf,
+  type PlatformAppIdentity,
+  type PlatformAppIdentityOptions,
+} from './platform-app-identity.ts';
+export { backChannelFetch, platformFetch, type BackChannelOptions } from './back-channel.ts';
+export { createHttpsServer, httpTlsProblems, httpTlsShape, toHttpTlsSettings, type HttpTlsSettings } from './http-tls.ts';
 export { isLoopbackHost, localOrigin } from './loopback.ts';
 export { clip, oneLine } from './short-text.ts';
 export { nestsDeeperThan } from './json-nesting.ts';

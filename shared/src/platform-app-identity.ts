@@ -3,6 +3,7 @@
 import { hash } from 'node:crypto';
 import { ApiTokenProvider, type TokenProvider } from './api-token-provider.ts';
 import { AppKeyResolver } from './app-key-resolver.ts';
+import { platformFetch } from './back-channel.ts';
 import { createHttpClient, type HttpClient } from './http-client.ts';
 import type { PlatformAppSettings } from './settings.ts';
 import type { Clock } from './clock.ts';
@@ -30,7 +31,7 @@ export function platformAppIdentity(settings: PlatformAppSettings, options: Plat
   const key = hash('sha256', JSON.stringify([settings.issuerUrl, settings.apiBaseUrl, settings.appClientId, settings.appClientSecret]), 'base64url');
   let identity = identities.get(key);
   if (!identity) {
-    identity = createIdentity(settings, options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs }), options.clock);
+    identity = createIdentity(settings, options.httpClient ?? createPlatformHttpClient(settings), options.clock);
     identities.set(key, identity);
   }
   return identity;
@@ -44,6 +45,7 @@ function createIdentity(settings: PlatformAppSettings, httpClient: HttpClient, c
     scope: 'api',
     timeoutMs: settings.httpTimeoutMs,
     ...(clock && { clock }),
+    ...fetchOption(settings),
   });
   const appKeys = new AppKeyResolver({ apiBaseUrl: settings.apiBaseUrl, tokenProvider, httpClient, ...(clock && { clock }) });
   return Object.freeze({
@@ -52,4 +54,20 @@ function createIdentity(settings: PlatformAppSettings, httpClient: HttpClient, c
     appKey: () => appKeys.resolve(),
     tokenProvider,
   });
+}
+
+/** The fetch of this app's platform requests: through PLATFORM_BACKCHANNEL_URL when it is set. */
+function fetchOption(settings: PlatformAppSettings): { fetch?: typeof globalThis.fetch } {
+  const fetch = platformFetch({ backChannelUrl: settings.backChannelUrl, identities: [settings.apiBaseUrl, settings.issuerUrl] });
+  return fetch ? { fetch } : {};
+}
+
+/** An HTTP client for the platform API of these settings (its back channel, when one is set). */
+export function createPlatformHttpClient(settings: PlatformAppSettings): HttpClient {
+  return createHttpClient({ timeoutMs: settings.httpTimeoutMs, ...fetchOption(settings) });
+}
+
+/** The fetch a tool's platform API client sends with (its back channel, when one is set); undefined: the global one. */
+export function platformFetchOf(settings: PlatformAppSettings): typeof globalThis.fetch | undefined {
+  return fetchOption(settings).fetch;
 }

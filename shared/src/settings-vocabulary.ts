@@ -30,6 +30,9 @@ const parseBaseUrl = (value: string, context: z.RefinementCtx): string => {
 /** An http(s) base address without a trailing slash; plain http only on loopback; never on a port fetch refuses. */
 const baseUrl = z.string(expected('an http or https URL')).trim().transform(parseBaseUrl);
 
+/** An origin (scheme, host, port) in the rules of `baseUrl`: where a service reaches another, without a path. */
+const origin = baseUrl.refine((value) => !URL.canParse(value) || new URL(value).pathname === '/', 'must be an origin (scheme, host and port), without a path');
+
 /** A comma-separated list of base addresses (blank entries ignored). */
 const baseUrlList = z
   .string(expected('a comma-separated list of http or https URLs'))
@@ -115,7 +118,7 @@ const file = z
   });
 
 /** The kinds of setting; each service's loader builds its schema from these. */
-export const setting = { baseUrl, baseUrlList, wholeNumber, port, httpPort, host, hostPort, text, flag, logLevel, postgresUrl, file };
+export const setting = { baseUrl, origin, baseUrlList, wholeNumber, port, httpPort, host, hostPort, text, flag, logLevel, postgresUrl, file };
 
 /** Problems only visible across variables: [variable, message] pairs, given the values that parsed. */
 export type CrossCheck<Values> = (values: Partial<Values>) => Iterable<readonly [variable: string, message: string]>;

@@ -63,6 +63,24 @@ describe('loadPlatformAppSettings', () => {
     );
   });
 
+  it('reads PLATFORM_BACKCHANNEL_URL, where requests for the platform go, apart from the addresses that identify it', () => {
+    const settings = loadPlatformAppSettings({ ...minimal, PLATFORM_BACKCHANNEL_URL: 'https://dev-platform:4443/' });
+    expect([settings.apiBaseUrl, settings.issuerUrl, settings.backChannelUrl]).toEqual([
+      'http://127.0.0.1:4000',
+      'http://127.0.0.1:4000',
+      'https://dev-platform:4443',
+    ]);
+    expect(loadPlatformAppSettings(minimal)).not.toHaveProperty('backChannelUrl');
+  });
+
+  it('refuses a back channel in plain http off loopback, or with a path', () => {
+    const message = settingsFailure(() => loadPlatformAppSettings({ ...minimal, PLATFORM_BACKCHANNEL_URL: 'http://dev-platform:4000' }));
+    expect(message).toContain('PLATFORM_BACKCHANNEL_URL must use https');
+    expect(settingsFailure(() => loadPlatformAppSettings({ ...minimal, PLATFORM_BACKCHANNEL_URL: 'https://dev-platform:4443/api' }))).toContain(
+      'PLATFORM_BACKCHANNEL_URL must be an origin (scheme, host and port), without a path',
+    );
+  });
+
   it('uses a separate issuer when PLATFORM_ISSUER_URL is set', () => {
     expect(loadPlatformAppSettings({ ...minimal, PLATFORM_ISSUER_URL: 'https://login.example.com' }).issuerUrl).toBe('https://login.example.com');
   });

@@ -10,6 +10,11 @@ export interface PlatformAppSettings {
   readonly apiBaseUrl: string;
   /** The platform's OAuth issuer (token endpoint found by discovery); defaults to apiBaseUrl. */
   readonly issuerUrl: string;
+  /**
+   * Where this process sends its requests for the platform's API and issuer (the back channel), when
+   * their addresses, which identify the platform, are not reachable from here; undefined: sent to them.
+   */
+  readonly backChannelUrl?: string | undefined;
   /** Base address of the platform's AI service. */
   readonly platformAiBaseUrl: string;
   readonly appClientId: string;
@@ -36,6 +41,7 @@ export interface PlatformMcpSettings extends PlatformAppSettings {
 const appShape = {
   PLATFORM_API_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4000'),
   PLATFORM_ISSUER_URL: setting.baseUrl.optional(),
+  PLATFORM_BACKCHANNEL_URL: setting.origin.optional(),
   PLATFORM_AI_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4001'),
   APP_CLIENT_ID: setting.text,
   APP_CLIENT_SECRET: setting.text,
@@ -86,6 +92,7 @@ function toAppSettings(parsed: z.output<z.ZodObject<typeof appShape>>): Platform
   return {
     apiBaseUrl: parsed.PLATFORM_API_BASE_URL,
     issuerUrl: parsed.PLATFORM_ISSUER_URL ?? parsed.PLATFORM_API_BASE_URL,
+    ...(parsed.PLATFORM_BACKCHANNEL_URL !== undefined && { backChannelUrl: parsed.PLATFORM_BACKCHANNEL_URL }),
     platformAiBaseUrl: parsed.PLATFORM_AI_BASE_URL,
     appClientId: parsed.APP_CLIENT_ID,
     appClientSecret: parsed.APP_CLIENT_SECRET,

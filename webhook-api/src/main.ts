@@ -2,7 +2,18 @@
 // credential's key), caller check, ingest, metrics, the deliverer beside the API (unless
 // WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
-import { closeServer, createHttpClient, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/shared';
+import {
+  closeServer,
+  createHttpClient,
+  createHttpsServer,
+  createLogger,
+  endWithParent,
+  exitOnStartupFailure,
+  listenOn,
+  localOrigin,
+  platformFetch,
+  stopOnSignals,
+} from '@platform/shared';
 import { createApp } from './http/app.ts';
 import { createWebhookCallerCheck } from './http/caller-guard.ts';
 import { answerClientErrors } from './http/client-errors.ts';
@@ -20,7 +31,9 @@ const logger = createLogger({ name: service, level: settings.logLevel });
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 
-const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs });
+// The caller check asks the platform through its back channel when one is set.
+const backChannel = platformFetch({ backChannelUrl: settings.platformBackChannelUrl, identities: [settings.platformApiBaseUrl] });
+const http = createHttpClient({ timeoutMs: settings.platformTimeoutMs, ...(backChannel && { fetch: backChannel }) });
 const checkCaller = createWebhookCallerCheck({
   httpClient: http,
   platformApiBaseUrl: settings.platformApiBaseUrl,
@@ -53,6 +66,14 @@ const app = createApp({
 const server = createServer(app);
 answerClientErrors(server);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_API_PORT' }));
+// The TLS listener: the same API for other services across a network (a container network).
+const tls = settings.tls;
+const tlsServer = tls && createHttpsServer(app, tls);
+if (tls && tlsServer) {
+  answerClientErrors(tlsServer);
+  await exitOnStartupFailure(service, () => listenOn(tlsServer, { host: settings.host, port: tls.port, portVariable: 'WEBHOOK_API_TLS_PORT' }));
+  logger.info(`listening: ${localOrigin(settings.host, tls.port).replace(/^http:/, 'https:')} (TLS)`);
+}
 logger.info(
   { store: settings.databaseUrl ? 'postgresql' : 'sqlite', keyId: vault.currentKeyId, deliverer: delivery ? 'in-process' : 'off' },
   `listening: ${publicUrl} (OpenAPI at /v2/openapi.json)`,
@@ -65,7 +86,7 @@ stopOnSignals({
   deadlineMs: 10_000,
   steps: [
     async () => {
-      await Promise.all([closeServer(server), delivery?.stop()]);
+      await Promise.all([closeServer(server), tlsServer && closeServer(tlsServer), delivery?.stop()]);
     },
     () => database.close(),
   ],

@@ -1,3 +1,4 @@
+import { createTestPki } from '@platform/devtools/test-certificates';
 import { settingsFailure } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { loadDelivererSettings, loadWebhookApiSettings } from './settings.ts';
@@ -6,6 +7,32 @@ import { loadDelivererSettings, loadWebhookApiSettings } from './settings.ts';
 const required = { WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_METRICS_TOKEN: 'a-test-metrics-token' };
 
 describe('loadWebhookApiSettings', () => {
+  it('serves over TLS too with WEBHOOK_API_TLS_PORT and a certificate and key, and asks the platform through PLATFORM_BACKCHANNEL_URL; the audience stays PLATFORM_API_BASE_URL', async () => {
+    const pki = await createTestPki();
+    const env = {
+      ...required,
+      WEBHOOK_API_TLS_PORT: '4443',
+      HTTP_TLS_CERT_FILE: pki.server.certFile,
+      HTTP_TLS_KEY_FILE: pki.server.keyFile,
+      PLATFORM_BACKCHANNEL_URL: 'https://dev-platform:4443',
+    };
+    expect(loadWebhookApiSettings(env)).toMatchObject({
+      platformApiBaseUrl: 'http://127.0.0.1:4000',
+      platformBackChannelUrl: 'https://dev-platform:4443',
+      tls: { port: 4443, certFile: pki.server.certFile, keyFile: pki.server.keyFile },
+    });
+    expect(loadWebhookApiSettings(required).tls).toBeUndefined();
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...env, WEBHOOK_API_TLS_PORT: '4100' }))).toContain(
+      'WEBHOOK_API_TLS_PORT must differ from WEBHOOK_API_PORT',
+    );
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...required, HTTP_TLS_CERT_FILE: pki.server.certFile }))).toContain(
+      'HTTP_TLS_CERT_FILE needs WEBHOOK_API_TLS_PORT, HTTP_TLS_CERT_FILE and HTTP_TLS_KEY_FILE together',
+    );
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...required, PLATFORM_BACKCHANNEL_URL: 'http://dev-platform:4000' }))).toContain(
+      'PLATFORM_BACKCHANNEL_URL must use https',
+    );
+  });
+
   it('defaults to SQLite under ./data with a 60 s caller cache whose permissions are at most 2 s old', () => {
     expect(loadWebhookApiSettings(required)).toMatchObject({
       port: 4100,

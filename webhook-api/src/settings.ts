@@ -1,7 +1,16 @@
 // The webhook API's settings, read once from the environment in the SDK's vocabulary; every bad
 // variable named at once, no value ever echoed (DATABASE_URL and WEBHOOK_ENCRYPTION_KEY hold secrets).
 import { resolve } from 'node:path';
-import { parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
+import {
+  httpTlsProblems,
+  httpTlsShape,
+  parseEnvironment,
+  setting,
+  toHttpTlsSettings,
+  type Environment,
+  type HttpTlsSettings,
+  type LogLevel,
+} from '@platform/shared';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
@@ -15,6 +24,10 @@ export interface WebhookApiSettings {
   readonly port: number;
   /** The platform API's base: where the caller check asks, and the audience this API accepts. */
   readonly platformApiBaseUrl: string;
+  /** Where the caller check's requests for the platform API go instead, when its base is not reachable from here (PLATFORM_BACKCHANNEL_URL). */
+  readonly platformBackChannelUrl?: string | undefined;
+  /** The API's TLS listener beside the plain one (WEBHOOK_API_TLS_PORT, HTTP_TLS_*): how other services reach it across a network. */
+  readonly tls?: HttpTlsSettings | undefined;
   /** How long a token's identity stays cached (ME_CACHE_TTL_SECONDS). */
   readonly meCacheTtlSeconds: number;
   /** How old the cached permissions a request is judged by may be: the bound on revocation. */
@@ -120,7 +133,14 @@ const shape = {
 const ingestToken = z.string({ error: 'is required (the bearer token of POST /internal/telemetry)' }).min(16, 'must be at least 16 characters');
 
 /** The API's variables: the common ones, the ingest token and how fresh the callers' permissions are. */
-const apiShape = { ...shape, WEBHOOK_INGEST_TOKEN: ingestToken, WEBHOOK_PERMISSIONS_MAX_AGE: duration(100).default(defaultPermissionsMaxAgeMs) };
+const apiShape = {
+  ...shape,
+  WEBHOOK_INGEST_TOKEN: ingestToken,
+  WEBHOOK_PERMISSIONS_MAX_AGE: duration(100).default(defaultPermissionsMaxAgeMs),
+  PLATFORM_BACKCHANNEL_URL: setting.origin.optional(),
+  WEBHOOK_API_TLS_PORT: setting.httpPort.optional(),
+  ...httpTlsShape,
+};
 
 /** A deliverer alone's: the common ones and where its health and metrics listen. */
 const delivererShape = { ...shape, WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'), WEBHOOK_DELIVERER_PORT: setting.httpPort.default(4101) };
@@ -134,7 +154,15 @@ export const delivererVariables: readonly string[] = Object.freeze(Object.keys(d
 /** A deliverer alone (`npm run deliverer`): the same database, keys and delivery settings, its own health and metrics port, no ingest. */
 export type DelivererSettings = Omit<
   WebhookApiSettings,
-  'ingest' | 'limits' | 'runDeliverer' | 'meCacheTtlSeconds' | 'permissionsMaxAgeMs' | 'platformTimeoutMs' | 'platformApiBaseUrl'
+  | 'ingest'
+  | 'limits'
+  | 'runDeliverer'
+  | 'meCacheTtlSeconds'
+  | 'permissionsMaxAgeMs'
+  | 'platformTimeoutMs'
+  | 'platformApiBaseUrl'
+  | 'platformBackChannelUrl'
+  | 'tls'
 >;
 
 /**
@@ -153,9 +181,17 @@ function* metricsAccessChosen(values: { WEBHOOK_METRICS_TOKEN?: string | undefin
 }
 
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
-  const s = parseEnvironment(apiShape, env, metricsAccessChosen);
+  const s = parseEnvironment(apiShape, env, function* crossCheck(values) {
+    yield* metricsAccessChosen(values);
+    yield* httpTlsProblems(values, { variable: 'WEBHOOK_API_TLS_PORT', value: values.WEBHOOK_API_TLS_PORT });
+    if (values.WEBHOOK_API_TLS_PORT !== undefined && values.WEBHOOK_API_TLS_PORT !== 0 && values.WEBHOOK_API_TLS_PORT === values.WEBHOOK_API_PORT) {
+      yield ['WEBHOOK_API_TLS_PORT', 'must differ from WEBHOOK_API_PORT'];
+    }
+  });
   return Object.freeze({
     ...common(s),
+    ...(s.PLATFORM_BACKCHANNEL_URL !== undefined && { platformBackChannelUrl: s.PLATFORM_BACKCHANNEL_URL }),
+    tls: toHttpTlsSettings(s, s.WEBHOOK_API_TLS_PORT),
     host: s.WEBHOOK_API_HOST,
     port: s.WEBHOOK_API_PORT,
     permissionsMaxAgeMs: s.WEBHOOK_PERMISSIONS_MAX_AGE,

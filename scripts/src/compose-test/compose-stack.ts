@@ -51,29 +51,38 @@ export function composeStack(options: { repoRoot: string; project: string; workD
 
 interface ContainerState {
   readonly name: string;
+  readonly service: string;
   readonly status: string;
   readonly health: string;
+  readonly exitCode: number;
 }
 
 async function states(stack: ComposeStack): Promise<ContainerState[]> {
   const ids = (await stack.compose(['ps', '--quiet'])).stdout.split('\n').filter(Boolean);
   if (ids.length === 0) return [];
-  const format = '{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}';
+  const format =
+    '{{.Name}} {{index .Config.Labels "com.docker.compose.service"}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}} {{.State.ExitCode}}';
   const answer = await run('docker', ['inspect', '--format', format, ...ids]);
   return answer.stdout
     .split('\n')
     .filter(Boolean)
     .map((line) => {
-      const [name = '', status = '', health = ''] = line.split(' ');
-      return { name: name.replace(/^\//, ''), status, health };
+      const [name = '', service = '', status = '', health = '', exitCode = ''] = line.split(' ');
+      return { name: name.replace(/^\//, ''), service, status, health, exitCode: Number(exitCode) };
     });
 }
 
-/** Resolves once all `count` containers are running and healthy; rejects naming the ones that are not, after `timeoutMs`. */
-export async function waitHealthy(stack: ComposeStack, count: number, timeoutMs: number): Promise<void> {
+/**
+ * Resolves once all `count` long-running containers are running and healthy, and every one-shot
+ * service (`oneShot`, such as the certificates init service) has exited with 0; rejects naming the
+ * ones that are not, after `timeoutMs`.
+ */
+export async function waitHealthy(stack: ComposeStack, count: number, timeoutMs: number, oneShot: readonly string[] = []): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const seen = await states(stack);
+    const all = await states(stack);
+    const done = (state: ContainerState) => oneShot.includes(state.service) && state.status === 'exited' && state.exitCode === 0;
+    const seen = all.filter((state) => !done(state));
     const waiting = seen.filter((state) => state.status !== 'running' || state.health !== 'healthy');
     if (seen.length === count && waiting.length === 0) return;
     const exited = seen.filter((state) => state.status === 'exited' || state.health === 'unhealthy');

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -95,6 +95,12 @@ let tornDown: Promise<void> | undefined;
 function tearDown(): Promise<void> {
   tornDown ??= (async () => {
     if (stack) {
+      // A failed run keeps what the services said, for the reader of its FAILED line.
+      if (results.some((result) => !result.ok)) {
+        const logs = await stack.compose(['logs', '--no-color', '--tail', '200'], true);
+        writeFileSync(join(logDir, 'compose.log'), `${logs.stdout}${logs.stderr}`, { mode: 0o600 });
+        say(`the services' logs: ${join(logDir, 'compose.log')}`);
+      }
       await stack.compose(['down', '--volumes', '--remove-orphans', '--timeout', '20'], true);
       const left = await run('sh', [
         '-c',
@@ -146,7 +152,7 @@ try {
     });
     const since = Date.now();
     await stack.compose(['up', '--detach', '--no-build']);
-    await waitHealthy(stack, containerCount, 240_000);
+    await waitHealthy(stack, containerCount, 240_000, ['certificates']);
     figures.push(`healthy ${seconds(since)} after up`);
     return `${containerCount} containers healthy`;
   });

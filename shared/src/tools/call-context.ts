@@ -46,6 +46,8 @@ export interface CallContextOptions {
   /** Other base addresses that are part of the platform API, by name. */
   readonly platformApiBaseUrls: ReadonlyMap<string, string>;
   readonly httpTimeoutMs: number;
+  /** The fetch of requests to the platform API (its back channel, when one is set); the global one by default. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 /**
@@ -119,7 +121,8 @@ class CallContext implements PlatformMcpCallContext {
   }
 
   #client(baseUrl: string, serviceName: string): PlatformApiClient {
-    return createPlatformApiClient({ baseUrl, token: this.#options.token, signal: this.signal, timeoutMs: this.#options.httpTimeoutMs, serviceName });
+    const { token, httpTimeoutMs: timeoutMs, fetch } = this.#options;
+    return createPlatformApiClient({ baseUrl, token, signal: this.signal, timeoutMs, serviceName, ...(fetch && { fetch }) });
   }
 }
 

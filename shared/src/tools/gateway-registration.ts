@@ -28,6 +28,8 @@ export interface GatewayRegistrationOptions {
   readonly channelCredentials?: grpc.ChannelCredentials;
   /** Times the waits between calls; a test passes a manual clock and moves it. */
   readonly timers?: Timers;
+  /** Told when the gateway accepts a Register (true), and when the registration is gone: forgotten by the gateway, or withdrawn at stop (false). */
+  readonly onRegisteredChange?: (registered: boolean) => void;
 }
 
 export interface RegistrationState {
@@ -125,6 +127,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
     // A gateway may shorten the lifetime asked for, never lengthen it.
     grantedTtlSeconds = Math.min(answer.ttlSeconds, ttlSeconds);
     registrations += 1;
+    options.onRegisteredChange?.(true);
     logger.info({ gatewayAddress, serviceName, callbackAddress, ttlSeconds: grantedTtlSeconds }, 'registered at the gateway');
   };
 
@@ -152,6 +155,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
         if (code === grpc.status.NOT_FOUND && registrationId !== undefined) {
           logger.info({ gatewayAddress, serviceName }, 'the gateway no longer knows this registration; registering again');
           registrationId = undefined;
+          options.onRegisteredChange?.(false);
           continue;
         }
         failures += 1;
@@ -186,6 +190,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
       const id = registrationId;
       registrationId = undefined;
       if (id !== undefined) {
+        options.onRegisteredChange?.(false);
         try {
           await unary<object>((metadata, callOptions, callback) => client.Deregister({ registrationId: id }, metadata, callOptions, callback));
           logger.info({ gatewayAddress, serviceName }, 'deregistered from the gateway');

@@ -26,7 +26,7 @@ import type { PlatformMcpCallContext } from './call-context.ts';
 import { createToolApp, type ServingToolApp } from './tool-app.ts';
 import { defineTool, ToolDefinitionError } from './tool-definition.ts';
 import { ToolError } from './tool-errors.ts';
-import { toolServiceName } from './tool-server.ts';
+import { registrationHealthName, toolServiceName } from './tool-server.ts';
 
 const appClientId = 'webhook-tools';
 
@@ -595,6 +595,56 @@ describe('serving', () => {
 
   it('offers server reflection listing the tool service and health, as grpcurl list would', async () => {
     expect(await reflectedServices(serving.address)).toEqual(['grpc.health.v1.Health', toolServiceName]);
+  });
+
+  it('says through its health service whether the gateway holds its registration: NOT_SERVING until the gateway accepts it, then SERVING', async () => {
+    const clock = manualClock(Date.now());
+    const registry = await startRegistryFixture({ clock });
+    try {
+      await serving.close(100);
+      registry.refuseAll(true);
+      serving = await serve({}, { register: true, registry: registry.address, clock });
+      const registered = () => healthStatus(serving.address, registrationHealthName);
+      // Serving, but not offered to clients yet: the gateway refuses the Register.
+      await expect.poll(() => registry.calls.length).toBeGreaterThan(0);
+      expect([await healthStatus(serving.address), await registered()]).toEqual(['SERVING', 'NOT_SERVING']);
+      registry.refuseAll(false);
+      await until(() => clock.pendingTimers().length > 0, 'the registration waits to try again');
+      clock.advance(clock.pendingTimers()[0] ?? 0);
+      await expect.poll(registered).toBe('SERVING');
+    } finally {
+      await registry.close();
+    }
+  });
+
+  it('is NOT_SERVING for the registration when the service does not register', async () => {
+    expect(await healthStatus(serving.address, registrationHealthName)).toBe('NOT_SERVING');
+  });
+
+  it('goes NOT_SERVING for the registration when the gateway forgets it, and SERVING again once registered anew', async () => {
+    const clock = manualClock(Date.now());
+    const registry = await startRegistryFixture({ clock });
+    try {
+      await serving.close(100);
+      serving = await serve({}, { register: true, registry: registry.address, clock });
+      await expect.poll(() => healthStatus(serving.address, registrationHealthName)).toBe('SERVING');
+      // What a watcher of the health service sees (grpc.health.v1.Health/Watch), every change.
+      const watcher = healthClient(serving.address);
+      const seen: string[] = [];
+      const stream = watcher.Watch({ service: registrationHealthName });
+      stream.on('data', (message: { status: string }) => seen.push(message.status));
+      stream.on('error', () => undefined);
+      await expect.poll(() => seen).toEqual(['SERVING']);
+      registry.forgetAll(); // as a restarted gateway: the next heartbeat is answered NOT_FOUND
+      await until(() => clock.pendingTimers().length > 0, 'the registration waits for its next heartbeat');
+      clock.advance(clock.pendingTimers()[0] ?? 0);
+      await expect.poll(() => seen).toEqual(['SERVING', 'NOT_SERVING', 'SERVING']);
+      expect(registry.calls.map((call) => call.outcome)).toEqual(['ok', 'NOT_FOUND', 'ok']);
+      stream.cancel();
+      watcher.close();
+    } finally {
+      await registry.close();
+    }
   });
 
   it('lets running calls finish before it deregisters from the gateway', async () => {

@@ -7,8 +7,8 @@ import type { Logger } from 'pino';
 import { createCallerCheck } from '../check-caller.ts';
 import type { Clock } from '../clock.ts';
 import { channelCredentialsOf, createGrpcTls } from '../grpc-tls.ts';
-import { createHttpClient, type HttpClient } from '../http-client.ts';
-import type { PlatformAppIdentity } from '../platform-app-identity.ts';
+import type { HttpClient } from '../http-client.ts';
+import { createPlatformHttpClient, platformFetchOf, type PlatformAppIdentity } from '../platform-app-identity.ts';
 import type { PlatformMcpSettings } from '../settings.ts';
 import type { Timers } from '../timers.ts';
 import { createGatewayRegistration, type GatewayRegistration, type GatewayRegistrationOptions } from './gateway-registration.ts';
@@ -103,7 +103,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
       const checkCaller = createCallerCheck({
         apiBaseUrl: settings.apiBaseUrl,
         audience: settings.apiBaseUrl,
-        httpClient: options.httpClient ?? createHttpClient({ timeoutMs: settings.httpTimeoutMs }),
+        httpClient: options.httpClient ?? createPlatformHttpClient(settings),
         cacheTtlSeconds: settings.meCacheTtlSeconds,
         // Only a token delegated to this app: not a person's own, not one delegated to another app.
         actor: { clientId: settings.appClientId },
@@ -116,6 +116,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         apiBaseUrl: settings.apiBaseUrl,
         platformApiBaseUrls,
         httpTimeoutMs: settings.httpTimeoutMs,
+        fetch: platformFetchOf(settings),
       });
       const tls = settings.grpcTls && createGrpcTls(settings.grpcTls);
       const server = await startToolServer(
@@ -141,6 +142,9 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
               accessToken: () => identity.accessToken(),
               logger,
               channelCredentials: channelCredentialsOf(tls),
+              onRegisteredChange: (registered) => {
+                server.setRegistered(registered);
+              },
               ...(options.timers && { timers: options.timers }),
               ...options.registration,
             });

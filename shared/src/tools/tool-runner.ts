@@ -36,6 +36,8 @@ export interface ToolRunnerOptions {
   readonly apiBaseUrl: string;
   readonly platformApiBaseUrls: ReadonlyMap<string, string>;
   readonly httpTimeoutMs: number;
+  /** The fetch of the tools' platform API requests; the global one by default. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 export interface ToolRunner {
@@ -100,7 +102,7 @@ function resultOf(tool: ToolDefinition, value: unknown): CallToolResponse {
 }
 
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
-  const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs } = options;
+  const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs, fetch } = options;
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const listing = Object.freeze(options.tools.map(toolMessage));
 
@@ -132,6 +134,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         apiBaseUrl,
         platformApiBaseUrls,
         httpTimeoutMs,
+        fetch,
       });
       const permission = tool.requiresPermission;
       if (permission !== undefined) {

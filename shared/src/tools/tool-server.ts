@@ -16,6 +16,13 @@ import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
 
 export const toolServiceName = 'platform.tools.v1.ToolService';
 
+/**
+ * The health service name that is SERVING only while the gateway holds this service's registration:
+ * what a container's health check asks, so that what depends on the tool service starts once its
+ * tools are offered to clients, not merely once its port is open.
+ */
+export const registrationHealthName = 'gateway-registration';
+
 /** Largest CallTool request accepted: arguments are small JSON objects, so 1 MiB is far beyond any real one. */
 export const maxRequestBytes = 1024 * 1024;
 
@@ -25,6 +32,8 @@ export interface RunningToolServer {
   readonly port: number;
   /** Calls running now. */
   readonly runningCalls: number;
+  /** Sets what the health service answers for `registrationHealthName`. */
+  setRegistered(registered: boolean): void;
   /** Refuses new calls, waits up to `graceMs` for running ones, then cancels what is left. */
   close(graceMs?: number): Promise<void>;
 }
@@ -108,7 +117,7 @@ export async function startToolServer(
   };
 
   server.addService(loadToolsProto().ToolService.service, handlers);
-  const health = new HealthImplementation({ '': 'SERVING', [toolServiceName]: 'SERVING' });
+  const health = new HealthImplementation({ '': 'SERVING', [toolServiceName]: 'SERVING', [registrationHealthName]: 'NOT_SERVING' });
   health.addToServer(server);
   const healthDefinition = loadSync(healthProtoPath, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
   new ReflectionService({ ...toolsPackageDefinition(), ...healthDefinition }).addToServer(server);
@@ -137,9 +146,13 @@ export async function startToolServer(
     get runningCalls() {
       return runningCalls;
     },
+    setRegistered(registered) {
+      health.setStatus(registrationHealthName, registered ? 'SERVING' : 'NOT_SERVING');
+    },
     async close(graceMs = 10_000) {
       health.setStatus('', 'NOT_SERVING');
       health.setStatus(toolServiceName, 'NOT_SERVING');
+      health.setStatus(registrationHealthName, 'NOT_SERVING');
       const shutDown = new Promise<void>((resolve) => {
         server.tryShutdown(() => {
           resolve();
