@@ -6,7 +6,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // fails saying so (freshDatabase).
 const postgresTests = ['webhook-api/**/*.test.ts', 'scripts/test/start-pg.test.ts'];
 
+// The SDK and proto packages export dist/ to their consumers and, under this condition, their
+// TypeScript sources to the repository's own tests (tsconfig.json and .npmrc set it too).
+const sourceConditions = ['@platform/source'];
+
 export default defineConfig({
+  resolve: { conditions: sourceConditions },
+  ssr: { resolve: { conditions: sourceConditions, externalConditions: sourceConditions } },
   test: {
     reporters: ['default', './scripts/src/summary-reporter.ts'],
     // Tests bind real loopback servers and touch shared state (nock); keep files isolated.

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
 import { repoRoot } from './stack.ts';
 import { locateStack } from './stack-locator.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const usage = 'usage: npm run example -- <name>   (an example of examples/, e.g. hello-tools)';
 const [name, ...rest] = process.argv.slice(2);
@@ -57,6 +58,6 @@ const env = {
   ...given('CALLBACK_ADDRESS', `127.0.0.1:${await freePort()}`),
 };
 console.error(`${stack.found}; running examples/${name}.ts as the app webhook-tools, serving on ${env.CALLBACK_ADDRESS ?? ''} (Ctrl-C stops it)`);
-const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });
+const child = spawn(process.execPath, [sourceCondition, script], { env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -14,6 +14,7 @@ import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts
 import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
 import { requestFailure } from './request-failure.ts';
 import type { Client } from '@modelcontextprotocol/client';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 export interface StackOutput {
   /** One line a process wrote, unprefixed. */
@@ -183,7 +184,7 @@ export async function startStack(
   };
 
   for (const service of processes) {
-    const child = spawn(process.execPath, [service.entry], {
+    const child = spawn(process.execPath, [sourceCondition, service.entry], {
       env: { ...env, ...service.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true,

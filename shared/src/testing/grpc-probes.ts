@@ -7,7 +7,8 @@ import { protoPath as healthProtoPath } from 'grpc-health-check';
 
 type Constructor = grpc.ServiceClientConstructor;
 
-interface HealthClient {
+/** A client of the standard gRPC health service, as `healthClient` makes it. */
+export interface HealthClient {
   Check(request: { service: string }, callback: (error: grpc.ServiceError | null, value?: { status: string }) => void): void;
   Watch(request: { service: string }): grpc.ClientReadableStream<{ status: string }>;
   close(): void;

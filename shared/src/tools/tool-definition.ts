@@ -14,7 +14,8 @@ export interface ToolAnnotations {
 /** A tool's result: a JSON object, sent to the agent as MCP `structuredContent`. */
 export type ToolResult = Record<string, unknown>;
 
-type ResultOf<Output extends z.ZodObject | undefined> = Output extends z.ZodObject ? z.input<Output> : ToolResult;
+/** What a tool's handler returns: the input type of its output schema, or any JSON object without one. */
+export type ResultOf<Output extends z.ZodObject | undefined> = Output extends z.ZodObject ? z.input<Output> : ToolResult;
 
 export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined> {
   /** Unique within the service: letters, digits, `_` and `-`, 1 to 64 characters. */
