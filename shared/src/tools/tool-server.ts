@@ -13,11 +13,13 @@ import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { clip } from '../short-text.ts';
 import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
 
+/** The gRPC service's full name, as health checks and reflection know it. */
 export const toolServiceName = 'platform.tools.v1.ToolService';
 
 /** Largest CallTool request accepted: arguments are small JSON objects, so 1 MiB is far beyond any real one. */
 export const maxRequestBytes = 1024 * 1024;
 
+/** A tool server listening: its address, and how to stop it. */
 export interface RunningToolServer {
   /** The address bound, host:port (the real port when 0 was asked). */
   readonly address: string;
@@ -38,6 +40,7 @@ function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
   return deadline instanceof Date ? deadline.getTime() : deadline;
 }
 
+/** The clock and timers a tool server's deadlines run on. */
 export interface ToolServerTime {
   /** Judges how close to its deadline a call is; default the system's. */
   readonly clock?: Clock;
@@ -45,6 +48,7 @@ export interface ToolServerTime {
   readonly timers?: Timers;
 }
 
+/** Serves a `ToolRunner` over gRPC, with the standard health service and server reflection. */
 export async function startToolServer(runner: ToolRunner, listenAddress: string, time: ToolServerTime = {}): Promise<RunningToolServer> {
   const { clock = systemClock, timers = systemTimers } = time;
   const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRequestBytes });
