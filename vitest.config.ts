@@ -34,6 +34,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'no-postgres',
+          // Not examples/tool-service/test: the template's tests run in a project of their own, on the
+          // packed SDK (scripts/test/tool-sdk-package.test.ts).
           include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresTests],
         },
