@@ -58,9 +58,11 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function packageOf(name: 'proto' | 'shared'): Packed {
-  const found = packed.find((candidate) => candidate.name === `@platform/${name}`);
-  if (!found) throw new Error(`npm pack made no ${name} tarball`);
+/** The tarball npm pack made of the workspace in `folder` (its name is the folder's package.json's). */
+function packageOf(folder: 'proto' | 'shared'): Packed {
+  const { name } = JSON.parse(readFileSync(join(repoRoot, folder, 'package.json'), 'utf8')) as { name: string };
+  const found = packed.find((candidate) => candidate.name === name);
+  if (!found) throw new Error(`npm pack made no tarball of ${name}`);
   return found;
 }
 
@@ -139,7 +141,7 @@ describe('a tool service in another repository, on the installed SDK', () => {
   beforeAll(async () => {
     project = join(work, 'tool-service');
     cpSync(join(repoRoot, 'examples/tool-service'), project, { recursive: true, filter: (source) => !source.includes('node_modules') });
-    const files = ['proto', 'shared'].map((name) => join(tarballs, packageOf(name as 'proto' | 'shared').filename));
+    const files = [packageOf('proto'), packageOf('shared')].map((tarball) => join(tarballs, tarball.filename));
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...files], { cwd: project, env: outsideEnvironment(), timeout: 480_000 });
     stack = await stackEnvironment();
     const start = runNpm(['start'], stack.env);
