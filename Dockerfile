@@ -1,6 +1,6 @@
 # One image for every service of the stack; docker-compose.yml chooses each container's entry point.
 # Node 24 runs the TypeScript sources directly, so there is no build step: the sources and the
-# runtime dependencies are the image.
+# runtime dependencies are the image (the SDK's dist/ is built only for packing it).
 #
 # NODE_IMAGE: the Node 24 base (node:24-slim from Docker Hub for everyone; the compose test, which
 # has no registry, builds one from Debian's packages). INSTALL_DEPENDENCIES=false: the build
@@ -31,5 +31,8 @@ COPY . .
 # so the init service (running as node) can write into it.
 RUN mkdir -m 0700 /certificates && chown node:node /certificates
 ENV NODE_ENV=production
+# The SDK and proto packages resolve to their TypeScript sources (the repository's own export
+# condition), as under npm run; their dist/ is for consumers of the packed packages only.
+ENV NODE_OPTIONS=--conditions=@platform/source
 USER node
 CMD ["node", "dev-platform/src/main.ts"]

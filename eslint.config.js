@@ -26,7 +26,7 @@ function layerZones(root, layers) {
 
 export default tseslint.config(
   // The cycle fixture is a deliberate import cycle that scripts/src/gates.test.ts lints on purpose.
-  { ignores: ['**/node_modules/**', 'data/**', 'proto/src/generated/**', 'scripts/test/cycle-fixture/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/docs-api/**', 'data/**', 'proto/src/generated/**', 'scripts/test/cycle-fixture/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {
@@ -38,7 +38,8 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+      // The @platform/source condition first: the SDK and proto resolve to their sources, as in tsconfig.json.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'], conditionNames: ['@platform/source', 'import', 'require', 'default'] })],
     },
     rules: { 'import-x/no-cycle': 'error' },
   },

@@ -11,7 +11,13 @@ const registryStoreTests = ['tool-registry', 'registry-server', 'publishers', 'c
   (name) => `mcp-server/src/registry/${name}.test.ts`,
 );
 
+// The SDK and proto packages export dist/ to their consumers and, under this condition, their
+// TypeScript sources to the repository's own tests (tsconfig.json and .npmrc set it too).
+const sourceConditions = ['@platform/source'];
+
 export default defineConfig({
+  resolve: { conditions: sourceConditions },
+  ssr: { resolve: { conditions: sourceConditions, externalConditions: sourceConditions } },
   test: {
     reporters: ['default', './scripts/src/summary-reporter.ts'],
     // Tests bind real loopback servers and touch shared state (nock); keep files isolated.
@@ -33,6 +39,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'no-postgres',
+          // Not examples/tool-service/test: the template's tests run in a project of their own, on the
+          // packed SDK (scripts/test/tool-sdk-package.test.ts).
           include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...postgresTests],
         },

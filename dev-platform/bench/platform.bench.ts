@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { printComparison, requestsPerSecond } from '@platform/devtools/bench-report';
 import { secretNamesOf } from '@platform/devtools/dev-secrets';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const secondsPerRound = 2;
 const rounds = 3;
@@ -14,7 +15,7 @@ const connections = 16;
 const seedPath = resolve(import.meta.dirname, '../seed.json');
 const secrets = Object.fromEntries(secretNamesOf(seedPath).map((name) => [name, randomBytes(24).toString('base64url')]));
 
-const child = spawn(process.execPath, [resolve(import.meta.dirname, 'bench-server.ts')], {
+const child = spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, 'bench-server.ts')], {
   env: { ...process.env, BENCH_SECRETS: JSON.stringify(secrets) },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { signIn } from './headless-sign-in.ts';
 import { devSecrets } from './dev-env.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const redirectUri = 'http://127.0.0.1:45679/callback';
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
@@ -88,7 +89,7 @@ describe('registered clients across a restart', () => {
   it('refuses to start on a file it did not write, in one line naming the variable, and leaves the file as it was', () => {
     const file = freshFile();
     writeFileSync(file, '{"clients": "not a list"}');
-    const run = spawnSync(process.execPath, [resolve(import.meta.dirname, '../src/main.ts')], {
+    const run = spawnSync(process.execPath, [sourceCondition, resolve(import.meta.dirname, '../src/main.ts')], {
       env: { PATH: process.env.PATH ?? '', ...devSecrets, PLATFORM_PORT: '0', PLATFORM_AI_PORT: '0', PLATFORM_CLIENTS_FILE: file, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
       timeout: 20_000,

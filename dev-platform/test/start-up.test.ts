@@ -3,10 +3,11 @@ import { resolve } from 'node:path';
 import { listenOnFreePort } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const main = resolve(import.meta.dirname, '../src/main.ts');
 const start = (env: Record<string, string>) =>
-  spawnSync(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', ...devSecrets, ...env }, encoding: 'utf8', timeout: 20_000 });
+  spawnSync(process.execPath, [sourceCondition, main], { env: { PATH: process.env.PATH ?? '', ...devSecrets, ...env }, encoding: 'utf8', timeout: 20_000 });
 
 describe('starting the dev platform', () => {
   it('names the port and the variable that moves it, in one line, when the port is taken', async () => {

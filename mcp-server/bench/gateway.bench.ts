@@ -19,6 +19,7 @@ import { collectGarbage } from '@platform/devtools/bench-report';
 import { printTarget } from '@platform/devtools/bench-targets';
 import type { GrpcFloorFigures, GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
 import { callLoad, type LoadFigures } from './tool-call-load.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const rounds = 3;
 const sequentialSeconds = 1.5;
@@ -49,7 +50,9 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 
 // ---- the servers process ----
 
-const child = spawn(process.execPath, ['--expose-gc', resolve(import.meta.dirname, 'bench-servers.ts')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const child = spawn(process.execPath, [sourceCondition, '--expose-gc', resolve(import.meta.dirname, 'bench-servers.ts')], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 const exited = once(child, 'exit');
 const nextMessage = async <T>() =>
   ((await Promise.race([once(child, 'message'), exited.then(() => Promise.reject(new Error('the servers process exited')))])) as [T])[0];

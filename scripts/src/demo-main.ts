@@ -16,6 +16,7 @@ import { demoNextSteps } from './demo-next-steps.ts';
 import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
 import { locateStack, type LocatedStack } from './stack-locator.ts';
 import { demoPerson, repoRoot, stackAddresses, type Environment } from './stack.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const fail = (message: string, code = 1): never => {
@@ -63,7 +64,11 @@ async function startStack(): Promise<StartedStack> {
   const logFile = join(repoRoot, 'data/demo-stack.log');
   mkdirSync(join(repoRoot, 'data'), { recursive: true, mode: 0o700 });
   print(`starting the stack (npm start; its output goes to ${logFile})`);
-  const child = spawn(process.execPath, [join(repoRoot, 'scripts/src/start-all-main.ts')], { stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
+  const child = spawn(process.execPath, [sourceCondition, join(repoRoot, 'scripts/src/start-all-main.ts')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    detached: true,
+  });
   const exited = once(child, 'exit');
   const log = createWriteStream(logFile, { mode: 0o600 });
   let refusal = '';

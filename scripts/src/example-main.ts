@@ -11,6 +11,7 @@ import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
 import { existingStackCertificates } from './stack-certificates.ts';
 import { grpcTlsEnv, repoRoot } from './stack.ts';
 import { locateStack } from './stack-locator.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const usage = 'usage: npm run example -- <name>   (an example of examples/, e.g. hello-tools)';
 const [name, ...rest] = process.argv.slice(2);
@@ -63,6 +64,6 @@ const env = {
   ...tls,
 };
 console.error(`${stack.found}; running examples/${name}.ts as the app webhook-tools, serving on ${env.CALLBACK_ADDRESS ?? ''} (Ctrl-C stops it)`);
-const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });
+const child = spawn(process.execPath, [sourceCondition, script], { env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -7,6 +7,7 @@ import { globSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { targetSummary, verdictOf } from '@platform/devtools/bench-targets';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const root = resolve(import.meta.dirname, '../..');
 const only = process.argv.slice(2);
@@ -23,7 +24,7 @@ const verdicts: ('met' | 'NOT met')[] = [];
 for (const file of files) {
   console.log(`\n=== ${file}`);
   // Its output passed on line by line as it comes, the targets' verdicts noted on the way.
-  const run = spawn(process.execPath, ['--expose-gc', file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawn(process.execPath, [sourceCondition, '--expose-gc', file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: run.stdout });
   lines.on('line', (line) => {
     process.stdout.write(`${line}\n`);

@@ -16,6 +16,7 @@ import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts
 import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
 import { requestFailure } from './request-failure.ts';
 import type { Client } from '@modelcontextprotocol/client';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 export interface StackOutput {
   /** One line a process wrote, unprefixed. */
@@ -192,7 +193,11 @@ export async function startStack(
     // A Node service gets an IPC channel (it stops when the runner is gone); another program (haproxy) does not.
     const child =
       typeof service.entry === 'string'
-        ? spawn(process.execPath, [service.entry], { env: { ...env, ...service.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true })
+        ? spawn(process.execPath, [sourceCondition, service.entry], {
+            env: { ...env, ...service.env },
+            stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+            detached: true,
+          })
         : spawn(service.entry.command, [...service.entry.args], { env: { ...env, ...service.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     // The last line the process wrote to stderr: why it stopped, said where the failure is reported.
     let lastWords = '';

@@ -50,7 +50,8 @@ function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | un
   return undefined;
 }
 
-const services = ['shared', 'proto', 'dev-platform', 'mcp-server', 'tool-service', 'webhook-api'].map((folder) => `@platform/${folder}`);
+// By folder: a package's name need not be its folder's (the SDK's, in shared/).
+const services = ['shared', 'proto', 'dev-platform', 'mcp-server', 'tool-service', 'webhook-api'].map((folder) => manifest(folder).name);
 
 describe('the workspace graph', () => {
   const graph = workspaceGraph();

@@ -342,7 +342,7 @@ describe('the image (Dockerfile)', () => {
       name: string;
       workspaces?: string[];
       dependencies?: Record<string, string>;
-      exports?: Record<string, string>;
+      exports?: Record<string, string | Record<string, string>>;
     };
   const workspaces = manifest('.').workspaces ?? [];
 
@@ -383,7 +383,9 @@ describe('the image (Dockerfile)', () => {
         const workspace = byName.get(name);
         if (workspace !== undefined) {
           const subpath = specifier.slice(name.length);
-          const target = manifest(workspace).exports?.[`.${subpath}`];
+          const exported = manifest(workspace).exports?.[`.${subpath}`];
+          // The SDK and proto export dist/ to consumers; the image runs their sources (@platform/source).
+          const target = typeof exported === 'object' ? exported['@platform/source'] : exported;
           if (target === undefined) problems.add(`${where} loads ${specifier}, which ${name} does not export`);
           else queue.push(join(repoRoot, workspace, target));
         }

@@ -17,6 +17,7 @@ import { createToolApp, defineTool } from '@platform/shared/tools';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { haproxyConfig } from '../src/haproxy-config.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 import { repoRoot } from '../src/stack.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
@@ -66,7 +67,7 @@ describe('two gateways behind HAProxy', () => {
       registry: { host: '127.0.0.1', port: replicaPorts[index * 2 + 1] ?? 0 },
     }));
     const gateways = replicas.map(({ http, registry }) =>
-      started(process.execPath, [join(repoRoot, 'mcp-server/src/main.ts')], {
+      started(process.execPath, [sourceCondition, join(repoRoot, 'mcp-server/src/main.ts')], {
         MCP_PORT: String(http.port),
         REGISTRY_ADDRESS: `127.0.0.1:${registry.port}`,
         MCP_PUBLIC_URL: mcpUrl,

@@ -114,14 +114,15 @@ export interface CommandRun {
 
 /**
  * A folder npm runs the repository's commands in as if it were the repository: the root's scripts
- * (word for word), `scripts/` and `node_modules/` linked, and what it holds of its own: `.env` when
+ * (word for word), `scripts/`, `node_modules/` and `.npmrc` linked, and what it holds of its own: `.env` when
  * given, and `data/`, where the stack keeps its files. Nothing the test writes lands in the repository.
  */
 export function projectCopy(dotEnv?: string): string {
   const folder = mkdtempSync(join(tmpdir(), 'stack-project-'));
   const { scripts } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'stack-project-copy', private: true, type: 'module', scripts }));
-  for (const linked of ['scripts', 'node_modules']) symlinkSync(join(repoRoot, linked), join(folder, linked));
+  // .npmrc: its node-options make every npm command run the SDK from its TypeScript sources, as in the repository.
+  for (const linked of ['scripts', 'node_modules', '.npmrc']) symlinkSync(join(repoRoot, linked), join(folder, linked));
   if (dotEnv !== undefined) writeFileSync(join(folder, '.env'), dotEnv, { mode: 0o600 });
   return folder;
 }

@@ -10,6 +10,7 @@ import { createHttpClient } from '../src/http-client.ts';
 import { createCallerCheck } from '../src/check-caller.ts';
 import { resolveCaller } from '../src/resolve-caller.ts';
 import { startPlatformFixture } from '../src/testing/index.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const apiBaseUrl = 'http://127.0.0.1:4000';
 const batch = 1_000;
@@ -73,7 +74,7 @@ async function measureHeap(kind: 'bounded' | 'map'): Promise<void> {
 }
 
 function heapInChild(kind: 'bounded' | 'map'): { bytes: number; size: number } {
-  const run = spawnSync(process.execPath, ['--expose-gc', import.meta.filename, `--heap=${kind}`], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [sourceCondition, '--expose-gc', import.meta.filename, `--heap=${kind}`], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`heap measurement failed: ${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as { bytes: number; size: number };
 }

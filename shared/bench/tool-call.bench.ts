@@ -17,6 +17,7 @@ import { platformAppIdentity } from '../src/platform-app-identity.ts';
 import { loadPlatformMcpSettings } from '../src/settings.ts';
 import { startPlatformFixture } from '../src/testing/index.ts';
 import { createToolApp, defineTool } from '../src/tools/index.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const appClientId = 'bench-tools';
 const workers = 32;
@@ -167,7 +168,7 @@ async function measure(): Promise<void> {
     actor: { clientId: appClientId },
     companies: [{ id: 1, name: 'Acme Telemetry', isOwner: false, roles: [], permissions: ['bench:use'] }],
   });
-  const child = spawn(process.execPath, [import.meta.filename, `--serve=${platform.url}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [sourceCondition, import.meta.filename, `--serve=${platform.url}`], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = once(child, 'exit');
   const nextMessage = async <T>() =>
     ((await Promise.race([once(child, 'message'), exited.then(() => Promise.reject(new Error('the servers exited')))])) as [T])[0];

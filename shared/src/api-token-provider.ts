@@ -8,11 +8,13 @@ import { isLoopbackHost } from './loopback.ts';
 
 /** Hands out a current access token; call it for every request, a held token goes stale. */
 export interface TokenProvider {
+  /** A client_credentials token of the app, scope `api`. */
   getToken(): Promise<string>;
   /** Drops the kept token after the platform refused it, so the next call fetches a new one. */
   invalidate(): void;
 }
 
+/** How an `ApiTokenProvider` reaches the platform's token endpoint, with the app's credentials. */
 export interface ApiTokenProviderOptions {
   /** The OAuth issuer; its token endpoint is found by discovery. */
   issuerUrl: string;
@@ -68,6 +70,7 @@ export class ApiTokenProvider implements TokenProvider {
     this.#fetch = options.fetch;
   }
 
+  /** The app token: the kept one while it is fresh, else one new request shared by every concurrent caller. */
   getToken(): Promise<string> {
     const held = this.#held;
     if (held && held.renewAt > this.#options.clock()) return Promise.resolve(held.value);

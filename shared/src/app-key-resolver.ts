@@ -8,6 +8,7 @@ import { PlatformError } from './errors.ts';
 import { endpoint, type HttpClient } from './http-client.ts';
 import { discardBody, readPlatformAnswer } from './platform-answer.ts';
 
+/** Where an `AppKeyResolver` asks, and with which token provider. */
 export interface AppKeyResolverOptions {
   apiBaseUrl: string;
   tokenProvider: TokenProvider;
@@ -19,6 +20,7 @@ export interface AppKeyResolverOptions {
 
 const appsMeSchema = z.object({ appKey: z.string().min(1).nullable() });
 
+/** The app's key from `GET /api/apps/me` with the app token, or null when the client is linked to no custom app; kept once known. */
 export class AppKeyResolver {
   readonly #options: Required<AppKeyResolverOptions>;
   #known: { readonly appKey: string | null; readonly until: number } | undefined;

@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from './clock.ts';
 
+/** How long answers are kept, how many, and by which clock. */
 export interface CachedTokenResolverOptions {
   /** The issuer or API base the tokens belong to; part of every key. */
   scope: string;
@@ -45,6 +46,7 @@ interface RunningCheck<T> {
 
 const positiveSeconds = (value: number | undefined) => value === undefined || (Number.isFinite(value) && value > 0);
 
+/** The token-keyed cache behind the caller check: successes kept up to the setting and the token's own expiry, concurrent look-ups of one token sharing one check. */
 export class CachedTokenResolver<T extends object> {
   readonly #scope: string;
   readonly #ttlSeconds: number;
@@ -151,6 +153,7 @@ export class CachedTokenResolver<T extends object> {
     this.#running.delete(key);
   }
 
+  /** Forgets every kept answer and every check under way. */
   clear(): void {
     this.#generation += 1;
     this.#cache.clear();

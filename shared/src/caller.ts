@@ -3,6 +3,7 @@
 // GET /api/me reports them.
 import { z } from 'zod';
 
+/** One company the caller reaches, with the permissions the token holds there. */
 export interface CallerCompany {
   readonly id: number;
   readonly name: string;
@@ -14,6 +15,7 @@ export interface CallerCompany {
   readonly permissions: ReadonlySet<string>;
 }
 
+/** The person behind a token, as the platform answers `GET /api/me`: id, audience, actor and companies. */
 export interface Caller {
   /** The person, as a platform user id. */
   readonly id: string;
@@ -24,6 +26,7 @@ export interface Caller {
   readonly companies: readonly CallerCompany[];
 }
 
+/** The zod schema of the platform's `GET /api/me` answer. */
 export const meResponseSchema = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
   audience: z.union([
@@ -48,6 +51,7 @@ export const meResponseSchema = z.object({
 /** GET /api/me's answer as the platform sends it: the contract between the platform and every caller check. */
 export type MeAnswer = z.input<typeof meResponseSchema>;
 
+/** The `Caller` of a checked `GET /api/me` answer. */
 export function toCaller(me: z.output<typeof meResponseSchema>): Caller {
   return Object.freeze({
     id: me.id,

@@ -21,6 +21,7 @@ export type CallerCheckResult =
 /** Which callers a service takes: a person's own token, a token delegated to one app, or both. */
 export type ActorRule = 'person-only' | 'any' | { readonly clientId: string };
 
+/** What `createCallerCheck` checks a token against: the platform, the audience, the actor rule and the cache. */
 export interface CallerCheckOptions {
   /** Where GET /api/me lives. */
   readonly apiBaseUrl: string;
@@ -46,6 +47,7 @@ export interface CallerCheckOptions {
   readonly clock?: Clock;
 }
 
+/** Checks an `Authorization` header: the caller, or why the credential is refused. */
 export type CallerCheck = (authorization: string | readonly string[] | undefined) => Promise<CallerCheckResult>;
 
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');

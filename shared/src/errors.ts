@@ -9,8 +9,10 @@ export const sdkErrorCodes = {
   APP_TOKEN_REJECTED: "The platform refused the app's access token.",
 } as const;
 
+/** One of the SDK's error codes (`sdkErrorCodes`). */
 export type SdkErrorCode = keyof typeof sdkErrorCodes;
 
+/** A failure of the platform or of the SDK, with a stable `code`, a message safe to show and the cause. */
 export class PlatformError extends Error {
   override readonly name = 'PlatformError';
   readonly code: SdkErrorCode;
@@ -21,6 +23,7 @@ export class PlatformError extends Error {
   }
 }
 
+/** True when `error` is a `PlatformError`, optionally with the given code. */
 export function isPlatformError(error: unknown, code?: SdkErrorCode): error is PlatformError {
   return error instanceof PlatformError && (code === undefined || error.code === code);
 }

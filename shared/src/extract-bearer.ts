@@ -4,6 +4,7 @@
 /** The Authorization schemes the platform API takes: OAuth bearer tokens and a user's API tokens. */
 export type CredentialScheme = 'Bearer' | 'ApiToken';
 
+/** A credential read from an `Authorization` header: its scheme and token. */
 export interface Credential {
   readonly scheme: CredentialScheme;
   readonly token: string;

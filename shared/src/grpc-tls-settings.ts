@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { CrossCheck, Environment } from './settings-vocabulary.ts';
 import { setting } from './settings-vocabulary.ts';
 
+/** gRPC over TLS as the GRPC_TLS_* variables set it: the files, mutual TLS, the reload interval. */
 export interface GrpcTlsSettings {
   /** PEM bundle of the CA (or CAs) a peer's certificate must chain to. */
   readonly caFile: string;
@@ -19,6 +20,7 @@ export interface GrpcTlsSettings {
   readonly reloadMs: number;
 }
 
+/** The GRPC_TLS_* variables in the settings vocabulary, for a service's settings loader to spread into its own. */
 export const grpcTlsShape = {
   GRPC_TLS_CA_FILE: setting.file.optional(),
   GRPC_TLS_CERT_FILE: setting.file.optional(),
@@ -27,7 +29,8 @@ export const grpcTlsShape = {
   GRPC_TLS_RELOAD_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
 };
 
-interface GrpcTlsValues {
+/** The GRPC_TLS_* variables as parsed, before they are checked together. */
+export interface GrpcTlsValues {
   readonly GRPC_TLS_CA_FILE?: string | undefined;
   readonly GRPC_TLS_CERT_FILE?: string | undefined;
   readonly GRPC_TLS_KEY_FILE?: string | undefined;

@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { TLSSocket } from 'node:tls';
 import type { GrpcTlsSettings } from './grpc-tls-settings.ts';
 
+/** Credentials built from GrpcTlsSettings, for this process's gRPC server and for what it dials. */
 export interface GrpcTls {
   /** For this process's gRPC server: its certificate, and a client's required when the settings say so. */
   readonly serverCredentials: grpc.ServerCredentials;
@@ -35,6 +36,7 @@ function quietIpServerNameWarning(): void {
   };
 }
 
+/** Server and channel credentials from the GRPC_TLS_* files, read again every reload interval. */
 export function createGrpcTls(settings: GrpcTlsSettings): GrpcTls {
   const provider = new grpc.experimental.FileWatcherCertificateProvider({
     caCertificateFile: settings.caFile,
@@ -67,6 +69,7 @@ export function createGrpcTls(settings: GrpcTlsSettings): GrpcTls {
 /** Server credentials: TLS when configured, plaintext otherwise (the settings kept plaintext on loopback). */
 export const serverCredentialsOf = (tls: GrpcTls | undefined): grpc.ServerCredentials => tls?.serverCredentials ?? grpc.ServerCredentials.createInsecure();
 
+/** Channel credentials: TLS when configured, plaintext otherwise (the settings kept plaintext on loopback). */
 export const channelCredentialsOf = (tls: GrpcTls | undefined): grpc.ChannelCredentials => tls?.channelCredentials ?? grpc.credentials.createInsecure();
 
 /** Known handshake failures, as grpc-js and Node word them, and what they mean for the side that dialled. */
@@ -120,6 +123,7 @@ interface HandshakingServer {
   prependListener(event: 'secureConnection', listener: (socket: TLSSocket) => void): unknown;
 }
 
+/** A TLS handshake refused: which peer, and why in words. */
 export interface TlsRefusal {
   /** The client, host:port, when still known. */
   readonly peer: string;

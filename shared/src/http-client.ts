@@ -2,11 +2,13 @@
 // outage (connection refused, timeout) apart from an answer.
 import { PlatformError } from './errors.ts';
 
+/** How the SDK sends HTTP requests: fetch with a timeout, never following redirects. */
 export interface HttpClient {
   /** Sends a GET; rejects with PLATFORM_UNAVAILABLE when no answer arrives in time. */
   get(url: URL, headers: Readonly<Record<string, string>>): Promise<Response>;
 }
 
+/** The timeout of an `HttpClient`, and the fetch it wraps. */
 export interface HttpClientOptions {
   /** Time limit of one request, from sending to the end of the headers. Default 10 000. */
   timeoutMs?: number;
@@ -14,6 +16,7 @@ export interface HttpClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/** An `HttpClient` with the given timeout. */
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {

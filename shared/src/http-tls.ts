@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:https';
 import type { RequestListener } from 'node:http';
 import { setting } from './settings-vocabulary.ts';
 
+/** An HTTP service's TLS listener: its port, certificate and key. */
 export interface HttpTlsSettings {
   /** Where the TLS listener listens (the service's host), and on which port. */
   readonly port: number;
@@ -22,7 +23,8 @@ export const httpTlsShape = {
   HTTP_TLS_KEY_FILE: setting.file.optional(),
 };
 
-interface HttpTlsValues {
+/** The HTTP_TLS_* variables as parsed, before they are checked together. */
+export interface HttpTlsValues {
   readonly HTTP_TLS_CERT_FILE?: string | undefined;
   readonly HTTP_TLS_KEY_FILE?: string | undefined;
 }

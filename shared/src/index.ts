@@ -1,6 +1,6 @@
-// The tool SDK's public surface: settings, the caller check and its cache, the app's own
-// credentials, the platform's answers, errors, logging, and how a service starts and stops.
-// Tests use `@platform/shared/testing`.
+// The tool SDK's public surface: tools (define them, serve them, stay registered at the gateway),
+// settings, the caller check and its cache, the app's own credentials, the platform's answers,
+// errors, logging, and how a service starts and stops. Tests use `@platform/shared/testing`.
 export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
 export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
@@ -33,15 +33,15 @@ export {
   type PlatformAppIdentityOptions,
 } from './platform-app-identity.ts';
 export { backChannelFetch, platformFetch, type BackChannelOptions } from './back-channel.ts';
-export { createHttpsServer, httpTlsProblems, httpTlsShape, toHttpTlsSettings, type HttpTlsSettings } from './http-tls.ts';
+export { createHttpsServer, httpTlsProblems, httpTlsShape, toHttpTlsSettings, type HttpTlsSettings, type HttpTlsValues } from './http-tls.ts';
 export { isLoopbackHost, localOrigin } from './loopback.ts';
 export { clip, oneLine } from './short-text.ts';
 export { nestsDeeperThan } from './json-nesting.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
-export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';
+export { createRequestLogging, loggedRequestHeaders, type RequestLogging } from './request-logging.ts';
 export { bindFailure } from './bind-failure.ts';
-export { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type GrpcTlsSettings } from './grpc-tls-settings.ts';
+export { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type GrpcTlsSettings, type GrpcTlsValues } from './grpc-tls-settings.ts';
 export { channelCredentialsOf, createGrpcTls, guardTlsHandshakes, serverCredentialsOf, tlsRefusalReason, type GrpcTls, type TlsRefusal } from './grpc-tls.ts';
 export {
   closeServer,
@@ -53,3 +53,51 @@ export {
   type ListenOptions,
   type StopOptions,
 } from './service-lifecycle.ts';
+// The tool surface, also exported alone as `@platform/shared/tools`.
+export {
+  addressWithin,
+  backoffDelay,
+  createCallContext,
+  createGatewayRegistration,
+  createPlatformApiClient,
+  createToolApp,
+  createToolRunner,
+  defineTool,
+  heartbeatDelay,
+  maxRequestBytes,
+  permissionDenied,
+  permissionPattern,
+  startToolServer,
+  ToolCallError,
+  toolCallCatalog,
+  ToolDefinitionError,
+  ToolError,
+  toolNamePattern,
+  toolServiceName,
+  type CallContextOptions,
+  type GatewayRegistration,
+  type GatewayRegistrationOptions,
+  type HttpMethod,
+  type PlatformApiClient,
+  type PlatformApiClientOptions,
+  type PlatformMcpCallContext,
+  type PlatformPage,
+  type PlatformRequestOptions,
+  type RegistrationState,
+  type RunningToolServer,
+  type ServeOptions,
+  type ServingToolApp,
+  type ToolAnnotations,
+  type ToolApp,
+  type ToolAppOptions,
+  type ToolCall,
+  type ToolCallErrorCode,
+  type ToolCallOutcome,
+  type ToolDefinition,
+  type ResultOf,
+  type ToolResult,
+  type ToolRunner,
+  type ToolRunnerOptions,
+  type ToolServerTime,
+  type ToolSpec,
+} from './tools/index.ts';

@@ -25,6 +25,7 @@ export function plainText<S extends z.ZodString>(schema: S): S {
     .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
 }
 
+/** The message safe to show for each `WebAddressProblem`. */
 export const webAddressMessages = {
   notWellFormed: 'must be well-formed Unicode (no unpaired surrogates)',
   invisible: 'must not contain whitespace, control characters or invisible formatting characters',
@@ -37,6 +38,7 @@ export const webAddressMessages = {
   unparsable: 'must be an absolute http or https URL with a valid host and port',
 } as const;
 
+/** Why a web address is refused (a key of `webAddressMessages`). */
 export type WebAddressProblem = keyof typeof webAddressMessages;
 
 /** Whitespace, C0 and C1 controls, DEL and format characters (zero-width, bidi overrides): read differently by different parsers. */

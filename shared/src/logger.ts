@@ -64,6 +64,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
+/** A logger's name, level and destination. */
 export interface LoggerOptions {
   /** The service name, written on every line. */
   name: string;
@@ -72,6 +73,7 @@ export interface LoggerOptions {
   destination?: DestinationStream;
 }
 
+/** A pino logger that censors tokens, secrets and credentials at any depth up to four levels. */
 export function createLogger(options: LoggerOptions): Logger {
   const logger = pino(
     {

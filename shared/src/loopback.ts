@@ -1,6 +1,7 @@
 // Whether a host is this machine's loopback: the only place plain http is accepted.
 import { isIPv4 } from 'node:net';
 
+/** True for a loopback host name or address (`localhost`, `127.0.0.0/8`, `::1`). */
 export function isLoopbackHost(hostname: string): boolean {
   // A real IPv4 address only: 127.999.999.999 is no address, so a resolver would look it up by name.
   return hostname === 'localhost' || hostname === '[::1]' || (isIPv4(hostname) && hostname.startsWith('127.'));

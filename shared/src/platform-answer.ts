@@ -7,6 +7,7 @@ import { PlatformError } from './errors.ts';
 /** The most of a platform answer a service reads: far more than any real answer, far less than a memory spike. */
 export const defaultMaxAnswerBytes = 1024 * 1024;
 
+/** How `readPlatformAnswer` reads an answer: which statuses mean absent, and the size cap. */
 export interface PlatformAnswerOptions<S extends z.ZodType> {
   /** The request, for messages: `GET /api/me`. */
   readonly what: string;

@@ -8,6 +8,7 @@ import { createHttpClient, type HttpClient } from './http-client.ts';
 import type { PlatformAppSettings } from './settings.ts';
 import type { Clock } from './clock.ts';
 
+/** The app's own identity: its client_credentials token and its app key. */
 export interface PlatformAppIdentity {
   readonly clientId: string;
   /** A client_credentials token with scope `api`; call it for every request. */
@@ -18,6 +19,7 @@ export interface PlatformAppIdentity {
   readonly tokenProvider: TokenProvider;
 }
 
+/** The HTTP client and clock an identity is first built with. */
 export interface PlatformAppIdentityOptions {
   /** Used when the identity is first built; later calls for the same credentials get that identity. */
   httpClient?: HttpClient;

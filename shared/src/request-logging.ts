@@ -49,8 +49,10 @@ function levelOf(statusCode: number): Level {
   return statusCode >= 400 ? 'info' : 'debug';
 }
 
+/** A middleware (Express or node:http) that logs each request with a request id. */
 export type RequestLogging = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
+/** Request logging on `logger`: one child logger per request and a completion line with allow-listed headers only. */
 export function createRequestLogging(logger: Logger): RequestLogging {
   return (req, res, next) => {
     const given = req.headers['x-request-id'];

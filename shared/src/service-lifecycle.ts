@@ -24,6 +24,7 @@ export function exitOnStartupFailure<T>(service: string, step: () => T | Promise
   }
 }
 
+/** Where `listenOn` listens, and the variable a person sets to move it. */
 export interface ListenOptions {
   readonly host: string;
   readonly port: number;
@@ -55,6 +56,7 @@ export async function closeServer(server: Server): Promise<void> {
   await closed;
 }
 
+/** What `stopOnSignals` runs on SIGINT or SIGTERM, in order, under a deadline. */
 export interface StopOptions {
   readonly logger: Logger;
   /** Run in order on SIGINT or SIGTERM; a failing step is logged and the next one still runs. */

@@ -7,6 +7,7 @@ import { PlatformError } from './errors.ts';
 import { fetchBlockedPortReason, isFetchBlockedPort } from './fetch-blocked-ports.ts';
 import { isLoopbackHost } from './loopback.ts';
 
+/** Environment variables by name, as `process.env` holds them. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 const expected = (what: string) => ({
@@ -44,6 +45,7 @@ const baseUrlList = z
   )
   .pipe(z.array(baseUrl));
 
+/** A whole number from `min` (to `max`), in `unit` for the messages. */
 const wholeNumber = (min: number, unit: string, max = Number.MAX_SAFE_INTEGER) => {
   const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
   return z
@@ -86,7 +88,9 @@ const text = z.string(expected('text')).trim().min(1, 'must not be empty');
 
 const flag = z.enum(['true', 'false'], expected('true or false')).transform((value) => value === 'true');
 
+/** The log levels `LOG_LEVEL` accepts. */
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** A log level a service accepts (`logLevels`). */
 export type LogLevel = (typeof logLevels)[number];
 const logLevel = z.enum(logLevels, expected(`one of ${logLevels.join(', ')}`));
 

@@ -5,6 +5,7 @@ import { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type Gr
 import { isLoopbackHost } from './loopback.ts';
 import { parseEnvironment, setting, type CrossCheck, type Environment } from './settings-vocabulary.ts';
 
+/** An app's settings: the platform API and AI service addresses, the app's client id and secret, the caller check's cache lifetime. */
 export interface PlatformAppSettings {
   /** Base address of the platform API, without a trailing slash. */
   readonly apiBaseUrl: string;
@@ -26,6 +27,7 @@ export interface PlatformAppSettings {
   readonly httpTimeoutMs: number;
 }
 
+/** A tool service's settings: the app's, plus the gateway's address, the service's callback address, name and registration lifetime. */
 export interface PlatformMcpSettings extends PlatformAppSettings {
   /** The MCP server's tool registry, host:port. */
   readonly gatewayAddress: string;
@@ -111,6 +113,7 @@ export function loadPlatformMcpSettings(env: Environment): PlatformMcpSettings {
   return loadToolServiceSettingsWith(env, {}).settings;
 }
 
+/** A tool service's own variables, read in the same pass as the SDK's, and its defaults for the SDK's. */
 export interface ToolServiceSettingsOptions<Own extends z.ZodRawShape> {
   /** The service's own variables, in the settings vocabulary (`setting.*`). */
   readonly own?: Own;

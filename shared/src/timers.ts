@@ -1,5 +1,6 @@
 // The timers a component arms (the registry's next expiry, a registration's next heartbeat, a call's
 // deadline), injected beside its Clock: a test fires them by moving a manual clock, not by waiting.
+/** Where timeouts are armed: the system's, or a test's manual clock. */
 export interface Timers {
   /** Calls `callback` once, `ms` from now; the returned function cancels it (a no-op once it ran). */
   after(ms: number, callback: () => void): () => void;

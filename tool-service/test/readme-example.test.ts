@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, startRegistryFixture, toolClient } from '@platform/shared/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const root = resolve(import.meta.dirname, '../..');
 const examplePath = resolve(root, 'examples/hello-tools.ts');
@@ -23,7 +24,7 @@ describe('the docs/tool-sdk.md example tool service', () => {
   });
 
   it('runs as written: registers at the gateway and counts a company’s devices for a delegated caller', async () => {
-    child = spawn(process.execPath, [examplePath], {
+    child = spawn(process.execPath, [sourceCondition, examplePath], {
       env: {
         PATH: process.env.PATH,
         PLATFORM_API_BASE_URL: platform().issuer,

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platform/testing';
 import { manualClock, startedForTests, startRegistryFixture, toolClient, type RegistryFixture, type RegistryFixtureOptions } from '@platform/shared/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const platform = startedForTests(() => startPlatform());
 const children: ChildProcess[] = [];
@@ -24,7 +25,7 @@ async function registry(options: RegistryFixtureOptions = {}): Promise<RegistryF
 }
 
 function startService(gatewayAddress: string): { child: ChildProcess; output: string[] } {
-  const child = spawn(process.execPath, [resolve(import.meta.dirname, '../src/main.ts')], {
+  const child = spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, '../src/main.ts')], {
     env: {
       PATH: process.env.PATH,
       PLATFORM_API_BASE_URL: platform().issuer,

@@ -7,10 +7,12 @@ import { createInterface } from 'node:readline';
 import { devSecrets, startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, healthStatus, listenOnFreePort, startedForTests, toolClient } from '@platform/shared/testing';
 import { describe, expect, it } from 'vitest';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const main = resolve(import.meta.dirname, '../src/main.ts');
 const baseEnv = { PATH: process.env.PATH ?? '' };
-const start = (env: Record<string, string>) => spawnSync(process.execPath, [main], { env: { ...baseEnv, ...env }, encoding: 'utf8', timeout: 20_000 });
+const start = (env: Record<string, string>) =>
+  spawnSync(process.execPath, [sourceCondition, main], { env: { ...baseEnv, ...env }, encoding: 'utf8', timeout: 20_000 });
 
 describe('starting the tool service', () => {
   it('names APP_CLIENT_SECRET in one line when it is missing', () => {
@@ -37,7 +39,7 @@ describe('starting the tool service', () => {
 
     it('serves the tools with health on CALLBACK_ADDRESS, and stops on SIGTERM', async () => {
       const port = await closedPort();
-      const child = spawn(process.execPath, [main], {
+      const child = spawn(process.execPath, [sourceCondition, main], {
         env: {
           ...baseEnv,
           PLATFORM_API_BASE_URL: platform().issuer,

@@ -16,6 +16,7 @@ import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawReques
 import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
 import type { ProfileSummary, Spans } from './delivery-spans.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const backends: readonly Backend[] = ['SQLite', 'PostgreSQL'];
 const rounds = 3;
@@ -35,7 +36,7 @@ const ingestConnections = 8;
 const targets = { realtimeRatio: 0.5, batchRatio: 20, p99Ms: 25 };
 
 function child(file: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [resolve(import.meta.dirname, file)], {
+  return spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, file)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

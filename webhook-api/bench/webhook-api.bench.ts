@@ -10,12 +10,13 @@ import { printComparison, requestsPerSecond } from '@platform/devtools/bench-rep
 import { printTarget } from '@platform/devtools/bench-targets';
 import { startPostgresCluster } from '@platform/devtools/postgres-cluster';
 import { defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const secondsPerRound = 2;
 const rounds = 3;
 const connections = 16;
 const cluster = await startPostgresCluster();
-const child = spawn(process.execPath, [resolve(import.meta.dirname, 'bench-server.ts')], {
+const child = spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, 'bench-server.ts')], {
   env: { ...process.env, BENCH_POSTGRES_URL: cluster.url },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -7,6 +7,7 @@ import { delegatedToken, personToken, startPlatform } from '@platform/dev-platfo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, startedForTests } from '@platform/shared/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type RunningApi } from './harness.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const platform = startedForTests(() => startPlatform());
 let api: RunningApi;
@@ -186,7 +187,7 @@ describe('a caller refused by the platform between two of its answers', () => {
 describe('starting the webhook API', () => {
   const main = resolve(import.meta.dirname, '../src/main.ts');
   const start = (env: Record<string, string>) =>
-    spawnSync(process.execPath, [main], {
+    spawnSync(process.execPath, [sourceCondition, main], {
       env: { PATH: process.env.PATH ?? '', WEBHOOK_DATA_DIR: resolve(import.meta.dirname, '../../data/test-never'), ...env },
       encoding: 'utf8',
       timeout: 20_000,

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { until } from '@platform/shared/testing';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const workspace = resolve(import.meta.dirname, '..');
 
@@ -42,7 +43,7 @@ export interface ServiceProcess {
 }
 
 export function startService(script: 'main.ts' | 'deliverer-main.ts', env: NodeJS.ProcessEnv): ServiceProcess {
-  const child = spawn(process.execPath, [resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [sourceCondition, resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

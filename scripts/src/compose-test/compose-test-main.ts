@@ -19,6 +19,7 @@ import { buildImages, type BuiltImages } from './compose-images.ts';
 import { composeStack, deliveredBy, generatedSecrets, networkGateway, waitHealthy, type ComposeStack } from './compose-stack.ts';
 import { ensureDaemon, missingForContainers, run, type ContainerDaemon } from './container-engine.ts';
 import { deliverOneReading } from './delivery-failover.ts';
+import { sourceCondition } from '@platform/devtools/source-condition';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const say = (line: string) => print(`compose test: ${line}`);
@@ -84,7 +85,7 @@ async function runDemo(receiverHost: string): Promise<void> {
     DEMO_RECEIVER_HOST: receiverHost,
     DEMO_RECEIVER_PORT: String(receiverPort),
   };
-  const demo = spawn(process.execPath, [join(repoRoot, 'scripts/src/demo-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const demo = spawn(process.execPath, [sourceCondition, join(repoRoot, 'scripts/src/demo-main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   for (const stream of [demo.stdout, demo.stderr]) createInterface({ input: stream }).on('line', (line) => print(`  demo | ${line}`));
   const [code] = (await once(demo, 'exit')) as [number | null];
   if (code !== 0) throw new Error(`npm run demo exited ${String(code)}`);

@@ -7,9 +7,13 @@ import { protoPath as healthProtoPath } from 'grpc-health-check';
 
 type Constructor = grpc.ServiceClientConstructor;
 
-interface HealthClient {
+/** A client of the standard gRPC health service, as `healthClient` makes it. */
+export interface HealthClient {
+  /** The serving status of `service`. */
   Check(request: { service: string }, callback: (error: grpc.ServiceError | null, value?: { status: string }) => void): void;
+  /** The serving status of `service`, and each change of it. */
   Watch(request: { service: string }): grpc.ClientReadableStream<{ status: string }>;
+  /** Closes the channel. */
   close(): void;
 }
 

@@ -5,9 +5,9 @@ export { closedPort, listen, listenOnFreePort, type Listening } from './loopback
 export { manualClock, type ManualClock } from './manual-clock.ts';
 export { discoveryDocument, platformFailure, settingsFailure, tokenExpiringIn } from './platform-values.ts';
 export { rejectionOf } from './rejection.ts';
-export { startedForTests, type StartedForTestsOptions } from './started-for-tests.ts';
-export { startPlatformFixture, type PlatformFixture, type StagedCaller } from './platform-fixture.ts';
+export { startedForTests, type StartedForTestsOptions, type StartedPart } from './started-for-tests.ts';
+export { startPlatformFixture, type PlatformFixture, type StagedCaller, type StagedFailure } from './platform-fixture.ts';
 export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture, type RegistryFixtureOptions } from './registry-fixture.ts';
 export { toolClient, type CallAnswer, type ToolClient } from './tool-client.ts';
-export { healthClient, healthStatus, reflectedServices } from './grpc-probes.ts';
+export { healthClient, healthStatus, reflectedServices, type HealthClient } from './grpc-probes.ts';
 export { until } from './until.ts';

@@ -2,6 +2,7 @@
 // it for secrets.
 import { Writable } from 'node:stream';
 
+/** What a logger wrote, line by line, for assertions and secret scans. */
 export interface CapturedLogs {
   /** Pass as a logger's `destination`. */
   readonly destination: Writable;
@@ -11,6 +12,7 @@ export interface CapturedLogs {
   text(): string;
 }
 
+/** A logger whose lines are kept for the test to read. */
 export function captureLogs(): CapturedLogs {
   const lines: string[] = [];
   const destination = new Writable({

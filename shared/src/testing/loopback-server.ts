@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import { createServer } from 'node:net';
 
+/** An HTTP server listening on loopback: its base address, and how to close it. */
 export interface Listening {
   readonly server: Server;
   /** `http://127.0.0.1:<port>`, without a trailing slash. */

@@ -3,6 +3,7 @@
 import type { Clock } from '../clock.ts';
 import type { Timers } from '../timers.ts';
 
+/** A clock the test moves; it fires the timers armed on it as it passes them. */
 export interface ManualClock extends Clock, Timers {
   /** Moves the time on by `ms`, firing every timer due by then, each with the clock at its own time. */
   advance(ms: number): void;
@@ -10,6 +11,7 @@ export interface ManualClock extends Clock, Timers {
   pendingTimers(): number[];
 }
 
+/** A `ManualClock` starting at `start` (milliseconds). */
 export function manualClock(startMs = Date.UTC(2026, 10, 22, 12)): ManualClock {
   let now = startMs;
   let armedSoFar = 0;

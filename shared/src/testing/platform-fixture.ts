@@ -14,6 +14,7 @@ export interface StagedFailure {
   readonly body?: string;
 }
 
+/** A stand-in for the platform's `GET /api/me` on a loopback server. */
 export interface PlatformFixture {
   /** The platform API's base address. */
   readonly url: string;
@@ -21,11 +22,21 @@ export interface PlatformFixture {
   stage(token: string, answer: StagedCaller | StagedFailure, scheme?: 'Bearer' | 'ApiToken'): void;
   /** How many GET /api/me requests arrived with this token (any scheme), or in all. */
   calls(token?: string): number;
+  /** Stops the server. */
   close(): Promise<void>;
 }
 
 const isFailure = (answer: StagedCaller | StagedFailure): answer is StagedFailure => 'status' in answer;
 
+/**
+ * Starts a `PlatformFixture`: every token refused until it is staged.
+ *
+ * @example
+ * ```ts
+ * const platform = await startPlatformFixture();
+ * platform.stage('token-a', { id: 'u-1', audience: [platform.url], actor: { clientId: 'my-app' }, companies: [] });
+ * ```
+ */
 export async function startPlatformFixture(): Promise<PlatformFixture> {
   const staged = new Map<string, StagedCaller | StagedFailure>();
   const counts = new Map<string, number>();

@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
 import { systemClock, type Clock } from '../clock.ts';
 
+/** A registration the fixture holds, as a tool service sent it. */
 export interface FixtureRegistration {
   readonly registrationId: string;
   readonly serviceName: string;
@@ -15,6 +16,7 @@ export interface FixtureRegistration {
   heartbeats: number;
 }
 
+/** One call the fixture received: its method, request and bearer. */
 export interface RegistryCall {
   readonly method: 'Register' | 'Heartbeat' | 'Deregister';
   readonly authorization: string | undefined;
@@ -22,6 +24,7 @@ export interface RegistryCall {
   readonly outcome: 'ok' | 'NOT_FOUND' | 'UNAVAILABLE';
 }
 
+/** A stand-in for the gateway's ToolRegistry on loopback gRPC. */
 export interface RegistryFixture {
   readonly address: string;
   readonly calls: readonly RegistryCall[];
@@ -31,9 +34,11 @@ export interface RegistryFixture {
   forgetAll(): void;
   /** While true, every call answers UNAVAILABLE (a gateway that cannot check tokens). */
   refuseAll(refuse: boolean): void;
+  /** Stops the server. */
   close(): Promise<void>;
 }
 
+/** How the fixture answers: the lifetime it grants and the failures it stages. */
 export interface RegistryFixtureOptions {
   /** Caps what a service asks for, as a gateway may. */
   readonly grantTtlSeconds?: number;
@@ -43,6 +48,7 @@ export interface RegistryFixtureOptions {
   readonly clock?: Clock;
 }
 
+/** Starts a `RegistryFixture` on a free loopback port. */
 export async function startRegistryFixture(options: RegistryFixtureOptions = {}): Promise<RegistryFixture> {
   const { clock = systemClock } = options;
   const registrations = new Map<string, FixtureRegistration>();

@@ -3,12 +3,28 @@
 // no file repeats the hooks.
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
+/** A part a test starts: anything it can close. */
+export interface StartedPart {
+  /** Stops the part. */
+  close(): Promise<void>;
+}
+
+/** Whether a part is started once per file or once per test. */
 export interface StartedForTestsOptions {
   /** `file` (default): one for all the file's tests; `test`: a fresh one for each test. */
   readonly per?: 'file' | 'test';
 }
 
-export function startedForTests<T extends { close(): Promise<void> }>(start: () => Promise<T>, options: StartedForTestsOptions = {}): () => T {
+/**
+ * A part started before a file's tests (or each test) and closed after them, read through the function returned (Vitest's hooks).
+ *
+ * @example
+ * ```ts
+ * const platform = startedForTests(startPlatformFixture);
+ * it('...', () => { platform().stage('token', caller); });
+ * ```
+ */
+export function startedForTests<T extends StartedPart>(start: () => Promise<T>, options: StartedForTestsOptions = {}): () => T {
   let started: T | undefined;
   const [before, after] = options.per === 'test' ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {

@@ -3,10 +3,12 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolResponse__Output, type Tool__Output } from '@platform/proto';
 
+/** A tool call's answer: the result, or the gRPC status it was refused with. */
 export type CallAnswer =
   | { readonly ok: true; readonly result: unknown; readonly isError: boolean; readonly text: string }
   | { readonly ok: false; readonly code: grpc.status; readonly codeName: string; readonly details: string };
 
+/** A gRPC client of a tool service, calling it as the gateway does. */
 export interface ToolClient {
   /** Calls `name` with `args` (an object, or raw JSON text) and `token` as the bearer (none when undefined). */
   call(
@@ -15,11 +17,21 @@ export interface ToolClient {
     token: string | undefined,
     options?: { deadlineMs?: number; requestId?: string; authorization?: string[] },
   ): Promise<CallAnswer>;
+  /** The service's tools, as ListTools answers. */
   list(): Promise<Tool__Output[]>;
+  /** Closes the channel. */
   close(): void;
 }
 
-/** `credentials`: plaintext by default; a TLS test passes its own. */
+/**
+ * A `ToolClient` of the tool service at `address` (host:port); `credentials`: plaintext by default,
+ * a TLS test passes its own.
+ *
+ * @example
+ * ```ts
+ * const answer = await toolClient(serving.address).call('my_tool', { companyId: 1 }, token);
+ * ```
+ */
 export function toolClient(address: string, credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure()): ToolClient {
   const client = new (loadToolsProto().ToolService)(address, credentials);
   return {

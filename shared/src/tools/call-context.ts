@@ -34,6 +34,7 @@ export interface PlatformMcpCallContext {
   requirePermission(permission: string, companyId: number): void;
 }
 
+/** What a call context is made from: the token, the checked caller, the call and the platform clients. */
 export interface CallContextOptions {
   readonly token: string;
   readonly caller: Caller;
@@ -126,6 +127,7 @@ class CallContext implements PlatformMcpCallContext {
   }
 }
 
+/** The `PlatformMcpCallContext` a tool's handler receives. */
 export function createCallContext(options: CallContextOptions): PlatformMcpCallContext {
   return new CallContext(options);
 }

@@ -9,6 +9,7 @@ import { loadRegistryProto, type HeartbeatResponse__Output, type RegisterRespons
 import { tlsRefusalReason } from '../grpc-tls.ts';
 import { systemTimers, type Timers } from '../timers.ts';
 
+/** Where and how a service registers: the gateway, its name and address, its tools, the app token, timing. */
 export interface GatewayRegistrationOptions {
   /** The registry, host:port. */
   readonly gatewayAddress: string;
@@ -32,6 +33,7 @@ export interface GatewayRegistrationOptions {
   readonly onRegisteredChange?: (registered: boolean) => void;
 }
 
+/** Whether the service is registered now, and the last failure if not. */
 export interface RegistrationState {
   readonly registrationId: string | undefined;
   /** The time to live the gateway last granted, in seconds. */
@@ -41,6 +43,7 @@ export interface RegistrationState {
   readonly heartbeats: number;
 }
 
+/** A service's registration at the gateway, kept alive by heartbeats until closed. */
 export interface GatewayRegistration {
   /** Starts registering in the background; resolves at once. */
   start(): void;
@@ -74,6 +77,7 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Registers at the gateway, then heartbeats; retries with backoff while the gateway is away. */
 export function createGatewayRegistration(options: GatewayRegistrationOptions): GatewayRegistration {
   const { gatewayAddress, serviceName, callbackAddress, ttlSeconds, accessToken, logger } = options;
   const { initialMs, maxMs } = options.backoff ?? { initialMs: 500, maxMs: 30_000 };

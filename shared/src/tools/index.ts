@@ -1,5 +1,6 @@
-// The tool SDK's tool surface (`@platform/shared/tools`): define tools, read the call context,
-// serve them over gRPC with health and reflection, and stay registered at the gateway.
+// The tool SDK's tool surface (`@platform/shared/tools`; the package root exports it too): define
+// tools, read the call context, serve them over gRPC with health and reflection, and stay registered
+// at the gateway.
 export {
   defineTool,
   permissionPattern,
@@ -7,6 +8,7 @@ export {
   ToolDefinitionError,
   type ToolAnnotations,
   type ToolDefinition,
+  type ResultOf,
   type ToolResult,
   type ToolSpec,
 } from './tool-definition.ts';
@@ -16,11 +18,12 @@ export {
   createPlatformApiClient,
   type HttpMethod,
   type PlatformApiClient,
+  type PlatformApiClientOptions,
   type PlatformPage,
   type PlatformRequestOptions,
 } from './platform-api-client.ts';
 export { permissionDenied, ToolCallError, toolCallCatalog, ToolError, type ToolCallErrorCode } from './tool-errors.ts';
-export { createToolRunner, type ToolCall, type ToolCallOutcome, type ToolRunner } from './tool-runner.ts';
+export { createToolRunner, type ToolCall, type ToolCallOutcome, type ToolRunner, type ToolRunnerOptions } from './tool-runner.ts';
 export { checkHealth, probeRegistration } from './health-probe.ts';
 export {
   startToolServer,
@@ -31,5 +34,12 @@ export {
   type ToolServerTime,
   type ToolServerTransport,
 } from './tool-server.ts';
-export { backoffDelay, createGatewayRegistration, heartbeatDelay, type GatewayRegistration, type RegistrationState } from './gateway-registration.ts';
+export {
+  backoffDelay,
+  createGatewayRegistration,
+  heartbeatDelay,
+  type GatewayRegistration,
+  type GatewayRegistrationOptions,
+  type RegistrationState,
+} from './gateway-registration.ts';
 export { createToolApp, type ServeOptions, type ServingToolApp, type ToolApp, type ToolAppOptions } from './tool-app.ts';

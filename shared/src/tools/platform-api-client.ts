@@ -7,8 +7,10 @@ import { defaultMaxAnswerBytes, discardBody, readJson } from '../platform-answer
 import { isPlatformError } from '../errors.ts';
 import { ToolError } from './tool-errors.ts';
 
+/** An HTTP method a tool may send to the platform API. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A request's query, body and headers. */
 export interface PlatformRequestOptions {
   /** Sent as JSON. */
   readonly body?: unknown;
@@ -18,6 +20,7 @@ export interface PlatformRequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** The platform API as a tool calls it, with the caller's delegated token. */
 export interface PlatformApiClient {
   /** The base address every request goes to. */
   readonly baseUrl: string;
@@ -27,6 +30,7 @@ export interface PlatformApiClient {
    * body); throws ToolError for any other answer, an unreachable API or an unreadable answer.
    */
   request(method: HttpMethod, path: string, options?: PlatformRequestOptions): Promise<unknown>;
+  /** The JSON answer of `GET path`. */
   get(path: string, options?: Omit<PlatformRequestOptions, 'body'>): Promise<unknown>;
   /**
    * GETs one page of a paged list: its parsed JSON, and the path and query of the next page from the
@@ -35,6 +39,7 @@ export interface PlatformApiClient {
   getPage(path: string, options?: Omit<PlatformRequestOptions, 'body'>): Promise<PlatformPage>;
 }
 
+/** One page of a list answer and the `Link` header's next page. */
 export interface PlatformPage {
   readonly body: unknown;
   /** The next page's path and query (under the base), or undefined on the last page. */
@@ -57,6 +62,7 @@ function nextPageOf(link: string | null, baseUrl: string): string | undefined {
   return `${path}${url.search}`;
 }
 
+/** The base address, token and limits of a `PlatformApiClient`. */
 export interface PlatformApiClientOptions {
   readonly baseUrl: string;
   readonly token: string;
@@ -65,6 +71,7 @@ export interface PlatformApiClientOptions {
   readonly timeoutMs: number;
   /** The name used in messages: `the platform API`, `the webhook API`. */
   readonly serviceName?: string;
+  /** The fetch to send with; default the global one. */
   readonly fetch?: typeof globalThis.fetch;
 }
 
@@ -112,6 +119,7 @@ function messageOf(body: unknown): string | undefined {
   return text?.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 500);
 }
 
+/** A `PlatformApiClient` that sends the delegated token to `baseUrl` and nowhere else. */
 export function createPlatformApiClient(options: PlatformApiClientOptions): PlatformApiClient {
   const { baseUrl, token, signal, timeoutMs, serviceName = 'the platform API' } = options;
   const fetch = options.fetch ?? globalThis.fetch;

@@ -16,6 +16,7 @@ import { ToolDefinitionError, type ToolDefinition } from './tool-definition.ts';
 import { createToolRunner } from './tool-runner.ts';
 import { startToolServer } from './tool-server.ts';
 
+/** What a tool app is built from: the settings, the app's identity, a logger. */
 export interface ToolAppOptions {
   readonly settings: PlatformMcpSettings;
   /** The app's identity (platformAppIdentity(settings)): its token registers the service at the gateway. */
@@ -36,6 +37,7 @@ export interface ToolAppOptions {
   readonly registration?: Pick<GatewayRegistrationOptions, 'backoff' | 'callTimeoutMs'>;
 }
 
+/** Where a tool app listens, and whether it registers at the gateway. */
 export interface ServeOptions {
   /** Where to listen, host:port; default the settings' callbackAddress. Port 0 takes a free port. */
   readonly listenAddress?: string;
@@ -43,6 +45,7 @@ export interface ServeOptions {
   readonly register?: boolean;
 }
 
+/** A serving tool app: its address, its registration, and how to stop it. */
 export interface ServingToolApp {
   /** The address the service listens on, host:port. */
   readonly address: string;
@@ -51,10 +54,12 @@ export interface ServingToolApp {
   close(graceMs?: number): Promise<void>;
 }
 
+/** A tool service: tools registered on it, then served. */
 export interface ToolApp {
   /** Adds tools; a name used twice stops the start with a message naming it. */
   registerTools(tools: readonly ToolDefinition[]): void;
   readonly tools: readonly ToolDefinition[];
+  /** Serves the tools over gRPC with health and reflection, then registers at the gateway. */
   serve(options?: ServeOptions): Promise<ServingToolApp>;
 }
 
@@ -76,6 +81,17 @@ function routeGrpcLogs(logger: Logger): void {
   });
 }
 
+/**
+ * A tool service on the SDK.
+ *
+ * @example
+ * ```ts
+ * const settings = loadPlatformMcpSettings(process.env);
+ * const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: settings.serviceName }) });
+ * app.registerTools([myTool]);
+ * const serving = await app.serve();
+ * ```
+ */
 export function createToolApp(options: ToolAppOptions): ToolApp {
   const { settings, identity, logger } = options;
   if (identity.clientId !== settings.appClientId) throw new TypeError('createToolApp: identity must be the identity of settings.appClientId');

@@ -14,8 +14,10 @@ export interface ToolAnnotations {
 /** A tool's result: a JSON object, sent to the agent as MCP `structuredContent`. */
 export type ToolResult = Record<string, unknown>;
 
-type ResultOf<Output extends z.ZodObject | undefined> = Output extends z.ZodObject ? z.input<Output> : ToolResult;
+/** What a tool's handler returns: the input type of its output schema, or any JSON object without one. */
+export type ResultOf<Output extends z.ZodObject | undefined> = Output extends z.ZodObject ? z.input<Output> : ToolResult;
 
+/** A tool as written for `defineTool`: name, description, zod schemas, the permission it needs and its handler. */
 export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined> {
   /** Unique within the service: letters, digits, `_` and `-`, 1 to 64 characters. */
   readonly name: string;
@@ -32,6 +34,7 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject 
    */
   readonly requiresPermission?: string;
   readonly annotations?: ToolAnnotations;
+  /** Runs the tool with the parsed arguments and the call's context; its result goes to the agent as structured content. */
   readonly handler: (args: z.output<Input>, ctx: PlatformMcpCallContext) => Promise<ResultOf<Output>> | ResultOf<Output>;
 }
 
@@ -50,9 +53,11 @@ export interface ToolDefinition {
   readonly outputJsonSchema: string;
   /** Whether the input has a `companyId`, where the permission is checked. */
   readonly checksAtCompanyArgument: boolean;
+  /** The checked handler, called with parsed arguments. */
   readonly handler: (args: never, ctx: PlatformMcpCallContext) => unknown;
 }
 
+/** What a tool name may be: letters, digits, `_` and `-`, 1 to 64 characters. */
 export const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** `area:action`, with more `:`-separated parts allowed (`iam:profile:view`). */
 export const permissionPattern = /^[a-z0-9][a-z0-9._-]*(?::[a-z0-9][a-z0-9._-]*)+$/;

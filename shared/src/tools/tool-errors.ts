@@ -32,8 +32,10 @@ export const toolCallCatalog = {
   INTERNAL: { status: status.INTERNAL, message: 'The tool failed unexpectedly; the tool service logged the cause.' },
 } as const satisfies Record<string, { status: status; message: string }>;
 
+/** One of the codes of `toolCallCatalog`. */
 export type ToolCallErrorCode = keyof typeof toolCallCatalog;
 
+/** A refused or failed tool call, mapped to its gRPC status at the edge. */
 export class ToolCallError extends CatalogError<typeof toolCallCatalog> {
   override readonly name = 'ToolCallError';
 

@@ -14,6 +14,7 @@ import { outcomeOf } from './grpc-status.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 import { permissionDenied, ToolCallError } from './tool-errors.ts';
 
+/** One tool call as the gateway sends it: name, arguments as JSON, the credential and the request id. */
 export interface ToolCall {
   readonly name: string;
   readonly argumentsJson: string;
@@ -28,6 +29,7 @@ export interface ToolCall {
 /** How a call ended: an answer (a result, or a tool error the agent reads), or a refusal status. */
 export type ToolCallOutcome = { readonly answer: CallToolResponse } | { readonly refusal: ToolCallError };
 
+/** The tools, the caller check and the platform clients a runner uses. */
 export interface ToolRunnerOptions {
   readonly tools: readonly ToolDefinition[];
   /** The caller check: only tokens delegated to this app, issued for the platform API. */
@@ -40,9 +42,11 @@ export interface ToolRunnerOptions {
   readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
+/** Runs tool calls: the caller check, the schema, the permission, then the handler. */
 export interface ToolRunner {
   /** The tools as ListTools answers them, in the order they were registered. */
   readonly listing: readonly Tool[];
+  /** The call's outcome: a result, a tool error, or a refusal with its gRPC status. */
   call(call: ToolCall): Promise<ToolCallOutcome>;
 }
 
@@ -101,6 +105,7 @@ function resultOf(tool: ToolDefinition, value: unknown): CallToolResponse {
   return { resultJson: JSON.stringify(result), isError: false, text: '' };
 }
 
+/** A `ToolRunner` over the given tools. */
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs, fetch } = options;
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));

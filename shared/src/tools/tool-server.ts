@@ -14,6 +14,7 @@ import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { clip } from '../short-text.ts';
 import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
 
+/** The gRPC service's full name, as health checks and reflection know it. */
 export const toolServiceName = 'platform.tools.v1.ToolService';
 
 /**
@@ -26,6 +27,7 @@ export const registrationHealthName = 'gateway-registration';
 /** Largest CallTool request accepted: arguments are small JSON objects, so 1 MiB is far beyond any real one. */
 export const maxRequestBytes = 1024 * 1024;
 
+/** A tool server listening: its address, and how to stop it. */
 export interface RunningToolServer {
   /** The address bound, host:port (the real port when 0 was asked). */
   readonly address: string;
@@ -48,6 +50,7 @@ function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
   return deadline instanceof Date ? deadline.getTime() : deadline;
 }
 
+/** The clock and timers a tool server's deadlines run on. */
 export interface ToolServerTime {
   /** Judges how close to its deadline a call is; default the system's. */
   readonly clock?: Clock;
@@ -55,6 +58,7 @@ export interface ToolServerTime {
   readonly timers?: Timers;
 }
 
+/** How a tool server's gRPC is carried: over TLS when given, and who hears of a refused handshake. */
 export interface ToolServerTransport {
   /** gRPC over TLS (GRPC_TLS_*); plaintext without it. */
   readonly tls?: GrpcTls | undefined;
@@ -62,6 +66,7 @@ export interface ToolServerTransport {
   readonly onTlsRefusal?: (refusal: TlsRefusal) => void;
 }
 
+/** Serves a `ToolRunner` over gRPC, with the standard health service and server reflection. */
 export async function startToolServer(
   runner: ToolRunner,
   listenAddress: string,
