@@ -2,8 +2,8 @@
 // registered at the gateway. Run it with the stack up (npm start):
 //   APP_CLIENT_ID=webhook-tools APP_CLIENT_SECRET=<its secret> SERVICE_NAME=hello-tools \
 //   CALLBACK_ADDRESS=127.0.0.1:50061 npx node examples/hello-tools.ts
-import { createLogger, exitOnStartupFailure, loadPlatformMcpSettings, platformAppIdentity, stopOnSignals } from '@platform/shared';
-import { createToolApp, defineTool, ToolError } from '@platform/shared/tools';
+import { createLogger, exitOnStartupFailure, loadPlatformMcpSettings, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
+import { createToolApp, defineTool, ToolError } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 
 const countDevices = defineTool({

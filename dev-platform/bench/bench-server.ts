@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import express from 'express';
-import { createLogger } from '@platform/shared';
+import { createLogger } from '@platform/tool-sdk';
 import { createDevPlatform } from '../src/dev-platform.ts';
 import { parseSeed } from '../src/seed.ts';
 import { loadDevPlatformSettings } from '../src/settings.ts';
-import { listenOnFreePort } from '@platform/shared/testing';
+import { listenOnFreePort } from '@platform/tool-sdk/testing';
 
 const secrets = JSON.parse(process.env.BENCH_SECRETS ?? '{}') as Record<string, string>;
 const platformServer = await listenOnFreePort();

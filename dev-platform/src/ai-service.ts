@@ -9,8 +9,8 @@ import { ApiError, apiErrorHandler, parseBody } from './api-error.ts';
 import type { Authenticator } from './credential-check.ts';
 import { principalOf, requireAuthentication } from './require-authentication.ts';
 import { createJsonBodyParser } from './json-body.ts';
-import type { Logger } from '@platform/shared';
-import { createRequestLogging } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
+import { createRequestLogging } from '@platform/tool-sdk';
 
 const dimensions = 8;
 

@@ -3,7 +3,7 @@
 // client_credentials with scope `api` for apps, RFC 8693 token exchange. Every access token is a
 // signed JWT (`typ: at+jwt`) bound to a resource; no refresh token is ever issued.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
-import type { Clock } from '@platform/shared';
+import type { Clock } from '@platform/tool-sdk';
 import type { AccessTokenClaims } from './credential-check.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createProviderStore } from './provider-store.ts';

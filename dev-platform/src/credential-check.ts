@@ -2,7 +2,7 @@
 // call (a token with `act`), or an app (client credentials). Access tokens are JWTs this platform
 // signed (`typ: at+jwt`); anything else is refused.
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { CachedTokenResolver, parseCredential } from '@platform/shared';
+import { CachedTokenResolver, parseCredential } from '@platform/tool-sdk';
 import type { Principal } from './access.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { World } from './world.ts';

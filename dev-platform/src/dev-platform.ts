@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type Provider from 'oidc-provider';
-import { createRequestLogging, type Clock, type Logger } from '@platform/shared';
+import { createRequestLogging, type Clock, type Logger } from '@platform/tool-sdk';
 import { createAdminRoutes } from './admin.routes.ts';
 import { createAiService } from './ai-service.ts';
 import { ApiError, apiErrorHandler } from './api-error.ts';

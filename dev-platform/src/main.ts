@@ -1,6 +1,6 @@
 // Composition root of the dev platform: settings, seed, the two HTTP servers, clean shutdown.
 import { createServer } from 'node:http';
-import { closeServer, createHttpsServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createHttpsServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/tool-sdk';
 import { createDevPlatform } from './dev-platform.ts';
 import { ClientsFileError } from './provider-store.ts';
 import { loadSeedFile } from './seed.ts';

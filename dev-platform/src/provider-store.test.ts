@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock } from '@platform/shared/testing';
+import { manualClock } from '@platform/tool-sdk/testing';
 import { ClientsFileError, ClientStoreFullError, createProviderStore } from './provider-store.ts';
 
 const freshFile = () => join(mkdtempSync(join(tmpdir(), 'provider-store-')), 'clients.json');

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import { systemClock, type Clock } from '@platform/shared';
+import { systemClock, type Clock } from '@platform/tool-sdk';
 
 export interface ProviderStoreOptions {
   /** Where registered clients are kept across restarts; none keeps them in memory only. */

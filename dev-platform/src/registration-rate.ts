@@ -2,7 +2,7 @@
 // of a minute per source address, so that one host cannot fill the client store or keep the
 // platform busy writing it. Sources are remembered in a bounded cache.
 import { LRUCache } from 'lru-cache';
-import { systemClock, type Clock } from '@platform/shared';
+import { systemClock, type Clock } from '@platform/tool-sdk';
 
 /** Seconds the source must wait before its next registration; undefined when it may register now (and it is counted). */
 export type RegistrationRate = (source: string) => number | undefined;

@@ -1,5 +1,5 @@
 import { createTestPki } from '@platform/devtools/test-certificates';
-import { settingsFailure } from '@platform/shared/testing';
+import { settingsFailure } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { loadDevPlatformSettings } from './settings.ts';
 

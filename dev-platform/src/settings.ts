@@ -11,7 +11,7 @@ import {
   type Environment,
   type HttpTlsSettings,
   type LogLevel,
-} from '@platform/shared';
+} from '@platform/tool-sdk';
 
 export interface DevPlatformSettings {
   readonly host: string;

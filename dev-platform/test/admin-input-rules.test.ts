@@ -1,6 +1,6 @@
 // Administration inputs keep the platform's input rules: web addresses are absolute http(s) without
 // user information, and ids, titles and names hold no control character; 400 naming the field.
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { personToken, seedWithPlatformAdministrator, sendJson, startPlatform } from './harness.ts';
 

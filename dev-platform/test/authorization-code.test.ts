@@ -1,5 +1,5 @@
 // The authorization-code flow with PKCE as an MCP client runs it: dynamic registration, the login form, a JWT for the MCP server.
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
 // authorizes a client, naming it and its redirect host (silent only for clients they approved);
 // registrations rate-limited per source; and a full client store that takes no new client rather
 // than drop one in use.
-import { manualClock, startedForTests } from '@platform/shared/testing';
+import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { browser, signIn, type SignInOptions } from './headless-sign-in.ts';

@@ -1,8 +1,8 @@
 // Starts a real dev platform on loopback ports chosen by the OS, for whole-process tests.
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
-import { createLogger, type Clock } from '@platform/shared';
-import { captureLogs, listen, listenOnFreePort, type Listening } from '@platform/shared/testing';
+import { createLogger, type Clock } from '@platform/tool-sdk';
+import { captureLogs, listen, listenOnFreePort, type Listening } from '@platform/tool-sdk/testing';
 import * as oauth from 'openid-client';
 import { createDevPlatform, type DevPlatform } from '../src/dev-platform.ts';
 import { loadSeedFile, parseSeed, type Seed } from '../src/seed.ts';

@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 // The platform reads JSON bodies in UTF-8 only and never compressed: another charset or a
 // Content-Encoding is 415, and a malformed body is 400 without the body repeated in the message.
 import { gzipSync } from 'node:zlib';

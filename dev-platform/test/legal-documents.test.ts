@@ -1,6 +1,6 @@
 // A company's administrator publishes legal documents for their own company only: an id another
 // company uses names a document of its own, and never touches the other company's.
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { getJson, personToken, sendJson, startPlatform } from './harness.ts';
 

@@ -1,6 +1,6 @@
 // An owner holds every permission the platform has ever known at their company: editing a role or
 // an app never takes a permission from owners, wherever the edit was made.
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { getJson, personToken, seedWithPlatformAdministrator, sendJson, startPlatform } from './harness.ts';
 

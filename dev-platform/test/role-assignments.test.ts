@@ -1,6 +1,6 @@
 // A role assignment changes the roles of a company's existing members only: it never makes anyone
 // a member, and an unknown user and a non-member get the same answer, so user ids cannot be probed.
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { getJson, personToken, sendJson, startPlatform } from './harness.ts';
 

@@ -1,5 +1,5 @@
-import { startedForTests } from '@platform/shared/testing';
-import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, platformAppIdentity, resolveCaller, type Caller } from '@platform/shared';
+import { startedForTests } from '@platform/tool-sdk/testing';
+import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, platformAppIdentity, resolveCaller, type Caller } from '@platform/tool-sdk';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';

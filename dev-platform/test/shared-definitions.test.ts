@@ -2,7 +2,7 @@
 // definition and availability are its publisher's: only a platform administrator (the right at
 // every company of the platform) changes them. A new role belongs to one company: only that
 // company's role managers edit it, and it is assigned there only. No tenant can lock another out.
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { delegatedToken, getJson, personToken, seedWithPlatformAdministrator, sendJson, startPlatform } from './harness.ts';
 

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { listenOnFreePort } from '@platform/shared/testing';
+import { listenOnFreePort } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';

@@ -1,4 +1,4 @@
-import { rejectionOf, startedForTests } from '@platform/shared/testing';
+import { rejectionOf, startedForTests } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';

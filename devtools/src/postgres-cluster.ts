@@ -70,7 +70,7 @@ export async function freshDatabase(clusterUrl: string | undefined): Promise<str
   return url.href;
 }
 
-// Kept here rather than taken from @platform/shared/testing: the services' workspaces depend on
+// Kept here rather than taken from @platform/tool-sdk/testing: the services' workspaces depend on
 // this one, so it depends on none of theirs.
 async function freePort(): Promise<number> {
   const server = createServer();

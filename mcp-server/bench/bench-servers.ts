@@ -13,9 +13,9 @@
 // rose from 2.0 to 2.8 ms (2025-11-25) and from 2.8 to 3.2 ms (2026-07-28) in one interleaved run.
 import * as grpc from '@grpc/grpc-js';
 import { createTestPki } from '@platform/devtools/test-certificates';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/shared';
-import { createToolApp, defineTool } from '@platform/shared/tools';
-import { listenOnFreePort, toolClient, until, type Listening } from '@platform/shared/testing';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/tool-sdk';
+import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
+import { listenOnFreePort, toolClient, until, type Listening } from '@platform/tool-sdk/testing';
 import { delegatedToken, devSecrets, personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { loadToolsProto, type CallToolResponse, type CallToolResponse__Output } from '@platform/proto';
 import type { CallToolResult } from '@modelcontextprotocol/server';

@@ -2,7 +2,7 @@
 // grant type: the gateway benchmark reads it to show that warm calls make no token exchange and no
 // GET /api/me (the delegated tokens and the caller checks are reused from memory).
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listen, type Listening } from '@platform/shared/testing';
+import { listen, type Listening } from '@platform/tool-sdk/testing';
 
 export interface CountingProxy extends Listening {
   /** Where requests are forwarded: the platform's own address. */

@@ -1,7 +1,7 @@
 // Composition root of the MCP gateway: settings, logger, the gateway, then HTTP (MCP and the
 // protected-resource metadata) and gRPC (the tool registry) until a signal stops it.
 import { createServer } from 'node:http';
-import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
+import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/tool-sdk';
 import { createMcpGateway } from './mcp-gateway.ts';
 import { openPostgresRegistrationStore } from './registry/index.ts';
 import { loadMcpServerSettings } from './settings.ts';

@@ -12,9 +12,9 @@ import {
   type HttpClient,
   type Logger,
   type Timers,
-} from '@platform/shared';
+} from '@platform/tool-sdk';
 import type { Express } from 'express';
-import { isPlatformError } from '@platform/shared';
+import { isPlatformError } from '@platform/tool-sdk';
 import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createLegacySessions } from './http/legacy-sessions.ts';

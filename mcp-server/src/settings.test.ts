@@ -1,4 +1,4 @@
-import { isPlatformError } from '@platform/shared';
+import { isPlatformError } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { loadMcpServerSettings } from './settings.ts';
 

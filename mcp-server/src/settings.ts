@@ -14,7 +14,7 @@ import {
   type Environment,
   type GrpcTlsSettings,
   type LogLevel,
-} from '@platform/shared';
+} from '@platform/tool-sdk';
 
 export interface McpServerSettings {
   /** Where the HTTP server listens. */

@@ -3,8 +3,8 @@
 // leaves room for everyone else; a 2026-07-28 listen stream, a 2025-11-25 GET stream and its
 // session end when the token that opened them expires, and hear no list_changed after.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { tokenExpiry } from '@platform/shared';
-import { manualClock } from '@platform/shared/testing';
+import { tokenExpiry } from '@platform/tool-sdk';
+import { manualClock } from '@platform/tool-sdk/testing';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stackForTests, startProbeService, until, type ProbeService } from './harness.ts';

@@ -11,9 +11,9 @@ import {
   type PlatformProxy,
   type RunningPlatform,
 } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/shared';
-import { createToolApp, defineTool, type ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/shared/testing';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/tool-sdk';
+import { createToolApp, defineTool, type ServingToolApp } from '@platform/tool-sdk/tools';
+import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/tool-sdk/testing';
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
 import { z } from 'zod';

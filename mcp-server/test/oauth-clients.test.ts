@@ -18,7 +18,7 @@ import {
   type OAuthTokens,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { closedPort } from '@platform/shared/testing';
+import { closedPort } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signIn, type Credentials } from './fixtures/headless-browser.ts';

@@ -12,9 +12,9 @@ import {
   type Tool__Output,
   type ToolRegistryClient,
 } from '@platform/proto';
-import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/shared';
-import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
-import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
+import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/tool-sdk';
+import { captureLogs, type CapturedLogs } from '@platform/tool-sdk/testing';
+import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { afterEach, inject } from 'vitest';
 import { z } from 'zod';

@@ -5,8 +5,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { devSecrets, personToken, seedWithToolPublishers, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
-import { createLogger } from '@platform/shared';
-import { listenOnFreePort, until } from '@platform/shared/testing';
+import { createLogger } from '@platform/tool-sdk';
+import { listenOnFreePort, until } from '@platform/tool-sdk/testing';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';

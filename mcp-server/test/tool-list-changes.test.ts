@@ -6,8 +6,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { loadRegistryProto, type RegisterResponse__Output } from '@platform/proto';
-import { heartbeatDelay } from '@platform/shared/tools';
-import { manualClock } from '@platform/shared/testing';
+import { heartbeatDelay } from '@platform/tool-sdk/tools';
+import { manualClock } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
 

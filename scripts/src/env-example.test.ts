@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { platformMcpVariables } from '@platform/shared';
+import { platformMcpVariables } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { devPlatformVariables } from '../../dev-platform/src/settings.ts';
 import { mcpServerVariables } from '../../mcp-server/src/settings.ts';

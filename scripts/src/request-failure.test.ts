@@ -1,4 +1,4 @@
-import { closedPort } from '@platform/shared/testing';
+import { closedPort } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { requestFailure } from './request-failure.ts';
 

@@ -4,7 +4,7 @@
 // start and again when they near their end or the gRPC hosts change.
 import { resolve } from 'node:path';
 import { devCertificateFiles, ensureDevCertificates, type DevCertificateFiles } from '@platform/devtools/dev-certificates';
-import type { Environment } from '@platform/shared';
+import type { Environment } from '@platform/tool-sdk';
 
 /** Where the development certificates are kept: beside the stack's other files. */
 export const stackTlsFolder = (env: Environment): string => resolve(env.WEBHOOK_DATA_DIR || 'data', 'tls');

@@ -3,7 +3,7 @@
 // data/stack.json (the addresses, for a second terminal) once everything is ready, and Ctrl-C (or
 // SIGTERM) stopping the services in order. The process exits 0 after a requested stop, 1 when a
 // service failed.
-import { isPlatformError } from '@platform/shared';
+import { isPlatformError } from '@platform/tool-sdk';
 import { prettyFactory } from 'pino-pretty';
 import { loadOutputFormat, type OutputFormat } from './script-settings.ts';
 import { metricsTokenSource, seedFacts, seededPeople, stackBanner } from './stack-banner.ts';

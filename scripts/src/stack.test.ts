@@ -1,4 +1,4 @@
-import { settingsFailure } from '@platform/shared/testing';
+import { settingsFailure } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { stackProcesses } from './stack.ts';
 

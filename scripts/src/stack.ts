@@ -9,7 +9,7 @@
 import { join, resolve } from 'node:path';
 import type { DevCertificateFiles } from '@platform/devtools/dev-certificates';
 import { haproxyConfig } from './haproxy-config.ts';
-import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
+import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/tool-sdk';
 
 export type { Environment };
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ensureDevCertificates } from '@platform/devtools/dev-certificates';
-import { type Environment } from '@platform/shared';
+import { type Environment } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadSeedFile } from '../../dev-platform/src/seed.ts';

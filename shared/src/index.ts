@@ -1,6 +1,6 @@
 // The tool SDK's public surface: tools (define them, serve them, stay registered at the gateway),
 // settings, the caller check and its cache, the app's own credentials, the platform's answers,
-// errors, logging, and how a service starts and stops. Tests use `@platform/shared/testing`.
+// errors, logging, and how a service starts and stops. Tests use `@platform/tool-sdk/testing`.
 export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
 export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
@@ -53,7 +53,7 @@ export {
   type ListenOptions,
   type StopOptions,
 } from './service-lifecycle.ts';
-// The tool surface, also exported alone as `@platform/shared/tools`.
+// The tool surface, also exported alone as `@platform/tool-sdk/tools`.
 export {
   addressWithin,
   backoffDelay,

@@ -1,7 +1,7 @@
 // An answer of the platform or the webhook API, read through the schema the tool relies on: fields
 // beyond it are dropped (a credential never rides along), and an answer of another shape becomes a
 // tool error the agent can read, not a crash of the call.
-import { ToolError } from '@platform/shared/tools';
+import { ToolError } from '@platform/tool-sdk/tools';
 import type { z } from 'zod';
 
 export function shapedAnswer<Schema extends z.ZodType>(schema: Schema, answer: unknown, from: string, what: string): z.output<Schema> {

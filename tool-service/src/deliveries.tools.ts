@@ -1,7 +1,7 @@
 // Tools over a webhook's deliveries, for an agent asked "did Acme's data arrive?": the attempt log
 // (what each attempt came to, and when a waiting retry is due), sending a waiting delivery now, and
 // sending a dropped or failed one again. The same rights as the REST API: view to read, manage to act.
-import { defineTool, type ToolDefinition } from '@platform/shared/tools';
+import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { deliveryId, webhookId } from './tool-inputs.ts';
 import { deliveryAttempt, deliveryOutcomes, webhookApi } from './webhook-api-client.ts';

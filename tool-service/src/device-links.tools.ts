@@ -1,6 +1,6 @@
 // Tools over the devices linked to a webhook configuration: link, unlink and list. A link alone
 // forwards nothing; its scopes (scopes.tools.ts) choose what is delivered.
-import { defineTool, type ToolDefinition } from '@platform/shared/tools';
+import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { deviceId, webhookId } from './tool-inputs.ts';
 import { deviceLink, webhookApi } from './webhook-api-client.ts';

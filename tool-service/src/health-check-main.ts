@@ -2,8 +2,8 @@
 // only while the gateway holds its registration (the SDK's health service name
 // `gateway-registration` is SERVING), asked at CALLBACK_ADDRESS with the service's own settings and
 // certificates; otherwise prints the status and exits 1.
-import { exitOnStartupFailure } from '@platform/shared';
-import { probeRegistration } from '@platform/shared/tools';
+import { exitOnStartupFailure } from '@platform/tool-sdk';
+import { probeRegistration } from '@platform/tool-sdk/tools';
 import { loadToolServiceSettings } from './settings.ts';
 
 const settings = exitOnStartupFailure('tool-service health check', () => loadToolServiceSettings(process.env));

@@ -1,6 +1,6 @@
 // Composition root of the tool service: settings, logger, the app's identity and its tools, then
 // gRPC on CALLBACK_ADDRESS (registered at the gateway) until a signal stops it.
-import { createLogger, endWithParent, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/shared';
+import { createLogger, endWithParent, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
 import { loadToolServiceSettings } from './settings.ts';
 
 const service = 'tool-service';

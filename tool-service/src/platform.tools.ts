@@ -1,8 +1,8 @@
 // Tools over the platform itself, so an agent can find the ids the webhook tools need: who the
 // person is and what they may do (whoami), their companies, a company's devices, and this app's
 // own identity (app_info, asked with the app's client credentials, no person involved).
-import { isPlatformError, type PlatformAppIdentity } from '@platform/shared';
-import { defineTool, ToolError, type ToolDefinition } from '@platform/shared/tools';
+import { isPlatformError, type PlatformAppIdentity } from '@platform/tool-sdk';
+import { defineTool, ToolError, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { shapedAnswer } from './answer-shape.ts';
 import { companyId } from './tool-inputs.ts';

@@ -1,7 +1,7 @@
 // Tools over the scopes (data routes) of a device link: what of a linked device's telemetry is
 // forwarded. Data flows while a link has at least one enabled scope that matches it; enabling and
 // disabling are their own tools, since they are what an agent reaches for.
-import { defineTool, ToolError, type PlatformMcpCallContext, type ToolDefinition } from '@platform/shared/tools';
+import { defineTool, ToolError, type PlatformMcpCallContext, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { deviceId, scopeId, webhookId } from './tool-inputs.ts';
 import { scope, scopeLevels, webhookApi, type Scope, type ScopeFields } from './webhook-api-client.ts';

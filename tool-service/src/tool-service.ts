@@ -1,7 +1,7 @@
 // createToolService: the webhook-management tool service, built on the SDK's tool app. The webhook
 // API is declared part of the platform API, the only other place the delegated token may go.
-import type { HttpClient, Logger, PlatformAppIdentity } from '@platform/shared';
-import { createToolApp, type ToolApp, type ToolAppOptions } from '@platform/shared/tools';
+import type { HttpClient, Logger, PlatformAppIdentity } from '@platform/tool-sdk';
+import { createToolApp, type ToolApp, type ToolAppOptions } from '@platform/tool-sdk/tools';
 import { deliveryTools } from './deliveries.tools.ts';
 import { deviceLinkTools } from './device-links.tools.ts';
 import { platformTools } from './platform.tools.ts';

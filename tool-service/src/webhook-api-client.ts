@@ -3,7 +3,7 @@
 // leaves that base. Every request carries `AuthVersion: V0.0.1`; every answer is read through its
 // schema, so a configuration never carries more than the public fields (credentials included), and
 // an answer of the wrong shape is a tool error, not a crash.
-import { type HttpMethod, type PlatformMcpCallContext, type PlatformRequestOptions } from '@platform/shared/tools';
+import { type HttpMethod, type PlatformMcpCallContext, type PlatformRequestOptions } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { shapedAnswer } from './answer-shape.ts';
 

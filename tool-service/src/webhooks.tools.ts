@@ -1,7 +1,7 @@
 // Tools over webhook configurations: list, get, create, update and delete. A configuration says
 // where a company's device telemetry is pushed and how; devices and scopes are linked to it by the
 // device-link and scope tools. Credentials go in, never come back out.
-import { defineTool, type ToolDefinition } from '@platform/shared/tools';
+import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { companyId, webhookId } from './tool-inputs.ts';
 import { authTypes, deliveryModes, httpMethods, webhookApi, webhookConfig, type WebhookFields } from './webhook-api-client.ts';

@@ -4,7 +4,7 @@
 // the person and the app may both act.
 import { delegatedToken, devSecrets, personToken, startProxiedPlatform } from '@platform/dev-platform/testing';
 import type { IncomingMessage } from 'node:http';
-import { healthStatus, listen, reflectedServices, startedForTests } from '@platform/shared/testing';
+import { healthStatus, listen, reflectedServices, startedForTests } from '@platform/tool-sdk/testing';
 import { startedApiForTests } from '@platform/webhook-api/testing';
 import { describe, expect, it } from 'vitest';
 import { startToolService, startedToolServiceForTests } from './harness.ts';

@@ -2,7 +2,7 @@
 // driven by the test, as a deliverer would drive it) and the tool service on loopback, called with
 // delegated tokens from a real token exchange.
 import { startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { startedApiForTests } from '@platform/webhook-api/testing';
 import { describe, expect, it } from 'vitest';
 import { delegatedCalls, startedToolServiceForTests } from './harness.ts';

@@ -1,9 +1,9 @@
 // Starts the tool service on a loopback port the OS chooses, against a real platform and webhook
 // API, for whole-process tests here and in the MCP server: its gRPC address, a client, and every
 // line it logged (for secret scans).
-import { createLogger, platformAppIdentity } from '@platform/shared';
-import type { ServingToolApp } from '@platform/shared/tools';
-import { captureLogs, startedForTests, toolClient, type CallAnswer, type StartedForTestsOptions, type ToolClient } from '@platform/shared/testing';
+import { createLogger, platformAppIdentity } from '@platform/tool-sdk';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
+import { captureLogs, startedForTests, toolClient, type CallAnswer, type StartedForTestsOptions, type ToolClient } from '@platform/tool-sdk/testing';
 import { delegatedToken, devSecrets } from '@platform/dev-platform/testing';
 import { beforeAll, expect } from 'vitest';
 import { loadToolServiceSettings, type ToolServiceSettings } from '../src/settings.ts';

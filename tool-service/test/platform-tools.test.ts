@@ -2,9 +2,9 @@
 // permissions narrowed to what person and app may both do, their companies and devices, and the
 // app's own identity through its client credentials.
 import { devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
-import { loadPlatformAppSettings, platformAppIdentity } from '@platform/shared';
-import { ToolError } from '@platform/shared/tools';
-import { closedPort, startedForTests } from '@platform/shared/testing';
+import { loadPlatformAppSettings, platformAppIdentity } from '@platform/tool-sdk';
+import { ToolError } from '@platform/tool-sdk/tools';
+import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { appInfo } from '../src/platform.tools.ts';
 import { delegatedCalls, startedToolServiceForTests } from './harness.ts';

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests, startRegistryFixture, toolClient } from '@platform/shared/testing';
+import { startedForTests, startRegistryFixture, toolClient } from '@platform/tool-sdk/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sourceCondition } from '@platform/devtools/source-condition';
 

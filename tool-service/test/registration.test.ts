@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platform/testing';
-import { manualClock, startedForTests, startRegistryFixture, toolClient, type RegistryFixture, type RegistryFixtureOptions } from '@platform/shared/testing';
+import { manualClock, startedForTests, startRegistryFixture, toolClient, type RegistryFixture, type RegistryFixtureOptions } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sourceCondition } from '@platform/devtools/source-condition';
 

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { devSecrets, startPlatform } from '@platform/dev-platform/testing';
-import { closedPort, healthStatus, listenOnFreePort, startedForTests, toolClient } from '@platform/shared/testing';
+import { closedPort, healthStatus, listenOnFreePort, startedForTests, toolClient } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { sourceCondition } from '@platform/devtools/source-condition';
 

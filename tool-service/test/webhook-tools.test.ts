@@ -3,7 +3,7 @@
 // a real token exchange.
 import { randomUUID } from 'node:crypto';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { closedPort, listen, startedForTests, type CallAnswer } from '@platform/shared/testing';
+import { closedPort, listen, startedForTests, type CallAnswer } from '@platform/tool-sdk/testing';
 import { apiClient, startedApiForTests } from '@platform/webhook-api/testing';
 import { describe, expect, it } from 'vitest';
 import { delegatedCalls, startedToolServiceForTests, startToolService } from './harness.ts';

@@ -3,7 +3,7 @@
 // (permissions kept the whole 60 s, no refresh), and a bare Express 5 handler as the same-run baseline.
 import express from 'express';
 import { startPlatform } from '@platform/dev-platform/testing';
-import { listenOnFreePort } from '@platform/shared/testing';
+import { listenOnFreePort } from '@platform/tool-sdk/testing';
 import { defaultLimits } from '../src/configs/limits.ts';
 import { newStoreLocation, startWebhookApi } from '../test/harness.ts';
 

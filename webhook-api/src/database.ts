@@ -4,7 +4,7 @@
 // key file, which must hold every key a stored credential names. Shared by the API and a deliverer
 // alone, which must open the same ones.
 import { join } from 'node:path';
-import type { Logger } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
 import { CredentialVault, type EncryptionKey } from './configs/credential-vault.ts';
 import { loadEncryptionKeys, localKeyFile, localKeyId } from './configs/encryption-keys.ts';
 import { requireStoredKeysInRing } from './configs/key-ring-coverage.ts';

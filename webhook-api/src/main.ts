@@ -13,7 +13,7 @@ import {
   localOrigin,
   platformFetch,
   stopOnSignals,
-} from '@platform/shared';
+} from '@platform/tool-sdk';
 import { createApp } from './http/app.ts';
 import { createWebhookCallerCheck } from './http/caller-guard.ts';
 import { answerClientErrors } from './http/client-errors.ts';

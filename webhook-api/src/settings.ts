@@ -10,7 +10,7 @@ import {
   type Environment,
   type HttpTlsSettings,
   type LogLevel,
-} from '@platform/shared';
+} from '@platform/tool-sdk';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';

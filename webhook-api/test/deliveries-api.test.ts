@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedDelivery, Settlement } from '../src/queue/delivery-queue.ts';
 import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';

@@ -2,7 +2,7 @@
 // on SQLite and PostgreSQL. What SPEC's Events, States and transitions and the rules say
 // each endpoint receives, and when it receives nothing.
 import { startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests, until } from '@platform/shared/testing';
+import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver, type Receiver } from './receiver.ts';
 import {

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { delegatedToken, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, startedForTests } from '@platform/shared/testing';
+import { listen, startedForTests } from '@platform/tool-sdk/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type RunningApi } from './harness.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 

@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 // Property tests over hostile bodies, paths and headers: never a 5xx, and a refused request stores nothing.
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import fc from 'fast-check';

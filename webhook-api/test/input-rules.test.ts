@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 // The input rules end to end on both stores: plain text fields, sane urls stored as parsed, write-only secrets, bounded headers.
 import { startPlatform } from '@platform/dev-platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';

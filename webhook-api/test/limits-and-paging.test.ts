@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { WebhookLimits } from '../src/configs/limits.ts';

@@ -5,9 +5,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname } from 'node:path';
-import { createLogger } from '@platform/shared';
+import { createLogger } from '@platform/tool-sdk';
 import { startPlatform } from '@platform/dev-platform/testing';
-import { closedPort, startedForTests, until } from '@platform/shared/testing';
+import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { localOrigin } from '@platform/shared';
+import { localOrigin } from '@platform/tool-sdk';
 
 export interface ReceivedRequest {
   readonly method: string;

@@ -3,7 +3,7 @@
 // caller cache's own clock, while a caller who keeps calling is still answered from the cache (the
 // platform asked about once per half max age, not once per request).
 import { delegatedToken, personToken, sendJson, startProxiedPlatform, type ProxiedPlatform } from '@platform/dev-platform/testing';
-import { manualClock, type ManualClock } from '@platform/shared/testing';
+import { manualClock, type ManualClock } from '@platform/tool-sdk/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { apiClient, newStoreLocation, startWebhookApi, type ApiClient, type Backend, type RunningApi } from './harness.ts';

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { until } from '@platform/shared/testing';
+import { until } from '@platform/tool-sdk/testing';
 import { sourceCondition } from '@platform/devtools/source-condition';
 
 const workspace = resolve(import.meta.dirname, '..');

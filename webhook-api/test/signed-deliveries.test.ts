@@ -2,7 +2,7 @@
 // `standardwebhooks` library a receiver would use; the signing secret's endpoints; the webhook-id a
 // retry, a retry-now and a resend keep; on SQLite and PostgreSQL.
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests, until } from '@platform/shared/testing';
+import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';

@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';

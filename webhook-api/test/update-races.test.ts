@@ -1,4 +1,4 @@
-import { startedForTests } from '@platform/shared/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';

@@ -1,6 +1,6 @@
 import { delegatedToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { closedPort, startedForTests } from '@platform/shared/testing';
+import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi, type StoreLocation } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());

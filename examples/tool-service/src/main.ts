@@ -1,7 +1,7 @@
 // The tool service's composition root: settings from the environment, the app's identity, the
 // tools; then it serves gRPC (with health and reflection), registers at the gateway and keeps the
 // registration alive until SIGINT or SIGTERM, when it deregisters and lets running calls finish.
-import { createLogger, createToolApp, exitOnStartupFailure, loadPlatformMcpSettings, platformAppIdentity, stopOnSignals } from '@platform/shared';
+import { createLogger, createToolApp, exitOnStartupFailure, loadPlatformMcpSettings, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
 import { permissionTools } from './permissions.tools.ts';
 
 const settings = exitOnStartupFailure('example-tool-service', () => loadPlatformMcpSettings(process.env));

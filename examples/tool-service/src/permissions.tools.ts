@@ -1,6 +1,6 @@
 // The service's tools, one small definition each. The SDK checks the delegated token with the
 // platform (cached) and the declared permission at args.companyId before a handler runs.
-import { defineTool, type ToolDefinition } from '@platform/shared';
+import { defineTool, type ToolDefinition } from '@platform/tool-sdk';
 import { z } from 'zod';
 
 /** What the caller may do at one company through this app: the person's and the app's permissions, narrowed to both. */

@@ -1,8 +1,8 @@
 // The service's tools served for real on loopback, as the gateway calls them, against the SDK's
-// stand-in platform (@platform/shared/testing): the call context holds the caller's permissions,
+// stand-in platform (@platform/tool-sdk/testing): the call context holds the caller's permissions,
 // narrowed by the platform to the person's and the app's, and the declared permission is enforced.
-import { createLogger, createToolApp, type PlatformAppIdentity, type PlatformMcpSettings } from '@platform/shared';
-import { startPlatformFixture, startedForTests, toolClient } from '@platform/shared/testing';
+import { createLogger, createToolApp, type PlatformAppIdentity, type PlatformMcpSettings } from '@platform/tool-sdk';
+import { startPlatformFixture, startedForTests, toolClient } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { permissionTools } from '../src/permissions.tools.ts';
 

@@ -1,6 +1,6 @@
 import { appToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
-import { createHttpClient, fetchCaller } from '@platform/shared';
-import { manualClock, startedForTests } from '@platform/shared/testing';
+import { createHttpClient, fetchCaller } from '@platform/tool-sdk';
+import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createDelegatedTokens, type DelegatedTokensOptions, type DelegationTarget } from './delegated-tokens.ts';

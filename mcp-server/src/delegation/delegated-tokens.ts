@@ -4,7 +4,7 @@
 // and the app, until shortly before it expires; concurrent requests for one key share one exchange;
 // failures are never kept.
 import { hash } from 'node:crypto';
-import { isLoopbackHost, systemClock, type Clock } from '@platform/shared';
+import { isLoopbackHost, systemClock, type Clock } from '@platform/tool-sdk';
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'openid-client';
 import type { ServiceEndpoint } from '../remote-tools.ts';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
 import { appToken, devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { closedPort, discoveryDocument, listen, rejectionOf, startedForTests } from '@platform/shared/testing';
+import { closedPort, discoveryDocument, listen, rejectionOf, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { createDelegatedTokens, type DelegatedTokensOptions } from './delegated-tokens.ts';
 import { DelegationError, delegationErrorCodes, type DelegationErrorCode } from './delegation-error.ts';

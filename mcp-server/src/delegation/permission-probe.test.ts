@@ -1,6 +1,6 @@
 import { appToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
-import { createHttpClient } from '@platform/shared';
-import { closedPort, manualClock, platformFailure, startPlatformFixture, startedForTests, type PlatformFixture } from '@platform/shared/testing';
+import { createHttpClient } from '@platform/tool-sdk';
+import { closedPort, manualClock, platformFailure, startPlatformFixture, startedForTests, type PlatformFixture } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { createDelegatedTokens } from './delegated-tokens.ts';
 import { isDelegationError } from './delegation-error.ts';

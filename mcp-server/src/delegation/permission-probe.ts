@@ -2,7 +2,7 @@
 // delegated token answers the companies and permissions the person and the app both hold. Cached
 // like any caller check; an answer not delegated to that app is not trusted. Listing is discovery
 // hygiene: the tool service still enforces the permission on every call.
-import { CachedTokenResolver, fetchCaller, type Caller, type Clock, type HttpClient } from '@platform/shared';
+import { CachedTokenResolver, fetchCaller, type Caller, type Clock, type HttpClient } from '@platform/tool-sdk';
 import { DelegationError } from './delegation-error.ts';
 
 export interface PermissionProbe {

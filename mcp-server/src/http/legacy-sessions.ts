@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
-import { systemClock, systemTimers, tokenExpiry, type Clock, type Logger, type Timers } from '@platform/shared';
+import { systemClock, systemTimers, tokenExpiry, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
 import type { Request, Response } from 'express';
 import type { StreamGuard } from './stream-guard.ts';
 

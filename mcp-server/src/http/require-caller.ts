@@ -3,7 +3,7 @@
 // for this server passes: a token for another audience, a delegated token or an expired one gets
 // the 401 challenge; a platform outage gets 503.
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { isPlatformError, type Caller, type CallerCheck } from '@platform/shared';
+import { isPlatformError, type Caller, type CallerCheck } from '@platform/tool-sdk';
 import type { NextFunction, Request, Response } from 'express';
 import { platformUnavailable, unauthorized, type ChallengeOptions, type Refusal } from './bearer-challenge.ts';
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { createLogger, PlatformError, type CallerCheck, type CallerCheckResult } from '@platform/shared';
-import { manualClock } from '@platform/shared/testing';
+import { createLogger, PlatformError, type CallerCheck, type CallerCheckResult } from '@platform/tool-sdk';
+import { manualClock } from '@platform/tool-sdk/testing';
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { createStreamGuard } from './stream-guard.ts';

@@ -2,7 +2,7 @@
 // are bounded as sessions are: at most so many per person (opening one more ends their oldest) and
 // so many in all (503 past it); and a stream lives no longer than the token that opened it: it ends
 // when the token expires, or when a re-check of it at the platform is refused.
-import { systemClock, systemTimers, tokenExpiry, type CallerCheck, type Clock, type Logger, type Timers } from '@platform/shared';
+import { systemClock, systemTimers, tokenExpiry, type CallerCheck, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
 import type { Request, Response } from 'express';
 
 export interface StreamGuardOptions {

@@ -5,7 +5,7 @@
 // each JSON Schema is listed exactly as its service published it, the list is filtered for the
 // caller on every request, and the service validates the arguments against that same schema.
 import { McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
-import { clip } from '@platform/shared';
+import { clip } from '@platform/tool-sdk';
 import { callerInfoOf } from '../http/require-caller.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';

@@ -5,7 +5,7 @@
 // exchange and nowhere else.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { Caller, Logger } from '@platform/shared';
+import type { Caller, Logger } from '@platform/tool-sdk';
 import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from '../remote-tools.ts';
 
 export interface DelegatedTokenSource {

@@ -2,8 +2,8 @@
 // stand-ins for an unreachable or broken platform.
 import { status } from '@grpc/grpc-js';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { createHttpClient } from '@platform/shared';
-import { closedPort, listen, rejectionOf, startedForTests } from '@platform/shared/testing';
+import { createHttpClient } from '@platform/tool-sdk';
+import { closedPort, listen, rejectionOf, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { createAppTokenCheck } from './app-token-check.ts';
 import { tokenOf } from '../../test/registry-harness.ts';

@@ -2,7 +2,16 @@
 // `authorization` metadata entry, as the platform's GET /api/apps/me says. Successes are cached by
 // a hash of the whole token (never past its expiry); a refused token is asked about again; an
 // outage is UNAVAILABLE; a client linked to no app is refused by name.
-import { CachedTokenResolver, endpoint, extractBearer, isPlatformError, readPlatformAnswer, systemClock, type Clock, type HttpClient } from '@platform/shared';
+import {
+  CachedTokenResolver,
+  endpoint,
+  extractBearer,
+  isPlatformError,
+  readPlatformAnswer,
+  systemClock,
+  type Clock,
+  type HttpClient,
+} from '@platform/tool-sdk';
 import { z } from 'zod';
 import { RegistryError } from './registry-errors.ts';
 

@@ -4,7 +4,7 @@
 // delegated tokens travel to it without TLS.
 import { lookup } from 'node:dns/promises';
 import { isIPv6 } from 'node:net';
-import { isLoopbackHost } from '@platform/shared';
+import { isLoopbackHost } from '@platform/tool-sdk';
 import { RegistryError } from './registry-errors.ts';
 
 /** What a host resolves to; node:dns's lookup by default, a stand-in in tests. */

@@ -5,8 +5,8 @@
 // service refuses.
 import * as grpc from '@grpc/grpc-js';
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { rejectionOf, startedForTests, until } from '@platform/shared/testing';
-import type { ServingToolApp } from '@platform/shared/tools';
+import { rejectionOf, startedForTests, until } from '@platform/tool-sdk/testing';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway } from '../../test/registry-harness.ts';
 import { resolveCallbackAddress, type ResolveHost } from './callback-address.ts';

@@ -1,6 +1,6 @@
 // The registrations in this process's memory: the store of a gateway that runs alone (no
 // DATABASE_URL). Expiry is judged by the injected clock, so tests move time instead of waiting.
-import { systemClock, type Clock } from '@platform/shared';
+import { systemClock, type Clock } from '@platform/tool-sdk';
 import type { Tool__Output } from '@platform/proto';
 import type { LiveRegistration, RegistrationStore, StoredRegistration } from './registration-store.ts';
 import { roomProblem, type Occupant } from './registration-room.ts';

@@ -3,8 +3,8 @@
 // not after a gateway restart where the rival registers first. Real services on the SDK, the real
 // dev platform, the registry on loopback.
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { startedForTests } from '@platform/shared/testing';
-import type { ServingToolApp } from '@platform/shared/tools';
+import { startedForTests } from '@platform/tool-sdk/testing';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
 import {

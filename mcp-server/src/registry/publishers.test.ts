@@ -3,8 +3,8 @@
 // webhook-tools is the one publisher and fleet-insights is an ordinary app with client credentials.
 import * as grpc from '@grpc/grpc-js';
 import { startPlatform } from '@platform/dev-platform/testing';
-import { listen, startedForTests } from '@platform/shared/testing';
-import type { ServingToolApp } from '@platform/shared/tools';
+import { listen, startedForTests } from '@platform/tool-sdk/testing';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway } from '../../test/registry-harness.ts';
 import type { ToolRegistryOptions } from './tool-registry.ts';

@@ -2,7 +2,7 @@
 // on its service's channel, and the catalog they make. It is read again from the store after every
 // change made here, whenever the store says another replica changed something, and at the soonest
 // expiry, when it also sweeps the expired registrations out of the store.
-import type { Clock, Logger, Timers } from '@platform/shared';
+import type { Clock, Logger, Timers } from '@platform/tool-sdk';
 import type { Tool__Output } from '@platform/proto';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServiceLease, ToolServicePool } from '../tool-services/index.ts';

@@ -3,8 +3,8 @@
 // publisher never inherits the names it held. (On PostgreSQL the database's time judges expiry:
 // test/replicas.test.ts waits for it there.)
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { manualClock, startedForTests } from '@platform/shared/testing';
-import type { ServingToolApp } from '@platform/shared/tools';
+import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
 import {

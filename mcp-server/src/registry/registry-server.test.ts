@@ -4,8 +4,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import type { Tool } from '@platform/proto';
-import { closedPort, listen, startedForTests } from '@platform/shared/testing';
-import type { ServingToolApp } from '@platform/shared/tools';
+import { closedPort, listen, startedForTests } from '@platform/tool-sdk/testing';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,

@@ -2,7 +2,7 @@
 // else, answered with a status from the registry's catalog, and logged in one line (method,
 // service, app, registration, outcome, duration; never a token).
 import * as grpc from '@grpc/grpc-js';
-import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls, type Logger } from '@platform/shared';
+import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls, type Logger } from '@platform/tool-sdk';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
 import type { AppCaller, AppTokenCheck } from './app-token-check.ts';
 import type { CallNote, Registrations } from './registrations.ts';

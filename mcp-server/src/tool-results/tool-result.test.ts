@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { PlatformError } from '@platform/shared';
+import { PlatformError } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { DelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';

@@ -8,7 +8,7 @@
 // outage is never reported as the caller's fault, and no internals of a failure are shown.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clip, isPlatformError, oneLine } from '@platform/shared';
+import { clip, isPlatformError, oneLine } from '@platform/tool-sdk';
 import { delegationErrorCodes, isDelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
 import { answerTooLarge } from '../tool-services/index.ts';

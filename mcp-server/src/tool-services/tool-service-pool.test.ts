@@ -1,7 +1,7 @@
 // The pool against real gRPC tool services on loopback: what reaches the service (the delegated
 // token and nothing else), how every failure comes back as a status, and when channels close.
 import * as grpc from '@grpc/grpc-js';
-import { closedPort } from '@platform/shared/testing';
+import { closedPort } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadToolsProto, type CallToolRequest__Output, type ToolServiceHandlers } from '@platform/proto';
 import { createToolServicePool, ToolServiceError, type ToolServicePool } from './tool-service-pool.ts';

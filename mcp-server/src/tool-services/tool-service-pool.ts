@@ -6,7 +6,7 @@
 // nothing else of the caller's; its failures come back as values, never as exceptions.
 import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolResponse__Output, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
-import { tlsRefusalReason } from '@platform/shared';
+import { tlsRefusalReason } from '@platform/tool-sdk';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 
 /** What CallTool sends besides the token: the tool's own name, its arguments as JSON, the MCP request id. */

@@ -1,4 +1,4 @@
-// The SDK's testing export (`@platform/shared/testing`): what every package's tests and benchmarks
+// The SDK's testing export (`@platform/tool-sdk/testing`): what every package's tests and benchmarks
 // need to stand up real loopback parts and read what they logged. No side effects on import.
 export { captureLogs, type CapturedLogs } from './log-capture.ts';
 export { closedPort, listen, listenOnFreePort, type Listening } from './loopback-server.ts';

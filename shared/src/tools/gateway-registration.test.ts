@@ -1,7 +1,7 @@
 // Registration against a real loopback ToolRegistry: renewed by heartbeats, renewed again after the
 // registry forgets it, expired when heartbeats stop, retried while the gateway is down. The waits
 // between calls and the registry's expiries run on a manual clock the tests move.
-import { captureLogs, closedPort, manualClock, startRegistryFixture, until, type ManualClock, type RegistryFixture } from '@platform/shared/testing';
+import { captureLogs, closedPort, manualClock, startRegistryFixture, until, type ManualClock, type RegistryFixture } from '@platform/tool-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { systemTimers, type Timers } from '../timers.ts';

@@ -1,4 +1,4 @@
-// The tool SDK's tool surface (`@platform/shared/tools`; the package root exports it too): define
+// The tool SDK's tool surface (`@platform/tool-sdk/tools`; the package root exports it too): define
 // tools, read the call context, serve them over gRPC with health and reflection, and stay registered
 // at the gateway.
 export {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listen, rejectionOf, until, type Listening } from '@platform/shared/testing';
+import { listen, rejectionOf, until, type Listening } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressWithin, createPlatformApiClient } from './platform-api-client.ts';
 import { ToolError } from './tool-errors.ts';

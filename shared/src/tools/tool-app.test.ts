@@ -15,7 +15,7 @@ import {
   type ManualClock,
   type PlatformFixture,
   type StagedCaller,
-} from '@platform/shared/testing';
+} from '@platform/tool-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadToolsProto } from '@platform/proto';

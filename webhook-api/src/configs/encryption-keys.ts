@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
 import { parseKeyRing, type EncryptionKey } from './credential-vault.ts';
 
 /** Where the embedded default keeps its generated key: `<id>:<base64>` on one line. */

@@ -4,7 +4,7 @@
 // the next retry or batch falls due, and on a slow poll for what nobody announced (expired leases of
 // a dead deliverer, another SQLite process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
 import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';

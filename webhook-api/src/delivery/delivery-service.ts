@@ -1,7 +1,7 @@
 // A deliverer with its sender, as both the API process and `npm run deliverer` run it: credentials
 // decrypted through the vault at send time, one connection pool per origin (as large as the
 // deliverer's own limit), notifications from other processes when the queue has them.
-import type { Logger } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
 import type { CredentialVault } from '../configs/credential-vault.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import { createDeliverer, type AttemptMetrics, type Deliverer } from './deliverer.ts';

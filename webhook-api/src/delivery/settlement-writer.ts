@@ -2,7 +2,7 @@
 // chunk, one write at a time. An outage keeps them for the next try; any other refusal of a write is
 // narrowed down to the settlements it is about, which are left out (their leases run out and they
 // are attempted again), so one bad row never holds up the others.
-import type { Logger } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
 import type { DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { closedPort, listen, type Listening } from '@platform/shared/testing';
+import { closedPort, listen, type Listening } from '@platform/tool-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
 import { outgoingDelivery, samplePoint, testVault } from '../../test/outgoing-delivery.ts';

@@ -1,7 +1,7 @@
 // Builds the webhook API: request logging, the caller check, JSON bodies, the routes, the OpenAPI
 // document, and one error edge that maps every failure to the API's error body.
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { createRequestLogging, isPlatformError, type Logger } from '@platform/shared';
+import { createRequestLogging, isPlatformError, type Logger } from '@platform/tool-sdk';
 import { requireCaller, type CallerCheck } from './caller-guard.ts';
 import type { CredentialVault } from '../configs/credential-vault.ts';
 import { createDeliveryRoutes } from './deliveries.routes.ts';

@@ -1,6 +1,6 @@
 // Where a device belongs, asked of the platform's device API with the caller's own credential, so
 // a device the caller may not view is as absent for them here as it is there.
-import { discardBody, endpoint, readPlatformAnswer, type HttpClient } from '@platform/shared';
+import { discardBody, endpoint, readPlatformAnswer, type HttpClient } from '@platform/tool-sdk';
 import { z } from 'zod';
 import type { Credential } from './caller-guard.ts';
 import { WebhookApiError } from './errors.ts';

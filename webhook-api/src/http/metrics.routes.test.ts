@@ -1,7 +1,7 @@
 import type * as Crypto from 'node:crypto';
 import { request } from 'node:http';
 import express from 'express';
-import { listen, type Listening } from '@platform/shared/testing';
+import { listen, type Listening } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDeliveryMetrics } from '../delivery/metrics.ts';
 import { metricsHandler } from './metrics.routes.ts';

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createLogger } from '@platform/shared';
+import { createLogger } from '@platform/tool-sdk';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';

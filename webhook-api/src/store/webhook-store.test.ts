@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { until } from '@platform/shared/testing';
+import { until } from '@platform/tool-sdk/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { openPostgresStore } from './postgres/open-postgres.ts';
 import { openSqliteStore } from './sqlite/open-sqlite.ts';

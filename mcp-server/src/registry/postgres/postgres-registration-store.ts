@@ -3,7 +3,7 @@
 // racing for the last places never pass a limit together; each change NOTIFYs the other replicas
 // as it commits. Expiry is judged by the database's now(). A database that cannot be reached is
 // STORE_UNAVAILABLE, never the tool service's fault.
-import type { Logger } from '@platform/shared';
+import type { Logger } from '@platform/tool-sdk';
 import type { Tool__Output } from '@platform/proto';
 import pg from 'pg';
 import { roomProblem, type Occupant } from '../registration-room.ts';
