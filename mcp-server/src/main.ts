@@ -4,15 +4,19 @@ import { createServer } from 'node:http';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createMcpGateway } from './mcp-gateway.ts';
 import { loadMcpServerSettings } from './settings.ts';
+import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/shared/observability';
 
 const service = 'mcp-server';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
+const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(process.env, 'MCP_')).access;
+const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
 const gateway = createMcpGateway({ settings, logger });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
-const server = createServer(gateway.app);
+// GET /metrics beside the MCP endpoint, only when MCP_METRICS_TOKEN (or MCP_METRICS_PUBLIC=true) says who may read it.
+const server = createServer(withMetrics(gateway.app, metricsAccess && createMetricsHandler(gateway.metrics.registry, metricsAccess)));
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'MCP_PORT' }));
 logger.info({ registry: registry.address }, `listening: ${settings.publicUrl} (tool registry on gRPC ${registry.address})`);
 
@@ -26,5 +30,6 @@ stopOnSignals({
       await closed;
     },
     () => registry.close(),
+    () => telemetry.shutdown(),
   ],
 });
