@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { platformMcpVariables } from '@platform/shared';
+import { metricsAccessVariables, telemetryVariables, toolMetricsVariables } from '@platform/shared/observability';
 import { describe, expect, it } from 'vitest';
 import { devPlatformVariables } from '../../dev-platform/src/settings.ts';
 import { mcpServerVariables } from '../../mcp-server/src/settings.ts';
@@ -20,6 +21,9 @@ const declaredByLoaders: Readonly<Record<string, readonly string[]>> = {
   'tool-service': toolServiceVariables,
   'webhook-api': webhookApiVariables,
   'the deliverer': delivererVariables,
+  'tracing (every service)': telemetryVariables,
+  'the tool SDK’s metrics': toolMetricsVariables,
+  'mcp-server’s metrics': metricsAccessVariables('MCP_'),
 };
 
 describe('.env.example', () => {

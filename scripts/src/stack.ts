@@ -66,7 +66,7 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 const entry = (path: string) => join(repoRoot, path);
 
 /** Secrets the services need that no seed names: generated once like the seed's. */
-export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN', 'WEBHOOK_METRICS_TOKEN'];
+export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN', 'WEBHOOK_METRICS_TOKEN', 'MCP_METRICS_TOKEN', 'METRICS_TOKEN'];
 
 /** The variables that place the stack's processes, in the services' own settings vocabulary. */
 const placement = {
@@ -219,6 +219,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       MCP_PUBLIC_URL: at.mcpUrl,
       REGISTRY_ADDRESS: at.registryAddress,
       MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
+      MCP_METRICS_TOKEN: env.MCP_METRICS_PUBLIC === 'true' ? '' : (secrets.MCP_METRICS_TOKEN ?? ''),
     },
     listens: [
       { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
@@ -229,6 +230,12 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
   };
 
   const callback = splitHostPort(at.toolServiceAddress);
+  // The tool service's /metrics: on METRICS_PORT, else the port after its gRPC one; the generated token unless opened.
+  const toolMetrics = {
+    METRICS_HOST: env.METRICS_HOST || callback.host,
+    METRICS_PORT: env.METRICS_PORT || String(callback.port + 1),
+    METRICS_TOKEN: env.METRICS_PUBLIC === 'true' ? '' : (secrets.METRICS_TOKEN ?? ''),
+  };
   const tools: StackProcess = {
     name: 'tool-service',
     entry: entry('tool-service/src/main.ts'),
@@ -241,8 +248,12 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       GATEWAY_ADDRESS: env.GATEWAY_ADDRESS || at.registryAddress,
       CALLBACK_ADDRESS: at.toolServiceAddress,
       WEBHOOK_API_BASE_URL: env.WEBHOOK_API_BASE_URL || (at.webhookApiUrls[0] ?? ''),
+      ...toolMetrics,
     },
-    listens: [{ host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' }],
+    listens: [
+      { host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' },
+      { host: toolMetrics.METRICS_HOST, port: Number(toolMetrics.METRICS_PORT), variable: 'METRICS_PORT' },
+    ],
     ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: seed.person },
     serves: `gRPC ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
   };

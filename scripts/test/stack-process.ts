@@ -58,6 +58,8 @@ export const stackSecrets: Readonly<Record<string, string>> = {
   ...devSecrets,
   WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack',
   WEBHOOK_METRICS_TOKEN: 'test-metrics-token-of-the-stack',
+  MCP_METRICS_TOKEN: 'test-gateway-metrics-token-of-the-stack',
+  METRICS_TOKEN: 'test-tool-metrics-token-of-the-stack',
 };
 
 /** Only what a person's shell would carry: no variable of the test run leaks into a command. */
@@ -72,7 +74,7 @@ export async function stackEnvironment(extra: Record<string, string> = {}): Prom
     freePorts(1),
     freePorts(4),
     freePorts(1),
-    freePorts(1),
+    freePorts(2), // the tool service's gRPC port, and its /metrics on the next
     freePorts(1),
   ]);
   return {

@@ -36,6 +36,9 @@ export function traceMcpRequests(route: string, metrics: GatewayMetrics | undefi
       span.end();
       metrics?.mcpRequest(method, outcomeOf(res.statusCode));
     });
-    traceContext.with(trace.setSpan(traceContext.active(), span), next);
+    const active = trace.setSpan(traceContext.active(), span);
+    // The body arrives in events of the socket's own context: bound, its listeners (the JSON parser's) run in the span's.
+    traceContext.bind(active, req);
+    traceContext.with(active, next);
   };
 }

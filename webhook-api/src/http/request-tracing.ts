@@ -21,6 +21,9 @@ export function traceRequests(): RequestHandler {
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
-    traceContext.with(trace.setSpan(traceContext.active(), span), next);
+    const active = trace.setSpan(traceContext.active(), span);
+    // The body arrives in events of the socket's own context: bound, its listeners (the JSON parser's) run in the span's.
+    traceContext.bind(active, req);
+    traceContext.with(active, next);
   };
 }
