@@ -53,6 +53,9 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
+/** One free loopback port below the ephemeral range (the demo's trace receiver). */
+export const freePort = () => freePorts(1);
+
 /** The secrets the tests' stacks run with: the seed's, an ingest and a metrics token. */
 export const stackSecrets: Readonly<Record<string, string>> = {
   ...devSecrets,
