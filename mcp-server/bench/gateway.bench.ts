@@ -16,6 +16,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { collectGarbage } from '@platform/devtools/bench-report';
 import type { GrpcFloorFigures, GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
 import { callLoad, type LoadFigures } from './tool-call-load.ts';
+import { reportTracingCost } from './tracing-cost.ts';
+import type { TracingFigures } from './tracing-switch.ts';
 
 const rounds = 3;
 const sequentialSeconds = 1.5;
@@ -254,6 +256,21 @@ try {
       `\nThe gRPC hop's floor: sequential CallTool from the servers process, with the delegated token and the gateway's deadline, of a grpc-js` +
       ` server that answers at once (no SDK): p50 ${grpcFloor.p50Micros.toFixed(0)} µs.`,
   );
+  const tracingClients = await Promise.all(ready.tokens.map((token) => connect(ready.gatewayUrl, 'modern', token)));
+  try {
+    verdicts.push(
+      await reportTracingCost({
+        clients: tracingClients,
+        rounds,
+        inFlightPerClient,
+        sequentialSeconds,
+        loadSeconds,
+        setTracing: (on) => ask<TracingFigures>({ kind: 'tracing', on }),
+      }),
+    );
+  } finally {
+    await Promise.all(tracingClients.map((client) => client.close().catch(() => undefined)));
+  }
   console.log(`\ngateway targets: ${verdicts.filter(Boolean).length} of ${verdicts.length} met`);
   const cold = results.filter((result) => coldRequests(result.platform) > 0);
   if (cold.length > 0) {
