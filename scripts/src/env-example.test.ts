@@ -24,6 +24,7 @@ const declaredByLoaders: Readonly<Record<string, readonly string[]>> = {
   'tracing (every service)': telemetryVariables,
   'the tool SDK’s metrics': toolMetricsVariables,
   'mcp-server’s metrics': metricsAccessVariables('MCP_'),
+  'dev-platform’s metrics': metricsAccessVariables('PLATFORM_'),
 };
 
 describe('.env.example', () => {

@@ -66,7 +66,13 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 const entry = (path: string) => join(repoRoot, path);
 
 /** Secrets the services need that no seed names: generated once like the seed's. */
-export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN', 'WEBHOOK_METRICS_TOKEN', 'MCP_METRICS_TOKEN', 'METRICS_TOKEN'];
+export const serviceSecretNames: readonly string[] = [
+  'WEBHOOK_INGEST_TOKEN',
+  'WEBHOOK_METRICS_TOKEN',
+  'MCP_METRICS_TOKEN',
+  'METRICS_TOKEN',
+  'PLATFORM_METRICS_TOKEN',
+];
 
 /** The variables that place the stack's processes, in the services' own settings vocabulary. */
 const placement = {
@@ -163,6 +169,7 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       // MCP clients that registered once (mcp-remote, an agent desktop) can sign in again after a restart.
       PLATFORM_CLIENTS_FILE: env.PLATFORM_CLIENTS_FILE || join(env.WEBHOOK_DATA_DIR || 'data', 'platform-clients.json'),
       ...Object.fromEntries(seed.secretNames.map((name) => [name, secrets[name] ?? ''])),
+      PLATFORM_METRICS_TOKEN: env.PLATFORM_METRICS_PUBLIC === 'true' ? '' : (secrets.PLATFORM_METRICS_TOKEN ?? ''),
     },
     listens: [
       { host: s.PLATFORM_HOST, port: s.PLATFORM_PORT, variable: 'PLATFORM_PORT' },

@@ -183,8 +183,12 @@ describe('metrics of the stack', () => {
   const gatewayMetrics = () => `${new URL(stack.mcpUrl).origin}/metrics`;
   const toolMetrics = () => `http://127.0.0.1:${Number((stack.env.CALLBACK_ADDRESS ?? '').split(':')[1]) + 1}/metrics`;
 
-  it('refuses a scrape without the token with 401, on the gateway, the tool service and webhook-api', async () => {
-    for (const url of [gatewayMetrics(), toolMetrics(), `${stack.webhookApiUrl}/metrics`]) expect((await scrape(url)).status, url).toBe(401);
+  it('refuses a scrape without the token with 401, on the gateway, the tool service, webhook-api and the dev platform', async () => {
+    for (const url of [gatewayMetrics(), toolMetrics(), `${stack.webhookApiUrl}/metrics`, `${stack.platformUrl}/metrics`])
+      expect((await scrape(url)).status, url).toBe(401);
+    const platform = await scrape(`${stack.platformUrl}/metrics`, stackSecrets.PLATFORM_METRICS_TOKEN);
+    expect(platform.status).toBe(200);
+    expect(sampleOf(platform.text, 'platform_dev_http_requests_total', { area: 'api', status: '2xx' })).toBeGreaterThan(0);
   });
 
   it('counts one tool call, and its latency once, at the gateway and at the tool service', async () => {

@@ -63,6 +63,7 @@ export const stackSecrets: Readonly<Record<string, string>> = {
   WEBHOOK_METRICS_TOKEN: 'test-metrics-token-of-the-stack',
   MCP_METRICS_TOKEN: 'test-gateway-metrics-token-of-the-stack',
   METRICS_TOKEN: 'test-tool-metrics-token-of-the-stack',
+  PLATFORM_METRICS_TOKEN: 'test-platform-metrics-token-of-the-stack',
 };
 
 /** Only what a person's shell would carry: no variable of the test run leaks into a command. */
