@@ -1,7 +1,14 @@
 # One image for every service of the stack; docker-compose.yml chooses each container's entry point.
 # Node 24 runs the TypeScript sources directly, so there is no build step: the sources and the
 # runtime dependencies are the image.
-FROM node:24-slim
+#
+# NODE_IMAGE: the Node 24 base (node:24-slim from Docker Hub for everyone; the compose test, which
+# has no registry, builds one from Debian's packages). INSTALL_DEPENDENCIES=false: the build
+# context already holds the production node_modules (the compose test installs them on the host,
+# where the npm registry is reachable) and npm ci is skipped; the default installs them here.
+ARG NODE_IMAGE=node:24-slim
+FROM ${NODE_IMAGE}
+ARG INSTALL_DEPENDENCIES=true
 WORKDIR /app
 
 # The manifests first, so the dependency layer is rebuilt only when they change. npm ci needs the
@@ -17,7 +24,7 @@ COPY webhook-api/package.json webhook-api/
 COPY scripts/package.json scripts/
 # The services import only their workspaces' dependencies; the dev dependencies (tests, lint, the
 # Node binary package) stay out. No install scripts: no runtime dependency needs one.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN if [ "$INSTALL_DEPENDENCIES" = true ]; then npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force; fi
 
 COPY . .
 ENV NODE_ENV=production

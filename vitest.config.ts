@@ -4,7 +4,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // store tests run on SQLite and PostgreSQL) and start:pg's. A rule by folder, not a list of files,
 // so the webhook API's files can move within it; a file that needs PostgreSQL outside this rule
 // fails saying so (freshDatabase).
-const postgresTests = ['webhook-api/**/*.test.ts', 'scripts/test/start-pg.test.ts'];
+const postgresTests = ['webhook-api/**/*.test.ts', 'scripts/test/start-pg.test.ts', 'mcp-server/test/replicas.test.ts', 'scripts/test/haproxy.test.ts'];
+// The gateway registry's tests of its store's behaviour: run in both projects, on the in-memory
+// store in one and on PostgreSQL in the other (registry-harness.ts picks by inject('postgresUrl')).
+const registryStoreTests = ['tool-registry', 'registry-server', 'publishers', 'callback-addresses', 'name-ownership'].map(
+  (name) => `mcp-server/src/registry/${name}.test.ts`,
+);
 
 export default defineConfig({
   test: {
@@ -20,7 +25,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: postgresTests,
+          include: [...postgresTests, ...registryStoreTests],
           globalSetup: ['./devtools/src/postgres-global-setup.ts'],
         },
       },

@@ -12,6 +12,7 @@
 // 1.25–1.4 ms instead of ~0.55 ms (a wake-up of another process each way), and the gateway's p50
 // rose from 2.0 to 2.8 ms (2025-11-25) and from 2.8 to 3.2 ms (2026-07-28) in one interleaved run.
 import * as grpc from '@grpc/grpc-js';
+import { createTestPki } from '@platform/devtools/test-certificates';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger } from '@platform/shared';
 import { createToolApp, defineTool } from '@platform/shared/tools';
 import { listenOnFreePort, toolClient, until, type Listening } from '@platform/shared/testing';
@@ -39,6 +40,9 @@ export interface ServersReady {
   /** The MCP endpoint of the gateway without its gRPC hop, and a person token for it. */
   readonly hoplessUrl: string;
   readonly hoplessToken: string;
+  /** The MCP endpoint of a gateway whose gRPC runs over mutual TLS, as npm start runs it, and its people's tokens. */
+  readonly tlsUrl: string;
+  readonly tlsTokens: readonly string[];
 }
 
 export type ServersRequest =
@@ -86,16 +90,27 @@ const gatewayHttp = await listenOnFreePort();
 const gatewayUrl = `${gatewayHttp.url}/mcp`;
 const hoplessHttp = await listenOnFreePort();
 const hoplessUrl = `${hoplessHttp.url}/mcp`;
+const tlsHttp = await listenOnFreePort();
+const tlsUrl = `${tlsHttp.url}/mcp`;
 // The platform's test harness logs at debug into memory; it is asked nothing once the caches are warm.
 // The no-op's app, fleet-insights, publishes tools here (the default seed marks webhook-tools only).
 const platform = await startPlatform({
-  env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: `${gatewayUrl},${hoplessUrl}` },
+  env: { PLATFORM_ISSUER: proxy.url, PLATFORM_EXTRA_RESOURCES: `${gatewayUrl},${hoplessUrl},${tlsUrl}` },
   seed: seedWithToolPublishers('fleet-insights'),
 });
 proxy.target = platform.issuer;
 
+// Mutual TLS as npm start runs it: the gateway and the tool service each with a certificate of one CA.
+const pki = await createTestPki();
+const mutualTls = (own: { certFile: string; keyFile: string }) => ({
+  GRPC_TLS_CA_FILE: pki.caFile,
+  GRPC_TLS_CERT_FILE: own.certFile,
+  GRPC_TLS_KEY_FILE: own.keyFile,
+  GRPC_TLS_REQUIRE_CLIENT_CERT: 'true',
+});
+
 /** A gateway at `publicUrl`, attached to its HTTP server, with its registry serving on a free port. */
-async function startGateway(http: Listening, publicUrl: string, toolServices?: ToolServicePool) {
+async function startGateway(http: Listening, publicUrl: string, toolServices?: ToolServicePool, env: Record<string, string> = {}) {
   const settings = loadMcpServerSettings({
     MCP_PUBLIC_URL: publicUrl,
     PLATFORM_API_BASE_URL: proxy.url,
@@ -104,6 +119,7 @@ async function startGateway(http: Listening, publicUrl: string, toolServices?: T
     ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
     // The no-op's app keeps its tool's own name, as the webhook tools do by default.
     REGISTRY_PLAIN_NAMES_APP: 'fleet-insights',
+    ...env,
   });
   const gateway = createMcpGateway({ settings, logger: logger('mcp-server'), ...(toolServices && { toolServices }) });
   http.server.on('request', gateway.app);
@@ -112,7 +128,7 @@ async function startGateway(http: Listening, publicUrl: string, toolServices?: T
 }
 
 /** A tool service on the SDK with the no-op, registered at `registryAddress`; resolves once the gateway lists it. */
-async function startNoopService(registryAddress: string, gateway: McpGateway) {
+async function startNoopService(registryAddress: string, gateway: McpGateway, env: Record<string, string> = {}) {
   const toolSettings = loadPlatformMcpSettings({
     PLATFORM_API_BASE_URL: proxy.url,
     APP_CLIENT_ID: 'fleet-insights',
@@ -121,6 +137,7 @@ async function startNoopService(registryAddress: string, gateway: McpGateway) {
     GATEWAY_ADDRESS: registryAddress,
     CALLBACK_ADDRESS: '127.0.0.1:0',
     ME_CACHE_TTL_SECONDS: meCacheTtlSeconds,
+    ...env,
   });
   const tools = createToolApp({ settings: toolSettings, identity: platformAppIdentity(toolSettings), logger: logger('bench-tools') });
   tools.registerTools([
@@ -147,12 +164,17 @@ const hoplessPool = createToolServicePool();
 const hopless = await startGateway(hoplessHttp, hoplessUrl, { ...hoplessPool, callTool: () => Promise.resolve(noopAnswer) });
 const hoplessToolService = await startNoopService(hopless.registry.address, hopless.gateway);
 
+// The whole path again, with gRPC over mutual TLS.
+const tls = await startGateway(tlsHttp, tlsUrl, undefined, mutualTls(pki.server));
+const tlsToolService = await startNoopService(tls.registry.address, tls.gateway, mutualTls(pki.client));
+
 const bare = createBareMcpServer();
 const bareHttp = await listenOnFreePort();
 bareHttp.server.on('request', bare.app);
 
 const tokens = await Promise.all(people.map((username) => personToken(proxy.url, username, { resource: gatewayUrl })));
 const hoplessToken = await personToken(proxy.url, 'oscar', { resource: hoplessUrl });
+const tlsTokens = await Promise.all(people.map((username) => personToken(proxy.url, username, { resource: tlsUrl })));
 
 // The gRPC leg alone, the way the gateway calls it: a delegated token for (oscar, fleet-insights).
 const grpcLeg = toolClient(toolService.address);
@@ -246,7 +268,7 @@ async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegF
   return { cpuMicros: user + system, platform: proxy.counts() };
 }
 
-const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, minimalProxyUrl: minimalProxyHttp.url, tokens, hoplessUrl, hoplessToken };
+const ready: ServersReady = { gatewayUrl, bareUrl: bareHttp.url, minimalProxyUrl: minimalProxyHttp.url, tokens, hoplessUrl, hoplessToken, tlsUrl, tlsTokens };
 process.send?.(ready);
 process.on('message', (request: ServersRequest) => {
   answer(request).then(
@@ -277,6 +299,10 @@ process.once('disconnect', () => {
     await hopless.registry.close();
     await hopless.gateway.close();
     await hoplessHttp.close();
+    await tlsToolService.close(0);
+    await tls.registry.close();
+    await tls.gateway.close();
+    await tlsHttp.close();
     await platform.close();
     await proxy.close();
   })().finally(() => process.exit(0));

@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/shared';
 import { createMcpGateway } from './mcp-gateway.ts';
+import { openPostgresRegistrationStore } from './registry/index.ts';
 import { loadMcpServerSettings } from './settings.ts';
 import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/shared/observability';
 
@@ -12,13 +13,22 @@ const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(proce
 const logger = createLogger({ name: service, level: settings.logLevel });
 const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(process.env, 'MCP_')).access;
 const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
-const gateway = createMcpGateway({ settings, logger });
+// With DATABASE_URL, the registrations are shared by every replica of the gateway on that database.
+const { databaseUrl } = settings;
+const registrationStore =
+  databaseUrl === undefined
+    ? undefined
+    : await exitOnStartupFailure(service, () => openPostgresRegistrationStore(databaseUrl, { logger: logger.child({ part: 'registry' }) }));
+const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }) });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
 // GET /metrics beside the MCP endpoint, only when MCP_METRICS_TOKEN (or MCP_METRICS_PUBLIC=true) says who may read it.
 const server = createServer(withMetrics(gateway.app, metricsAccess && createMetricsHandler(gateway.metrics.registry, metricsAccess)));
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'MCP_PORT' }));
-logger.info({ registry: registry.address }, `listening: ${settings.publicUrl} (tool registry on gRPC ${registry.address})`);
+logger.info(
+  { registry: registry.address, registrations: registrationStore ? 'postgresql' : 'memory' },
+  `listening: ${settings.publicUrl} (tool registry on gRPC ${registry.address})`,
+);
 
 stopOnSignals({
   logger,

@@ -2,7 +2,16 @@
 // tool services' clients and the MCP endpoint for both revisions. main.ts and the tests build it
 // here; nothing listens until they attach `app` to an HTTP server and call `registry.serve`.
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { createCallerCheck, createHttpClient, type Clock, type HttpClient, type Logger, type Timers } from '@platform/shared';
+import {
+  channelCredentialsOf,
+  createCallerCheck,
+  createGrpcTls,
+  createHttpClient,
+  type Clock,
+  type HttpClient,
+  type Logger,
+  type Timers,
+} from '@platform/shared';
 import type { Express, RequestHandler } from 'express';
 import { isPlatformError } from '@platform/shared';
 import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
@@ -13,7 +22,7 @@ import { createStreamGuard } from './http/stream-guard.ts';
 import { requireCaller } from './http/require-caller.ts';
 import { createGatewayServer } from './mcp/gateway-server.ts';
 import { createToolGateway } from './mcp/tool-gateway.ts';
-import { createToolRegistry, type ToolRegistry } from './registry/index.ts';
+import { createToolRegistry, type RegistrationStore, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
 import { createToolServicePool, type ToolServicePool } from './tool-services/index.ts';
@@ -30,6 +39,8 @@ export interface McpGatewayOptions {
    * that answers CallTool in-process, to measure the gateway without its gRPC hop.
    */
   readonly toolServices?: ToolServicePool;
+  /** Where the registrations are kept: this process's memory by default; PostgreSQL shared by the replicas (main.ts opens it with DATABASE_URL). */
+  readonly registrationStore?: RegistrationStore;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
   readonly clock?: Clock;
   /** Arms the registry's sweep of expired registrations; a test passes its manual clock (with `clock`) and moves it. */
@@ -72,7 +83,8 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   // A tool service's answer is read up to what one registration may list or one result may hold,
   // plus room for the envelope; a larger one is refused as it arrives, never held whole.
   const maxAnswerBytes = Math.max(settings.catalogLimits.maxServiceBytes, settings.maxToolResultBytes) + answerEnvelopeBytes;
-  const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes });
+  const tls = settings.grpcTls && createGrpcTls(settings.grpcTls);
+  const toolServices = options.toolServices ?? createToolServicePool({ maxAnswerBytes, channelCredentials: channelCredentialsOf(tls) });
   const registry = createToolRegistry({
     apiBaseUrl: settings.apiBaseUrl,
     httpClient,
@@ -84,8 +96,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
     ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
+    tls,
     toolServices,
     appCheckCacheSeconds: settings.meCacheTtlSeconds,
+    ...(options.registrationStore && { store: options.registrationStore }),
     ...time,
     ...(options.timers && { timers: options.timers }),
   });

@@ -51,4 +51,10 @@ export interface ToolCatalog {
 /** What a tool service answered to CallTool: its response, or the gRPC status it failed with. */
 export type ToolServiceAnswer =
   | { readonly ok: true; readonly resultJson: string; readonly isError: boolean; readonly text: string }
-  | { readonly ok: false; readonly code: number; readonly details: string };
+  | {
+      readonly ok: false;
+      readonly code: number;
+      readonly details: string;
+      /** Set when no call was made because the TLS handshake with the service failed: why, in words. */
+      readonly tlsRefusal?: string;
+    };

@@ -1,8 +1,20 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
-// client secret has no default.
+// client secret has no default, and DATABASE_URL (which may hold a password) is never echoed.
 import { defaultCatalogLimits, type CatalogLimits } from './registry/index.ts';
-import { isLoopbackHost, localOrigin, parseEnvironment, setting, type Environment, type LogLevel } from '@platform/shared';
+import {
+  grpcTlsAsked,
+  grpcTlsProblems,
+  grpcTlsShape,
+  isLoopbackHost,
+  localOrigin,
+  parseEnvironment,
+  setting,
+  toGrpcTlsSettings,
+  type Environment,
+  type GrpcTlsSettings,
+  type LogLevel,
+} from '@platform/shared';
 
 export interface McpServerSettings {
   /** Where the HTTP server listens. */
@@ -58,6 +70,10 @@ export interface McpServerSettings {
   readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
+  /** The PostgreSQL database the replicas of the gateway share their registrations in; undefined keeps them in memory (one process). */
+  readonly databaseUrl: string | undefined;
+  /** gRPC over TLS (GRPC_TLS_*): the registry serves it and the tool services are dialled with it; undefined: plaintext, on loopback only. */
+  readonly grpcTls?: GrpcTlsSettings | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -115,6 +131,8 @@ const shape = {
   MCP_MAX_STREAMS_PER_CALLER: setting.wholeNumber(1, 'streams', 1_000_000).default(10),
   MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
+  DATABASE_URL: setting.postgresUrl.optional(),
+  ...grpcTlsShape,
   LOG_LEVEL: setting.logLevel.default('info'),
 };
 
@@ -126,10 +144,12 @@ const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 /** Reads the gateway's settings; throws SETTINGS_INVALID naming every bad variable. */
 export function loadMcpServerSettings(env: Environment): McpServerSettings {
   const s = parseEnvironment(shape, env, function* crossCheck(values) {
-    if (values.REGISTRY_ADDRESS !== undefined && !values.GRPC_PLAINTEXT_OFF_LOOPBACK && !isLoopbackHost(hostOf(values.REGISTRY_ADDRESS))) {
+    yield* grpcTlsProblems(values, env);
+    const plaintext = !grpcTlsAsked(env) && !values.GRPC_PLAINTEXT_OFF_LOOPBACK;
+    if (values.REGISTRY_ADDRESS !== undefined && plaintext && !isLoopbackHost(hostOf(values.REGISTRY_ADDRESS))) {
       yield [
         'REGISTRY_ADDRESS',
-        'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)',
+        'must be a loopback address: gRPC carries app tokens without TLS (set GRPC_TLS_CA_FILE, GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE for TLS, or GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)',
       ];
     }
     const { REGISTRY_MAX_TOOL_BYTES: tool, REGISTRY_MAX_SERVICE_BYTES: service, REGISTRY_MAX_APP_BYTES: app, REGISTRY_MAX_CATALOG_BYTES: all } = values;
@@ -177,6 +197,8 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
     streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
+    databaseUrl: s.DATABASE_URL,
+    grpcTls: toGrpcTlsSettings(s),
     logLevel: s.LOG_LEVEL,
   });
 }

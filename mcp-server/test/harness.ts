@@ -173,6 +173,8 @@ export interface ProbeOptions {
   readonly delayMs?: number;
   /** Times the registration's waits; a test passes the manual clock its gateway runs on. */
   readonly timers?: Timers;
+  /** More of its environment (GRPC_TLS_* for a test over TLS). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
@@ -187,6 +189,7 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     GATEWAY_ADDRESS: stack.registryAddress,
     CALLBACK_ADDRESS: '127.0.0.1:0',
     TOOL_REGISTRATION_TTL_SECONDS: String(options.ttlSeconds ?? 30),
+    ...options.env,
   });
   const logs = captureLogs();
   const app = createToolApp({

@@ -15,11 +15,14 @@ import {
 import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/shared';
 import { captureLogs, type CapturedLogs } from '@platform/shared/testing';
 import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/shared/tools';
-import { afterEach } from 'vitest';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
+import { afterEach, inject } from 'vitest';
 import { z } from 'zod';
 import type { ToolCatalog } from '../src/remote-tools.ts';
 import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
 import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../src/registry/tool-registry.ts';
+import { openPostgresRegistrationStore } from '../src/registry/postgres/postgres-registration-store.ts';
+import type { RegistrationStore } from '../src/registry/registration-store.ts';
 
 export const appSecrets = {
   'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
@@ -40,20 +43,47 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** The registry served on a free loopback port, logging at debug into memory. */
-export async function startGateway(apiBaseUrl: string, overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
+let database: Promise<string> | undefined;
+
+/**
+ * The database of this test file's registries when it runs in the vitest project that has
+ * PostgreSQL (vitest.config.ts runs the registry's store tests in both); undefined in the other,
+ * where the registrations stay in memory.
+ */
+export function registryDatabase(): Promise<string> | undefined {
+  const clusterUrl = inject('postgresUrl') as string | undefined;
+  if (!clusterUrl) return undefined;
+  database ??= freshDatabase(clusterUrl);
+  return database;
+}
+
+/** A schema of its own on the file's database: a registry that shares it with no other test. */
+export const freshSchema = (): string => `registry_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+
+/** The registrations' store on `schema` of the file's database, or undefined (in memory) outside the PostgreSQL project. */
+export async function storeForTests(logger: ReturnType<typeof createLogger>, schema = freshSchema()): Promise<RegistrationStore | undefined> {
+  const url = await registryDatabase();
+  return url === undefined ? undefined : openPostgresRegistrationStore(url, { logger, schema });
+}
+
+/** The registry served on a free loopback port, logging at debug into memory; on PostgreSQL in that project. */
+export async function startGateway(apiBaseUrl: string, overrides: Partial<ToolRegistryOptions> & { readonly schema?: string } = {}): Promise<Gateway> {
   const logs = captureLogs();
   const pool = createToolServicePool();
+  const logger = createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination });
+  const { schema, ...options } = overrides;
+  const store = options.store ?? (await storeForTests(logger, schema));
   const registry = createToolRegistry({
     apiBaseUrl,
     httpClient: createHttpClient({ timeoutMs: 5_000 }),
-    logger: createLogger({ name: 'mcp-server', level: 'debug', destination: logs.destination }),
+    logger,
     maxTtlSeconds: 60,
     toolServices: pool,
     listToolsTimeoutMs: 3_000,
     // As the gateway's settings default: the webhook tools keep their own names.
     plainNamesApp: 'webhook-tools',
-    ...overrides,
+    ...(store && { store }),
+    ...options,
   });
   const serving = await registry.serve('127.0.0.1:0');
   return {
@@ -231,7 +261,7 @@ export function startedPartsForTests(issuer: () => string) {
   afterEach(async () => {
     for (const part of started.splice(0).reverse()) await part.close();
   });
-  async function gateway(overrides: Partial<ToolRegistryOptions> = {}): Promise<Gateway> {
+  async function gateway(overrides: Parameters<typeof startGateway>[1] = {}): Promise<Gateway> {
     const running = await startGateway(issuer(), overrides);
     started.push(running);
     return running;

@@ -144,7 +144,11 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 
   try {
     // A path of this run's own: other configurations of the device (another demo's, say) are not this demo's deliveries.
-    receiver = await startDemoReceiver({ port: Number(new URL(at.receiverUrl).port), path: `/telemetry/${randomBytes(4).toString('hex')}` });
+    receiver = await startDemoReceiver({
+      host: new URL(at.receiverUrl).hostname.replace(/^\[(.*)\]$/, '$1'),
+      port: Number(new URL(at.receiverUrl).port),
+      path: `/telemetry/${randomBytes(4).toString('hex')}`,
+    });
     const endpoint = receiver.url;
     // A credential of the demo's own, made now: the receiver checks it arrived, and nobody prints it.
     const credential = randomBytes(18).toString('base64url');

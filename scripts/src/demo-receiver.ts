@@ -2,7 +2,7 @@
 // prints each one (method, headers, envelope) with credentials masked, so a person watching the
 // demo sees exactly what a customer's endpoint receives and nothing secret.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { listenOn } from '@platform/shared';
+import { listenOn, localOrigin } from '@platform/shared';
 
 export interface ReceivedDelivery {
   readonly method: string;
@@ -70,9 +70,10 @@ export async function startDemoReceiver(options: { readonly host?: string; reado
       for (const wake of waiting) wake();
     });
   });
-  const port = await listenOn(server, { host: options.host ?? '127.0.0.1', port: options.port, portVariable: 'DEMO_RECEIVER_PORT' });
+  const host = options.host ?? '127.0.0.1';
+  const port = await listenOn(server, { host, port: options.port, portVariable: 'DEMO_RECEIVER_PORT' });
   return {
-    url: `http://127.0.0.1:${port}${options.path}`,
+    url: `${localOrigin(host, port)}${options.path}`,
     received,
     async waitFor(count, timeoutMs) {
       const deadline = Date.now() + timeoutMs;

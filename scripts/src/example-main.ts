@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
-import { repoRoot } from './stack.ts';
+import { existingStackCertificates } from './stack-certificates.ts';
+import { grpcTlsEnv, repoRoot } from './stack.ts';
 import { locateStack } from './stack-locator.ts';
 
 const usage = 'usage: npm run example -- <name>   (an example of examples/, e.g. hello-tools)';
@@ -46,6 +47,10 @@ if (!reachable) {
 // The secret npm start gave the tool service: from the environment (.env included), or the file npm start generated.
 const secret = process.env.WEBHOOK_TOOLS_CLIENT_SECRET || readDevSecrets(devSecretsFile(repoRoot)).WEBHOOK_TOOLS_CLIENT_SECRET;
 const given = (variable: string, value: string | undefined) => (process.env[variable] ? {} : value === undefined ? {} : { [variable]: value });
+// The gateway npm start runs takes tool services over mutual TLS: the example shows the tool
+// service's development certificate, unless the environment names certificates of its own.
+const certificates = existingStackCertificates(process.env);
+const tls = process.env.GRPC_TLS_CA_FILE || !existsSync(certificates.caFile) ? {} : grpcTlsEnv(certificates, 'tool-service');
 const env = {
   ...process.env,
   ...given('PLATFORM_API_BASE_URL', stack.addresses.platformUrl),
@@ -55,6 +60,7 @@ const env = {
   ...given('APP_CLIENT_SECRET', secret),
   ...given('SERVICE_NAME', name),
   ...given('CALLBACK_ADDRESS', `127.0.0.1:${await freePort()}`),
+  ...tls,
 };
 console.error(`${stack.found}; running examples/${name}.ts as the app webhook-tools, serving on ${env.CALLBACK_ADDRESS ?? ''} (Ctrl-C stops it)`);
 const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });

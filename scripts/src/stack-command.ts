@@ -7,6 +7,7 @@ import { isPlatformError } from '@platform/shared';
 import { prettyFactory } from 'pino-pretty';
 import { loadOutputFormat, type OutputFormat } from './script-settings.ts';
 import { metricsTokenSource, seedFacts, seededPeople, stackBanner } from './stack-banner.ts';
+import { stackCertificates, stackTlsFolder, type StackCertificates } from './stack-certificates.ts';
 import { readStackFileOrAbsent, removeStackFile, shownStackFile, stackFilePath, writeStackFile } from './stack-file.ts';
 import { startStack, unusablePorts, type StackOutput } from './stack-runner.ts';
 import { stackAddresses, stackProcesses, type Environment, type Topology } from './stack.ts';
@@ -61,10 +62,17 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
     process.exit(1);
   };
 
-  let processes, format;
+  let processes, format, certificates: StackCertificates;
   try {
     format = loadOutputFormat(env);
-    processes = stackProcesses(env, secrets, topology, seedFacts(command.seedPath));
+    // Placed first, so that a bad address is said before certificates are issued for it.
+    stackProcesses(env, secrets, topology, seedFacts(command.seedPath));
+    try {
+      certificates = await stackCertificates(env);
+    } catch (error) {
+      return await fail(`${command.label} cannot start: the gRPC certificates cannot be written in ${stackTlsFolder(env)}: ${(error as Error).message}`);
+    }
+    processes = stackProcesses(env, secrets, topology, seedFacts(command.seedPath), certificates.files);
   } catch (error) {
     if (isPlatformError(error) && error.code === 'SETTINGS_INVALID') return fail(`${command.label} cannot start: ${error.message}`);
     throw error;
@@ -82,6 +90,7 @@ export async function runStackFromCommandLine(command: StackCommand): Promise<vo
   if (taken) return fail(taken);
 
   const output = consoleOutput(command.label, format);
+  output.note(certificates.note);
   output.note(`starting ${processes.map((p) => p.name).join(', ')}, each once the one before is ready`);
 
   // A terminal's Ctrl-C can arrive twice (npm passes it on too); a second one a moment later

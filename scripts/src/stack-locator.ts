@@ -57,8 +57,8 @@ export function locateStack(env: Environment): LocatedStack {
 function recorded(stack: RecordedStack, shown: string, env: Environment, defaults: StackAddresses): LocatedStack {
   const { platformUrl, mcpUrl } = stack.addresses;
   return {
-    // The demo's receiver is the demo's own: a DEMO_RECEIVER_PORT of this terminal moves it.
-    addresses: env.DEMO_RECEIVER_PORT ? { ...stack.addresses, receiverUrl: defaults.receiverUrl } : stack.addresses,
+    // The demo's receiver is the demo's own: a DEMO_RECEIVER_PORT or DEMO_RECEIVER_HOST of this terminal moves it.
+    addresses: env.DEMO_RECEIVER_PORT || env.DEMO_RECEIVER_HOST ? { ...stack.addresses, receiverUrl: defaults.receiverUrl } : stack.addresses,
     found: `using the stack ${stack.command} started at ${shownTime(stack.startedAt)} (${shown}): platform ${platformUrl}, MCP ${mcpUrl}`,
     unreachable: `${shown} names it, but nothing answers at ${platformUrl}`,
   };

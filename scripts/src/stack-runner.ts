@@ -6,6 +6,8 @@
 // an IPC channel, so a child whose runner died stops by itself (see the SDK's stopOnSignals).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer } from 'node:http';
 import { clip, closeServer, listenOn } from '@platform/shared';
 import { createInterface } from 'node:readline';
@@ -183,13 +185,21 @@ export async function startStack(
   };
 
   for (const service of processes) {
-    const child = spawn(process.execPath, [service.entry], {
-      env: { ...env, ...service.env },
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      detached: true,
-    });
+    if (service.writes) {
+      mkdirSync(dirname(service.writes.path), { recursive: true });
+      writeFileSync(service.writes.path, service.writes.text);
+    }
+    // A Node service gets an IPC channel (it stops when the runner is gone); another program (haproxy) does not.
+    const child =
+      typeof service.entry === 'string'
+        ? spawn(process.execPath, [service.entry], { env: { ...env, ...service.env }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], detached: true })
+        : spawn(service.entry.command, [...service.entry.args], { env: { ...env, ...service.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     // The last line the process wrote to stderr: why it stopped, said where the failure is reported.
     let lastWords = '';
+    // A program that cannot be started (not installed) is reported as it stops, not thrown at the runner.
+    child.once('error', (error) => {
+      lastWords = error.message;
+    });
     const outputDone = [child.stdout, child.stderr]
       .flatMap((stream) => (stream ? [stream] : []))
       .map((stream) => {

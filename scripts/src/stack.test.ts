@@ -63,12 +63,43 @@ describe('the stack topologies', () => {
 
   it('on PostgreSQL, runs two API processes that only queue and two deliverers, on the ports after the API port', () => {
     const p = byName({ WEBHOOK_API_PORT: '4500' }, 'postgres');
-    expect(Object.keys(p)).toEqual(['dev-platform', 'webhook-api-1', 'webhook-api-2', 'deliverer-1', 'deliverer-2', 'mcp-server', 'tool-service']);
+    expect(Object.keys(p)).toEqual([
+      'dev-platform',
+      'webhook-api-1',
+      'webhook-api-2',
+      'deliverer-1',
+      'deliverer-2',
+      'mcp-server-1',
+      'mcp-server-2',
+      'haproxy',
+      'tool-service',
+    ]);
     expect([p['webhook-api-1'], p['webhook-api-2']].map((api) => [api?.env.WEBHOOK_API_PORT, api?.env.WEBHOOK_RUN_DELIVERER])).toEqual([
       ['4500', 'false'],
       ['4502', 'false'],
     ]);
     expect([p['deliverer-1'], p['deliverer-2']].map((d) => d?.env.WEBHOOK_DELIVERER_PORT)).toEqual(['4501', '4503']);
+  });
+
+  it('on PostgreSQL, runs two gateways on MCP_REPLICA_PORT and the ports after it, behind HAProxy on MCP_PORT and REGISTRY_ADDRESS', () => {
+    const p = byName({ MCP_PORT: '3300', REGISTRY_ADDRESS: '127.0.0.1:3301', MCP_REPLICA_PORT: '3400', WEBHOOK_DATA_DIR: '/tmp/stack-data' }, 'postgres');
+    expect([p['mcp-server-1'], p['mcp-server-2']].map((g) => [g?.env.MCP_PORT, g?.env.REGISTRY_ADDRESS, g?.env.MCP_PUBLIC_URL])).toEqual([
+      ['3400', '127.0.0.1:3401', 'http://127.0.0.1:3300/mcp'],
+      ['3402', '127.0.0.1:3403', 'http://127.0.0.1:3300/mcp'],
+    ]);
+    const balancer = p.haproxy;
+    expect(balancer?.entry).toEqual({ command: 'haproxy', args: ['-db', '-f', '/tmp/stack-data/haproxy.cfg'] });
+    expect(balancer?.listens.map((l) => [l.port, l.variable])).toEqual([
+      [3300, 'MCP_PORT'],
+      [3301, 'REGISTRY_ADDRESS'],
+    ]);
+    const config = balancer?.writes?.text ?? '';
+    for (const line of ['bind 127.0.0.1:3300', 'bind 127.0.0.1:3301', 'server gateway-1 127.0.0.1:3400', 'server gateway-2 127.0.0.1:3402']) {
+      expect(config).toContain(line);
+    }
+    expect(config).toContain('server gateway-2 127.0.0.1:3403');
+    expect(config).toContain('stick store-response res.hdr(mcp-session-id)');
+    expect(p['tool-service']?.env.GATEWAY_ADDRESS).toBe('127.0.0.1:3301');
   });
 
   it("refuses a variable that cannot place a process, naming it (never its value), in the services' own words", () => {

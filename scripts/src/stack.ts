@@ -3,8 +3,12 @@
 // deliverer on a SQLite file under ./data); `npm run start:pg` the scaled one (two webhook-api
 // processes and two deliverers sharing one PostgreSQL). Every address follows from the variables
 // the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
-// reference to it.
+// reference to it. start:pg also runs two gateway replicas (sharing their registrations in
+// PostgreSQL) behind HAProxy, which takes MCP_PORT and REGISTRY_ADDRESS; the replicas listen on
+// MCP_REPLICA_PORT and the ports after it.
 import { join, resolve } from 'node:path';
+import type { DevCertificateFiles } from '@platform/devtools/dev-certificates';
+import { haproxyConfig } from './haproxy-config.ts';
 import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/shared';
 
 export type { Environment };
@@ -22,11 +26,19 @@ export type ReadyProbe =
   /** Ready when the gateway lists tools to a person (the tool service has registered and been listed). */
   | { readonly kind: 'tools'; readonly mcpUrl: string; readonly platformUrl: string; readonly person: string };
 
+/** A program other than Node, run with its arguments. */
+export interface ProgramLine {
+  readonly command: string;
+  readonly args: readonly string[];
+}
+
 export interface StackProcess {
   /** The prefix of its output, and its name in messages. */
   readonly name: string;
-  /** The file Node runs. */
-  readonly entry: string;
+  /** The file Node runs; or the command line of another program (haproxy). */
+  readonly entry: string | ProgramLine;
+  /** A file it reads, written before it starts (haproxy's configuration, generated from the ports). */
+  readonly writes?: { readonly path: string; readonly text: string };
   /** Its variables (the secrets it needs among them, and only those), on top of the environment the stack was started with. */
   readonly env: Readonly<Record<string, string>>;
   readonly listens: readonly Listener[];
@@ -81,6 +93,8 @@ const placement = {
   PLATFORM_AI_PORT: setting.httpPort.default(4001),
   MCP_HOST: setting.host.default('127.0.0.1'),
   MCP_PORT: setting.httpPort.default(3000),
+  // start:pg's gateway replicas, behind HAProxy on MCP_PORT: HTTP on this port and this + 2, their registries on + 1 and + 3.
+  MCP_REPLICA_PORT: setting.httpPort.default(3010),
   // gRPC: not fetched, so any port.
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
@@ -89,6 +103,9 @@ const placement = {
   WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'),
   WEBHOOK_DELIVERER_PORT: setting.httpPort.optional(),
   DEMO_RECEIVER_PORT: setting.httpPort.default(4900),
+  // Where the demo's receiver listens, and the address its webhook names: loopback, unless the
+  // stack delivers from elsewhere (the compose test's containers reach it on their network's gateway).
+  DEMO_RECEIVER_HOST: setting.host.default('127.0.0.1'),
   // Where the platform, its AI service and the gateway say they are, when not where they listen.
   PLATFORM_ISSUER: setting.baseUrl.optional(),
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
@@ -98,7 +115,15 @@ const placement = {
 /** The variables that place the stack: .env.example lists each. */
 export const placementVariables: readonly string[] = Object.freeze(Object.keys(placement));
 
-const portVariables = ['PLATFORM_PORT', 'PLATFORM_AI_PORT', 'MCP_PORT', 'WEBHOOK_API_PORT', 'WEBHOOK_DELIVERER_PORT', 'DEMO_RECEIVER_PORT'] as const;
+const portVariables = [
+  'PLATFORM_PORT',
+  'PLATFORM_AI_PORT',
+  'MCP_PORT',
+  'MCP_REPLICA_PORT',
+  'WEBHOOK_API_PORT',
+  'WEBHOOK_DELIVERER_PORT',
+  'DEMO_RECEIVER_PORT',
+] as const;
 
 /** Where the stack's processes listen; throws a SETTINGS_INVALID PlatformError naming every bad variable. */
 function loadPlacement(env: Environment, topology: Topology) {
@@ -109,6 +134,12 @@ function loadPlacement(env: Environment, topology: Topology) {
     const highest = Math.max(values.WEBHOOK_API_PORT ?? 0, values.WEBHOOK_DELIVERER_PORT ?? 0) + 1;
     if (highest + roomNeeded > 65_535) yield ['WEBHOOK_API_PORT', "must leave room for start:pg's second API and deliverers, on the ports above it"];
     else if (topology === 'postgres') yield* derivedPortProblems(values.WEBHOOK_API_PORT, values.WEBHOOK_DELIVERER_PORT);
+    const replicaPort = values.MCP_REPLICA_PORT;
+    if (topology === 'postgres' && replicaPort !== undefined) {
+      if (replicaPort + 3 > 65_535) yield ['MCP_REPLICA_PORT', "must leave room for start:pg's second gateway, on the ports above it"];
+      else if (isFetchBlockedPort(replicaPort + 2))
+        yield ['MCP_REPLICA_PORT', `must not put start:pg's second gateway on ${replicaPort + 2}: ${fetchBlockedPortReason}`];
+    }
   });
 }
 
@@ -145,7 +176,17 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
     toolServiceAddress: s.CALLBACK_ADDRESS,
     webhookApiUrls: apiPorts.map((p) => localOrigin(s.WEBHOOK_API_HOST, p)),
     delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => localOrigin(s.WEBHOOK_DELIVERER_HOST, p)),
-    receiverUrl: `http://127.0.0.1:${s.DEMO_RECEIVER_PORT}`,
+    receiverUrl: localOrigin(s.DEMO_RECEIVER_HOST, s.DEMO_RECEIVER_PORT),
+  };
+}
+
+/** A process's GRPC_TLS_* variables for its role: mutual TLS, as npm start runs it. */
+export function grpcTlsEnv(files: DevCertificateFiles, role: 'gateway' | 'tool-service'): Record<string, string> {
+  return {
+    GRPC_TLS_CA_FILE: files.caFile,
+    GRPC_TLS_CERT_FILE: role === 'gateway' ? files.gatewayCertFile : files.toolServiceCertFile,
+    GRPC_TLS_KEY_FILE: role === 'gateway' ? files.gatewayKeyFile : files.toolServiceKeyFile,
+    GRPC_TLS_REQUIRE_CLIENT_CERT: 'true',
   };
 }
 
@@ -153,7 +194,14 @@ export function stackAddresses(env: Environment, topology: Topology): StackAddre
  * The processes of a topology in start order (each depends only on those before it); they stop in
  * the reverse order, so tool services deregister while the gateway still listens.
  */
-export function stackProcesses(env: Environment, secrets: Readonly<Record<string, string>>, topology: Topology, seed: SeedFacts): StackProcess[] {
+export function stackProcesses(
+  env: Environment,
+  secrets: Readonly<Record<string, string>>,
+  topology: Topology,
+  seed: SeedFacts,
+  /** The development certificates for gRPC (mutual TLS); without them the environment's GRPC_TLS_*, or plaintext on loopback. */
+  grpcTls?: DevCertificateFiles,
+): StackProcess[] {
   const at = stackAddresses(env, topology);
   const s = loadPlacement(env, topology);
   const platformApi = { PLATFORM_API_BASE_URL: env.PLATFORM_API_BASE_URL || at.platformUrl };
@@ -218,23 +266,29 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
   }));
 
   const registry = splitHostPort(at.registryAddress);
-  const gateway: StackProcess = {
-    name: 'mcp-server',
-    entry: entry('mcp-server/src/main.ts'),
-    env: {
-      ...platformApi,
-      MCP_PUBLIC_URL: at.mcpUrl,
-      REGISTRY_ADDRESS: at.registryAddress,
-      MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
-      MCP_METRICS_TOKEN: env.MCP_METRICS_PUBLIC === 'true' ? '' : (secrets.MCP_METRICS_TOKEN ?? ''),
-    },
-    listens: [
-      { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
-      { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
-    ],
-    ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` },
-    serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC ${at.registryAddress})`,
+  const gatewayEnv = {
+    ...platformApi,
+    MCP_PUBLIC_URL: at.mcpUrl,
+    MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
+    MCP_METRICS_TOKEN: env.MCP_METRICS_PUBLIC === 'true' ? '' : (secrets.MCP_METRICS_TOKEN ?? ''),
+    ...(grpcTls && grpcTlsEnv(grpcTls, 'gateway')),
   };
+  const gatewayReady = (origin: string): ReadyProbe => ({ kind: 'http', url: `${origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` });
+  const gateways: StackProcess[] = scaled
+    ? gatewayReplicas(s, at, gatewayEnv, env.WEBHOOK_DATA_DIR || 'data')
+    : [
+        {
+          name: 'mcp-server',
+          entry: entry('mcp-server/src/main.ts'),
+          env: { ...gatewayEnv, REGISTRY_ADDRESS: at.registryAddress },
+          listens: [
+            { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
+            { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
+          ],
+          ready: gatewayReady(new URL(at.mcpUrl).origin),
+          serves: `${at.mcpUrl} (MCP gateway; tool registry on gRPC${grpcTls ? ' over mutual TLS' : ''} ${at.registryAddress})`,
+        },
+      ];
 
   const callback = splitHostPort(at.toolServiceAddress);
   // The tool service's /metrics: on METRICS_PORT, else the port after its gRPC one; the generated token unless opened.
@@ -256,14 +310,68 @@ export function stackProcesses(env: Environment, secrets: Readonly<Record<string
       CALLBACK_ADDRESS: at.toolServiceAddress,
       WEBHOOK_API_BASE_URL: env.WEBHOOK_API_BASE_URL || (at.webhookApiUrls[0] ?? ''),
       ...toolMetrics,
+      ...(grpcTls && grpcTlsEnv(grpcTls, 'tool-service')),
     },
     listens: [
       { host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' },
       { host: toolMetrics.METRICS_HOST, port: Number(toolMetrics.METRICS_PORT), variable: 'METRICS_PORT' },
     ],
     ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: seed.person },
-    serves: `gRPC ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
+    serves: `gRPC${grpcTls ? ' over mutual TLS' : ''} ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
   };
 
-  return [platform, ...apis, ...deliverers, gateway, tools];
+  return [platform, ...apis, ...deliverers, ...gateways, tools];
+}
+
+/**
+ * start:pg's gateways: two replicas sharing their registrations in PostgreSQL (the DATABASE_URL
+ * start:pg passes every process), each on its own ports, then HAProxy on MCP_PORT and
+ * REGISTRY_ADDRESS in front of them, its configuration written into the data folder.
+ */
+function gatewayReplicas(
+  s: ReturnType<typeof loadPlacement>,
+  at: StackAddresses,
+  gatewayEnv: Readonly<Record<string, string>>,
+  dataDir: string,
+): StackProcess[] {
+  const registry = splitHostPort(at.registryAddress);
+  const plan = {
+    mcp: { host: s.MCP_HOST, port: s.MCP_PORT },
+    registry,
+    replicas: [0, 2].map((offset) => ({
+      http: { host: s.MCP_HOST, port: s.MCP_REPLICA_PORT + offset },
+      registry: { host: registry.host, port: s.MCP_REPLICA_PORT + offset + 1 },
+    })),
+  };
+  const replicas = plan.replicas.map(({ http, registry: own }, index): StackProcess => {
+    const origin = localOrigin(http.host, http.port);
+    const which = index === 0 ? 'MCP_REPLICA_PORT' : 'MCP_REPLICA_PORT (the second gateway takes that port + 2)';
+    const registryAddress = `${own.host.includes(':') ? `[${own.host}]` : own.host}:${own.port}`;
+    return {
+      name: `mcp-server-${index + 1}`,
+      entry: entry('mcp-server/src/main.ts'),
+      env: { ...gatewayEnv, MCP_PORT: String(http.port), REGISTRY_ADDRESS: registryAddress },
+      listens: [
+        { host: http.host, port: http.port, variable: which },
+        { host: own.host, port: own.port, variable: `${which.split(' ')[0] ?? which} + ${index * 2 + 1} (its tool registry)` },
+      ],
+      ready: { kind: 'http', url: `${origin}/health` },
+      serves: `${origin}/mcp (MCP gateway replica; tool registry on gRPC ${registryAddress})`,
+    };
+  });
+  const configPath = resolve(dataDir, 'haproxy.cfg');
+  const balancer: StackProcess = {
+    name: 'haproxy',
+    // -db: in the foreground, stopped with the stack; -f: the configuration generated from the ports.
+    entry: { command: 'haproxy', args: ['-db', '-f', configPath] },
+    writes: { path: configPath, text: haproxyConfig(plan) },
+    env: {},
+    listens: [
+      { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
+      { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
+    ],
+    ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/health` },
+    serves: `${at.mcpUrl} (HAProxy: MCP to both gateways, sessions kept on theirs; tool registry on gRPC ${at.registryAddress})`,
+  };
+  return [...replicas, balancer];
 }

@@ -1,8 +1,9 @@
 // `npm run start:pg`: the scaled topology as local processes: the dev platform, two webhook-api
-// processes that only take requests and queue (WEBHOOK_RUN_DELIVERER=false), two deliverers, the
-// gateway and the tool service, all sharing one PostgreSQL: DATABASE_URL when it is set, otherwise
+// processes that only take requests and queue (WEBHOOK_RUN_DELIVERER=false), two deliverers, two
+// gateway replicas behind HAProxy and the tool service, all sharing one PostgreSQL: DATABASE_URL when it is set, otherwise
 // a cluster of the repository's own under data/postgres on 127.0.0.1:$STACK_POSTGRES_PORT (5433).
 import './dot-env.ts'; // first: .env is in process.env before any module reads it
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { devSecretsFile, loadDevSecrets, secretNamesOf } from '@platform/devtools/dev-secrets';
 import { startLocalPostgres, type LocalPostgres } from '@platform/devtools/local-postgres';
@@ -15,6 +16,15 @@ const given: Environment = process.env;
 const seedPath = given.PLATFORM_SEED ?? defaultSeedPath;
 const secretsFile = devSecretsFile(repoRoot);
 const secrets = loadDevSecrets([...secretNamesOf(seedPath), ...serviceSecretNames], secretsFile, given);
+
+// HAProxy balances the two gateways: without it, say how to get it before anything starts.
+const haproxyMissing = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).error;
+if (haproxyMissing && 'code' in haproxyMissing && haproxyMissing.code === 'ENOENT') {
+  process.stderr.write(
+    'start:pg cannot start: it runs two gateways behind HAProxy, which is not installed (Debian, Ubuntu: sudo apt-get install haproxy; macOS: brew install haproxy); npm start runs one gateway without it\n',
+  );
+  process.exit(1);
+}
 
 let cluster: LocalPostgres | undefined;
 let databaseUrl = given.DATABASE_URL;

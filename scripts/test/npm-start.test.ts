@@ -3,7 +3,11 @@
 // Ctrl-C in order, started again on the same data; a taken port refused in one line.
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { loadRegistryProto } from '@platform/proto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeGatewaySession, connectToGateway, personToken } from '../src/platform-session.ts';
 import { runNpm, stackEnvironment, takenPorts, type CommandRun, type StackEnvironment } from './stack-process.ts';
@@ -76,6 +80,21 @@ describe('npm start', () => {
       const whoami = await client.callTool({ name: 'whoami', arguments: {} });
       expect(whoami.structuredContent).toMatchObject({ userId: 'u-oscar' });
 
+      // gRPC runs over mutual TLS with the certificates npm start issued: a plaintext client of the
+      // registry gets no answer, and the private keys are the owner's alone.
+      expect(first.output()).toContain('gRPC runs over mutual TLS: issued development certificates in');
+      const tls = join(stack.env.WEBHOOK_DATA_DIR ?? '', 'tls');
+      expect(statSync(tls).mode & 0o777).toBe(0o700);
+      for (const key of ['gateway-key.pem', 'tool-service-key.pem']) expect(statSync(join(tls, key)).mode & 0o777).toBe(0o600);
+      const plaintext = new (loadRegistryProto().ToolRegistry)(stack.env.REGISTRY_ADDRESS ?? '', grpc.credentials.createInsecure());
+      const refused = await new Promise<grpc.ServiceError | null>((resolve) => {
+        plaintext.Heartbeat({ registrationId: 'x' }, { deadline: Date.now() + 10_000 }, (error) => {
+          resolve(error);
+        });
+      });
+      plaintext.close();
+      expect(refused?.code).toBe(grpc.status.UNAVAILABLE);
+
       // Ctrl-C in the middle of a demo ends it, and it cleans up what it made.
       const interrupted = runNpm(['run', 'demo'], stack.env);
       await interrupted.waitForLine('[4/10]', 30_000);
@@ -121,6 +140,8 @@ describe('npm start', () => {
 
       const second = start(stack);
       await second.waitForLine('The stack is ready.', startTimeoutMs);
+      // The certificates of the first start were good for this one.
+      expect(second.output()).toContain(`gRPC runs over mutual TLS with the development certificates in ${tls}`);
       const again = await connectToGateway(stack.mcpUrl, (await personToken(stack.platformUrl, 'oscar', stack.mcpUrl)).accessToken, 'npm-start-test');
       const kept = await again.callTool({ name: 'get_webhook', arguments: { webhookId } });
       expect(kept.structuredContent).toMatchObject({ webhook: { id: webhookId, name: 'Kept across restarts' } });

@@ -73,13 +73,14 @@ export function shellVariables(): Record<string, string> {
 
 /** An environment for one stack: every port free, its own data folder, the seed's secrets, an ingest and a metrics token. */
 export async function stackEnvironment(extra: Record<string, string> = {}): Promise<StackEnvironment> {
-  const [platform, mcp, api, registry, tools, receiver] = await Promise.all([
+  const [platform, mcp, api, registry, tools, receiver, replicas] = await Promise.all([
     freePorts(2),
     freePorts(1),
     freePorts(4),
     freePorts(1),
     freePorts(2), // the tool service's gRPC port, and its /metrics on the next
     freePorts(1),
+    freePorts(4),
   ]);
   return {
     env: {
@@ -91,6 +92,8 @@ export async function stackEnvironment(extra: Record<string, string> = {}): Prom
       REGISTRY_ADDRESS: `127.0.0.1:${registry}`,
       CALLBACK_ADDRESS: `127.0.0.1:${tools}`,
       WEBHOOK_API_PORT: String(api),
+      // start:pg's gateway replicas (HTTP on it and + 2, registries on + 1 and + 3).
+      MCP_REPLICA_PORT: String(replicas),
       DEMO_RECEIVER_PORT: String(receiver),
       WEBHOOK_DATA_DIR: mkdtempSync(join(tmpdir(), 'stack-data-')),
       LOG_FORMAT: 'json',

@@ -1,6 +1,7 @@
 // `npm run start:pg`, the scaled topology as processes on one PostgreSQL: a webhook configured
 // through one API process, telemetry ingested through the other, delivered by one of the two
-// deliverers (the API processes deliver nothing themselves); Ctrl-C stops everything.
+// deliverers (the API processes deliver nothing themselves); two gateways behind HAProxy, through
+// which the demo runs whole; Ctrl-C stops everything.
 import { newStoreLocation } from '@platform/webhook-api/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { startDemoReceiver } from '../src/demo-receiver.ts';
@@ -40,6 +41,15 @@ describe('npm run start:pg', () => {
       const banner = run.output().slice(run.output().indexOf('The stack is ready.'));
       for (const url of [firstApi, secondApi, ...deliverers]) expect(banner).toContain(url ?? '');
 
+      // First (its device's deliveries are its own): the demo, through HAProxy on MCP_PORT, reaches tools the tool service registered through it.
+      expect(banner).toContain('haproxy');
+      const replicaPort = Number(stack.env.MCP_REPLICA_PORT);
+      for (const port of [replicaPort, replicaPort + 2]) expect(banner).toContain(`http://127.0.0.1:${port}/mcp`);
+      const demo = runNpm(['run', 'demo'], stack.env);
+      expect(await demo.exited, demo.output()).toBe(0);
+      expect(demo.output()).toContain(`The telemetry demo, against ${stack.mcpUrl}`);
+      expect(demo.output()).toContain('Demo complete: every step was seen.');
+
       const receiver = await startDemoReceiver({ port: 0, path: '/hook' });
       try {
         const { accessToken } = await personToken(stack.platformUrl, 'oscar');
@@ -52,16 +62,20 @@ describe('npm run start:pg', () => {
         await rest(secondApi ?? '', accessToken, 'POST', `/v2/webhooks/${id}/devices/1001`);
         await rest(secondApi ?? '', accessToken, 'POST', `/v2/webhooks/${id}/devices/1001/routes`, { scopeLevel: 'Device', enabled: true });
 
+        const delivered = async () =>
+          (await Promise.all(deliverers.map((url) => deliveredBy(url, stack.env.WEBHOOK_METRICS_TOKEN ?? '')))).reduce((a, b) => a + b, 0);
+        // The demo's deliveries came before.
+        const before = await delivered();
         const device = { deviceId: 1001, gatewayId: 'gw-acme-01', connectionTag: 'bus' };
         const answer = await sendTelemetry(firstApi ?? '', stack.env.WEBHOOK_INGEST_TOKEN ?? '', readings(device, 'temperature', 4));
         expect(answer).toEqual({ accepted: 4, queued: 4 });
         expect(await receiver.waitFor(4, 15_000)).toBe(true);
         expect(receiver.received.map((d) => (d.body as { Metadata: { Company: string } }).Metadata.Company)).toEqual(['1', '1', '1', '1']);
         // Only the deliverers deliver here: theirs are all four.
-        const counts = await Promise.all(deliverers.map((url) => deliveredBy(url, stack.env.WEBHOOK_METRICS_TOKEN ?? '')));
+        const after = await delivered();
         // ...which they show only to the holder of the metrics token the stack generated or was given.
         expect((await fetch(`${deliverers[0] ?? ''}/metrics`)).status).toBe(401);
-        expect(counts.reduce((a, b) => a + b, 0)).toBe(4);
+        expect(after - before).toBe(4);
         expect(run.output()).toContain('"deliverer":"off"');
       } finally {
         await receiver.close();

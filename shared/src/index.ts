@@ -5,7 +5,7 @@ export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from
 export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
 export { systemClock, type Clock } from './clock.ts';
 export { systemTimers, type Timers } from './timers.ts';
-export { parseEnvironment, setting, logLevels, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
+export { parseEnvironment, setting, logLevels, unreadableFileReason, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
 export { fetchBlockedPortReason, fetchBlockedPorts, isFetchBlockedPort } from './fetch-blocked-ports.ts';
 export {
   loadPlatformAppSettings,
@@ -33,6 +33,8 @@ export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAd
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders } from './request-logging.ts';
 export { bindFailure } from './bind-failure.ts';
+export { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type GrpcTlsSettings } from './grpc-tls-settings.ts';
+export { channelCredentialsOf, createGrpcTls, guardTlsHandshakes, serverCredentialsOf, tlsRefusalReason, type GrpcTls, type TlsRefusal } from './grpc-tls.ts';
 export {
   closeServer,
   endWithParent,

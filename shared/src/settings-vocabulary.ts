@@ -1,6 +1,7 @@
 // The words every service's settings are written in: one zod schema per kind of environment
 // variable, so that a base URL, a port or a log level means the same thing in every loader, and
 // parseEnvironment, which reads them all and names every bad variable in one message.
+import { accessSync, constants, statSync } from 'node:fs';
 import { z } from 'zod';
 import { PlatformError } from './errors.ts';
 import { fetchBlockedPortReason, isFetchBlockedPort } from './fetch-blocked-ports.ts';
@@ -91,8 +92,30 @@ const postgresUrl = z
   .trim()
   .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), 'must be a postgres:// URL');
 
+/** Why a file cannot be read, in words: a file's path is named in a message, its content never. */
+export function unreadableFileReason(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) return 'is a folder, not a file';
+    accessSync(path, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? 'unreadable');
+  }
+}
+
+/** A file this process can read (a certificate, a key): `cannot read <path>: <why>` otherwise. */
+const file = z
+  .string(expected('the path of a file'))
+  .trim()
+  .min(1, 'must not be empty')
+  .superRefine((path, context) => {
+    const reason = unreadableFileReason(path);
+    if (reason !== undefined) context.addIssue({ code: 'custom', message: `cannot read ${path}: ${reason}` });
+  });
+
 /** The kinds of setting; each service's loader builds its schema from these. */
-export const setting = { baseUrl, baseUrlList, wholeNumber, port, httpPort, host, hostPort, text, flag, logLevel, postgresUrl };
+export const setting = { baseUrl, baseUrlList, wholeNumber, port, httpPort, host, hostPort, text, flag, logLevel, postgresUrl, file };
 
 /** Problems only visible across variables: [variable, message] pairs, given the values that parsed. */
 export type CrossCheck<Values> = (values: Partial<Values>) => Iterable<readonly [variable: string, message: string]>;

@@ -1,6 +1,7 @@
 // Settings of an app and of a tool service, read from the environment once at start, validated
 // with zod and frozen. Every bad variable is named in one message; secrets have no default.
 import type { z } from 'zod';
+import { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type GrpcTlsSettings } from './grpc-tls-settings.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { parseEnvironment, setting, type CrossCheck, type Environment } from './settings-vocabulary.ts';
 
@@ -28,6 +29,8 @@ export interface PlatformMcpSettings extends PlatformAppSettings {
   readonly serviceName: string;
   /** Requested lifetime of the registration at the gateway. */
   readonly ttlSeconds: number;
+  /** gRPC over TLS (GRPC_TLS_*): served on the callback address and used to reach the gateway; undefined: plaintext, on loopback only. */
+  readonly grpcTls?: GrpcTlsSettings | undefined;
 }
 
 const appShape = {
@@ -48,6 +51,7 @@ const mcpShape = {
   SERVICE_NAME: setting.text.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be 1 to 64 lower-case letters, digits and dashes'),
   TOOL_REGISTRATION_TTL_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(30),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
+  ...grpcTlsShape,
 };
 
 /** Every variable a tool service's SDK settings read, the app's among them: .env.example lists each. */
@@ -58,17 +62,25 @@ type McpValues = z.output<z.ZodObject<typeof mcpShape>>;
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 
 /**
- * gRPC between the gateway and a tool service runs without TLS, and carries the app's token and
- * the delegated token: off loopback only when the operator says the network is trusted.
+ * gRPC between the gateway and a tool service carries the app's token and the delegated token:
+ * over TLS anywhere; without it, off loopback only when the operator says the network is trusted.
  */
-const grpcStaysOnLoopback: CrossCheck<McpValues> = function* (values) {
+const grpcIsProtected = (env: Environment): CrossCheck<McpValues> =>
+  function* (values) {
+    yield* grpcTlsProblems(values, env);
+    if (grpcTlsAsked(env)) return;
+    yield* grpcStaysOnLoopback(values);
+  };
+
+function* grpcStaysOnLoopback(values: Partial<McpValues>): Iterable<readonly [string, string]> {
   if (values.GRPC_PLAINTEXT_OFF_LOOPBACK) return;
-  const why = 'must be a loopback address: gRPC carries tokens without TLS (set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)';
+  const why =
+    'must be a loopback address: gRPC carries tokens without TLS (set GRPC_TLS_CA_FILE, GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE for TLS, or GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust)';
   for (const name of ['GATEWAY_ADDRESS', 'CALLBACK_ADDRESS'] as const) {
     const address = values[name];
     if (address !== undefined && !isLoopbackHost(hostOf(address))) yield [name, why];
   }
-};
+}
 
 function toAppSettings(parsed: z.output<z.ZodObject<typeof appShape>>): PlatformAppSettings {
   return {
@@ -110,13 +122,14 @@ export function loadToolServiceSettingsWith<Own extends z.ZodRawShape = z.ZodRaw
   const defaulted = { ...env };
   for (const [name, value] of Object.entries(options.defaults ?? {})) if (!defaulted[name]) defaulted[name] = value;
   const shape: z.ZodRawShape = { ...mcpShape, ...options.own };
-  const parsed = parseEnvironment(shape, defaulted, grpcStaysOnLoopback as CrossCheck<unknown>) as McpValues & Record<string, unknown>;
+  const parsed = parseEnvironment(shape, defaulted, grpcIsProtected(defaulted) as CrossCheck<unknown>) as McpValues & Record<string, unknown>;
   const settings = Object.freeze({
     ...toAppSettings(parsed),
     gatewayAddress: parsed.GATEWAY_ADDRESS,
     callbackAddress: parsed.CALLBACK_ADDRESS,
     serviceName: parsed.SERVICE_NAME,
     ttlSeconds: parsed.TOOL_REGISTRATION_TTL_SECONDS,
+    grpcTls: toGrpcTlsSettings(parsed),
   });
   const own = Object.freeze(Object.fromEntries(Object.keys(options.own ?? {}).map((name) => [name, parsed[name]]))) as z.output<z.ZodObject<Own>>;
   return { settings, own };

@@ -130,22 +130,12 @@ export interface DelivererReport {
 
 export const serverCalls = {
   /** Starts a deliverer on `backend` with `deliverySettings`, its queue calls and requests timed, optionally profiled. */
-  async startDeliverer({
-    backend,
-    profile,
-    unsigned = false,
-    saveProfileAs,
-  }: {
-    backend: Backend;
-    profile: boolean;
-    unsigned?: boolean;
-    saveProfileAs?: string;
-  }) {
+  async startDeliverer({ backend, profile, unsigned = false }: { backend: Backend; profile: boolean; unsigned?: boolean }) {
     const api = servedOn(backend);
     if (api.running) throw new Error(`a deliverer already runs on ${backend}`);
     const spans: Spans = {};
     const stopTiming = timeRequests(spans);
-    const stopProfile = profile ? await startProfile(saveProfileAs) : undefined;
+    const stopProfile = profile ? await startProfile() : undefined;
     const elu = performance.eventLoopUtilization();
     const service = await startDeliveryService({
       queue: timedQueue(api.store.deliveries, spans),

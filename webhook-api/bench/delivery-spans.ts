@@ -2,7 +2,6 @@
 // wrapped with a timer, undici requests timed through its diagnostics channels, the event loop's
 // utilization, and on demand a CPU profile summed by function and by package.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { DeliveryQueue } from '../src/queue/delivery-queue.ts';
 
@@ -84,11 +83,8 @@ function placeOf(url: string, functionName: string): string {
   return own?.[1] ?? url;
 }
 
-/**
- * Starts a sampling CPU profile of this process; the function it returns stops it and sums it, and
- * writes the whole profile to `saveAs` when given (a .cpuprofile for Chrome's DevTools).
- */
-export async function startProfile(saveAs?: string): Promise<() => Promise<ProfileSummary>> {
+/** Starts a sampling CPU profile of this process; the function it returns stops it and sums it. */
+export async function startProfile(): Promise<() => Promise<ProfileSummary>> {
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
@@ -97,7 +93,6 @@ export async function startProfile(saveAs?: string): Promise<() => Promise<Profi
   return async () => {
     const { profile } = await session.post('Profiler.stop');
     session.disconnect();
-    if (saveAs) writeFileSync(saveAs, JSON.stringify(profile));
     const nodes = new Map<number, ProfileNode>(profile.nodes.map((node) => [node.id, node]));
     const byFunction = new Map<string, number>();
     const byPlace = new Map<string, number>();

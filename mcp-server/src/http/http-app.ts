@@ -1,4 +1,4 @@
-// The gateway's HTTP face: DNS rebinding protection first, CORS for the origins it allows, then the
+// The gateway's HTTP face: /health for a load balancer, DNS rebinding protection first, CORS for the origins it allows, then the
 // public protected-resource metadata, then the MCP endpoint behind the caller check. Anything unexpected is a generic 500
 // with the cause in the log, never in the answer.
 import { createRequestLogging, type Logger } from '@platform/shared';
@@ -27,6 +27,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const { logger } = options;
   const app = express();
   app.disable('x-powered-by');
+  // A load balancer's check of this replica, answered before the Host check: it names no tool or caller.
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.use(createRequestLogging(logger));
   app.use(...dnsRebindingProtection(options.allowedHosts, options.allowedOrigins));
   app.use(corsForAllowedOrigins(options.mcpPath));

@@ -148,7 +148,9 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
           delegatedTokens.forget(request.token, service.appClientId, delegated);
           return send(true);
         }
-        log(answer.ok ? (answer.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
+        if (!answer.ok && answer.tlsRefusal !== undefined) {
+          log('TOOL_SERVICE_UNTRUSTED', { address: service.callbackAddress, reason: answer.tlsRefusal });
+        } else log(answer.ok ? (answer.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
         return options.toolResult(answer, tool, { timeoutMs: options.callTimeoutMs });
       };
       return send(false);

@@ -12,6 +12,17 @@ export type ResolveHost = (host: string) => Promise<readonly string[]>;
 
 export const systemResolveHost: ResolveHost = async (host) => (await lookup(host, { all: true, order: 'ipv4first' })).map((entry) => entry.address);
 
+/**
+ * Under TLS the gateway dials the name a service registered, as given: its certificate is for that
+ * name, not for the address it resolves to now. The name must still resolve.
+ */
+export const dialledByName =
+  (resolveHost: ResolveHost): ResolveHost =>
+  async (host) => {
+    await resolveHost(host);
+    return [host];
+  };
+
 const bracketed = (address: string) => (isIPv6(address) ? `[${address}]` : address);
 
 /** `host:port` with the host resolved (IPv4 first, IPv6 in brackets); refuses a host that does not resolve or leaves loopback. */

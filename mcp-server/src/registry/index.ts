@@ -3,3 +3,5 @@
 export { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from './tool-registry.ts';
 export { type ServingRegistry } from './registry-server.ts';
 export { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
+export { type RegistrationStore } from './registration-store.ts';
+export { openPostgresRegistrationStore, type PostgresRegistrationStoreOptions } from './postgres/postgres-registration-store.ts';

@@ -1,25 +1,27 @@
 // The live registrations and the catalog they make. Register lists the service's tools before it
 // answers; the same app registering the same service name again replaces its old registration (a
 // restarted service); a heartbeat renews a registration and hands over the app's newest token; a
-// registration not renewed within its granted time to live expires. A new catalog is published on
-// every change of routing; listeners hear only of changes an MCP client would see.
+// registration not renewed within its granted time to live expires. The registrations are kept in
+// a store (registration-store.ts): this process's memory, or PostgreSQL shared by every replica;
+// this module keeps the replica's view of them (each with a channel to its service) and publishes a
+// new catalog on every change of routing; listeners hear only of changes an MCP client would see.
 import { randomUUID } from 'node:crypto';
 import { systemClock, systemTimers, type Clock, type Logger, type Timers } from '@platform/shared';
 import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterRequest__Output } from '@platform/proto';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
-import type { ToolServiceLease, ToolServicePool } from '../tool-services/index.ts';
+import type { ToolServicePool } from '../tool-services/index.ts';
 import type { AppCaller } from './app-token-check.ts';
 import { resolveCallbackAddress, systemResolveHost, type ResolveHost } from './callback-address.ts';
 import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
+import type { RegistrationStore } from './registration-store.ts';
 import { RegistryError } from './registry-errors.ts';
 import type { CatalogLimits } from './catalog-limits.ts';
-import { roomProblem, type Occupant } from './registration-room.ts';
+import { createRegistrationView } from './registration-view.ts';
 import { listServiceTools, type ServiceListing } from './service-listing.ts';
-import type { ServiceTool } from './service-tools.ts';
-import { buildCatalog, listsTheSame, routesTheSame, type CatalogSnapshot } from './tool-catalog.ts';
 
 export interface RegistrationsOptions extends RegistrationRules {
+  readonly store: RegistrationStore;
   readonly toolServices: ToolServicePool;
   readonly logger: Logger;
   readonly listToolsTimeoutMs: number;
@@ -55,245 +57,139 @@ export interface CallSituation {
 }
 
 export interface Registrations {
+  /** Resolves once the registrations already stored are known (and changes elsewhere are heard); rejects when the store cannot be read. */
+  ready(): Promise<void>;
   register(
     caller: AppCaller,
     request: RegisterRequest__Output,
     situation: CallSituation,
     note: CallNote,
   ): Promise<{ registrationId: string; ttlSeconds: number }>;
-  heartbeat(caller: AppCaller, request: HeartbeatRequest__Output, note: CallNote): { ttlSeconds: number };
-  deregister(caller: AppCaller, request: DeregisterRequest__Output, note: CallNote): void;
+  heartbeat(caller: AppCaller, request: HeartbeatRequest__Output, note: CallNote): Promise<{ ttlSeconds: number }>;
+  deregister(caller: AppCaller, request: DeregisterRequest__Output, note: CallNote): Promise<void>;
   catalog(): ToolCatalog;
   onChange(listener: (catalog: ToolCatalog) => void): () => void;
   /** The live registrations, in no particular order. */
   services(): ServiceEndpoint[];
-  /** Drops every registration without telling listeners (the catalog is left empty); later calls are refused. */
-  close(): void;
+  /** Stops following the store and drops this replica's view without telling listeners (the catalog is left empty); later calls are refused. */
+  close(): Promise<void>;
 }
 
-interface Registration {
-  readonly endpoint: ServiceEndpoint;
-  readonly grantedTtlSeconds: number;
-  readonly tools: readonly ServiceTool[];
-  /** Its app and what its tools take of the catalog's bytes. */
-  readonly occupant: Occupant;
-  readonly lease: ToolServiceLease;
-  token: string;
-  expiresAt: number;
-}
-
-/** Node fires a timer set past 2^31 - 1 ms at once; expiries further out are looked at again by then. */
-const maxTimerMs = 10 * 60_000;
 /** Time kept back from the caller's deadline for the answer to travel back. */
 const answerMarginMs = 100;
 
-const serviceKey = (appClientId: string, serviceName: string) => `${appClientId}\n${serviceName}`;
-
 export function createRegistrations(options: RegistrationsOptions): Registrations {
-  const {
-    toolServices,
-    logger,
-    listToolsTimeoutMs,
-    maxRegistrations,
-    maxRegistrationsPerApp,
-    mayPublish,
-    clock = systemClock,
-    timers = systemTimers,
-  } = options;
-  const byId = new Map<string, Registration>();
-  const byService = new Map<string, Registration>();
-  const listeners = new Set<(catalog: ToolCatalog) => void>();
-  const { plainNamesApp, resolveHost = systemResolveHost } = options;
-  let current: CatalogSnapshot = buildCatalog(0, [], plainNamesApp);
-  let cancelSweep: (() => void) | undefined;
+  const { store, toolServices, logger, listToolsTimeoutMs, mayPublish, clock = systemClock, timers = systemTimers } = options;
+  const { resolveHost = systemResolveHost } = options;
+  const rules = { maxRegistrations: options.maxRegistrations, maxRegistrationsPerApp: options.maxRegistrationsPerApp, limits: options.limits };
+  const view = createRegistrationView({ store, toolServices, logger, plainNamesApp: options.plainNamesApp, clock, timers });
   let closed = false;
   // Read through a function after awaits, where the compiler would take a narrowed let as still false.
   const isClosed = () => closed;
+  const refuseWhenClosed = () => {
+    if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
+  };
 
-  const publish = () => {
-    const next = buildCatalog(
-      current.version + 1,
-      [...byId.values()].map(({ endpoint, tools }) => ({ service: endpoint, tools })),
-      plainNamesApp,
-    );
-    const sameList = listsTheSame(current, next);
-    if (sameList && routesTheSame(current, next)) return;
-    current = next;
-    if (sameList) return;
-    for (const listener of listeners) {
-      try {
-        listener(next);
-      } catch (error) {
-        logger.error({ err: error }, 'a catalog listener failed');
-      }
+  const ready = view.start();
+  // serve() waits for it and reports a failure; a registry never served must not leave it unhandled.
+  ready.catch(() => undefined);
+
+  /** The caller's own live registration; refusals name why. An expired one is swept as it is found. */
+  const owned = async (caller: AppCaller, registrationId: string, note: CallNote) => {
+    refuseWhenClosed();
+    const found = await store.find(registrationId);
+    if (!found) {
+      if (view.holds(registrationId)) await view.sweep();
+      throw new RegistryError('REGISTRATION_NOT_FOUND');
     }
-  };
-
-  const remove = (registration: Registration) => {
-    const { registrationId, appClientId, serviceName } = registration.endpoint;
-    byId.delete(registrationId);
-    const key = serviceKey(appClientId, serviceName);
-    if (byService.get(key) === registration) byService.delete(key);
-    registration.lease.release();
-  };
-
-  /** Removes every registration past its time; true when one was. */
-  const expire = (): boolean => {
-    const now = clock();
-    let expired = false;
-    for (const registration of byId.values()) {
-      if (registration.expiresAt > now) continue;
-      remove(registration);
-      expired = true;
-      const { registrationId, serviceName, appClientId, callbackAddress } = registration.endpoint;
-      logger.info({ registrationId, serviceName, appClientId, callbackAddress, ttlSeconds: registration.grantedTtlSeconds }, 'registration expired');
-    }
-    return expired;
-  };
-
-  const sweep = () => {
-    if (expire()) publish();
-    armTimer();
-  };
-
-  /** One timer, for the soonest expiry; a heartbeat only moves expiries later, so it never needs to re-arm it. */
-  function armTimer() {
-    cancelSweep?.();
-    cancelSweep = undefined;
-    if (closed || byId.size === 0) return;
-    let soonest = Number.POSITIVE_INFINITY;
-    for (const registration of byId.values()) soonest = Math.min(soonest, registration.expiresAt);
-    cancelSweep = timers.after(Math.min(maxTimerMs, Math.max(0, soonest - clock())), sweep);
-  }
-
-  /** The live registration with this id; an expired one is removed as it is found. */
-  const live = (registrationId: string): Registration | undefined => {
-    const registration = byId.get(registrationId);
-    if (registration && registration.expiresAt <= clock()) sweep();
-    return byId.get(registrationId);
-  };
-
-  /** The caller's own live registration, renewed or not; refusals name why. */
-  const owned = (caller: AppCaller, registrationId: string, note: CallNote): Registration => {
-    if (closed) throw new RegistryError('REGISTRY_CLOSED');
-    const registration = live(registrationId);
-    if (!registration) throw new RegistryError('REGISTRATION_NOT_FOUND');
-    note.serviceName = registration.endpoint.serviceName;
-    if (registration.endpoint.appClientId !== caller.clientId) throw new RegistryError('REGISTRATION_OF_ANOTHER_APP');
-    return registration;
-  };
-
-  /** Refuses a registration past a limit of count or bytes, per app or in all; expired ones go first. */
-  const roomFor = (key: string, appClientId: string, bytes = 0) => {
-    const entrant = { appClientId, bytes, replacing: byService.get(key)?.occupant };
-    const rules = { maxRegistrations, maxRegistrationsPerApp, limits: options.limits };
-    const occupants = () => [...byId.values()].map((registration) => registration.occupant);
-    if (roomProblem(occupants(), entrant, rules) && expire()) publish();
-    const problem = roomProblem(occupants(), entrant, rules);
-    if (problem) throw problem;
+    note.serviceName = found.serviceName;
+    if (found.appClientId !== caller.clientId) throw new RegistryError('REGISTRATION_OF_ANOTHER_APP');
+    return found;
   };
 
   return {
+    ready: () => ready,
+
     async register(caller, request, situation, note) {
       const fields = readRegistrationFields(request, options);
       const { serviceName, grantedTtlSeconds } = fields;
       note.serviceName = serviceName;
-      if (closed) throw new RegistryError('REGISTRY_CLOSED');
+      refuseWhenClosed();
       mayPublish(caller);
-      const key = serviceKey(caller.clientId, serviceName);
-      roomFor(key, caller.clientId);
+      await store.checkRoom({ appClientId: caller.clientId, serviceName, bytes: 0 }, rules);
       // Two apps may name one address: no app can lock another out of its own, and a tool service
       // refuses tokens delegated to any app but its own, so neither reaches the other's tools.
       const callbackAddress = await resolveCallbackAddress(fields.callbackAddress, { resolveHost, grpcPlaintextOffLoopback: options.grpcPlaintextOffLoopback });
-      if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
+      refuseWhenClosed();
 
+      // Held from the listing until the view holds the registration, so a restart at the same address keeps the channel.
       const lease = toolServices.lease(callbackAddress);
-      let listing: ServiceListing;
       try {
         const deadlineMs = Math.max(1, Math.min(listToolsTimeoutMs, situation.remainingMs - answerMarginMs));
-        listing = await listServiceTools(toolServices, callbackAddress, { deadlineMs, limits: options.limits });
-        if (isClosed()) throw new RegistryError('REGISTRY_CLOSED');
+        const listing: ServiceListing = await listServiceTools(toolServices, callbackAddress, { deadlineMs, limits: options.limits });
+        refuseWhenClosed();
         if (situation.cancelled()) throw new RegistryError('CALLER_GONE');
-        roomFor(key, caller.clientId, listing.bytes);
-      } catch (error) {
+        const registrationId = randomUUID();
+        const { replaced } = await store.add(
+          {
+            registrationId,
+            serviceName,
+            appClientId: caller.clientId,
+            appKey: caller.appKey,
+            callbackAddress,
+            grantedTtlSeconds,
+            bytes: listing.bytes,
+            token: caller.token,
+            tools: listing.announced,
+          },
+          rules,
+        );
+        if (replaced) note.replaced = replaced;
+        note.registrationId = registrationId;
+        // The catalog of this replica lists the tools before the service hears it registered.
+        await view.refresh();
+        return { registrationId, ttlSeconds: grantedTtlSeconds };
+      } finally {
         lease.release();
-        throw error;
       }
-
-      const registrationId = randomUUID();
-      const registration: Registration = {
-        endpoint: Object.freeze({
-          registrationId,
-          serviceName,
-          appClientId: caller.clientId,
-          appKey: caller.appKey,
-          callbackAddress,
-          actorToken: () => registration.token,
-        }),
-        grantedTtlSeconds,
-        tools: listing.tools,
-        occupant: Object.freeze({ appClientId: caller.clientId, bytes: listing.bytes }),
-        lease,
-        token: caller.token,
-        expiresAt: clock() + grantedTtlSeconds * 1000,
-      };
-      // The old registration goes after the new one holds the channel, so a restart at the same address keeps it.
-      const replaced = byService.get(key);
-      byId.set(registrationId, registration);
-      byService.set(key, registration);
-      if (replaced) {
-        remove(replaced);
-        note.replaced = replaced.endpoint.registrationId;
-      }
-      note.registrationId = registrationId;
-      publish();
-      armTimer();
-      return { registrationId, ttlSeconds: grantedTtlSeconds };
     },
 
-    heartbeat(caller, request, note) {
+    async heartbeat(caller, request, note) {
       const registrationId = readRegistrationId(request.registrationId);
       note.registrationId = registrationId;
-      const registration = owned(caller, registrationId, note);
+      const found = await owned(caller, registrationId, note);
       try {
         mayPublish(caller);
       } catch (error) {
         // The platform (or the operator) withdrew the app's right to publish: its tools go now, not at expiry.
-        remove(registration);
-        publish();
-        armTimer();
+        await store.remove(registrationId);
+        await view.refresh();
         throw error;
       }
-      registration.token = caller.token;
-      registration.expiresAt = clock() + registration.grantedTtlSeconds * 1000;
-      return { ttlSeconds: registration.grantedTtlSeconds };
+      if (!(await store.renew(registrationId, caller.token))) {
+        await view.sweep();
+        throw new RegistryError('REGISTRATION_NOT_FOUND');
+      }
+      view.renewed(registrationId, caller.token);
+      return { ttlSeconds: found.grantedTtlSeconds };
     },
 
-    deregister(caller, request, note) {
+    async deregister(caller, request, note) {
       const registrationId = readRegistrationId(request.registrationId);
       note.registrationId = registrationId;
-      remove(owned(caller, registrationId, note));
-      publish();
-      armTimer();
+      await owned(caller, registrationId, note);
+      await store.remove(registrationId);
+      await view.refresh();
     },
 
-    catalog: () => current,
+    catalog: () => view.catalog(),
+    onChange: (listener) => view.onChange(listener),
+    services: () => view.services(),
 
-    onChange(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-
-    services: () => [...byId.values()].map(({ endpoint }) => endpoint),
-
-    close() {
+    async close() {
       closed = true;
-      cancelSweep?.();
-      for (const registration of [...byId.values()]) remove(registration);
-      listeners.clear();
-      current = buildCatalog(current.version + 1, [], plainNamesApp);
+      await view.close();
+      await store.close();
     },
   };
 }

@@ -22,6 +22,7 @@ describe('the registry’s refusals', () => {
       TOO_MANY_REGISTRATIONS: 'RESOURCE_EXHAUSTED',
       CALLER_GONE: 'CANCELLED',
       REGISTRY_CLOSED: 'UNAVAILABLE',
+      STORE_UNAVAILABLE: 'UNAVAILABLE',
       INTERNAL: 'INTERNAL',
     });
   });

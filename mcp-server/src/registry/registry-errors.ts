@@ -30,6 +30,7 @@ export const registryErrorCatalog = {
   TOO_MANY_REGISTRATIONS: { status: status.RESOURCE_EXHAUSTED, message: 'The gateway holds as many registrations as it takes; try again later.' },
   CALLER_GONE: { status: status.CANCELLED, message: 'The call was cancelled before the registration was made; nothing was registered.' },
   REGISTRY_CLOSED: { status: status.UNAVAILABLE, message: 'The gateway is shutting down.' },
+  STORE_UNAVAILABLE: { status: status.UNAVAILABLE, message: 'The gateway could not reach the database of its registrations; try again later.' },
   INTERNAL: { status: status.INTERNAL, message: 'The registry failed unexpectedly; the gateway logged the cause.' },
 } as const satisfies Record<string, { status: status; message: string }>;
 

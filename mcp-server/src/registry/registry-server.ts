@@ -2,7 +2,7 @@
 // else, answered with a status from the registry's catalog, and logged in one line (method,
 // service, app, registration, outcome, duration; never a token).
 import * as grpc from '@grpc/grpc-js';
-import { bindFailure, isLoopbackHost, type Logger } from '@platform/shared';
+import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls, type Logger } from '@platform/shared';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
 import type { AppCaller, AppTokenCheck } from './app-token-check.ts';
 import type { CallNote, Registrations } from './registrations.ts';
@@ -13,6 +13,8 @@ export interface RegistryServerOptions {
   readonly checkApp: AppTokenCheck;
   readonly logger: Logger;
   readonly grpcPlaintextOffLoopback: boolean;
+  /** Serve over TLS (any address); plaintext without it. */
+  readonly tls?: GrpcTls | undefined;
 }
 
 export interface ServingRegistry {
@@ -31,8 +33,8 @@ type Method = 'Register' | 'Heartbeat' | 'Deregister';
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 
 export async function startRegistryServer(listenAddress: string, options: RegistryServerOptions): Promise<ServingRegistry> {
-  const { registrations, checkApp, logger, grpcPlaintextOffLoopback } = options;
-  if (!grpcPlaintextOffLoopback && !isLoopbackHost(hostOf(listenAddress).toLowerCase())) {
+  const { registrations, checkApp, logger, grpcPlaintextOffLoopback, tls } = options;
+  if (!tls && !grpcPlaintextOffLoopback && !isLoopbackHost(hostOf(listenAddress).toLowerCase())) {
     throw new Error(
       `The tool registry may listen only on a loopback address (got ${listenAddress}): app tokens reach it without TLS; ` +
         'set GRPC_PLAINTEXT_OFF_LOOPBACK=true only on a network you trust.',
@@ -92,24 +94,37 @@ export async function startRegistryServer(listenAddress: string, options: Regist
       return registrations.register(caller, call.request, { remainingMs, cancelled: () => call.cancelled }, note);
     }),
     Heartbeat: unary('Heartbeat', (caller, call, note) => registrations.heartbeat(caller, call.request, note)),
-    Deregister: unary('Deregister', (caller, call, note) => {
-      registrations.deregister(caller, call.request, note);
+    Deregister: unary('Deregister', async (caller, call, note) => {
+      await registrations.deregister(caller, call.request, note);
       return {};
     }),
   };
 
   const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRequestBytes });
   server.addService(loadRegistryProto().ToolRegistry.service, handlers);
+  await tls?.ready();
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+    server.bindAsync(listenAddress, serverCredentialsOf(tls), (error, bound) => {
       if (error) {
         server.forceShutdown();
         reject(bindFailure(error, listenAddress, 'REGISTRY_ADDRESS'));
       } else resolve(bound);
     });
   });
+  if (tls) {
+    try {
+      guardTlsHandshakes(server, tls, ({ peer, reason, refusedHere }) => {
+        // A refused tool service never got to send its app token: nothing of it reached the registry.
+        logger[refusedHere ? 'warn' : 'debug']({ peer, reason }, 'refused a tool service at the TLS handshake; it sent nothing');
+      });
+    } catch (error) {
+      server.forceShutdown();
+      throw error;
+    }
+  }
   const address = `${hostOf(listenAddress)}:${port}`;
-  logger.info({ address }, 'the tool registry is listening');
+  const transport = tls ? (tls.requireClientCert ? 'mutual TLS' : 'TLS') : 'plaintext';
+  logger.info({ address, transport }, `the tool registry is listening (${transport})`);
 
   let closing: Promise<void> | undefined;
   return {

@@ -2,12 +2,15 @@
 // catalog's limits, checked tool by tool. Each failure is a RegistryError saying what to fix; what
 // grpc-js said of an unreachable address stays in the log.
 import * as grpc from '@grpc/grpc-js';
+import type { Tool__Output } from '@platform/proto';
 import { ToolServiceError, type ToolServicePool } from '../tool-services/index.ts';
 import { measureListing, type CatalogLimits } from './catalog-limits.ts';
 import { RegistryError } from './registry-errors.ts';
 import { serviceTools, ToolProblems, type ServiceTool } from './service-tools.ts';
 
 export interface ServiceListing {
+  /** The tools as its ListTools answered, what a store keeps (each replica checks them again as it reads them). */
+  readonly announced: Tool__Output[];
   readonly tools: ServiceTool[];
   /** What they take of the catalog (catalog-limits.ts). */
   readonly bytes: number;
@@ -41,7 +44,7 @@ export async function listServiceTools(
   }
   const bytes = measureListing(listed, options.limits);
   try {
-    return { tools: serviceTools(listed), bytes };
+    return { announced: listed, tools: serviceTools(listed), bytes };
   } catch (error) {
     if (!(error instanceof ToolProblems)) throw error;
     throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} offers tools the gateway cannot expose: ${error.message}.`, {

@@ -117,50 +117,6 @@ describe('a tool service registered with the SDK', () => {
   });
 });
 
-describe('expiry', () => {
-  it('removes a registration whose heartbeats stop, and its tools disappear with onChange', async () => {
-    const clock = manualClock(Date.now());
-    const { registry, address, logs } = await gateway({ maxTtlSeconds: 1, clock, timers: clock });
-    const service = await toolService({ gatewayAddress: address, serviceName: 'short-lived', tools: [sampleTool('alpha')], register: false });
-    const registrar = client(address);
-    const token = await tokenOf(platform(), 'webhook-tools');
-    const emptied = catalogWhere(registry, (catalog) => catalog.tools.length === 0);
-    const answer = await registrar.register({ serviceName: 'short-lived', callbackAddress: service.address, ttlSeconds: 30 }, bearer(token));
-
-    expect(answer).toEqual({ ok: true, value: { registrationId: expect.any(String) as unknown, ttlSeconds: 1 } });
-    expect(namesIn(registry.catalog())).toEqual(['alpha']);
-    clock.advance(999);
-    expect(namesIn(registry.catalog())).toEqual(['alpha']);
-    clock.advance(1);
-    await emptied;
-    if (!answer.ok) return;
-    expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toMatchObject({
-      ok: false,
-      details: expect.stringContaining('register again') as unknown,
-    });
-    expect(logs.text()).toContain('"msg":"registration expired"');
-  });
-
-  it('is judged by the injected clock: a heartbeat after the time to live is NOT_FOUND and removes the tools at once', async () => {
-    const clock = manualClock(Date.now());
-    const { registry, address } = await gateway({ clock, maxTtlSeconds: 30 });
-    const service = await toolService({ gatewayAddress: address, serviceName: 'clocked', tools: [sampleTool('alpha')], register: false });
-    const registrar = client(address);
-    const token = await tokenOf(platform(), 'webhook-tools');
-    const answer = await registrar.register({ serviceName: 'clocked', callbackAddress: service.address, ttlSeconds: 30 }, bearer(token));
-    if (!answer.ok) throw new Error(answer.details);
-    const changes = announced(registry);
-
-    clock.advance(29_000);
-    expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toEqual({ ok: true, value: { ttlSeconds: 30 } });
-    clock.advance(29_000);
-    expect(namesIn(registry.catalog())).toEqual(['alpha']);
-    clock.advance(1_000);
-    expect(await registrar.heartbeat(answer.value.registrationId, bearer(token))).toMatchObject({ ok: false, code: 5 });
-    expect(changes.map(namesIn)).toEqual([[]]);
-  });
-});
-
 describe('the actor token', () => {
   it('is the token of the latest Register or Heartbeat', async () => {
     const { registry, address } = await gateway();

@@ -1,11 +1,14 @@
 // createToolRegistry: where tool services announce themselves, and the catalog of their tools that
 // tools/list and tools/call read. Options are checked when it is built, naming the option.
-import { type Clock, type HttpClient, type Logger, type Timers } from '@platform/shared';
+import { type Clock, type GrpcTls, type HttpClient, type Logger, type Timers } from '@platform/shared';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';
+import { dialledByName, systemResolveHost } from './callback-address.ts';
 import { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
 import { createPublishingPolicy } from './publishing-policy.ts';
+import { createMemoryRegistrationStore } from './memory-registration-store.ts';
+import type { RegistrationStore } from './registration-store.ts';
 import { createRegistrations } from './registrations.ts';
 import { startRegistryServer, type ServingRegistry } from './registry-server.ts';
 
@@ -20,6 +23,11 @@ export interface ToolRegistryOptions {
   readonly toolServices: ToolServicePool;
   /** Whether callback addresses (and the registry's own) may be off loopback, without TLS. Default false. */
   readonly grpcPlaintextOffLoopback?: boolean;
+  /**
+   * gRPC over TLS: the registry serves it (and requires a client certificate if its settings say
+   * so), and any callback address is allowed, dialled by the name registered. Default plaintext.
+   */
+  readonly tls?: GrpcTls | undefined;
   /** Time limit of the ListTools made while a Register waits. Default 3 000 (the SDK gives Register 5 s). */
   readonly listToolsTimeoutMs?: number;
   /** Live registrations held at most. Default 1 000. */
@@ -40,6 +48,11 @@ export interface ToolRegistryOptions {
   readonly plainNamesApp?: string;
   /** Lifetime of a cached app-token check, in seconds, capped by the token's expiry; 0 checks every call. Default 60. */
   readonly appCheckCacheSeconds?: number;
+  /**
+   * Where the registrations are kept: by default this process's memory (on `clock`); PostgreSQL
+   * (openPostgresRegistrationStore) for replicas of the gateway that share them. The registry closes it.
+   */
+  readonly store?: RegistrationStore;
   readonly clock?: Clock;
   /** Arms the sweep of expired registrations; tests pass their manual clock with `clock`. */
   readonly timers?: Timers;
@@ -68,7 +81,9 @@ function positiveWholeNumber(name: string, value: number): number {
 }
 
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
-  const { apiBaseUrl, httpClient, logger, toolServices, grpcPlaintextOffLoopback = false, clock, timers } = options;
+  const { apiBaseUrl, httpClient, logger, toolServices, tls, clock, timers } = options;
+  // Tokens cross TLS wherever they go; without it, only loopback unless the operator trusts the network.
+  const grpcPlaintextOffLoopback = (options.grpcPlaintextOffLoopback ?? false) || tls !== undefined;
   if (!URL.canParse(apiBaseUrl)) throw new TypeError(`createToolRegistry: apiBaseUrl must be an absolute URL (got ${apiBaseUrl})`);
   const maxTtlSeconds = positiveWholeNumber('maxTtlSeconds', options.maxTtlSeconds);
   const listToolsTimeoutMs = positiveWholeNumber('listToolsTimeoutMs', options.listToolsTimeoutMs ?? 3_000);
@@ -88,6 +103,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   }
 
   const registrations = createRegistrations({
+    store: options.store ?? createMemoryRegistrationStore(clock ? { clock } : {}),
     toolServices,
     logger,
     maxTtlSeconds,
@@ -98,6 +114,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     limits,
     mayPublish: createPublishingPolicy(options.allowedApps),
     plainNamesApp: options.plainNamesApp,
+    ...(tls && { resolveHost: dialledByName(systemResolveHost) }),
     ...(clock && { clock }),
     ...(timers && { timers }),
   });
@@ -111,7 +128,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     services: () => registrations.services(),
     async serve(address) {
       if (closed) throw new Error('The tool registry is closed; build a new one to serve again.');
-      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback });
+      // Serves once the stored registrations are known, so a replica never answers with a partial catalog.
+      await registrations.ready();
+      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback, tls });
       servers.add(serving);
       return {
         address: serving.address,
@@ -123,10 +142,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     },
     async close() {
       closed = true;
-      registrations.close();
       const closing = [...servers].map((serving) => serving.close());
       servers.clear();
-      await Promise.all(closing);
+      await Promise.all([registrations.close(), ...closing]);
     },
   };
 }

@@ -36,6 +36,7 @@ export function toolResult(answer: ToolServiceAnswer, tool: RemoteTool, options:
   const maxResultBytes = options.maxResultBytes ?? 1024 * 1024;
   if (!answer.ok) {
     if (answer.details === answerTooLarge) return tooLarge(tool, maxResultBytes);
+    if (answer.tlsRefusal !== undefined) return untrusted(tool, answer.tlsRefusal);
     return statusResult(answer.code, answer.details, tool, options);
   }
   if (Buffer.byteLength(answer.resultJson) + Buffer.byteLength(answer.text) > maxResultBytes) return tooLarge(tool, maxResultBytes);
@@ -165,6 +166,15 @@ function tooLarge(tool: RemoteTool, maxResultBytes: number): CallToolResult {
     'RESULT_TOO_LARGE',
     `The service ${tool.service.serviceName} answered the tool ${tool.exposedName} with a result larger than the gateway passes on ` +
       `(${maxResultBytes} bytes, MCP_MAX_TOOL_RESULT_BYTES). Ask for less (a narrower query, a smaller page) and try again. ${mayHaveRun(tool)}`,
+  );
+}
+
+/** No call was made: the TLS handshake with the service failed, so the delegated token never left the gateway. */
+function untrusted(tool: RemoteTool, reason: string): CallToolResult {
+  return failure(
+    'TOOL_SERVICE_UNTRUSTED',
+    `The tool ${tool.exposedName} was not called: the gateway could not set up a trusted connection to its service (${tool.service.serviceName}): ${reason}. ` +
+      "Nothing was sent to it. This is a configuration problem of the gateway or the service, not of your request; tell the gateway's operator.",
   );
 }
 

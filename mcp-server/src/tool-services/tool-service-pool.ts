@@ -1,10 +1,12 @@
-// The gateway's gRPC clients of the tool services, one channel per callback address (plaintext:
-// the registry admits only loopback addresses unless the operator trusts the network). A channel
+// The gateway's gRPC clients of the tool services, one channel per callback address (over TLS when
+// configured; plaintext otherwise, where the registry admits only loopback addresses unless the
+// operator trusts the network). A channel
 // stays open while a live registration holds a lease on its address or a call is under way, and
 // is closed when neither is left. CallTool carries the delegated token in `authorization` and
 // nothing else of the caller's; its failures come back as values, never as exceptions.
 import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolResponse__Output, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
+import { tlsRefusalReason } from '@platform/shared';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 import { injectTraceContext } from '@platform/shared/observability';
 
@@ -47,6 +49,8 @@ export interface ToolServicePool {
 export interface ToolServicePoolOptions {
   /** Largest answer accepted from a tool service. Default 4 MiB (grpc-js's own default). */
   readonly maxAnswerBytes?: number;
+  /** How the tool services are dialled: TLS credentials (createGrpcTls) or, by default, plaintext. */
+  readonly channelCredentials?: grpc.ChannelCredentials;
 }
 
 /** A failed ListTools: the gRPC status and what the service or grpc-js said. */
@@ -83,6 +87,13 @@ const noTokenAnswer: ToolServiceAnswer = Object.freeze({
 });
 const cancelledAnswer: ToolServiceAnswer = Object.freeze({ ok: false, code: grpc.status.CANCELLED, details: 'the call was cancelled before it was sent' });
 
+/** A failure's details, a refused TLS handshake said in words before what grpc-js said. */
+function inWords(error: grpc.ServiceError | null): string {
+  if (!error) return '';
+  const tls = error.code === grpc.status.UNAVAILABLE ? tlsRefusalReason(error.details) : undefined;
+  return tls === undefined ? error.details : `the gateway refused the TLS connection: ${tls} (${error.details})`;
+}
+
 function failureOf(error: unknown): { code: grpc.status; details: string } {
   const { code, details } = error as Partial<grpc.ServiceError>;
   if (typeof code === 'number') return { code, details: typeof details === 'string' ? details : '' };
@@ -96,13 +107,14 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
   // grpc-js words a refusal of what this side reads as the service words one of what it reads: the limit tells them apart.
   const readTooMuch = (error: grpc.ServiceError) =>
     error.code === grpc.status.RESOURCE_EXHAUSTED && new RegExp(`^Received message larger than max \\(\\d+ vs\\.? ${maxAnswerBytes}\\)`).test(error.details);
+  const credentials = options.channelCredentials ?? grpc.credentials.createInsecure();
   const channels = new Map<string, Channel>();
   let closed = false;
 
   const hold = (address: string): Channel => {
     let channel = channels.get(address);
     if (!channel) {
-      channel = { client: new ToolService(address, grpc.credentials.createInsecure(), channelOptions), holds: 0 };
+      channel = { client: new ToolService(address, credentials, channelOptions), holds: 0 };
       channels.set(address, channel);
     }
     channel.holds += 1;
@@ -139,7 +151,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
           const held = channel;
           held.client.ListTools({}, { deadline: Date.now() + deadlineMs }, (error, response?: ListToolsResponse__Output) => {
             letGo(address, held);
-            if (error) reject(new ToolServiceError(address, error.code, error.details));
+            if (error) reject(new ToolServiceError(address, error.code, inWords(error)));
             else resolve(response?.tools ?? []);
           });
         } catch (error) {
@@ -165,7 +177,9 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
           const call = held.client.CallTool(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response?: CallToolResponse__Output) => {
             signal?.removeEventListener('abort', cancel);
             letGo(address, held);
-            if (error) resolve({ ok: false, code: error.code, details: readTooMuch(error) ? answerTooLarge : error.details });
+            const tlsRefusal = error?.code === grpc.status.UNAVAILABLE ? tlsRefusalReason(error.details) : undefined;
+            if (tlsRefusal !== undefined) resolve({ ok: false, code: error?.code ?? grpc.status.UNAVAILABLE, details: inWords(error), tlsRefusal });
+            else if (error) resolve({ ok: false, code: error.code, details: readTooMuch(error) ? answerTooLarge : error.details });
             else if (!response) resolve({ ok: false, code: grpc.status.INTERNAL, details: 'the tool service answered nothing' });
             else resolve({ ok: true, resultJson: response.resultJson, isError: response.isError, text: response.text });
           });

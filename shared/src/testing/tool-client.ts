@@ -19,8 +19,9 @@ export interface ToolClient {
   close(): void;
 }
 
-export function toolClient(address: string): ToolClient {
-  const client = new (loadToolsProto().ToolService)(address, grpc.credentials.createInsecure());
+/** `credentials`: plaintext by default; a TLS test passes its own. */
+export function toolClient(address: string, credentials: grpc.ChannelCredentials = grpc.credentials.createInsecure()): ToolClient {
+  const client = new (loadToolsProto().ToolService)(address, credentials);
   return {
     call(name, args, token, options = {}) {
       const metadata = new grpc.Metadata();

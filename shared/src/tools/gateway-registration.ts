@@ -6,6 +6,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { loadRegistryProto, type HeartbeatResponse__Output, type RegisterResponse__Output, type ToolRegistryClient } from '@platform/proto';
+import { tlsRefusalReason } from '../grpc-tls.ts';
 import { systemTimers, type Timers } from '../timers.ts';
 
 export interface GatewayRegistrationOptions {
@@ -23,6 +24,7 @@ export interface GatewayRegistrationOptions {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /** Time limit of one registry call. Default 5 s. */
   readonly callTimeoutMs?: number;
+  /** How the registry is reached: TLS credentials (createGrpcTls) or, by default, plaintext. */
   readonly channelCredentials?: grpc.ChannelCredentials;
   /** Times the waits between calls; a test passes a manual clock and moves it. */
   readonly timers?: Timers;
@@ -62,7 +64,11 @@ export function heartbeatDelay(grantedTtlSeconds: number): number {
 /** A failure in one line: a gRPC status by its name and details, anything else by its message. */
 function reasonOf(error: unknown): string {
   const { code, details } = error as { code?: unknown; details?: unknown };
-  if (typeof code === 'number' && typeof details === 'string') return `${grpc.status[code] ?? code}: ${details}`;
+  if (typeof code === 'number' && typeof details === 'string') {
+    // A refused TLS handshake in words first: grpc-js says only that no connection was established.
+    const tls = code === (grpc.status.UNAVAILABLE as number) ? tlsRefusalReason(details) : undefined;
+    return `${grpc.status[code] ?? code}: ${tls === undefined ? details : `${tls} (${details})`}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -21,6 +21,6 @@ export {
 } from './platform-api-client.ts';
 export { permissionDenied, ToolCallError, toolCallCatalog, ToolError, type ToolCallErrorCode } from './tool-errors.ts';
 export { createToolRunner, type ToolCall, type ToolCallOutcome, type ToolRunner } from './tool-runner.ts';
-export { startToolServer, toolServiceName, maxRequestBytes, type RunningToolServer, type ToolServerTime } from './tool-server.ts';
+export { startToolServer, toolServiceName, maxRequestBytes, type RunningToolServer, type ToolServerTime, type ToolServerTransport } from './tool-server.ts';
 export { backoffDelay, createGatewayRegistration, heartbeatDelay, type GatewayRegistration, type RegistrationState } from './gateway-registration.ts';
 export { createToolApp, type ServeOptions, type ServingToolApp, type ToolApp, type ToolAppOptions } from './tool-app.ts';

@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { createCallerCheck } from '../check-caller.ts';
 import type { Clock } from '../clock.ts';
+import { channelCredentialsOf, createGrpcTls } from '../grpc-tls.ts';
 import { createHttpClient, type HttpClient } from '../http-client.ts';
 import type { PlatformAppIdentity } from '../platform-app-identity.ts';
 import type { PlatformMcpSettings } from '../settings.ts';
@@ -128,10 +129,18 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         httpTimeoutMs: settings.httpTimeoutMs,
         observer: metrics,
       });
-      const server = await startToolServer(runner, serveOptions.listenAddress ?? settings.callbackAddress, {
-        ...(options.clock && { clock: options.clock }),
-        ...(options.timers && { timers: options.timers }),
-      });
+      const tls = settings.grpcTls && createGrpcTls(settings.grpcTls);
+      const server = await startToolServer(
+        runner,
+        serveOptions.listenAddress ?? settings.callbackAddress,
+        { ...(options.clock && { clock: options.clock }), ...(options.timers && { timers: options.timers }) },
+        {
+          tls,
+          onTlsRefusal: ({ peer, reason, refusedHere }) => {
+            logger[refusedHere ? 'warn' : 'debug']({ peer, reason }, 'refused a gRPC client at the TLS handshake; it sent nothing');
+          },
+        },
+      );
       const callbackAddress = settings.callbackAddress.endsWith(':0') ? server.address : settings.callbackAddress;
       const registration =
         serveOptions.register === false
@@ -143,6 +152,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
               ttlSeconds: settings.ttlSeconds,
               accessToken: () => identity.accessToken(),
               logger,
+              channelCredentials: channelCredentialsOf(tls),
               ...(options.timers && { timers: options.timers }),
               ...options.registration,
             });

@@ -7,6 +7,7 @@ import { loadSync } from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
 import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
 import { bindFailure } from '../bind-failure.ts';
+import { guardTlsHandshakes, serverCredentialsOf, type GrpcTls, type TlsRefusal } from '../grpc-tls.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { systemTimers, type Timers } from '../timers.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
@@ -45,7 +46,19 @@ export interface ToolServerTime {
   readonly timers?: Timers;
 }
 
-export async function startToolServer(runner: ToolRunner, listenAddress: string, time: ToolServerTime = {}): Promise<RunningToolServer> {
+export interface ToolServerTransport {
+  /** gRPC over TLS (GRPC_TLS_*); plaintext without it. */
+  readonly tls?: GrpcTls | undefined;
+  /** Told of every client whose TLS handshake was refused (which, and why). */
+  readonly onTlsRefusal?: (refusal: TlsRefusal) => void;
+}
+
+export async function startToolServer(
+  runner: ToolRunner,
+  listenAddress: string,
+  time: ToolServerTime = {},
+  transport: ToolServerTransport = {},
+): Promise<RunningToolServer> {
   const { clock = systemClock, timers = systemTimers } = time;
   const server = new grpc.Server({ 'grpc.max_receive_message_length': maxRequestBytes });
   let runningCalls = 0;
@@ -101,12 +114,22 @@ export async function startToolServer(runner: ToolRunner, listenAddress: string,
   const healthDefinition = loadSync(healthProtoPath, { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
   new ReflectionService({ ...toolsPackageDefinition(), ...healthDefinition }).addToServer(server);
 
+  const { tls } = transport;
+  await tls?.ready();
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(listenAddress, grpc.ServerCredentials.createInsecure(), (error, bound) => {
+    server.bindAsync(listenAddress, serverCredentialsOf(tls), (error, bound) => {
       if (error) reject(bindFailure(error, listenAddress, 'CALLBACK_ADDRESS'));
       else resolve(bound);
     });
   });
+  if (tls) {
+    try {
+      guardTlsHandshakes(server, tls, transport.onTlsRefusal ?? (() => undefined));
+    } catch (error) {
+      server.forceShutdown();
+      throw error;
+    }
+  }
   const host = listenAddress.slice(0, listenAddress.lastIndexOf(':'));
 
   return {

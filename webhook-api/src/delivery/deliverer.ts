@@ -8,7 +8,6 @@ import type { Logger } from '@platform/shared';
 import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
-import { createHeldDeliveries } from './held-deliveries.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
 import { settlementOf } from './settlement.ts';
 import { startDeliverySpan } from './delivery-tracing.ts';
@@ -47,8 +46,6 @@ export interface Deliverer {
   stop(graceMs?: number): Promise<void>;
 }
 
-const defaultClaimAheadMaxAgeMs = 500;
-
 /** How often delivered, dropped and failed deliveries past their retention are pruned. */
 const pruneEveryMs = 10 * 60_000;
 const pruneChunk = 1000;
@@ -56,8 +53,6 @@ const pruneChunk = 1000;
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { queue, sender, settings, logger, metrics } = options;
   const now = options.now ?? Date.now;
-  const aheadPerCompany = settings.claimAheadPerEndpoint ?? 2 * settings.maxInFlightPerEndpoint;
-  const aheadInAll = settings.maxInFlight;
   const owner = `deliverer-${randomUUID()}`;
   const log = logger.child({ deliverer: owner });
 
@@ -66,11 +61,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const running = new Set<Promise<void>>();
   /** The deliveries in flight, whose leases are renewed while they are. */
   const leased = new Set<string>();
-  /** Claimed ahead of sending, for an endpoint at its limit. */
-  const held = createHeldDeliveries({
-    maxPerEndpoint: settings.claimAheadPerEndpoint ?? 2 * settings.maxInFlightPerEndpoint,
-    maxAgeMs: settings.claimAheadMaxAgeMs ?? defaultClaimAheadMaxAgeMs,
-  });
   const shutdown = new AbortController();
   const writer = createSettlementWriter({
     queue,
@@ -101,7 +91,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const inFlightCount = () => running.size;
 
   function resolveIfIdle(): void {
-    if (idleWaiters.length === 0 || !foundNothing || pumping || wanted || running.size > 0 || held.size() > 0 || writer.busy()) return;
+    if (idleWaiters.length === 0 || !foundNothing || pumping || wanted || running.size > 0 || writer.busy()) return;
     for (const resolve of idleWaiters.splice(0)) resolve();
   }
 
@@ -142,14 +132,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           const batches = await queue.formBatches({ maxPoints: settings.batchMaxPoints, lingerMs: settings.batchLingerMs, now: at });
           if (batches.nextAt !== undefined) wakeAt(batches.nextAt);
         }
-        const stale = held.takeStale(at);
-        if (stale.length > 0)
-          await queue.giveBack(
-            owner,
-            stale.map(({ id }) => id),
-          );
-        // Room for what may start now and for what endpoints at their limit should have held ahead.
-        const room = settings.maxInFlight + aheadInAll - inFlightCount() - held.size();
+        const room = settings.maxInFlight - inFlightCount();
         if (room <= 0) continue; // a finishing request wakes the pump again
         const claimed = await queue.claim({
           owner,
@@ -157,17 +140,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           now: at,
           limit: room,
           perConfig: settings.maxInFlightPerEndpoint,
-          inFlight: heldByConfig(),
-          ahead: new Map(held.endpoints().map((configId) => [configId, held.target(configId, at)])),
-          perCompany: settings.maxInFlightPerCompany + aheadPerCompany,
-          inFlightByCompany: heldByCompany(),
+          inFlight: inFlightByConfig,
+          perCompany: settings.maxInFlightPerCompany,
+          inFlightByCompany,
         });
-        if (claimed.length > 0) {
-          held.hold(claimed, now());
-          dispatch();
-          if (held.size() > 0) wakeAt(now() + (settings.claimAheadMaxAgeMs ?? defaultClaimAheadMaxAgeMs) + 1);
-        }
-        foundNothing = claimed.length === 0 && held.size() === 0;
+        for (const delivery of claimed) send(delivery);
+        foundNothing = claimed.length === 0;
         if (claimed.length === 0) {
           const next = await queue.nextDueAt();
           if (next !== undefined && next > now()) wakeAt(next);
@@ -181,25 +159,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       pumping = false;
       resolveIfIdle();
     }
-  }
-
-  /** In flight and held, per endpoint and per company: what a claim counts against their limits. */
-  const heldByConfig = () => {
-    const counts = new Map(inFlightByConfig);
-    for (const configId of held.endpoints()) counts.set(configId, (counts.get(configId) ?? 0) + held.byConfig(configId));
-    return counts;
-  };
-  const heldByCompany = () => new Map([...inFlightByCompany].map(([companyId, n]) => [companyId, n + held.byCompany(companyId)]));
-
-  /** Starts what is held wherever the limits have room now. */
-  function dispatch(): void {
-    held.dispatch((delivery) => {
-      if (stopped || inFlightCount() >= settings.maxInFlight) return false;
-      if ((inFlightByConfig.get(delivery.config.id) ?? 0) >= settings.maxInFlightPerEndpoint) return false;
-      if ((inFlightByCompany.get(delivery.config.companyId) ?? 0) >= settings.maxInFlightPerCompany) return false;
-      send(delivery);
-      return true;
-    });
   }
 
   function send(delivery: ClaimedDelivery): void {
@@ -231,14 +190,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         const companyLeft = (inFlightByCompany.get(companyId) ?? 1) - 1;
         if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
         else inFlightByCompany.delete(companyId);
-        held.finished(configId, now());
-        dispatch();
-        // Claims refill in batches: once an endpoint has run low on what it holds ahead and is down
-        // to half its slots, or the deliverer to half of its own (crossing it, or empty), rather
-        // than one claim for each request that ends.
+        // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
+        // half of its own (crossing it, or empty), rather than one claim for each request that ends.
         const total = inFlightCount();
-        const endpointLow = held.low(configId, now()) && (inFlightByConfig.get(configId) ?? 0) <= Math.floor(settings.maxInFlightPerEndpoint / 2);
-        if (endpointLow || total === Math.floor(settings.maxInFlight / 2) || total === 0) wake();
+        if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wake();
       });
     running.add(attempt);
   }
@@ -287,8 +242,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         setInterval(announced, settings.pollMs),
         setInterval(
           () => {
-            if (inFlightCount() === 0 && held.size() === 0) return;
-            queue.renewLeases(owner, [...leased, ...held.ids()], now() + settings.leaseMs).catch((error: unknown) => {
+            if (inFlightCount() === 0) return;
+            queue.renewLeases(owner, [...leased], now() + settings.leaseMs).catch((error: unknown) => {
               log.warn({ err: error }, 'leases could not be renewed');
             });
           },

@@ -19,13 +19,6 @@ export interface DeliverySettings {
   /** ...and to the endpoints of one company together, so one tenant's slow endpoints cannot take every slot. */
   readonly maxInFlightPerCompany: number;
   readonly leaseMs: number;
-  /**
-   * At most this many deliveries of one endpoint claimed ahead of sending, held under the lease for
-   * when a slot frees (as many as it finished in half of claimAheadMaxAgeMs): 2 x the per-endpoint limit by default.
-   */
-  readonly claimAheadPerEndpoint?: number;
-  /** How long a delivery claimed ahead may wait to be sent before it is given back (its configuration read again): 500 ms by default. */
-  readonly claimAheadMaxAgeMs?: number;
   /** How often a deliverer looks for work nobody announced (another SQLite process, expired leases). */
   readonly pollMs: number;
   /** Delivered, dropped and failed deliveries are kept this long for the attempt log and resend. */

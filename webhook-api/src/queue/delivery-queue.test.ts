@@ -145,35 +145,6 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(none).toEqual([]);
   });
 
-  it('claims ahead: perConfig plus what a configuration is to have held ahead, less what is in flight or held', async () => {
-    const fast = await linked(7, [{}]);
-    const other = await linked(8, [{}]);
-    await store.deliveries.ingest([...Array.from({ length: 12 }, () => point(7)), point(8)], now);
-    const claimed = await store.deliveries.claim({
-      owner: 'a',
-      now,
-      leaseMs: 10_000,
-      limit: 100,
-      perConfig: 4,
-      inFlight: new Map([[fast.id, 2]]),
-      ahead: new Map([[fast.id, 5]]),
-    });
-    expect(claimed.filter((c) => c.config.id === fast.id)).toHaveLength(7);
-    expect(claimed.filter((c) => c.config.id === other.id)).toHaveLength(1);
-  });
-
-  it('gives back the leases of the deliveries named, only its own, so another deliverer takes them at once', async () => {
-    await linked(7, [{}]);
-    await store.deliveries.ingest([point(7), point(7)], now);
-    const [kept, given] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
-    if (!kept || !given) throw new Error('nothing claimed');
-    expect(await store.deliveries.giveBack('b', [given.id])).toBe(0);
-    expect(await store.deliveries.giveBack('a', [given.id])).toBe(1);
-    const taken = await store.deliveries.claim({ owner: 'b', now: now + 1, ...claimAll });
-    expect(taken.map((c) => c.id)).toEqual([given.id]);
-    expect(await store.deliveries.settle('a', [settlement(kept.id, 'delivered')], now + 2)).toEqual(new Set([kept.id]));
-  });
-
   it('claims at most perCompany of one company’s configurations together, less what is in flight', async () => {
     const first = await linked(7, [{}]);
     const second = await linked(7, [{}]);

@@ -88,10 +88,8 @@ export interface ClaimRequest {
   readonly limit: number;
   /** At most this many of one configuration... */
   readonly perConfig: number;
-  /** ...less what this deliverer already has in flight (or holds) for it... */
+  /** ...less what this deliverer already has in flight for it. */
   readonly inFlight: ReadonlyMap<string, number>;
-  /** ...plus this many more of a configuration, claimed ahead of sending them. */
-  readonly ahead?: ReadonlyMap<string, number>;
   /** At most this many of one company's configurations together (no bound by default)... */
   readonly perCompany?: number;
   /** ...less what this deliverer already has in flight for the company. */
@@ -125,8 +123,6 @@ export interface DeliveryQueue {
   settle(owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
   release(owner: string): Promise<number>;
-  /** Gives back the leases `owner` holds on `ids` (claimed ahead, held too long to be sent by what was claimed). */
-  giveBack(owner: string, ids: readonly string[]): Promise<number>;
   /** When the next queued delivery becomes due or its lease expires (epoch ms), if any is queued. */
   nextDueAt(): Promise<number | undefined>;
   pageAttempts(

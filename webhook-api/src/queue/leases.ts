@@ -1,5 +1,5 @@
 // A deliverer's leases, the same statements in both dialects: renewed while its requests are in
-// flight, given back at a clean shutdown (or when held ahead too long), and when the next queued delivery falls due (or a lease
+// flight, given back at a clean shutdown, and when the next queued delivery falls due (or a lease
 // runs out) so an idle deliverer knows when to look again.
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -19,14 +19,6 @@ export const releaseLeases =
   (driver: SqlDriver): DeliveryQueue['release'] =>
   (owner) =>
     driver.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'queued'`, [owner]);
-
-export const giveBack =
-  (driver: SqlDriver): DeliveryQueue['giveBack'] =>
-  (owner, ids) =>
-    driver.run(
-      `UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE ${driver.dialect.idIn('id', '$2')} AND lease_owner = $1 AND state = 'queued'`,
-      [owner, JSON.stringify(ids.map((id) => ({ id })))],
-    );
 
 export const nextDueAt =
   (driver: SqlDriver): DeliveryQueue['nextDueAt'] =>

@@ -5,7 +5,7 @@ import { pageAttempts } from './attempt-log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { prune, stats } from './housekeeping.ts';
 import { ingest } from './ingest.ts';
-import { giveBack, nextDueAt, releaseLeases, renewLeases } from './leases.ts';
+import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 import { resend } from './resend.ts';
 import { retryNow } from './retry-now.ts';
@@ -19,7 +19,6 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     ingest: ingest(deps),
     renewLeases: renewLeases(driver),
     release: releaseLeases(driver),
-    giveBack: giveBack(driver),
     nextDueAt: nextDueAt(driver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),

@@ -49,19 +49,14 @@ export const claim =
   async (request) => {
     const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
     if (limit <= 0) return [];
-    const ahead = request.ahead ?? new Map<string, number>();
-    const free = [...new Set([...inFlight.keys(), ...ahead.keys()])].map((cfg) => ({
-      cfg,
-      n: Math.max(0, perConfig + (ahead.get(cfg) ?? 0) - (inFlight.get(cfg) ?? 0)),
-    }));
-    const most = Math.max(perConfig, ...free.map(({ n }) => n));
+    const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
     const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
     const claimed = await driver.transaction(
       (tx) =>
         tx.all(statement, [
           now,
           JSON.stringify(free),
-          claimWindow(limit, most),
+          claimWindow(limit, perConfig),
           perConfig,
           limit,
           owner,

@@ -13,17 +13,14 @@ export const claim =
   async (request) => {
     const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
     if (limit <= 0) return [];
-    const ahead = request.ahead ?? new Map<string, number>();
-    const limitOf = (cfg: string) => perConfig + (ahead.get(cfg) ?? 0);
-    const full = [...inFlight].filter(([cfg, n]) => n >= limitOf(cfg)).map(([cfg]) => ({ cfg }));
-    const most = Math.max(perConfig, ...[...ahead.values()].map((n) => perConfig + n));
+    const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
     const leased = await driver.transaction(async (tx) => {
       const due = await tx.all(
         `SELECT id, webhook_config_id FROM deliveries
          WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
            AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
          ORDER BY next_attempt_at, rowid LIMIT $3`,
-        [now, JSON.stringify(full), claimWindow(limit, most)],
+        [now, JSON.stringify(full), claimWindow(limit, perConfig)],
       );
       const configs = new Map<string, StoredConfig>();
       const points = new Map<string, string[]>();
@@ -41,7 +38,7 @@ export const claim =
         if (!config) continue;
         const ofConfig = byConfig.get(config.id) ?? 0;
         const ofCompany = byCompany.get(config.companyId) ?? 0;
-        if (ofConfig >= limitOf(config.id) || ofCompany >= perCompany) continue;
+        if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
         byConfig.set(config.id, ofConfig + 1);
         byCompany.set(config.companyId, ofCompany + 1);
         const taken = await tx.one(`UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`, [

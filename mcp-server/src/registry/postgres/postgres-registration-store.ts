@@ -1,0 +1,220 @@
+// The registrations in PostgreSQL, shared by every replica of the gateway (DATABASE_URL). Each
+// write that needs room runs under one lock of the schema's, with its room check, so replicas
+// racing for the last places never pass a limit together; each change NOTIFYs the other replicas
+// as it commits. Expiry is judged by the database's now(). A database that cannot be reached is
+// STORE_UNAVAILABLE, never the tool service's fault.
+import type { Logger } from '@platform/shared';
+import type { Tool__Output } from '@platform/proto';
+import pg from 'pg';
+import { roomProblem, type Occupant } from '../registration-room.ts';
+import type { LiveRegistration, RegistrationStore, StoredRegistration } from '../registration-store.ts';
+import { RegistryError } from '../registry-errors.ts';
+import { changesChannel, listenForChanges } from './registry-notifications.ts';
+import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from './registry-schema.ts';
+
+export interface PostgresRegistrationStoreOptions {
+  readonly logger: Logger;
+  /** The schema of the registrations' table; mcp_registry by default (tests take one each). */
+  readonly schema?: string;
+  /** How often a replica reads the registrations again without being told to (a safety net). Default 30 000. */
+  readonly reconcileMs?: number;
+  /** How long a connection or a statement may take. Default 5 000. */
+  readonly timeoutMs?: number;
+}
+
+/** SQLSTATE classes 08 (connection), 53 (resources), 57P0x (shutdown) and socket errors: the database, not the request. */
+function isOutage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && (/^(08|53|57P0)/.test(code) || code === '57014' || code.startsWith('E'))) return true;
+  return error instanceof Error && /Connection terminated|timeout|not queryable|Cannot use a pool after calling end/i.test(error.message);
+}
+
+const unavailable = (error: unknown): never => {
+  if (error instanceof RegistryError || !isOutage(error)) throw error;
+  throw new RegistryError('STORE_UNAVAILABLE', undefined, { cause: error });
+};
+
+const columns = `registration_id, service_name, app_client_id, app_key, callback_address, granted_ttl_seconds, bytes, token`;
+
+const storedOf = (row: Record<string, unknown>): StoredRegistration => ({
+  registrationId: String(row.registration_id),
+  serviceName: String(row.service_name),
+  appClientId: String(row.app_client_id),
+  appKey: String(row.app_key),
+  callbackAddress: String(row.callback_address),
+  grantedTtlSeconds: Number(row.granted_ttl_seconds),
+  bytes: Number(row.bytes),
+  token: String(row.token),
+});
+
+const liveOf = (row: Record<string, unknown>): LiveRegistration => ({ ...storedOf(row), expiresInMs: Number(row.expires_in_ms) });
+
+/** Connects and creates the schema when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
+export async function openPostgresRegistrationStore(connectionString: string, options: PostgresRegistrationStoreOptions): Promise<RegistrationStore> {
+  const { logger, schema = defaultRegistrySchema, reconcileMs = 30_000, timeoutMs = 5_000 } = options;
+  if (!plainSchemaName.test(schema)) throw new TypeError(`openPostgresRegistrationStore: schema must be a plain name (got ${schema})`);
+  const table = `${schema}.registrations`;
+  const channel = changesChannel(schema);
+  const pool = new pg.Pool({
+    connectionString,
+    max: 4,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1_000,
+    idle_in_transaction_session_timeout: timeoutMs * 2,
+    keepAlive: true,
+  });
+  // Without a listener, an idle connection that fails (a restart of the server) would end the process.
+  pool.on('error', (error) => {
+    logger.warn({ err: error }, 'a connection to the registrations database failed; the next query opens another');
+  });
+  try {
+    const client = await pool.connect();
+    try {
+      await applyRegistrySchema(client, schema);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`the registrations database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
+  }
+
+  let closing: Promise<void> | undefined;
+  const rows = async (text: string, values: unknown[] = []) => (await pool.query<Record<string, unknown>>(text, values).catch(unavailable)).rows;
+  const liveColumns = `${columns}, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms`;
+  /** `work` in a transaction holding the registrations' lock: one writer that needs room at a time. */
+  const locked = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect().catch(unavailable);
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [table]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      const outage = isOutage(error);
+      if (!outage) await client.query('ROLLBACK').catch(() => undefined);
+      client.release(outage ? (error as Error) : undefined);
+      return unavailable(error);
+    }
+  };
+  /** The live registrations' occupants, and the one of the same service, which a new registration replaces. */
+  const occupantsFor = async (client: pg.ClientBase, appClientId: string, serviceName: string) => {
+    const { rows: live } = await client.query<Record<string, unknown>>(`SELECT app_client_id, service_name, bytes FROM ${table} WHERE expires_at > now()`);
+    let replacing: Occupant | undefined;
+    const occupants = live.map((row) => {
+      const occupant: Occupant = { appClientId: String(row.app_client_id), bytes: Number(row.bytes) };
+      if (occupant.appClientId === appClientId && row.service_name === serviceName) replacing = occupant;
+      return occupant;
+    });
+    return { occupants, replacing };
+  };
+
+  return {
+    live: async () => (await rows(`SELECT ${liveColumns} FROM ${table} WHERE expires_at > now()`)).map(liveOf),
+
+    async toolsOf(registrationIds) {
+      const found = await rows(`SELECT registration_id, tools FROM ${table} WHERE registration_id = ANY($1::text[])`, [registrationIds]);
+      return new Map(found.map((row) => [String(row.registration_id), JSON.parse(String(row.tools)) as Tool__Output[]]));
+    },
+
+    async find(registrationId) {
+      const [row] = await rows(`SELECT ${liveColumns} FROM ${table} WHERE registration_id = $1 AND expires_at > now()`, [registrationId]);
+      return row && liveOf(row);
+    },
+
+    async checkRoom({ appClientId, serviceName, bytes }, rules) {
+      const client = await pool.connect().catch(unavailable);
+      try {
+        const { occupants, replacing } = await occupantsFor(client, appClientId, serviceName);
+        const problem = roomProblem(occupants, { appClientId, bytes, replacing }, rules);
+        if (problem) throw problem;
+      } catch (error) {
+        return unavailable(error);
+      } finally {
+        client.release();
+      }
+    },
+
+    add(registration, rules) {
+      const { tools, ...stored } = registration;
+      return locked(async (client) => {
+        const { occupants, replacing } = await occupantsFor(client, stored.appClientId, stored.serviceName);
+        const problem = roomProblem(occupants, { appClientId: stored.appClientId, bytes: stored.bytes, replacing }, rules);
+        if (problem) throw problem;
+        // The same service's row goes, live or expired (the pair is unique); only a live one was replaced.
+        const { rows: gone } = await client.query<Record<string, unknown>>(
+          `DELETE FROM ${table} WHERE app_client_id = $1 AND service_name = $2 RETURNING registration_id, expires_at > now() AS live`,
+          [stored.appClientId, stored.serviceName],
+        );
+        await client.query(
+          `INSERT INTO ${table} (${columns}, tools, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $6::int * interval '1 second')`,
+          [
+            stored.registrationId,
+            stored.serviceName,
+            stored.appClientId,
+            stored.appKey,
+            stored.callbackAddress,
+            stored.grantedTtlSeconds,
+            stored.bytes,
+            stored.token,
+            JSON.stringify(tools),
+          ],
+        );
+        await client.query(`SELECT pg_notify($1, '')`, [channel]);
+        const replaced = gone.find((row) => row.live === true);
+        return { replaced: replaced ? String(replaced.registration_id) : undefined };
+      });
+    },
+
+    async renew(registrationId, token) {
+      // The others are told only of a new token (the actor token they send); a later expiry they learn as they sweep.
+      const [row] = await rows(
+        `WITH old AS (SELECT registration_id, token FROM ${table} WHERE registration_id = $1 AND expires_at > now() FOR UPDATE)
+         UPDATE ${table} AS r SET token = $2, expires_at = now() + r.granted_ttl_seconds * interval '1 second'
+         FROM old WHERE r.registration_id = old.registration_id
+         RETURNING old.token <> $2 AS new_token`,
+        [registrationId, token],
+      );
+      if (row?.new_token === true) await rows(`SELECT pg_notify($1, '')`, [channel]);
+      return row !== undefined;
+    },
+
+    async remove(registrationId) {
+      const gone = await rows(`WITH gone AS (DELETE FROM ${table} WHERE registration_id = $1 RETURNING registration_id) SELECT pg_notify($2, '') FROM gone`, [
+        registrationId,
+        channel,
+      ]);
+      return gone.length > 0;
+    },
+
+    async expire() {
+      const gone = await rows(`WITH gone AS (DELETE FROM ${table} WHERE expires_at <= now() RETURNING ${columns}) SELECT gone.*, pg_notify($1, '') FROM gone`, [
+        channel,
+      ]);
+      return gone.map(storedOf);
+    },
+
+    watch: (listener) =>
+      listenForChanges(
+        {
+          connectionString,
+          channel,
+          connectionTimeoutMs: timeoutMs,
+          reconcileMs,
+          onConnectionLost: (error) => {
+            logger.warn({ err: error }, 'the connection that hears of other replicas’ registrations was lost; connecting again, then reading them all');
+          },
+        },
+        listener,
+      ).catch(unavailable),
+
+    close() {
+      closing ??= pool.end();
+      return closing;
+    },
+  };
+}

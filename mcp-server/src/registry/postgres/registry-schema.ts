@@ -1,0 +1,44 @@
+// The registrations' table in PostgreSQL, in a schema of the gateway's own (mcp_registry), created
+// when a replica starts if it is not there yet: idempotent, and one replica at a time, so replicas
+// starting together do not race on the catalog. Expiry is a time of the database's (expires_at,
+// compared to now()), never a replica's clock.
+import type pg from 'pg';
+
+/** A schema name the registry's statements may quote as they are: lower-case, digits and '_'. */
+export const plainSchemaName = /^[a-z_][a-z0-9_]{0,40}$/;
+
+export const defaultRegistrySchema = 'mcp_registry';
+
+const schemaStatements = (schema: string) => `
+  CREATE SCHEMA IF NOT EXISTS ${schema};
+  CREATE TABLE IF NOT EXISTS ${schema}.registrations (
+    registration_id TEXT PRIMARY KEY,
+    app_client_id TEXT NOT NULL,
+    service_name TEXT NOT NULL,
+    app_key TEXT NOT NULL,
+    callback_address TEXT NOT NULL,
+    granted_ttl_seconds INTEGER NOT NULL,
+    -- What its tools take of the catalog (catalog-limits.ts), for the limits of every replica.
+    bytes INTEGER NOT NULL,
+    -- The app's newest token: the actor token of the token exchanges every replica makes for it.
+    token TEXT NOT NULL,
+    -- The service's ListTools answer as JSON, checked again by each replica as it reads it.
+    tools TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL,
+    UNIQUE (app_client_id, service_name)
+  );
+  CREATE INDEX IF NOT EXISTS registrations_expiry ON ${schema}.registrations (expires_at);
+`;
+
+/** Creates what is missing, holding a lock of the schema's name so that one replica at a time does. */
+export async function applyRegistrySchema(client: pg.ClientBase, schema: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${schema}.schema`]);
+    await client.query(schemaStatements(schema));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

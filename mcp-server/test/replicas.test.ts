@@ -1,0 +1,167 @@
+// Two replicas of the gateway on one PostgreSQL: a service registered at one is listed by both, a
+// heartbeat at the other renews it (and hands both the app's new token), its expiry is seen by
+// both, each announces every change to its own MCP clients, and registrations racing at both for
+// an app's last places never pass the limit. Real gateways, real MCP SDK clients, the real platform.
+import * as grpc from '@grpc/grpc-js';
+import { devSecrets, personToken, seedWithToolPublishers, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
+import { createLogger } from '@platform/shared';
+import { listenOnFreePort, until } from '@platform/shared/testing';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
+import { openPostgresRegistrationStore } from '../src/registry/index.ts';
+import { loadMcpServerSettings } from '../src/settings.ts';
+import { bearer, freshSchema, registryClient, sampleTool, startGateway, startRawToolService, startToolService, tokenOf } from './registry-harness.ts';
+
+let databaseUrl = '';
+beforeAll(async () => {
+  databaseUrl = await freshDatabase(inject('postgresUrl'));
+});
+
+const started: { close(): Promise<void> | void }[] = [];
+afterEach(async () => {
+  for (const part of started.splice(0).reverse()) await part.close();
+});
+
+interface Replica {
+  readonly gateway: McpGateway;
+  readonly registryAddress: string;
+  readonly mcpUrl: string;
+}
+
+/** One replica: its own HTTP port and registry, the registrations on `schema`; every replica answers to the public URL `publicUrl`. */
+async function startReplica(
+  platform: RunningPlatform,
+  schema: string,
+  publicUrl: string,
+  http: Awaited<ReturnType<typeof listenOnFreePort>>,
+): Promise<Replica> {
+  const settings = loadMcpServerSettings({
+    MCP_PUBLIC_URL: publicUrl,
+    PLATFORM_API_BASE_URL: platform.issuer,
+    MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
+    REGISTRY_ADDRESS: '127.0.0.1:0',
+    LOG_LEVEL: 'silent',
+  });
+  const logger = createLogger({ name: 'mcp-server', level: 'silent' });
+  const registrationStore = await openPostgresRegistrationStore(databaseUrl, { logger, schema });
+  const gateway = createMcpGateway({ settings, logger, registrationStore });
+  http.server.on('request', gateway.app);
+  const registry = await gateway.registry.serve(settings.registryAddress);
+  started.push({ close: () => http.close() }, { close: () => gateway.close() }, registry);
+  return { gateway, registryAddress: registry.address, mcpUrl: `${http.url}/mcp` };
+}
+
+/** An MCP client of one replica, counting the list_changed notifications it receives. */
+async function connect(replica: Replica, token: string, era: 'legacy' | 'modern') {
+  const client = new Client({ name: 'replica-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const transport = new StreamableHTTPClientTransport(new URL(replica.mcpUrl), { authProvider: { token: () => Promise.resolve(token) } });
+  await client.connect(transport);
+  started.push(client);
+  const seen = { changes: 0 };
+  client.setNotificationHandler('notifications/tools/list_changed', () => {
+    seen.changes += 1;
+  });
+  if (era === 'modern') await client.listen({ toolsListChanged: true });
+  else await until(() => replica.gateway.sessions().streams > 0, 'the session’s GET stream is open');
+  const names = async () => (await client.listTools()).tools.map((tool) => tool.name);
+  return { seen, names, sessionId: transport.sessionId };
+}
+
+describe('two gateway replicas on one PostgreSQL', () => {
+  it('list what was registered at either, renew at the other, see expiry together, and tell their own clients each time', async () => {
+    const [httpA, httpB] = [await listenOnFreePort(), await listenOnFreePort()];
+    // Both answer to one public URL (as behind the balancer): one person token serves at either.
+    const publicUrl = `${httpA.url}/mcp`;
+    const platform = await startPlatform({ seed: seedWithToolPublishers('fleet-insights'), env: { PLATFORM_EXTRA_RESOURCES: publicUrl } });
+    started.push(platform);
+    const schema = freshSchema();
+    const a = await startReplica(platform, schema, publicUrl, httpA);
+    const b = await startReplica(platform, schema, publicUrl, httpB);
+    const accessToken = await personToken(platform.issuer, 'oscar', { resource: publicUrl });
+    const atA = await connect(a, accessToken, 'legacy');
+    const atB = await connect(b, accessToken, 'modern');
+
+    // A 2025-11-25 session lives in the replica that opened it: the other does not know it (the balancer pins sessions).
+    const elsewhere = await fetch(b.mcpUrl, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+        'mcp-session-id': atA.sessionId ?? '',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toMatchObject({ error: { message: 'Session not found' } });
+
+    // Registered at A; listed at both, and announced by both.
+    const service = await startToolService({
+      platform,
+      gatewayAddress: a.registryAddress,
+      serviceName: 'shared',
+      tools: [sampleTool('alpha')],
+      register: false,
+      app: 'fleet-insights',
+    });
+    started.push({ close: () => service.close(1_000) });
+    const registrar = { a: registryClient(a.registryAddress), b: registryClient(b.registryAddress) };
+    started.push(registrar.a, registrar.b);
+    const first = await tokenOf(platform, 'fleet-insights');
+    const answer = await registrar.a.register({ serviceName: 'shared', callbackAddress: service.address, ttlSeconds: 1 }, bearer(first));
+    if (!answer.ok) throw new Error(answer.details);
+    const { registrationId } = answer.value;
+    await until(() => b.gateway.registry.catalog().byName('fleet-insights__alpha') !== undefined, 'B lists the tool registered at A');
+    expect(await atA.names()).toContain('fleet-insights__alpha');
+    expect(await atB.names()).toContain('fleet-insights__alpha');
+    await until(() => atA.seen.changes >= 1 && atB.seen.changes >= 1, 'both replicas announced the new tool to their clients');
+
+    // A heartbeat at B renews it, and A sends the app's new token from then on.
+    const second = await tokenOf(platform, 'fleet-insights');
+    expect(await registrar.b.heartbeat(registrationId, bearer(second))).toEqual({ ok: true, value: { ttlSeconds: 1 } });
+    await until(() => a.gateway.registry.catalog().byName('fleet-insights__alpha')?.service.actorToken() === second, 'A holds the token of the heartbeat at B');
+
+    // No heartbeat after: it expires by the database's time, at both, announced by both.
+    const before = { a: atA.seen.changes, b: atB.seen.changes };
+    await until(
+      () => [a, b].every((replica) => replica.gateway.registry.catalog().byName('fleet-insights__alpha') === undefined),
+      'both replicas dropped the expired registration',
+      15_000,
+    );
+    await until(() => atA.seen.changes > before.a && atB.seen.changes > before.b, 'both replicas announced the removal');
+    expect(await atB.names()).not.toContain('fleet-insights__alpha');
+    expect(await registrar.a.heartbeat(registrationId, bearer(second))).toMatchObject({ ok: false, code: grpc.status.NOT_FOUND });
+  }, 60_000);
+
+  it('never let registrations racing at both replicas pass an app’s limit', async () => {
+    const platform = await startPlatform({ seed: seedWithToolPublishers('fleet-insights') });
+    started.push(platform);
+    const schema = freshSchema();
+    const logger = createLogger({ name: 'mcp-server', level: 'silent' });
+    const replicas = await Promise.all(
+      [0, 1].map(async () =>
+        startGateway(platform.issuer, { maxRegistrationsPerApp: 3, store: await openPostgresRegistrationStore(databaseUrl, { logger, schema }) }),
+      ),
+    );
+    started.push(...replicas);
+    const service = await startRawToolService({ tools: [{ name: 'probe', description: 'A probe.', inputSchemaJson: '{"type":"object"}' }] });
+    started.push(service);
+    const [atA, atB] = replicas.map((replica) => registryClient(replica.address));
+    if (!atA || !atB) throw new Error('two replicas');
+    started.push(atA, atB);
+    const token = bearer(await tokenOf(platform, 'fleet-insights'));
+
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? atA : atB).register({ serviceName: `racer-${i}`, callbackAddress: service.address, ttlSeconds: 60 }, token),
+      ),
+    );
+
+    expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
+    expect(answers.flatMap((answer) => (answer.ok ? [] : [answer.code]))).toEqual(Array(7).fill(grpc.status.RESOURCE_EXHAUSTED));
+    await until(() => replicas.every((replica) => replica.registry.services().length === 3), 'both replicas hold the three registrations');
+  }, 60_000);
+});

@@ -1,0 +1,148 @@
+// start:pg's balancer for real: HAProxy, with the configuration start:pg generates, in front of two
+// gateway processes sharing their registrations in PostgreSQL. A tool service registers through it;
+// MCP SDK clients list and call through it on both revisions; one gateway is killed (SIGKILL) and
+// the stateless revision's calls go on through the other, while the 2025-11-25 session it held is
+// answered 404 and a new one works.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
+import { freshDatabase } from '@platform/devtools/postgres-cluster';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/shared';
+import { closedPort, until } from '@platform/shared/testing';
+import { createToolApp, defineTool } from '@platform/shared/tools';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { z } from 'zod';
+import { haproxyConfig } from '../src/haproxy-config.ts';
+import { repoRoot } from '../src/stack.ts';
+
+const closers: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+});
+
+/** A process of the test's, stopped after it; its output kept for the failure message. */
+function started(command: string, args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(command, [...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit');
+  closers.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  });
+  return { child, output: () => output };
+}
+
+const healthy = async (url: string) => (await fetch(url).catch(() => undefined))?.ok === true;
+
+async function mcpClient(mcpUrl: string, token: string, era: 'legacy' | 'modern') {
+  const client = new Client({ name: 'balanced-test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: { token: () => Promise.resolve(token) } });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return { client, sessionId: transport.sessionId };
+}
+
+const echoed = async (client: Client, text: string) => {
+  const result = await client.callTool({ name: 'echo', arguments: { text } });
+  expect(result.isError, JSON.stringify(result)).toBeFalsy();
+  return JSON.stringify(result.structuredContent);
+};
+
+describe('two gateways behind HAProxy', () => {
+  it('take registrations and calls through it on both revisions, and one going down costs only its 2025-11-25 sessions', async () => {
+    const databaseUrl = await freshDatabase(inject('postgresUrl'));
+    const [mcpPort, registryPort, ...replicaPorts] = await Promise.all(Array.from({ length: 6 }, () => closedPort()));
+    const mcpUrl = `http://127.0.0.1:${mcpPort ?? 0}/mcp`;
+    const platform = await startPlatform({ env: { PLATFORM_EXTRA_RESOURCES: mcpUrl } });
+    closers.push(() => platform.close());
+
+    const replicas = [0, 1].map((index) => ({
+      http: { host: '127.0.0.1', port: replicaPorts[index * 2] ?? 0 },
+      registry: { host: '127.0.0.1', port: replicaPorts[index * 2 + 1] ?? 0 },
+    }));
+    const gateways = replicas.map(({ http, registry }) =>
+      started(process.execPath, [join(repoRoot, 'mcp-server/src/main.ts')], {
+        MCP_PORT: String(http.port),
+        REGISTRY_ADDRESS: `127.0.0.1:${registry.port}`,
+        MCP_PUBLIC_URL: mcpUrl,
+        PLATFORM_API_BASE_URL: platform.issuer,
+        MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+      }),
+    );
+    const config = join(mkdtempSync(join(tmpdir(), 'haproxy-')), 'haproxy.cfg');
+    writeFileSync(
+      config,
+      haproxyConfig({ mcp: { host: '127.0.0.1', port: mcpPort ?? 0 }, registry: { host: '127.0.0.1', port: registryPort ?? 0 }, replicas }),
+    );
+    const balancer = started('haproxy', ['-db', '-f', config], {});
+    for (const [index, { http }] of replicas.entries()) {
+      await until(() => healthy(`http://127.0.0.1:${http.port}/health`), `gateway ${index + 1} is up: ${gateways[index]?.output() ?? ''}`, 30_000);
+    }
+    await until(() => healthy(`http://127.0.0.1:${mcpPort ?? 0}/health`), `HAProxy passes requests on: ${balancer.output()}`, 30_000);
+
+    // The tool service registers (and heartbeats) through the balancer, at whichever gateway it reaches.
+    const settings = loadPlatformMcpSettings({
+      PLATFORM_API_BASE_URL: platform.issuer,
+      APP_CLIENT_ID: 'webhook-tools',
+      APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+      SERVICE_NAME: 'balanced',
+      GATEWAY_ADDRESS: `127.0.0.1:${registryPort ?? 0}`,
+      CALLBACK_ADDRESS: '127.0.0.1:0',
+      TOOL_REGISTRATION_TTL_SECONDS: '30',
+    });
+    const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'balanced', level: 'silent' }) });
+    app.registerTools([
+      defineTool({
+        name: 'echo',
+        title: 'Echo',
+        description: 'Echoes its text.',
+        inputSchema: z.strictObject({ text: z.string() }),
+        annotations: { readOnlyHint: true },
+        handler: ({ text }) => ({ echoed: text }),
+      }),
+    ]);
+    const serving = await app.serve({ register: true });
+    closers.push(() => serving.close(1_000));
+
+    const token = await personToken(platform.issuer, 'oscar', { resource: mcpUrl });
+    const modern = await mcpClient(mcpUrl, token, 'modern');
+    await until(async () => (await modern.client.listTools()).tools.some((tool) => tool.name === 'echo'), 'the balanced tool is listed', 15_000);
+    // Round robin: consecutive stateless calls reach both gateways, and each knows the tool.
+    for (const text of ['one', 'two', 'three', 'four']) expect(await echoed(modern.client, text)).toContain(text);
+    const legacy = await mcpClient(mcpUrl, token, 'legacy');
+    expect((await legacy.client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
+    expect(await echoed(legacy.client, 'pinned')).toContain('pinned');
+
+    // The gateway holding the session goes down hard.
+    const sessionRequest = (url: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          'mcp-session-id': legacy.sessionId ?? '',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+      });
+    const holder = (await sessionRequest(`http://127.0.0.1:${replicas[0]?.http.port ?? 0}/mcp`)).status === 404 ? 1 : 0;
+    gateways[holder]?.child.kill('SIGKILL');
+
+    // Stateless calls go on through the other gateway.
+    for (const text of ['five', 'six', 'seven', 'eight']) expect(await echoed(modern.client, text)).toContain(text);
+    // The session is unknown there: 404, as for any unknown session; a new session works.
+    const orphaned = await sessionRequest(mcpUrl);
+    expect(orphaned.status).toBe(404);
+    expect(await orphaned.json()).toMatchObject({ error: { message: 'Session not found' } });
+    const again = await mcpClient(mcpUrl, token, 'legacy');
+    expect(await echoed(again.client, 'new session')).toContain('new session');
+  }, 120_000);
+});
