@@ -272,6 +272,7 @@ try {
       sequentialSeconds,
       loadSeconds,
       setTracing: (on) => ask<TracingFigures>({ kind: 'tracing', on }),
+      cpuMicros: async () => (await sample()).cpuMicros,
     });
   } finally {
     await Promise.all(tracingClients.map((client) => client.close().catch(() => undefined)));

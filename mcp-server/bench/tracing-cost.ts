@@ -13,6 +13,8 @@ export interface TracingCostOptions {
   readonly sequentialSeconds: number;
   readonly loadSeconds: number;
   setTracing(on: boolean): Promise<TracingFigures>;
+  /** The servers process's CPU time so far, in µs. */
+  cpuMicros(): Promise<number>;
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -22,7 +24,10 @@ export async function reportTracingCost(options: TracingCostOptions): Promise<bo
   const { clients, rounds, inFlightPerClient } = options;
   const [first] = clients;
   if (!first) throw new Error('no client');
-  const figures = { off: { sequential: [] as LoadFigures[], load: [] as LoadFigures[] }, on: { sequential: [] as LoadFigures[], load: [] as LoadFigures[] } };
+  const figures = {
+    off: { sequential: [] as LoadFigures[], load: [] as LoadFigures[], cpu: [] as number[] },
+    on: { sequential: [] as LoadFigures[], load: [] as LoadFigures[], cpu: [] as number[] },
+  };
   const spansBefore = (await options.setTracing(false)).spans;
   let callsTraced = 0;
   for (let round = 0; round < rounds; round++) {
@@ -30,7 +35,9 @@ export async function reportTracingCost(options: TracingCostOptions): Promise<bo
       await options.setTracing(mode === 'on');
       await callLoad(clients, inFlightPerClient, 0.3); // warm the switched path
       const sequential = await callLoad([first], 1, options.sequentialSeconds);
+      const cpuBefore = await options.cpuMicros();
       const load = await callLoad(clients, inFlightPerClient, options.loadSeconds);
+      figures[mode].cpu.push(((await options.cpuMicros()) - cpuBefore) / load.calls);
       figures[mode].sequential.push(sequential);
       figures[mode].load.push(load);
       if (mode === 'on') callsTraced += sequential.calls + load.calls;
@@ -43,6 +50,10 @@ export async function reportTracingCost(options: TracingCostOptions): Promise<bo
   console.log(`  p50 latency, sequential: ${p50.off.toFixed(3)} ms off, ${p50.on.toFixed(3)} ms on`);
   console.log(
     `  calls/s, ${inFlightPerClient * clients.length} in flight: ${rate.off.toFixed(0)} off, ${rate.on.toFixed(0)} on (${(rate.on / rate.off).toFixed(3)}x)`,
+  );
+  const cpu = { off: median(figures.off.cpu), on: median(figures.on.cpu) };
+  console.log(
+    `  servers' CPU time per call under load: ${cpu.off.toFixed(0)} µs off, ${cpu.on.toFixed(0)} µs on (${cpu.on >= cpu.off ? '+' : ''}${(cpu.on - cpu.off).toFixed(0)} µs)`,
   );
   console.log(`  about ${(spans / Math.max(1, callsTraced)).toFixed(1)} spans exported per traced call (${spans} in all)`);
   return printTarget({ name: 'gateway p50 with tracing on', figure: p50.on / p50.off, unit: 'x', of: 'tracing off', atMost: 1.1, digits: 3 });

@@ -28,7 +28,7 @@ import { delegationFailure, toolResult } from './tool-results/index.ts';
 import { createToolServicePool, type ToolServicePool } from './tool-services/index.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/gateway-metrics.ts';
 import { tracedCallTool } from './observability/gateway-tracing.ts';
-import { traceMcpRequests } from './observability/mcp-request-telemetry.ts';
+import { carryRequestContext, traceMcpRequests } from './observability/mcp-request-telemetry.ts';
 
 export interface McpGatewayOptions {
   readonly settings: McpServerSettings;
@@ -70,7 +70,10 @@ function observedRequireCaller(observe: RequestHandler, guard: RequestHandler): 
   return (req, res, next) => {
     let checked: unknown;
     observe(req, res, () => {
-      checked = guard(req, res, next);
+      checked = guard(req, res, (error?: unknown) => {
+        carryRequestContext(req);
+        next(error);
+      });
     });
     return checked;
   };

@@ -9,6 +9,7 @@ import { clip } from '@platform/shared';
 import { callerInfoOf } from '../http/require-caller.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import { inMcpSpan, lookUp } from '../observability/gateway-tracing.ts';
+import { requestContextOf } from '../observability/mcp-request-telemetry.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
 const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
@@ -35,9 +36,11 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
   const mcp = new McpServer(serverInfo, { capabilities: { tools: { listChanged: true } }, instructions });
   const { server } = mcp;
   server.setRequestHandler('tools/list', (request, ctx) =>
-    inMcpSpan('tools/list', request.params, async () => ({ tools: await gateway.list(callerRequest(ctx)) })),
+    inMcpSpan('tools/list', request.params, requestContextOf(ctx.http?.authInfo?.extra), async () => ({ tools: await gateway.list(callerRequest(ctx)) })),
   );
-  server.setRequestHandler('tools/call', (request, ctx) => inMcpSpan('tools/call', request.params, () => call(request, ctx)));
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    inMcpSpan('tools/call', request.params, requestContextOf(ctx.http?.authInfo?.extra), () => call(request, ctx)),
+  );
   const call = async (request: CallToolRequest, ctx: ServerContext) => {
     const { name } = request.params;
     const tool = lookUp(name, () => options.catalog().byName(name));

@@ -3,14 +3,14 @@
 // gRPC CallTool as an rpc client span whose context travels in the call's metadata.
 import { status } from '@grpc/grpc-js';
 import { clip } from '@platform/shared';
-import { extractTraceContext, inSpan, SpanKind, SpanStatusCode, trace, traceContext, tracer, type Link } from '@platform/shared/observability';
+import { extractTraceContext, inSpan, SpanKind, SpanStatusCode, trace, traceContext, tracer, type Context, type Link } from '@platform/shared/observability';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
 
-/** The parent a client asked for in `_meta` (the W3C fields), linked to the HTTP span it arrived in; else the active context. */
-function parentOf(meta: unknown) {
+/** The parent a client asked for in `_meta` (the W3C fields), linked to the HTTP span it arrived in; else that HTTP span. */
+function parentOf(meta: unknown, request: Context | undefined) {
   const carrier = meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : undefined;
-  const active = traceContext.active();
+  const active = request ?? traceContext.active();
   if (typeof carrier?.traceparent !== 'string') return { parent: active, links: [] as Link[] };
   const parent = extractTraceContext({ traceparent: carrier.traceparent, tracestate: carrier.tracestate });
   if (!trace.getSpanContext(parent)) return { parent: active, links: [] as Link[] };
@@ -19,9 +19,14 @@ function parentOf(meta: unknown) {
 }
 
 /** Runs one MCP method's handler in its span: `tools/call get_device`, `tools/list`. */
-export function inMcpSpan<T>(method: string, params: { name?: unknown; _meta?: unknown } | undefined, work: () => Promise<T>): Promise<T> {
+export function inMcpSpan<T>(
+  method: string,
+  params: { name?: unknown; _meta?: unknown } | undefined,
+  request: Context | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
   const tool = typeof params?.name === 'string' ? clip(params.name, 128) : undefined;
-  const { parent, links } = parentOf(params?._meta);
+  const { parent, links } = parentOf(params?._meta, request);
   return inSpan(
     tool === undefined ? method : `${method} ${tool}`,
     {
