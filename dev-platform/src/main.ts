@@ -5,6 +5,8 @@ import { createDevPlatform } from './dev-platform.ts';
 import { ClientsFileError } from './provider-store.ts';
 import { loadSeedFile } from './seed.ts';
 import { loadDevPlatformSettings } from './settings.ts';
+import { createMetricsHandler, loadMetricsSettings, withMetrics } from '@platform/tool-sdk/observability';
+import { createPlatformMetrics } from './platform-metrics.ts';
 
 const service = 'dev-platform';
 endWithParent(); // started by npm start's runner: gone with it
@@ -12,13 +14,21 @@ endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDevPlatformSettings(process.env));
 const seed = exitOnStartupFailure(service, () => loadSeedFile(settings.seedPath, process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
+const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(process.env, 'PLATFORM_')).access;
+const metrics = createPlatformMetrics();
 const platform = await createDevPlatform({ settings, seed, logger }).catch((error: unknown) => {
   if (error instanceof ClientsFileError) failStartup(service, new Error(`PLATFORM_CLIENTS_FILE: ${error.message}`));
   throw error;
 });
 
 const servers = [
-  { server: createServer(platform.app), port: settings.port, portVariable: 'PLATFORM_PORT', what: `issuer and platform API ${settings.issuer}` },
+  // GET /metrics beside the issuer and API, only when PLATFORM_METRICS_TOKEN (or PLATFORM_METRICS_PUBLIC=true) says who may read it.
+  {
+    server: createServer(withMetrics(metrics.counting(platform.app), metricsAccess && createMetricsHandler(metrics.registry, metricsAccess))),
+    port: settings.port,
+    portVariable: 'PLATFORM_PORT',
+    what: `issuer and platform API ${settings.issuer}`,
+  },
   { server: createServer(platform.aiApp), port: settings.aiPort, portVariable: 'PLATFORM_AI_PORT', what: `AI service ${settings.aiBaseUrl}` },
   // The back channel: the same issuer and API over TLS for services across a network. Its
   // discovery document still names the issuer above; only the endpoints follow the address asked.

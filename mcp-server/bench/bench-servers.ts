@@ -26,6 +26,7 @@ import { loadMcpServerSettings } from '../src/settings.ts';
 import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
 import { createBareMcpServer } from './bare-mcp-server.ts';
 import { startCountingProxy } from './counting-proxy.ts';
+import { createTracingSwitch, type TracingFigures } from './tracing-switch.ts';
 
 export interface ServersReady {
   /** The gateway's MCP endpoint. */
@@ -50,7 +51,9 @@ export type ServersRequest =
   /** The gRPC leg alone: CallTool of the no-op from this process, as the gateway sends it, `inFlight` at a time. */
   | { readonly kind: 'grpc-leg'; readonly inFlight: number; readonly seconds: number }
   /** The gRPC hop's floor: sequential CallTool, as the gateway sends it, of a grpc-js server that answers at once (no SDK). */
-  | { readonly kind: 'grpc-floor'; readonly seconds: number };
+  | { readonly kind: 'grpc-floor'; readonly seconds: number }
+  /** Tracing on (every span sampled, exported to a counting no-op) or off; answers the spans exported so far. */
+  | { readonly kind: 'tracing'; readonly on: boolean };
 
 export interface ServersSample {
   /** User + system CPU time of this process so far. */
@@ -254,7 +257,10 @@ async function measureGrpcFloor(seconds: number): Promise<GrpcFloorFigures> {
   return { p50Micros: (sorted[Math.floor(sorted.length / 2)] ?? Number.NaN) * 1000 };
 }
 
-async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures | GrpcFloorFigures> {
+const tracing = createTracingSwitch();
+
+async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures | GrpcFloorFigures | TracingFigures> {
+  if (request.kind === 'tracing') return tracing.set(request.on);
   if (request.kind === 'grpc-leg') return measureGrpcLeg(request.inFlight, request.seconds);
   if (request.kind === 'grpc-floor') return measureGrpcFloor(request.seconds);
   if (request.gc) globalThis.gc?.();

@@ -20,6 +20,8 @@ import { printTarget } from '@platform/devtools/bench-targets';
 import type { GrpcFloorFigures, GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
 import { callLoad, type LoadFigures } from './tool-call-load.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { reportTracingCost } from './tracing-cost.ts';
+import type { TracingFigures } from './tracing-switch.ts';
 
 const rounds = 3;
 const sequentialSeconds = 1.5;
@@ -264,6 +266,20 @@ try {
       `\nThe gRPC hop's floor: sequential CallTool from the servers process, with the delegated token and the gateway's deadline, of a grpc-js` +
       ` server that answers at once (no SDK): p50 ${grpcFloor.p50Micros.toFixed(0)} µs.`,
   );
+  const tracingClients = await Promise.all(ready.tokens.map((token) => connect(ready.gatewayUrl, 'modern', token)));
+  try {
+    await reportTracingCost({
+      clients: tracingClients,
+      rounds,
+      inFlightPerClient,
+      sequentialSeconds,
+      loadSeconds,
+      setTracing: (on) => ask<TracingFigures>({ kind: 'tracing', on }),
+      cpuMicros: async () => (await sample()).cpuMicros,
+    });
+  } finally {
+    await Promise.all(tracingClients.map((client) => client.close().catch(() => undefined)));
+  }
   const cold = results.filter((result) => coldRequests(result.platform) > 0);
   if (cold.length > 0) {
     console.error(`\nnot warm: token exchanges or GET /api/me during the measured rounds (${cold.map((result) => result.era).join(', ')})`);

@@ -5,11 +5,14 @@ import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenO
 import { createMcpGateway } from './mcp-gateway.ts';
 import { openPostgresRegistrationStore } from './registry/index.ts';
 import { loadMcpServerSettings } from './settings.ts';
+import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/tool-sdk/observability';
 
 const service = 'mcp-server';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
+const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(process.env, 'MCP_')).access;
+const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
 // With DATABASE_URL, the registrations are shared by every replica of the gateway on that database.
 const { databaseUrl } = settings;
 const registrationStore =
@@ -19,7 +22,8 @@ const registrationStore =
 const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }) });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
-const server = createServer(gateway.app);
+// GET /metrics beside the MCP endpoint, only when MCP_METRICS_TOKEN (or MCP_METRICS_PUBLIC=true) says who may read it.
+const server = createServer(withMetrics(gateway.app, metricsAccess && createMetricsHandler(gateway.metrics.registry, metricsAccess)));
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'MCP_PORT' }));
 logger.info(
   { registry: registry.address, registrations: registrationStore ? 'postgresql' : 'memory' },
@@ -36,5 +40,6 @@ stopOnSignals({
       await closed;
     },
     () => registry.close(),
+    () => telemetry.shutdown(),
   ],
 });

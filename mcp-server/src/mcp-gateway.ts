@@ -13,7 +13,7 @@ import {
   type Logger,
   type Timers,
 } from '@platform/tool-sdk';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { isPlatformError } from '@platform/tool-sdk';
 import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
 import { createHttpApp } from './http/http-app.ts';
@@ -27,6 +27,9 @@ import { createToolRegistry, type RegistrationStore, type ToolRegistry } from '.
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
 import { createToolServicePool, type ToolServicePool } from './tool-services/index.ts';
+import { createGatewayMetrics, type GatewayMetrics } from './observability/gateway-metrics.ts';
+import { tracedCallTool } from './observability/gateway-tracing.ts';
+import { carryRequestContext, traceMcpRequests } from './observability/mcp-request-telemetry.ts';
 
 export interface McpGatewayOptions {
   readonly settings: McpServerSettings;
@@ -49,6 +52,8 @@ export interface McpGateway {
   /** The HTTP face: the MCP endpoint and the protected-resource metadata. */
   readonly app: Express;
   readonly registry: ToolRegistry;
+  /** The Prometheus metrics; main.ts serves them on /metrics when the settings allow it. */
+  readonly metrics: GatewayMetrics;
   /** Open 2025-11-25 sessions, their GET streams, and open 2026-07-28 subscriptions/listen streams. */
   sessions(): { readonly open: number; readonly streams: number; readonly listens: number };
   /** Ends the sessions and streams, the registry and the tool services' channels. */
@@ -60,6 +65,20 @@ const answerEnvelopeBytes = 64 * 1024;
 /** Tool arguments travel to the tool service in one message; it takes at most 1 MiB. */
 const maxBodyBytes = 1024 * 1024;
 const scope = 'api';
+
+/** The request's span and count start before the caller check, so the check is part of the request's trace. */
+function observedRequireCaller(observe: RequestHandler, guard: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    let checked: unknown;
+    observe(req, res, () => {
+      checked = guard(req, res, (error?: unknown) => {
+        carryRequestContext(req);
+        next(error);
+      });
+    });
+    return checked;
+  };
+}
 
 export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   const { settings, logger } = options;
@@ -90,6 +109,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     ...time,
     ...(options.timers && { timers: options.timers }),
   });
+  const metrics = createGatewayMetrics({
+    catalog: () => {
+      const { tools } = registry.catalog();
+      return { services: new Set(tools.map((tool) => tool.service.registrationId)).size, tools: tools.length };
+    },
+    sessions: () => ({ open: legacy.size, streams: streams.open.get, listens: streams.open.listen }),
+  });
   const delegatedTokens = createDelegatedTokens({
     issuerUrl: settings.issuerUrl,
     clientId: settings.clientId,
@@ -97,18 +123,29 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     timeoutMs: settings.httpTimeoutMs,
     ...(backChannel && { fetch: backChannel }),
     ...time,
+    observe: {
+      asked: (cached) => {
+        metrics.exchange(cached);
+      },
+      exchanged: (seconds, ok) => {
+        metrics.exchange(false, seconds, ok ? 'ok' : 'error');
+      },
+    },
   });
   const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds, ...time });
   const gateway = createToolGateway({
     catalog: () => registry.catalog(),
     delegatedTokens,
     permissionsOf: (token, appClientId) => permissions.permissionsOf(token, appClientId),
-    callTool: (address, request, token, callOptions) => toolServices.callTool(address, request, token, callOptions),
+    callTool: tracedCallTool((address, request, token, callOptions) => toolServices.callTool(address, request, token, callOptions), metrics),
     toolResult: (answer, tool, resultOptions) => toolResult(answer, tool, { ...resultOptions, maxResultBytes: settings.maxToolResultBytes }),
     delegationFailure,
     failureCode: (error) => (isDelegationError(error) ? error.code : isPlatformError(error) ? error.code : 'UNEXPECTED'),
     callTimeoutMs: settings.toolCallTimeoutMs,
     logger: logger.child({ part: 'tools' }),
+    observe: (tool, service, outcome, seconds) => {
+      metrics.toolCall(tool, service, outcome, seconds);
+    },
   });
   const newServer = () => createGatewayServer({ gateway, catalog: () => registry.catalog() });
 
@@ -119,6 +156,9 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     cacheTtlSeconds: settings.meCacheTtlSeconds,
     actor: 'person-only',
     ...time,
+    observe: (cached) => {
+      metrics.callerCheck(cached);
+    },
   });
   const streams = createStreamGuard({
     maxPerCaller: settings.maxStreamsPerCaller,
@@ -160,7 +200,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     allowedHosts: settings.allowedHosts,
     allowedOrigins: settings.allowedOrigins,
     protectedResource,
-    requireCaller: requireCaller(checkCaller, { resourceMetadataUrl: protectedResource.metadataUrl, scope }),
+    requireCaller: observedRequireCaller(
+      traceMcpRequests(new URL(settings.publicUrl).pathname, metrics),
+      requireCaller(checkCaller, { resourceMetadataUrl: protectedResource.metadataUrl, scope }),
+    ),
     modern,
     legacy,
     streams,
@@ -171,6 +214,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   return {
     app,
     registry,
+    metrics,
     sessions: () => ({ open: legacy.size, streams: streams.open.get, listens: streams.open.listen }),
     async close() {
       unsubscribe();

@@ -11,10 +11,13 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
+import { loadDemoTracePort } from './script-settings.ts';
 import { runDemo } from './demo-flow.ts';
 import { demoNextSteps } from './demo-next-steps.ts';
 import { devSecretsFile, readDevSecrets } from '@platform/devtools/dev-secrets';
 import { locateStack, type LocatedStack } from './stack-locator.ts';
+import { printOneTrace, startTraceReceiver, traceHint, traceVariables } from './demo-trace.ts';
+import type { OtlpReceiver } from './otlp-receiver.ts';
 import { demoPerson, repoRoot, stackAddresses, type Environment } from './stack.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 
@@ -26,22 +29,23 @@ const fail = (message: string, code = 1): never => {
 
 const env: Environment = process.env;
 
-function commandLine(): { start: boolean; stack: LocatedStack } {
+function commandLine(): { start: boolean; trace: boolean; stack: LocatedStack } {
   let start: boolean;
+  let trace: boolean;
   try {
-    start = parseArgs({ options: { start: { type: 'boolean', default: false } } }).values.start;
+    ({ start, trace } = parseArgs({ options: { start: { type: 'boolean', default: false }, trace: { type: 'boolean', default: false } } }).values);
   } catch (error) {
-    return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start])`, 2);
+    return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start] [--trace])`, 2);
   }
   try {
     // A stack the demo starts is placed by the variables, as npm start places it.
-    if (start) return { start, stack: { addresses: stackAddresses(env, 'embedded'), found: '', unreachable: '' } };
-    return { start, stack: locateStack(env) };
+    if (start) return { start, trace, stack: { addresses: stackAddresses(env, 'embedded'), found: '', unreachable: '' } };
+    return { start, trace, stack: locateStack(env) };
   } catch (error) {
     return fail(`npm run demo: ${(error as Error).message}`, 2);
   }
 }
-const { start, stack: located } = commandLine();
+const { start, trace, stack: located } = commandLine();
 const at = located.addresses;
 
 async function platformAnswers(): Promise<boolean> {
@@ -60,13 +64,13 @@ interface StartedStack {
  * npm start as a child in a process group of its own (a Ctrl-C reaches the demo, which cleans up
  * before it stops the stack), its output into a log file; resolves once the stack is ready.
  */
-async function startStack(): Promise<StartedStack> {
+async function startStack(extraEnv: Record<string, string>): Promise<StartedStack> {
   const logFile = join(repoRoot, 'data/demo-stack.log');
   mkdirSync(join(repoRoot, 'data'), { recursive: true, mode: 0o700 });
   print(`starting the stack (npm start; its output goes to ${logFile})`);
   const child = spawn(process.execPath, [sourceCondition, join(repoRoot, 'scripts/src/start-all-main.ts')], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env,
+    env: { ...env, ...extraEnv },
     detached: true,
   });
   const exited = once(child, 'exit');
@@ -96,12 +100,20 @@ process.on('SIGINT', () => {
 });
 
 let stack: StartedStack | undefined;
+let receiver: OtlpReceiver | undefined;
 let failed = false;
 try {
+  if (trace) {
+    const port = loadDemoTracePort(env);
+    receiver = await startTraceReceiver(port).catch((error: unknown) => {
+      throw new Error(`the trace receiver could not listen on 127.0.0.1:${port} (${(error as Error).message}); set DEMO_TRACE_PORT to another port`);
+    });
+    if (!start) print(traceHint(receiver));
+  }
   if (start) {
     if (await platformAnswers())
       throw new Error(`something already answers at ${at.platformUrl}: run npm run demo without --start against it, or stop it first`);
-    stack = await startStack();
+    stack = await startStack(receiver ? traceVariables(receiver) : {});
   } else if (await platformAnswers()) {
     print(located.found);
   } else {
@@ -113,6 +125,7 @@ try {
   print(`The telemetry demo, against ${at.mcpUrl}\n`);
   await runDemo({ addresses: at, ingestToken, print, signal: interrupt.signal });
   print('\nDemo complete: every step was seen.\n');
+  if (receiver) await printOneTrace(at, receiver, demoPerson, print);
   for (const line of demoNextSteps(at, demoPerson)) print(line);
 } catch (error) {
   failed = true;
@@ -123,5 +136,6 @@ try {
     stack.child.kill('SIGTERM');
     await stack.exited;
   }
+  await receiver?.close();
 }
 process.exit(interrupt.signal.aborted ? 130 : failed ? 1 : 0);

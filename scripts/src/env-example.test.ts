@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { platformMcpVariables } from '@platform/tool-sdk';
+import { metricsAccessVariables, telemetryVariables, toolMetricsVariables } from '@platform/tool-sdk/observability';
 import { describe, expect, it } from 'vitest';
 import { devPlatformVariables } from '../../dev-platform/src/settings.ts';
 import { mcpServerVariables } from '../../mcp-server/src/settings.ts';
@@ -20,6 +21,10 @@ const declaredByLoaders: Readonly<Record<string, readonly string[]>> = {
   'tool-service': toolServiceVariables,
   'webhook-api': webhookApiVariables,
   'the deliverer': delivererVariables,
+  'tracing (every service)': telemetryVariables,
+  'the tool SDK’s metrics': toolMetricsVariables,
+  'mcp-server’s metrics': metricsAccessVariables('MCP_'),
+  'dev-platform’s metrics': metricsAccessVariables('PLATFORM_'),
 };
 
 describe('.env.example', () => {

@@ -9,12 +9,22 @@ const outputShape = {
   LOG_FORMAT: setting.text.refine((value) => value === 'json' || value === 'pretty', 'must be json or pretty').default('pretty'),
 };
 
+/** The demo's --trace receiver (OTLP/HTTP JSON on 127.0.0.1). */
+const demoTraceShape = {
+  DEMO_TRACE_PORT: setting.httpPort.default(4919),
+};
+
 const localPostgresShape = {
   STACK_POSTGRES_PORT: setting.port.refine((port) => port !== 0, 'must not be 0: the cluster keeps its port between runs').default(5433),
 };
 
 /** Every variable the scripts declare, the stack's placement among them: .env.example lists each. */
-export const scriptVariables: readonly string[] = Object.freeze([...placementVariables, ...Object.keys(outputShape), ...Object.keys(localPostgresShape)]);
+export const scriptVariables: readonly string[] = Object.freeze([
+  ...placementVariables,
+  ...Object.keys(outputShape),
+  ...Object.keys(demoTraceShape),
+  ...Object.keys(localPostgresShape),
+]);
 
 /** How the services' output is shown: their raw JSON lines, or formatted for a person. Throws SETTINGS_INVALID. */
 export function loadOutputFormat(env: Environment): OutputFormat {
@@ -24,4 +34,9 @@ export function loadOutputFormat(env: Environment): OutputFormat {
 /** The port of start:pg's own PostgreSQL cluster, used when DATABASE_URL is unset. Throws SETTINGS_INVALID. */
 export function loadLocalPostgresPort(env: Environment): number {
   return parseEnvironment(localPostgresShape, env).STACK_POSTGRES_PORT;
+}
+
+/** The port of the demo's --trace receiver. Throws SETTINGS_INVALID. */
+export function loadDemoTracePort(env: Environment): number {
+  return parseEnvironment(demoTraceShape, env).DEMO_TRACE_PORT;
 }

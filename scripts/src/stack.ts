@@ -78,7 +78,13 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 const entry = (path: string) => join(repoRoot, path);
 
 /** Secrets the services need that no seed names: generated once like the seed's. */
-export const serviceSecretNames: readonly string[] = ['WEBHOOK_INGEST_TOKEN', 'WEBHOOK_METRICS_TOKEN'];
+export const serviceSecretNames: readonly string[] = [
+  'WEBHOOK_INGEST_TOKEN',
+  'WEBHOOK_METRICS_TOKEN',
+  'MCP_METRICS_TOKEN',
+  'METRICS_TOKEN',
+  'PLATFORM_METRICS_TOKEN',
+];
 
 /** The variables that place the stack's processes, in the services' own settings vocabulary. */
 const placement = {
@@ -211,6 +217,7 @@ export function stackProcesses(
       // MCP clients that registered once (mcp-remote, an agent desktop) can sign in again after a restart.
       PLATFORM_CLIENTS_FILE: env.PLATFORM_CLIENTS_FILE || join(env.WEBHOOK_DATA_DIR || 'data', 'platform-clients.json'),
       ...Object.fromEntries(seed.secretNames.map((name) => [name, secrets[name] ?? ''])),
+      PLATFORM_METRICS_TOKEN: env.PLATFORM_METRICS_PUBLIC === 'true' ? '' : (secrets.PLATFORM_METRICS_TOKEN ?? ''),
     },
     listens: [
       { host: s.PLATFORM_HOST, port: s.PLATFORM_PORT, variable: 'PLATFORM_PORT' },
@@ -263,6 +270,7 @@ export function stackProcesses(
     ...platformApi,
     MCP_PUBLIC_URL: at.mcpUrl,
     MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
+    MCP_METRICS_TOKEN: env.MCP_METRICS_PUBLIC === 'true' ? '' : (secrets.MCP_METRICS_TOKEN ?? ''),
     ...(grpcTls && grpcTlsEnv(grpcTls, 'gateway')),
   };
   const gatewayReady = (origin: string): ReadyProbe => ({ kind: 'http', url: `${origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` });
@@ -283,6 +291,12 @@ export function stackProcesses(
       ];
 
   const callback = splitHostPort(at.toolServiceAddress);
+  // The tool service's /metrics: on METRICS_PORT, else the port after its gRPC one; the generated token unless opened.
+  const toolMetrics = {
+    METRICS_HOST: env.METRICS_HOST || callback.host,
+    METRICS_PORT: env.METRICS_PORT || String(callback.port + 1),
+    METRICS_TOKEN: env.METRICS_PUBLIC === 'true' ? '' : (secrets.METRICS_TOKEN ?? ''),
+  };
   const tools: StackProcess = {
     name: 'tool-service',
     entry: entry('tool-service/src/main.ts'),
@@ -295,9 +309,13 @@ export function stackProcesses(
       GATEWAY_ADDRESS: env.GATEWAY_ADDRESS || at.registryAddress,
       CALLBACK_ADDRESS: at.toolServiceAddress,
       WEBHOOK_API_BASE_URL: env.WEBHOOK_API_BASE_URL || (at.webhookApiUrls[0] ?? ''),
+      ...toolMetrics,
       ...(grpcTls && grpcTlsEnv(grpcTls, 'tool-service')),
     },
-    listens: [{ host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' }],
+    listens: [
+      { host: callback.host, port: callback.port, variable: 'CALLBACK_ADDRESS' },
+      { host: toolMetrics.METRICS_HOST, port: Number(toolMetrics.METRICS_PORT), variable: 'METRICS_PORT' },
+    ],
     ready: { kind: 'tools', mcpUrl: at.mcpUrl, platformUrl: at.platformUrl, person: seed.person },
     serves: `gRPC${grpcTls ? ' over mutual TLS' : ''} ${at.toolServiceAddress} (webhook tools, registered at the gateway)`,
   };

@@ -53,11 +53,17 @@ async function freePorts(count: number): Promise<number> {
   }
 }
 
+/** One free loopback port below the ephemeral range (the demo's trace receiver). */
+export const freePort = () => freePorts(1);
+
 /** The secrets the tests' stacks run with: the seed's, an ingest and a metrics token. */
 export const stackSecrets: Readonly<Record<string, string>> = {
   ...devSecrets,
   WEBHOOK_INGEST_TOKEN: 'test-ingest-token-of-the-stack',
   WEBHOOK_METRICS_TOKEN: 'test-metrics-token-of-the-stack',
+  MCP_METRICS_TOKEN: 'test-gateway-metrics-token-of-the-stack',
+  METRICS_TOKEN: 'test-tool-metrics-token-of-the-stack',
+  PLATFORM_METRICS_TOKEN: 'test-platform-metrics-token-of-the-stack',
 };
 
 /** Only what a person's shell would carry: no variable of the test run leaks into a command. */
@@ -72,7 +78,7 @@ export async function stackEnvironment(extra: Record<string, string> = {}): Prom
     freePorts(1),
     freePorts(4),
     freePorts(1),
-    freePorts(1),
+    freePorts(2), // the tool service's gRPC port, and its /metrics on the next
     freePorts(1),
     freePorts(4),
   ]);

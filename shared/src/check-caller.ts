@@ -9,6 +9,7 @@ import type { Clock } from './clock.ts';
 import { parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
 import type { HttpClient } from './http-client.ts';
 import { fetchCaller } from './resolve-caller.ts';
+import { inSpan } from './observability/tracing.ts';
 
 /**
  * `error` follows RFC 6750 section 3.1: none when no credential was sent, `invalid_request` for a
@@ -45,6 +46,8 @@ export interface CallerCheckOptions {
   /** Default 'any'. */
   readonly actor?: ActorRule;
   readonly clock?: Clock;
+  /** Told of each check that reached the cache: whether the platform was asked (a miss) or not (a hit); for a metric. */
+  readonly observe?: (cached: boolean) => void;
 }
 
 /** Checks an `Authorization` header: the caller, or why the credential is refused. */
@@ -83,7 +86,16 @@ export function createCallerCheck(options: CallerCheckOptions): CallerCheck {
 
     // The scheme is part of the key: the same string as a bearer and as an API token are different credentials.
     const key = credential.scheme === 'Bearer' ? credential.token : `ApiToken ${credential.token}`;
-    const caller = await cache.resolve(key, () => fetchCaller(credential.token, httpClient, apiBaseUrl, credential.scheme));
+    const caller = await inSpan('caller check', {}, async (span) => {
+      let asked = false;
+      const answer = await cache.resolve(key, () => {
+        asked = true;
+        return fetchCaller(credential.token, httpClient, apiBaseUrl, credential.scheme);
+      });
+      span.setAttribute('platform.cache.hit', !asked);
+      options.observe?.(!asked);
+      return answer;
+    });
     if (!caller) return refusal('invalid_token', 'the token is invalid or expired');
     if (!caller.audience.some((aud) => withoutTrailingSlash(aud) === audience)) return refusal('invalid_token', 'the token was not issued for this service');
     if (actor === 'person-only' && caller.actor) return refusal('invalid_token', 'a delegated token is not accepted here');

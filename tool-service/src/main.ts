@@ -1,18 +1,23 @@
 // Composition root of the tool service: settings, logger, the app's identity and its tools, then
 // gRPC on CALLBACK_ADDRESS (registered at the gateway) until a signal stops it.
 import { createLogger, endWithParent, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
+import { loadTelemetrySettings, loadToolMetricsSettings, startTelemetry } from '@platform/tool-sdk/observability';
 import { loadToolServiceSettings } from './settings.ts';
 
 const service = 'tool-service';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadToolServiceSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
+const metrics = exitOnStartupFailure(service, () => loadToolMetricsSettings(process.env));
+const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, settings.serviceName)));
 // The tools are imported here, not at the top: a bad definition (defineTool checks each as it is
 // made) then stops the start with one line naming the tool and the field, not a stack trace.
 const app = await exitOnStartupFailure(service, async () => {
   const { createToolService } = await import('./tool-service.ts');
-  return createToolService({ settings, identity: platformAppIdentity(settings), logger });
+  return createToolService({ settings, identity: platformAppIdentity(settings), logger, metrics });
 });
 const serving = await exitOnStartupFailure(service, () => app.serve());
 
-stopOnSignals({ logger, steps: [() => serving.close()] });
+if (serving.metricsPort !== undefined) logger.info({ port: serving.metricsPort }, 'serving /metrics');
+
+stopOnSignals({ logger, steps: [() => serving.close(), () => telemetry.shutdown()] });

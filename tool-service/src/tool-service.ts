@@ -18,6 +18,8 @@ export interface ToolServiceOptions {
   readonly httpClient?: HttpClient;
   /** Registry retry and call timing; the defaults suit production. */
   readonly registration?: ToolAppOptions['registration'];
+  /** Prometheus metrics of the calls, on their own port when set. */
+  readonly metrics?: ToolAppOptions['metrics'];
 }
 
 export function createToolService(options: ToolServiceOptions): ToolApp {
@@ -29,6 +31,7 @@ export function createToolService(options: ToolServiceOptions): ToolApp {
     platformApiBaseUrls: { [webhookApiPart]: settings.webhookApiBaseUrl },
     ...(options.httpClient && { httpClient: options.httpClient }),
     ...(options.registration && { registration: options.registration }),
+    ...(options.metrics && { metrics: options.metrics }),
   });
   app.registerTools([...webhookTools, ...deviceLinkTools, ...scopeTools, ...deliveryTools, ...platformTools(identity)]);
   return app;

@@ -14,6 +14,7 @@ import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
+import { tracedDriver } from './store/traced-driver.ts';
 
 /** The configuration store, with the delivery queue in the same database; closing it closes both. */
 export interface WebhookDatabase extends WebhookStore {
@@ -27,13 +28,13 @@ export interface StoreSettings {
 }
 
 export async function openSqliteDatabase(path: string, options: SqliteStoreOptions = {}): Promise<WebhookDatabase> {
-  const driver = await openSqliteDriver(path, options);
+  const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
   return { ...createSqliteWebhookStore(driver), deliveries: createSqliteDeliveryQueue(driver) };
 }
 
 export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
-  return { ...createPostgresWebhookStore(driver), deliveries: createPostgresDeliveryQueue(driver) };
+  return { ...createPostgresWebhookStore(tracedDriver(driver, 'postgresql')), deliveries: createPostgresDeliveryQueue(driver) };
 }
 
 export function openDatabase(settings: StoreSettings, logger: Logger): Promise<WebhookDatabase> {

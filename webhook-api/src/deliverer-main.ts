@@ -8,12 +8,14 @@ import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
 import { loadDelivererSettings } from './settings.ts';
+import { loadTelemetrySettings, startTelemetry } from '@platform/tool-sdk/observability';
 import { openDatabase, openVault } from './database.ts';
 
 const service = 'webhook-deliverer';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
+const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
@@ -31,4 +33,4 @@ const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
 logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at ${localOrigin(settings.host, settings.port)}`);
 
-stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => database.close()] });
+stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => database.close(), () => telemetry.shutdown()] });

@@ -22,12 +22,14 @@ import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './http/device-directory.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
 import { loadWebhookApiSettings } from './settings.ts';
+import { loadTelemetrySettings, startTelemetry } from '@platform/tool-sdk/observability';
 import { openDatabase, openVault } from './database.ts';
 
 const service = 'webhook-api';
 endWithParent(); // started by npm start's runner: gone with it
 const settings = exitOnStartupFailure(service, () => loadWebhookApiSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
+const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 
@@ -89,5 +91,6 @@ stopOnSignals({
       await Promise.all([closeServer(server), tlsServer && closeServer(tlsServer), delivery?.stop()]);
     },
     () => database.close(),
+    () => telemetry.shutdown(),
   ],
 });

@@ -5,6 +5,7 @@
 // failures are never kept.
 import { hash } from 'node:crypto';
 import { isLoopbackHost, systemClock, type Clock } from '@platform/tool-sdk';
+import { inSpan, tracer } from '@platform/tool-sdk/observability';
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'openid-client';
 import type { ServiceEndpoint } from '../remote-tools.ts';
@@ -40,6 +41,13 @@ export interface DelegatedTokensOptions {
   readonly maxEntries?: number;
   /** The fetch implementation; the global one (undici) by default. */
   readonly fetch?: typeof globalThis.fetch;
+  /** Told of each token asked for (reused from the cache or not) and each exchange's duration: the gateway's metrics. */
+  readonly observe?: DelegationObserver;
+}
+
+export interface DelegationObserver {
+  asked(cached: boolean): void;
+  exchanged(seconds: number, ok: boolean): void;
 }
 
 interface HeldToken {
@@ -92,6 +100,8 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
 
   const exchange = async (callerToken: string, service: DelegationTarget): Promise<HeldToken> => {
     const actorToken = service.actorToken();
+    const started = performance.now();
+    let ok = false;
     try {
       const response = await oauth.genericGrantRequest(await discover(), tokenExchangeGrant, {
         subject_token: callerToken,
@@ -105,30 +115,46 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
       // expires_in as sent, not openid-client's count from real time, so an injected clock governs renewal.
       const lifetime = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : 0;
       const renewMargin = Math.min(maxRenewMarginSeconds, lifetime / 4);
+      ok = true;
       return { value: response.access_token, renewAt: clock() + (lifetime - renewMargin) * 1000 };
     } catch (error) {
       throw classifyExchangeError(error, service.appClientId, { callerToken, actorToken });
+    } finally {
+      options.observe?.exchanged((performance.now() - started) / 1000, ok);
     }
+  };
+
+  /** The exchange under way for `key`, or a new one: concurrent requests share it. */
+  const exchangeShared = (key: string, callerToken: string, service: DelegationTarget): Promise<string> => {
+    let pending = inflight.get(key);
+    if (!pending) {
+      pending = exchange(callerToken, service)
+        .then((token) => {
+          // A token of unknown lifetime is used once and not kept.
+          const keptFor = token.renewAt - clock();
+          if (keptFor > 0) held.set(key, token, { ttl: keptFor });
+          return token.value;
+        })
+        .finally(() => inflight.delete(key));
+      inflight.set(key, pending);
+    }
+    return pending;
   };
 
   return {
     get(callerToken, service) {
       const key = keyOf(callerToken, service.appClientId);
       const kept = held.get(key);
-      if (kept && kept.renewAt > clock()) return Promise.resolve(kept.value);
-      let pending = inflight.get(key);
-      if (!pending) {
-        pending = exchange(callerToken, service)
-          .then((token) => {
-            // A token of unknown lifetime is used once and not kept.
-            const keptFor = token.renewAt - clock();
-            if (keptFor > 0) held.set(key, token, { ttl: keptFor });
-            return token.value;
-          })
-          .finally(() => inflight.delete(key));
-        inflight.set(key, pending);
+      const attributes = { 'platform.app.client_id': service.appClientId };
+      if (kept && kept.renewAt > clock()) {
+        options.observe?.asked(true);
+        tracer()
+          .startSpan('token exchange', { attributes: { ...attributes, 'platform.cache.hit': true } })
+          .end();
+        return Promise.resolve(kept.value);
       }
-      return pending;
+      options.observe?.asked(false);
+      return inSpan('token exchange', { attributes: { ...attributes, 'platform.cache.hit': false } }, () => exchangeShared(key, callerToken, service));
     },
     forget(callerToken, appClientId, refused) {
       const key = keyOf(callerToken, appClientId);

@@ -4,10 +4,12 @@
 // protocol layer (`mcp.server`, the SDK's per-method escape hatch) rather than by registerTool:
 // each JSON Schema is listed exactly as its service published it, the list is filtered for the
 // caller on every request, and the service validates the arguments against that same schema.
-import { McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolRequest, type ServerContext } from '@modelcontextprotocol/server';
 import { clip } from '@platform/tool-sdk';
 import { callerInfoOf } from '../http/require-caller.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
+import { inMcpSpan, lookUp } from '../observability/gateway-tracing.ts';
+import { requestContextOf } from '../observability/mcp-request-telemetry.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
 const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
@@ -33,10 +35,15 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
   const { gateway } = options;
   const mcp = new McpServer(serverInfo, { capabilities: { tools: { listChanged: true } }, instructions });
   const { server } = mcp;
-  server.setRequestHandler('tools/list', async (_request, ctx) => ({ tools: await gateway.list(callerRequest(ctx)) }));
-  server.setRequestHandler('tools/call', async (request, ctx) => {
+  server.setRequestHandler('tools/list', (request, ctx) =>
+    inMcpSpan('tools/list', request.params, requestContextOf(ctx.http?.authInfo?.extra), async () => ({ tools: await gateway.list(callerRequest(ctx)) })),
+  );
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    inMcpSpan('tools/call', request.params, requestContextOf(ctx.http?.authInfo?.extra), () => call(request, ctx)),
+  );
+  const call = async (request: CallToolRequest, ctx: ServerContext) => {
     const { name } = request.params;
-    const tool = options.catalog().byName(name);
+    const tool = lookUp(name, () => options.catalog().byName(name));
     // A name belongs to one app for good: a name no live service offers is never sent elsewhere.
     if (!tool) {
       throw new ProtocolError(
@@ -46,6 +53,6 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     }
     const result = await gateway.call(tool, request.params.arguments ?? {}, callerRequest(ctx));
     return server.projectCallToolResult(result, tool.outputSchema);
-  });
+  };
   return mcp;
 }

@@ -30,6 +30,8 @@ export interface ToolGatewayOptions {
   readonly failureCode: (error: unknown) => string;
   readonly callTimeoutMs: number;
   readonly logger: Logger;
+  /** Told how each call ended and how long it took: the gateway's metrics. */
+  readonly observe?: (tool: string, service: string, outcome: string, seconds: number) => void;
 }
 
 export interface CallerRequest {
@@ -113,6 +115,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       const started = performance.now();
       const { service } = tool;
       const log = (outcome: string, extra: Record<string, unknown> = {}) => {
+        options.observe?.(tool.exposedName, service.serviceName, outcome.split(':', 1)[0] ?? outcome, (performance.now() - started) / 1000);
         logger.info(
           {
             requestId: request.requestId,

@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolResponse__Output, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
 import { tlsRefusalReason } from '@platform/tool-sdk';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
+import { injectTraceContext } from '@platform/tool-sdk/observability';
 
 /** What CallTool sends besides the token: the tool's own name, its arguments as JSON, the MCP request id. */
 export interface ToolCallRequest {
@@ -170,6 +171,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
         try {
           const metadata = new grpc.Metadata();
           metadata.set('authorization', `Bearer ${delegatedToken}`);
+          injectTraceContext(metadata);
           channel = hold(address);
           const held = channel;
           const call = held.client.CallTool(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response?: CallToolResponse__Output) => {

@@ -6,6 +6,8 @@
 import { defaultMaxAnswerBytes, discardBody, readJson } from '../platform-answer.ts';
 import { isPlatformError } from '../errors.ts';
 import { ToolError } from './tool-errors.ts';
+import { httpClientAttributes } from '../observability/http-attributes.ts';
+import { inSpan, injectTraceHeaders, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 
 /** An HTTP method a tool may send to the platform API. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -125,13 +127,19 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
   const fetch = options.fetch ?? globalThis.fetch;
   baseOf(baseUrl);
 
-  const exchange = async (method: HttpMethod, path: string, requestOptions: PlatformRequestOptions = {}): Promise<{ body: unknown; link: string | null }> => {
+  // One client span per request, its traceparent on the request; the path only, never the query.
+  const exchange = (method: HttpMethod, path: string, requestOptions: PlatformRequestOptions = {}): Promise<{ body: unknown; link: string | null }> => {
     const url = addressWithin(baseUrl, path, requestOptions.query);
+    return inSpan(method, { kind: SpanKind.CLIENT, attributes: httpClientAttributes(method, url) }, (span) => send(method, url, requestOptions, span));
+  };
+
+  const send = async (method: HttpMethod, url: URL, requestOptions: PlatformRequestOptions, span: Span): Promise<{ body: unknown; link: string | null }> => {
     const what = `${method} ${url.pathname}`;
     // Headers, not an object: a tool's own Authorization, in any letter case, is replaced, never merged.
     const headers = new Headers({ accept: 'application/json', ...requestOptions.headers });
     headers.set('authorization', `Bearer ${token}`);
     if (requestOptions.body !== undefined) headers.set('content-type', 'application/json');
+    injectTraceHeaders(headers);
     let response: Response;
     try {
       response = await fetch(url, {
@@ -154,6 +162,8 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
         },
       );
     }
+    span.setAttribute('http.response.status_code', response.status);
+    if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     if (response.status >= 300 && response.status < 400) {
       await discardBody(response);
       throw new ToolError('UNEXPECTED_REDIRECT', `${serviceName} answered ${what} with a redirect (${response.status}), which is not followed.`, {

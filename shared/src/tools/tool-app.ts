@@ -15,6 +15,9 @@ import { createGatewayRegistration, type GatewayRegistration, type GatewayRegist
 import { ToolDefinitionError, type ToolDefinition } from './tool-definition.ts';
 import { createToolRunner } from './tool-runner.ts';
 import { startToolServer } from './tool-server.ts';
+import { createMetricsHandler, serveMetrics, type MetricsListener } from '../observability/metrics-endpoint.ts';
+import type { ToolMetricsSettings } from '../observability/metrics-settings.ts';
+import { createToolServiceMetrics } from '../observability/tool-call-telemetry.ts';
 
 /** What a tool app is built from: the settings, the app's identity, a logger. */
 export interface ToolAppOptions {
@@ -35,6 +38,8 @@ export interface ToolAppOptions {
   readonly timers?: Timers;
   /** Registry retry and call timing; the defaults suit production. */
   readonly registration?: Pick<GatewayRegistrationOptions, 'backoff' | 'callTimeoutMs'>;
+  /** Prometheus metrics of the calls (loadToolMetricsSettings): served on their own port when one is set. */
+  readonly metrics?: ToolMetricsSettings;
 }
 
 /** Where a tool app listens, and whether it registers at the gateway. */
@@ -50,6 +55,8 @@ export interface ServingToolApp {
   /** The address the service listens on, host:port. */
   readonly address: string;
   readonly registration: GatewayRegistration | undefined;
+  /** The port of the /metrics listener, when the settings gave one. */
+  readonly metricsPort: number | undefined;
   /** Stops heartbeats, refuses new calls, lets running calls finish (up to `graceMs`), then deregisters. */
   close(graceMs?: number): Promise<void>;
 }
@@ -116,6 +123,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
       if (tools.length === 0) throw new TypeError('serve: register at least one tool first');
       serving = true;
       routeGrpcLogs(logger);
+      const metrics = createToolServiceMetrics(settings.serviceName);
       const checkCaller = createCallerCheck({
         apiBaseUrl: settings.apiBaseUrl,
         audience: settings.apiBaseUrl,
@@ -124,6 +132,9 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         // Only a token delegated to this app: not a person's own, not one delegated to another app.
         actor: { clientId: settings.appClientId },
         ...(options.clock && { clock: options.clock }),
+        observe: (cached) => {
+          metrics.callerChecked(cached);
+        },
       });
       const runner = createToolRunner({
         tools,
@@ -133,6 +144,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         platformApiBaseUrls,
         httpTimeoutMs: settings.httpTimeoutMs,
         fetch: platformFetchOf(settings),
+        observer: metrics,
       });
       const tls = settings.grpcTls && createGrpcTls(settings.grpcTls);
       const server = await startToolServer(
@@ -165,14 +177,25 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
               ...options.registration,
             });
       registration?.start();
+      const { metrics: metricsSettings } = options;
+      let metricsListener: MetricsListener | undefined;
+      if (metricsSettings?.port !== undefined && metricsSettings.access !== undefined) {
+        metricsListener = await serveMetrics(createMetricsHandler(metrics.registry, metricsSettings.access), {
+          host: metricsSettings.host,
+          port: metricsSettings.port,
+          portVariable: 'METRICS_PORT',
+        });
+      }
       logger.info({ address: server.address, tools: tools.length, serviceName: settings.serviceName }, `serving ${tools.length} tools over gRPC`);
       return {
         address: server.address,
         registration,
+        metricsPort: metricsListener?.port,
         async close(graceMs) {
           // New calls are refused and running ones finish; only then is the registration withdrawn.
           await server.close(graceMs);
           await registration?.stop();
+          await metricsListener?.close();
         },
       };
     },

@@ -12,7 +12,9 @@ import { clip } from '../short-text.ts';
 import { createCallContext } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import type { ToolDefinition } from './tool-definition.ts';
-import { permissionDenied, ToolCallError } from './tool-errors.ts';
+import { permissionDenied, ToolCallError, toolCallCatalog } from './tool-errors.ts';
+import { inSpan, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
+import { toolCallSpanName, toolCallAttributes, type ToolCallObserver } from '../observability/tool-call-telemetry.ts';
 
 /** One tool call as the gateway sends it: name, arguments as JSON, the credential and the request id. */
 export interface ToolCall {
@@ -24,6 +26,8 @@ export interface ToolCall {
   readonly authorization: readonly string[];
   /** Aborted, with a ToolCallError as reason, at the deadline or when the call is cancelled. */
   readonly signal: AbortSignal;
+  /** The gateway's trace context (`traceparent`, `tracestate` metadata), the parent of this call's span. */
+  readonly traceContext?: Readonly<Record<string, string | undefined>>;
 }
 
 /** How a call ended: an answer (a result, or a tool error the agent reads), or a refusal status. */
@@ -40,6 +44,8 @@ export interface ToolRunnerOptions {
   readonly httpTimeoutMs: number;
   /** The fetch of the tools' platform API requests; the global one by default. */
   readonly fetch?: typeof globalThis.fetch | undefined;
+  /** Told how each call ended and how long it took: the service's metrics. */
+  readonly observer?: ToolCallObserver;
 }
 
 /** Runs tool calls: the caller check, the schema, the permission, then the handler. */
@@ -49,6 +55,9 @@ export interface ToolRunner {
   /** The call's outcome: a result, a tool error, or a refusal with its gRPC status. */
   call(call: ToolCall): Promise<ToolCallOutcome>;
 }
+
+/** Refusals that are this side's failure, not the caller's: the server span is marked failed. */
+const serverFaults: ReadonlySet<string> = new Set(['INTERNAL', 'UNAVAILABLE', 'DEADLINE_EXCEEDED']);
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
@@ -111,7 +120,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
   const listing = Object.freeze(options.tools.map(toolMessage));
 
-  const call = async (request: ToolCall): Promise<ToolCallOutcome> => {
+  const call = (request: ToolCall): Promise<ToolCallOutcome> =>
+    inSpan(toolCallSpanName, toolCallAttributes(request.traceContext), (span) => run(request, span));
+
+  const run = async (request: ToolCall, span: Span): Promise<ToolCallOutcome> => {
     const started = performance.now();
     const requestId = requestIdPattern.test(request.requestId) ? request.requestId : randomUUID();
     let callerId: string | undefined;
@@ -124,9 +136,11 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       if (!checked.ok) throw new ToolCallError('UNAUTHENTICATED', `the delegated token was refused: ${checked.description}`);
       const { caller, credential } = checked;
       callerId = caller.id;
+      span.setAttribute('enduser.id', caller.id);
 
       const tool = byName.get(request.name);
       if (!tool) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
+      span.setAttribute('gen_ai.tool.name', tool.name);
       const args = parseArguments(tool, request.argumentsJson);
 
       const ctx = createCallContext({
@@ -148,7 +162,11 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
-      const value = await Promise.race([tool.handler(args as never, ctx), aborted(request.signal)]);
+      const value = await inSpan(
+        `execute_tool ${tool.name}`,
+        { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
+        () => Promise.race([tool.handler(args as never, ctx), aborted(request.signal)]),
+      );
       request.signal.throwIfAborted();
       return settle({ answer: resultOf(tool, value) });
     } catch (error) {
@@ -156,7 +174,12 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     }
 
     function settle(outcome: ToolCallOutcome, error?: unknown): ToolCallOutcome {
-      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round((performance.now() - started) * 10) / 10 };
+      const seconds = (performance.now() - started) / 1000;
+      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
+      const label = 'answer' in outcome ? (outcome.answer.isError ? 'tool_error' : 'ok') : outcome.refusal.code;
+      span.setAttributes({ 'platform.outcome': label, 'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status });
+      if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
+      options.observer?.called(byName.has(request.name) ? request.name : 'unknown', label, seconds);
       if ('answer' in outcome) {
         logger.info({ ...fields, outcome: outcome.answer.isError ? 'tool_error' : 'ok' }, 'tool call');
       } else if (outcome.refusal.code === 'INTERNAL') {

@@ -107,6 +107,7 @@ export async function startToolServer(
           requestId: call.request.requestId,
           authorization: call.metadata.get('authorization').map(String),
           signal: controller.signal,
+          traceContext: { traceparent: call.metadata.get('traceparent')[0]?.toString(), tracestate: call.metadata.get('tracestate')[0]?.toString() },
         })
         .then((outcome) => {
           finished = true;

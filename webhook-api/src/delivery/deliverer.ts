@@ -10,6 +10,7 @@ import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
 import { settlementOf } from './settlement.ts';
+import { startDeliverySpan } from './delivery-tracing.ts';
 
 /** What the deliverer tells the metrics (DeliveryMetrics has these). */
 export interface AttemptMetrics {
@@ -167,14 +168,17 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     inFlightByConfig.set(configId, (inFlightByConfig.get(configId) ?? 0) + 1);
     inFlightByCompany.set(companyId, (inFlightByCompany.get(companyId) ?? 0) + 1);
     const startedAt = now();
-    const attempt = sender
-      .send(toOutgoing(delivery), shutdown.signal)
+    const span = startDeliverySpan(delivery);
+    const attempt = span
+      .run(() => sender.send(toOutgoing(delivery), shutdown.signal))
       .then((outcome) => {
+        span.settled(outcome);
         // A request cut short by the shutdown is not an attempt: its lease is given back, and it is made again.
         if (shutdown.signal.aborted && outcome.outcome === 'retrying') return;
         record(delivery, outcome, startedAt);
       })
       .catch((error: unknown) => {
+        span.failed();
         log.error({ err: error, deliveryId: delivery.id }, 'a delivery attempt failed unexpectedly; its lease runs out and it is made again');
       })
       .finally(() => {

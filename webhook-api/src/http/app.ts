@@ -17,6 +17,7 @@ import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { createWebhookRoutes } from './webhooks.routes.ts';
+import { traceRequests } from './request-tracing.ts';
 
 export interface AppDependencies {
   readonly store: WebhookStore;
@@ -73,6 +74,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use(createRequestLogging(deps.logger));
+  app.use(traceRequests());
 
   const openApi = createOpenApiDocument(deps.publicUrl);
   app.get('/v2/openapi.json', (_req, res) => {

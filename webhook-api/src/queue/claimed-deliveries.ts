@@ -21,7 +21,7 @@ export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, 
 
 /** A claimed row's columns; `sequence` is the dialect's creation order. */
 export const leasedColumns = (table: string, sequence: string) =>
-  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at']
+  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at', 'trace_context']
     .map((c) => `${table}.${c}`)
     .join(', ') + `, ${table}.${sequence} AS position`;
 
@@ -44,6 +44,7 @@ export function toClaimedDeliveries({ claimed, configs, points }: Leased): Claim
       points: its,
       attempts: Number(row.attempts),
       acceptedAt: Number(row.accepted_at),
+      traceContext: typeof row.trace_context === 'string' ? row.trace_context : null,
     });
   }
   return result;

@@ -38,6 +38,8 @@ export interface ClaimedDelivery {
   readonly attempts: number;
   /** When its first point was accepted (epoch ms): its age, and the ingest-to-delivery latency. */
   readonly acceptedAt: number;
+  /** The `traceparent` of the ingest that queued it (Realtime), for the attempt span's link; null when none was recorded. */
+  readonly traceContext?: string | null;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dropped' | 'failed';

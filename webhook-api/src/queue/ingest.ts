@@ -1,6 +1,7 @@
 // Ingest: routes the points per the scopes as they are now and queues what they match, in one
 // transaction, then tells the deliverers (in this process at once; in others through `tellOthers`,
 // which sends with the commit).
+import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { routeAndQueue } from './routing.ts';
@@ -12,10 +13,12 @@ const ingestRetries = 3;
 export const ingest =
   ({ driver, signal, tellOthers }: QueueDependencies): DeliveryQueue['ingest'] =>
   async (points, now) => {
+    // Read here, in the ingest request's context: a transaction may run its work in another's turn.
+    const traceContext = currentTraceparent() ?? null;
     for (let attempt = 1; ; attempt++) {
       try {
         const queued = await driver.transaction(async (tx) => {
-          const n = await routeAndQueue(tx, driver.dialect, points, now);
+          const n = await routeAndQueue(tx, driver.dialect, points, now, traceContext);
           if (n > 0) await tellOthers(tx);
           return n;
         });

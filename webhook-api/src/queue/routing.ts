@@ -7,11 +7,18 @@ import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
 import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
 
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
-const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint' } as const;
+const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint', t: 'text' } as const;
 const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text', at: 'bigint' } as const;
 
 /** Routes `points` and inserts what they match in `tx`; the number of (point, configuration) pairs queued. */
-export async function routeAndQueue(tx: SqlQueryable, { jsonRows }: SqlDialect, points: readonly QueuedPoint[], now: number): Promise<number> {
+export async function routeAndQueue(
+  tx: SqlQueryable,
+  { jsonRows }: SqlDialect,
+  points: readonly QueuedPoint[],
+  now: number,
+  /** The ingest span's `traceparent`, kept with each delivery for its attempts' span links. */
+  traceContext: string | null = null,
+): Promise<number> {
   const routes = await tx.all(
     `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode
      FROM ${jsonRows('$1', 'p', pointInput)}
@@ -31,13 +38,13 @@ export async function routeAndQueue(tx: SqlQueryable, { jsonRows }: SqlDialect, 
     if (!point) throw new Error('routing answered a point that was not sent');
     const cfg = String(route.cfg);
     const did = route.mode === 'Realtime' ? randomUUID() : null;
-    if (did) deliveries.push({ id: did, cfg, mode: 'Realtime', g: point.gatewayId, m: point.measurement, at: now });
+    if (did) deliveries.push({ id: did, cfg, mode: 'Realtime', g: point.gatewayId, m: point.measurement, at: now, t: traceContext });
     rows.push({ did, cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point, at: now });
   }
   if (deliveries.length > 0) {
     await tx.run(
-      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at)
-       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, x.mode, x.g, x.m, 'queued', 0, x.at, x.at, x.at FROM ${jsonRows('$1', 'x', deliveryInput)}`,
+      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, trace_context)
+       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, x.mode, x.g, x.m, 'queued', 0, x.at, x.at, x.at, x.t FROM ${jsonRows('$1', 'x', deliveryInput)}`,
       [JSON.stringify(deliveries)],
     );
   }

@@ -19,12 +19,12 @@ async function columnsOf(driver: SqlDriver, sql: string): Promise<Record<string,
 }
 
 describe('the schema', () => {
-  it('is applied once to a new SQLite file, and a second open applies nothing', async () => {
+  it('is applied once to a new SQLite file, each version, and a second open applies nothing', async () => {
     const path = newPath();
     await (await openSqliteDriver(path)).close();
     const driver = await openSqliteDriver(path);
     try {
-      expect((await driver.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version))).toEqual([1]);
+      expect((await driver.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version))).toEqual([1, 2]);
     } finally {
       await driver.close();
     }
@@ -38,7 +38,7 @@ describe('the schema', () => {
     await client.connect();
     try {
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
     } finally {
       await client.end();
     }

@@ -7,9 +7,10 @@ import type { WebhookStore } from '../webhook-store.ts';
 import { insertCountedInOneStatement } from './insert-counted-config.ts';
 import { createPostgresDriver, type PostgresDriver } from './postgres-driver.ts';
 import { postgresSchema } from './postgres-schema.ts';
+import { traceContextColumn } from '../trace-context-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [postgresSchema];
+const schemaVersions = [postgresSchema, traceContextColumn];
 
 export interface PostgresStoreOptions {
   maxConnections?: number;

@@ -11,9 +11,10 @@ import type { WebhookStore } from '../webhook-store.ts';
 import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { createSqliteDriver } from './sqlite-driver.ts';
 import { sqliteSchema } from './sqlite-schema.ts';
+import { traceContextColumn } from '../trace-context-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [sqliteSchema];
+const schemaVersions = [sqliteSchema, traceContextColumn];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;

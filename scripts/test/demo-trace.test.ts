@@ -1,0 +1,24 @@
+// `npm run demo -- --start --trace`: the demo points the stack it starts at its own OTLP receiver
+// and, after the demo, draws the trace of one tool call across the processes.
+import { describe, expect, it } from 'vitest';
+import { freePort, runNpm, stackEnvironment, takenPorts } from './stack-process.ts';
+
+describe('npm run demo -- --start --trace', () => {
+  it('prints the trace of one tool call as a tree: the demo, the gateway, the tool service and the webhook API, with durations', async () => {
+    const stack = await stackEnvironment({ DEMO_TRACE_PORT: String(await freePort()) });
+    const demo = runNpm(['run', 'demo', '--', '--start', '--trace'], stack.env);
+    expect(await demo.exited, demo.output()).toBe(0);
+    const output = demo.output();
+    expect(output).toContain('Demo complete: every step was seen.');
+    expect(output).toContain('The trace of one tool call');
+    const tree = output.slice(output.indexOf('The trace of one tool call'));
+    expect(tree).toMatch(/^demo\s+tools\/call list_webhooks \(the MCP client\)\s+[\d.]+ ms$/m);
+    expect(tree).toMatch(/^mcp-server\s+ {2}POST \/mcp.*ms$/m);
+    expect(tree).toMatch(/^mcp-server\s+ {4}tools\/call list_webhooks.*ms$/m);
+    expect(tree).toMatch(/^webhook-tools\s+ +platform\.tools\.v1\.ToolService\/CallTool.*ms$/m);
+    expect(tree).toMatch(/^webhook-api\s+ +GET \/v2\/webhooks.*ms$/m);
+    expect(tree).toContain('link back to the ingest request');
+    expect(await takenPorts(stack.env)).toEqual([]);
+    for (const secret of stack.secrets) expect(output).not.toContain(secret);
+  }, 180_000);
+});
