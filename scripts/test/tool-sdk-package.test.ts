@@ -13,7 +13,8 @@ import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeGatewaySession, connectToGateway, personToken } from '../src/platform-session.ts';
-import { repoRoot } from '../src/stack.ts';
+import { existingStackCertificates } from '../src/stack-certificates.ts';
+import { grpcTlsEnv, repoRoot } from '../src/stack.ts';
 import { runNpm, stackEnvironment, stackSecrets, type CommandRun, type StackEnvironment } from './stack-process.ts';
 
 const run = promisify(execFile);
@@ -29,14 +30,28 @@ interface Packed {
   readonly files: readonly PackedFile[];
 }
 
+/** How the machine reaches the npm registry: the CAs it trusts and its proxies, as a person's shell has them. */
+const registryAccess = [
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+];
+
 /**
- * What a person's shell outside the repository carries: HOME (npm's cache included), and a PATH
- * with Node 24 and the system's programs but none of the repository's folders; no NODE_OPTIONS,
- * so nothing resolves the SDK's sources.
+ * What a person's shell outside the repository carries: HOME (npm's cache included), the way to
+ * the registry, and a PATH with Node 24 and the system's programs but none of the repository's
+ * folders; no NODE_OPTIONS, so nothing resolves the SDK's sources.
  */
 function outsideEnvironment(extra: Record<string, string> = {}): Record<string, string> {
   const path = (process.env.PATH ?? '').split(delimiter).filter((folder) => folder !== '' && !folder.startsWith(repoRoot));
-  return { PATH: [dirname(process.execPath), ...path].join(delimiter), HOME: process.env.HOME ?? tmpdir(), LANG: 'C.UTF-8', ...extra };
+  const access = Object.fromEntries(registryAccess.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  return { PATH: [dirname(process.execPath), ...path].join(delimiter), HOME: process.env.HOME ?? tmpdir(), LANG: 'C.UTF-8', ...access, ...extra };
 }
 
 let packed: Packed[] = [];
@@ -170,6 +185,8 @@ describe('a tool service in another repository, on the installed SDK', () => {
           APP_CLIENT_SECRET: stackSecrets.WEBHOOK_TOOLS_CLIENT_SECRET ?? '',
           SERVICE_NAME: serviceName,
           CALLBACK_ADDRESS: `127.0.0.1:${await freePort()}`,
+          // npm start's gateway takes tool services over mutual TLS: the development certificate it issued.
+          ...grpcTlsEnv(existingStackCertificates(stack.env), 'tool-service'),
         }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
