@@ -2,7 +2,7 @@
 // loopback port with fsync off, removed afterwards. Set TEST_DATABASE_URL to use a running server
 // instead. Each test file takes a database of its own from it (freshDatabase).
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { givenTestDatabaseUrl } from './test-database-settings.ts';
 
 export interface PostgresCluster {
   readonly url: string;
+  /** The server's process id (its postmaster), for a bench to read its CPU time; absent for a server given by TEST_DATABASE_URL. */
+  readonly serverPid?: number | undefined;
   stop(): void;
 }
 
@@ -43,6 +45,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    // postmaster.pid's first line, once pg_ctl -w has seen the server up.
+    serverPid: Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);

@@ -84,6 +84,11 @@ export const receiverCalls = {
   latencies: () => Promise.resolve(latencies),
   sample: () => (sample ? Promise.resolve(sample) : Promise.reject(new Error('nothing was received yet'))),
   counts: () => Promise.resolve({ points: count, requests, connections }),
+  /** CPU microseconds this process has used so far. */
+  cpu: () => {
+    const { user, system } = process.cpuUsage();
+    return Promise.resolve(user + system);
+  },
 };
 
 serveCalls(receiverCalls, { url: `http://127.0.0.1:${address.port}` });

@@ -86,6 +86,7 @@ interface Running {
   readonly spans: Spans;
   readonly stopTiming: () => void;
   readonly elu: EventLoopUtilization;
+  readonly cpu: NodeJS.CpuUsage;
   readonly stopProfile: (() => Promise<ProfileSummary>) | undefined;
 }
 
@@ -125,6 +126,8 @@ export interface DelivererReport {
   readonly spans: Spans;
   /** The event loop's utilization while the deliverer ran (1: always busy). */
   readonly eventLoopUtilization: number;
+  /** CPU microseconds this process used (every thread: the loop, the queue's worker) while the deliverer ran. */
+  readonly cpuMicros: number;
   readonly profile: ProfileSummary | undefined;
 }
 
@@ -137,6 +140,7 @@ export const serverCalls = {
     const stopTiming = timeRequests(spans);
     const stopProfile = profile ? await startProfile() : undefined;
     const elu = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
     const service = await startDeliveryService({
       queue: timedQueue(api.store.deliveries, spans),
       vault,
@@ -145,7 +149,7 @@ export const serverCalls = {
       metrics: api.metrics,
       signDeliveries: !unsigned,
     });
-    api.running = { service, spans, stopTiming, elu, stopProfile };
+    api.running = { service, spans, stopTiming, elu, cpu, stopProfile };
   },
   /** Stops it: what it spent its time on. */
   async stopDeliverer({ backend }: { backend: Backend }): Promise<DelivererReport> {
@@ -153,11 +157,12 @@ export const serverCalls = {
     const running = api.running;
     if (!running) throw new Error(`no deliverer runs on ${backend}`);
     const eventLoopUtilization = performance.eventLoopUtilization(running.elu).utilization;
+    const used = process.cpuUsage(running.cpu);
     const profile = await running.stopProfile?.();
     await running.service.stop(5_000);
     running.stopTiming();
     delete api.running;
-    return { spans: running.spans, eventLoopUtilization, profile };
+    return { spans: running.spans, eventLoopUtilization, cpuMicros: used.user + used.system, profile };
   },
   /** Deliveries still queued and Batch points still gathering. */
   async queueStats({ backend }: { backend: Backend }) {

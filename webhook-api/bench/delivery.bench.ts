@@ -5,6 +5,7 @@
 // (the load), the API with its deliverer (delivery-server.ts), the receiver (delivery-receiver.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { printComparison, printLatencies, requestsPerSecond } from '@platform/devtools/bench-report';
 import { printTarget, type Target } from '@platform/devtools/bench-targets';
@@ -16,7 +17,15 @@ import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawReques
 import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
 import type { ProfileSummary, Spans } from './delivery-spans.ts';
+import { processTreeCpuMicros } from '@platform/devtools/process-cpu';
 import { sourceCondition } from '@platform/devtools/source-condition';
+
+/** CPU microseconds per point delivered: the API+deliverer process (or the raw load), the PostgreSQL server, the receiver. */
+interface CpuPerPoint {
+  readonly deliverer: number;
+  readonly postgres: number | undefined;
+  readonly receiver: number;
+}
 
 const backends: readonly Backend[] = ['SQLite', 'PostgreSQL'];
 const rounds = 3;
@@ -86,6 +95,11 @@ try {
     await Promise.all(Array.from({ length: 4 }, worker));
   }
 
+  /** CPU microseconds the PostgreSQL server has used so far (its backends included), for the PostgreSQL runs. */
+  function postgresCpu(backend: Backend): number | undefined {
+    return backend === 'PostgreSQL' && cluster.serverPid !== undefined ? processTreeCpuMicros(cluster.serverPid) : undefined;
+  }
+
   /** Points/s from starting a deliverer on a queue of `count` points to the receiver counting the last of them. */
   async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, profile = false, unsigned = false) {
     await receiver.call('reset');
@@ -93,11 +107,20 @@ try {
     const waiting = await server.call('queueStats', { backend });
     const expected = mode === 'Realtime' ? waiting.queued : waiting.gathering;
     if (expected !== count) throw new Error(`${backend} ${mode}: ${expected} waiting before the deliverer started, not ${count}`);
+    const receiverBefore = await receiver.call('cpu');
+    const postgresBefore = postgresCpu(backend);
     const started = epochMs();
     await server.call('startDeliverer', { backend, profile, unsigned });
     const { at } = await receiver.call('waitFor', { points: count, timeoutMs: 60_000 });
+    const receiverUsed = (await receiver.call('cpu')) - receiverBefore;
+    const postgresAfter = postgresCpu(backend);
     const report = await server.call('stopDeliverer', { backend });
-    return { pointsPerSecond: count / ((at - started) / 1000), report };
+    const cpu: CpuPerPoint = {
+      deliverer: report.cpuMicros / count,
+      receiver: receiverUsed / count,
+      postgres: postgresBefore === undefined || postgresAfter === undefined ? undefined : (postgresAfter - postgresBefore) / count,
+    };
+    return { pointsPerSecond: count / ((at - started) / 1000), report, cpu };
   }
 
   // Warm-up: a short Realtime run on each store, profiled (for the report where a target is missed),
@@ -113,15 +136,25 @@ try {
   await rawRequestsPerSecond(raw, rawRequest, 2_000, perEndpoint);
 
   const rawSamples: number[] = [];
-  const delivered = new Map<string, { samples: number[]; reports: DelivererReport[] }>();
-  const record = (key: string, run: { pointsPerSecond: number; report: DelivererReport }) => {
-    const entry = delivered.get(key) ?? { samples: [], reports: [] };
+  const rawCpu: CpuPerPoint[] = [];
+  const delivered = new Map<string, { samples: number[]; reports: DelivererReport[]; cpu: CpuPerPoint[] }>();
+  const record = (key: string, run: { pointsPerSecond: number; report: DelivererReport; cpu: CpuPerPoint }) => {
+    const entry = delivered.get(key) ?? { samples: [], reports: [], cpu: [] };
     entry.samples.push(run.pointsPerSecond);
     entry.reports.push(run.report);
+    entry.cpu.push(run.cpu);
     delivered.set(key, entry);
   };
   for (let round = 0; round < rounds; round++) {
+    const receiverBefore = await receiver.call('cpu');
+    const loadBefore = process.cpuUsage();
     rawSamples.push(await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint));
+    const load = process.cpuUsage(loadBefore);
+    rawCpu.push({
+      deliverer: (load.user + load.system) / realtimePoints,
+      receiver: ((await receiver.call('cpu')) - receiverBefore) / realtimePoints,
+      postgres: undefined,
+    });
     for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
     // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
     record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
@@ -242,6 +275,32 @@ try {
   };
   for (const [key, entry] of delivered) spanLine(key, entry.reports);
   for (const [backend, report] of latencyReports) spanLine(`${backend} latency`, [report]);
+
+  // What bounds throughput on this machine: the CPU each process spends per point, summed, against
+  // the CPUs there are (every process of the pipeline shares them).
+  const cpus = availableParallelism();
+  console.log(
+    `\nCPU per point delivered, median of the rounds (µs; ${cpus} CPUs, so all together at most ${cpus.toLocaleString('en-US')} s of CPU per s: the ceiling is ${cpus} / total)`,
+  );
+  const cpuLine = (name: string, samples: readonly CpuPerPoint[], first: string) => {
+    const of = (pick: (c: CpuPerPoint) => number | undefined) => {
+      const values = samples.map(pick).filter((v): v is number => v !== undefined);
+      return values.length === 0 ? undefined : median(values);
+    };
+    const sender = of((c) => c.deliverer) ?? 0;
+    const postgres = of((c) => c.postgres);
+    const receiving = of((c) => c.receiver) ?? 0;
+    const total = sender + (postgres ?? 0) + receiving;
+    console.log(
+      `  ${name.padEnd(26)} ${first} ${sender.toFixed(0).padStart(4)}  PostgreSQL ${postgres === undefined ? '   -' : postgres.toFixed(0).padStart(4)}  receiver ${receiving.toFixed(0).padStart(4)}  total ${total.toFixed(0).padStart(4)}  ceiling ${Math.round(
+        (cpus * 1e6) / total,
+      )
+        .toLocaleString('en-US')
+        .padStart(7)} points/s`,
+    );
+  };
+  cpuLine('raw undici (baseline)', rawCpu, 'load process  ');
+  for (const [key, entry] of delivered) cpuLine(key, entry.cpu, 'API+deliverer ');
 
   // Where a throughput target is missed: the CPU profile of the warm-up run, what bounds it.
   for (const backend of backends) {

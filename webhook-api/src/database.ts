@@ -10,7 +10,9 @@ import { loadEncryptionKeys, localKeyFile, localKeyId } from './configs/encrypti
 import { requireStoredKeysInRing } from './configs/key-ring-coverage.ts';
 import type { DeliveryQueue } from './queue/delivery-queue.ts';
 import { createPostgresDeliveryQueue } from './queue/postgres/postgres-delivery-queue.ts';
+import { offLoopQueue } from './queue/sqlite/off-loop-queue.ts';
 import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
+import { createWorkSignal } from './queue/work-signal.ts';
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
@@ -27,9 +29,26 @@ export interface StoreSettings {
   readonly encryptionKeys: readonly EncryptionKey[] | undefined;
 }
 
+/**
+ * The database in the SQLite file at `path`. The deliverer's side of its queue runs in a worker
+ * thread on a connection of its own (off-loop-queue.ts), but for an in-memory database, which no
+ * other connection can see.
+ */
 export async function openSqliteDatabase(path: string, options: SqliteStoreOptions = {}): Promise<WebhookDatabase> {
   const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
-  return { ...createSqliteWebhookStore(driver), deliveries: createSqliteDeliveryQueue(driver) };
+  const store = createSqliteWebhookStore(driver);
+  const signal = createWorkSignal();
+  const inLoop = createSqliteDeliveryQueue(driver, signal);
+  if (path === ':memory:') return { ...store, deliveries: inLoop };
+  const deliveries = offLoopQueue(inLoop, path, signal.announce, options);
+  return {
+    ...store,
+    deliveries,
+    async close() {
+      await deliveries.close();
+      await store.close();
+    },
+  };
 }
 
 export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookDatabase> {

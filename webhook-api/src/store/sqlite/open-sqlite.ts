@@ -18,8 +18,6 @@ const schemaVersions = [sqliteSchema, traceContextColumn];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;
-/** Pages in the log past which the committing connection checkpoints itself after all. */
-const walBackstopPages = 10_000;
 
 export interface SqliteStoreOptions {
   /** How long a statement waits for another process's lock before the store is unavailable. */
@@ -36,15 +34,28 @@ function ownerOnly(path: string): void {
 }
 
 /**
+ * A connection to the database at `path` as every connection of the service is set: write-ahead
+ * log, foreign keys, the busy timeout, synchronous NORMAL (a commit is durable once the log is
+ * synced at its checkpoint; nothing committed is lost when the process dies).
+ */
+export function openSqliteConnection(path: string, options: SqliteStoreOptions = {}): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec(
+    `PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}; PRAGMA synchronous = NORMAL;`,
+  );
+  return db;
+}
+
+/** The write-ahead log's size at which a committing connection checkpoints it itself (a backstop for the checkpointer). */
+export const walBackstopPages = 10_000;
+
+/**
  * Opens the database once its schema is applied (a failure rejects, so start-up can say why); the
  * driver's close also stops the checkpointer.
  */
 export async function openSqliteDriver(path: string, options: SqliteStoreOptions = {}): Promise<SqlDriver> {
   if (path !== ':memory:') ownerOnly(path);
-  const db = new DatabaseSync(path);
-  db.exec(
-    `PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5_000)}; PRAGMA synchronous = NORMAL;`,
-  );
+  const db = openSqliteConnection(path, options);
   const driver = createSqliteDriver(db);
   await applySchema(driver, schemaVersions);
   if (path === ':memory:') return driver;

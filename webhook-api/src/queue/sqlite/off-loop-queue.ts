@@ -1,0 +1,104 @@
+// The SQLite delivery queue with the deliverer's work off the event loop. node:sqlite is synchronous:
+// in the loop, a deliverer's claims and settlements (about 45 µs of SQLite a delivery) took as much
+// of it as the requests they were for. Here they run in a worker thread on a connection of its own
+// (queue-worker.ts), started on the deliverer's first call, and the loop only sends. Ingest and the
+// API's reads and writes stay on the loop's connection: they answer a request, and a worker's
+// round trip would only add to it.
+import { Worker } from 'node:worker_threads';
+import type { DeliveryQueue } from '../delivery-queue.ts';
+import { StoreUnavailableError } from '../../store/store-unavailable.ts';
+import type { OffLoopAnswer, OffLoopCall, OffLoopFailure, OffLoopOperation, OffLoopWorkerData } from './off-loop-protocol.ts';
+
+export interface OffLoopQueue extends DeliveryQueue {
+  /** Stops the worker (its calls in progress finish first) and closes its connection. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** A failure from the worker as the store would have thrown it in the loop. */
+function rethrown({ message, unavailable, errcode }: OffLoopFailure): Error {
+  if (unavailable) return new StoreUnavailableError(message);
+  return Object.assign(new Error(message), errcode === undefined ? {} : { errcode });
+}
+
+/**
+ * `inLoop` with the deliverer's operations sent to a worker thread on the database at `path`;
+ * `announce` wakes this process's deliverer when the worker formed batches, as the in-loop queue would.
+ */
+export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () => void, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
+  let worker: Worker | undefined;
+  let exited: Promise<void> | undefined;
+  let nextId = 0;
+  const pending = new Map<number, Pending>();
+
+  function failAll(error: Error): void {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  }
+
+  function started(): Worker {
+    if (worker) return worker;
+    const data: OffLoopWorkerData = { path, busyTimeoutMs: options.busyTimeoutMs };
+    const thread = new Worker(new URL('./queue-worker.ts', import.meta.url), { workerData: data });
+    // Held only while a call waits for its answer: an idle deliverer never keeps the process up.
+    thread.unref();
+    thread.on('message', (reply: OffLoopAnswer) => {
+      const call = pending.get(reply.id);
+      if (!call) return;
+      pending.delete(reply.id);
+      if (pending.size === 0) thread.unref();
+      if (reply.ok) call.resolve(reply.value);
+      else call.reject(rethrown(reply.failure));
+    });
+    // A worker that failed is an outage of the store: its calls are tried again, on a new worker.
+    thread.on('error', (error: Error) => {
+      failAll(new StoreUnavailableError(`the delivery queue's worker failed: ${error.message}`));
+    });
+    exited = new Promise((resolve) => {
+      thread.once('exit', () => {
+        if (worker === thread) worker = undefined;
+        failAll(new StoreUnavailableError("the delivery queue's worker stopped"));
+        resolve();
+      });
+    });
+    worker = thread;
+    return thread;
+  }
+
+  function call<O extends OffLoopOperation>(operation: O, ...args: Parameters<DeliveryQueue[O]>): ReturnType<DeliveryQueue[O]> {
+    const thread = started();
+    const id = nextId++;
+    const answer = new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+    });
+    thread.ref();
+    thread.postMessage({ id, operation, args } satisfies OffLoopCall);
+    return answer as ReturnType<DeliveryQueue[O]>;
+  }
+
+  return {
+    ...inLoop,
+    claim: (request) => call('claim', request),
+    settle: (owner, settlements, now) => call('settle', owner, settlements, now),
+    async formBatches(rules) {
+      const formed = await call('formBatches', rules);
+      if (formed.formed > 0) announce();
+      return formed;
+    },
+    nextDueAt: () => call('nextDueAt'),
+    renewLeases: (owner, ids, until) => call('renewLeases', owner, ids, until),
+    release: (owner) => call('release', owner),
+    prune: (before, limit) => call('prune', before, limit),
+    async close() {
+      const thread = worker;
+      if (!thread) return;
+      thread.ref();
+      thread.postMessage('close');
+      await exited;
+    },
+  };
+}
