@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -108,6 +108,22 @@ describe('the SQLite delivery queue off the event loop', () => {
     expect(woken).toBe(1);
     const [batch] = await store.deliveries.claim({ owner: 'a', now: 2_000, ...claimAll });
     expect(batch?.points).toHaveLength(2);
+  });
+
+  it('answers an outage when its worker cannot start, and starts a new one for the next call', async () => {
+    const path = newPath();
+    const store = await open(path);
+    await linkedConfig(store, 7);
+    await store.deliveries.ingest([point(7)], 1_000);
+    // The file is a folder for a moment: the loop's connection keeps its own open file, the worker cannot open one.
+    renameSync(path, `${path}.aside`);
+    mkdirSync(path);
+    const failure = await store.deliveries.claim({ owner: 'a', now: 1_000, ...claimAll }).catch((error: unknown) => error);
+    rmdirSync(path);
+    renameSync(`${path}.aside`, path);
+    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect((failure as Error).message).toMatch(/^the delivery queue's worker (failed|stopped)/);
+    expect(await store.deliveries.claim({ owner: 'a', now: 1_000, ...claimAll })).toHaveLength(1);
   });
 
   it('leaves a process free to exit once its deliverer’s calls are answered, without a close', async () => {

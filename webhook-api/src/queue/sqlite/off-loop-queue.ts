@@ -30,20 +30,21 @@ function rethrown({ message, unavailable, errcode }: OffLoopFailure): Error {
  * `announce` wakes this process's deliverer when the worker formed batches, as the in-loop queue would.
  */
 export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () => void, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
-  let worker: Worker | undefined;
-  let exited: Promise<void> | undefined;
+  /** The worker running now, with the calls waiting for its answers. */
+  let current: { readonly thread: Worker; readonly pending: Map<number, Pending>; readonly exited: Promise<void> } | undefined;
   let nextId = 0;
-  const pending = new Map<number, Pending>();
 
-  function failAll(error: Error): void {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  }
-
-  function started(): Worker {
-    if (worker) return worker;
+  function started(): NonNullable<typeof current> {
+    if (current) return current;
     const data: OffLoopWorkerData = { path, busyTimeoutMs: options.busyTimeoutMs };
     const thread = new Worker(new URL('./queue-worker.ts', import.meta.url), { workerData: data });
+    const pending = new Map<number, Pending>();
+    // A worker that failed or stopped is an outage of the store: its calls fail, and the next call starts a new one.
+    const retire = (error: Error): void => {
+      if (current?.thread === thread) current = undefined;
+      for (const { reject } of pending.values()) reject(error);
+      pending.clear();
+    };
     // Held only while a call waits for its answer: an idle deliverer never keeps the process up.
     thread.unref();
     thread.on('message', (reply: OffLoopAnswer) => {
@@ -54,23 +55,21 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () =
       if (reply.ok) call.resolve(reply.value);
       else call.reject(rethrown(reply.failure));
     });
-    // A worker that failed is an outage of the store: its calls are tried again, on a new worker.
     thread.on('error', (error: Error) => {
-      failAll(new StoreUnavailableError(`the delivery queue's worker failed: ${error.message}`));
+      retire(new StoreUnavailableError(`the delivery queue's worker failed: ${error.message}`));
     });
-    exited = new Promise((resolve) => {
+    const exited = new Promise<void>((resolve) => {
       thread.once('exit', () => {
-        if (worker === thread) worker = undefined;
-        failAll(new StoreUnavailableError("the delivery queue's worker stopped"));
+        retire(new StoreUnavailableError("the delivery queue's worker stopped"));
         resolve();
       });
     });
-    worker = thread;
-    return thread;
+    current = { thread, pending, exited };
+    return current;
   }
 
   function call<O extends OffLoopOperation>(operation: O, ...args: Parameters<DeliveryQueue[O]>): ReturnType<DeliveryQueue[O]> {
-    const thread = started();
+    const { thread, pending } = started();
     const id = nextId++;
     const answer = new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -94,8 +93,8 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () =
     release: (owner) => call('release', owner),
     prune: (before, limit) => call('prune', before, limit),
     async close() {
-      const thread = worker;
-      if (!thread) return;
+      if (!current) return;
+      const { thread, exited } = current;
       thread.ref();
       thread.postMessage('close');
       await exited;
