@@ -8,6 +8,7 @@ import type { AttemptResult, DecryptCredentials, OutgoingDelivery, WebhookSender
 import { parseRetryAfter } from './retry-schedule.ts';
 import { createTargetConnector, isTargetRefusedError } from './target-policy.ts';
 import { createSigningKeys } from './signing-keys.ts';
+import { errorText, redacted, secretsOf } from './redaction.ts';
 
 export interface WebhookSenderOptions {
   readonly decryptCredentials: DecryptCredentials;
@@ -76,60 +77,6 @@ function codeOf(error: unknown): string | undefined {
 function messageOf(error: unknown): string {
   if (error instanceof AggregateError && error.message === '' && error.errors.length > 0) return error.errors.map(messageOf).join('; ');
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The forms a credential may take in what an endpoint echoes back: as sent, percent-encoded, in base64, JSON-escaped. */
-function secretForms(secrets: readonly string[]): string[] {
-  const forms = new Set<string>();
-  // Short values are skipped: they would mangle the text, and no library quotes a request's credentials anyway.
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    for (const form of [secret, encodeURIComponent(secret), Buffer.from(secret).toString('base64'), JSON.stringify(secret).slice(1, -1)]) forms.add(form);
-  }
-  // The longest first, so a shorter form never leaves part of a longer one behind.
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/**
- * Text from the network or the endpoint (an echoing endpoint included) with the credentials, the
- * query string and user information taken out: each form of each credential, and a tail that is the
- * start of one (a prefix cut in the middle of a credential would show all of it but the rest).
- */
-function redacted(text: string, secrets: readonly string[]): string {
-  const forms = secretForms(secrets);
-  let clean = text;
-  for (const form of forms) clean = clean.replaceAll(form, '[redacted]');
-  for (const form of forms) {
-    for (let length = Math.min(form.length - 1, clean.length); length >= 4; length--) {
-      if (clean.endsWith(form.slice(0, length))) {
-        clean = `${clean.slice(0, clean.length - length)}[redacted]`;
-        break;
-      }
-    }
-  }
-  return clean;
-}
-
-function errorText(text: string, secrets: readonly string[]): string {
-  const clean = redacted(text, secrets);
-  return clean.length > 300 ? `${clean.slice(0, 300)}...` : clean;
-}
-
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Values an error text must never hold: the credentials, the query string, the user information; longest first. */
-function secretsOf(url: URL, built: DeliveryRequest | undefined): string[] {
-  const secrets = [...(built?.secrets ?? [])];
-  if (url.search.length > 1) secrets.push(url.search.slice(1), decoded(url.search.slice(1)));
-  if (url.username !== '') secrets.push(url.username, decoded(url.username));
-  if (url.password !== '') secrets.push(url.password, decoded(url.password));
-  return secrets.sort((a, b) => b.length - a.length);
 }
 
 /** Reads at most `limit` bytes of a body as text, then destroys the stream: a huge answer is never buffered. */
