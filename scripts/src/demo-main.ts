@@ -7,7 +7,7 @@ import './dot-env.ts'; // first: .env is in process.env before any module reads 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { readyLine } from './stack-banner.ts';
@@ -29,23 +29,30 @@ const fail = (message: string, code = 1): never => {
 
 const env: Environment = process.env;
 
-function commandLine(): { start: boolean; trace: boolean; stack: LocatedStack } {
+function commandLine(): { start: boolean; trace: boolean; svgFile: string | undefined; stack: LocatedStack } {
   let start: boolean;
   let trace: boolean;
+  let svgFile: string | undefined;
   try {
-    ({ start, trace } = parseArgs({ options: { start: { type: 'boolean', default: false }, trace: { type: 'boolean', default: false } } }).values);
+    const { values } = parseArgs({
+      options: { start: { type: 'boolean', default: false }, trace: { type: 'boolean', default: false }, 'trace-svg': { type: 'string' } },
+    });
+    ({ start } = values);
+    // A picture of the trace is asked for by its file, relative to where npm was run (npm runs scripts at the root).
+    svgFile = values['trace-svg'] === undefined ? undefined : resolve(env.INIT_CWD ?? process.cwd(), values['trace-svg']);
+    trace = values.trace || svgFile !== undefined;
   } catch (error) {
-    return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start] [--trace])`, 2);
+    return fail(`npm run demo: ${(error as Error).message} (usage: npm run demo [-- --start] [--trace] [--trace-svg <file>])`, 2);
   }
   try {
     // A stack the demo starts is placed by the variables, as npm start places it.
-    if (start) return { start, trace, stack: { addresses: stackAddresses(env, 'embedded'), found: '', unreachable: '' } };
-    return { start, trace, stack: locateStack(env) };
+    if (start) return { start, trace, svgFile, stack: { addresses: stackAddresses(env, 'embedded'), found: '', unreachable: '' } };
+    return { start, trace, svgFile, stack: locateStack(env) };
   } catch (error) {
     return fail(`npm run demo: ${(error as Error).message}`, 2);
   }
 }
-const { start, trace, stack: located } = commandLine();
+const { start, trace, svgFile, stack: located } = commandLine();
 const at = located.addresses;
 
 async function platformAnswers(): Promise<boolean> {
@@ -125,7 +132,7 @@ try {
   print(`The telemetry demo, against ${at.mcpUrl}\n`);
   await runDemo({ addresses: at, ingestToken, print, signal: interrupt.signal });
   print('\nDemo complete: every step was seen.\n');
-  if (receiver) await printOneTrace(at, receiver, demoPerson, print);
+  if (receiver) await printOneTrace(at, receiver, demoPerson, print, svgFile);
   for (const line of demoNextSteps(at, demoPerson)) print(line);
 } catch (error) {
   failed = true;

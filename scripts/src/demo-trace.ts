@@ -3,11 +3,13 @@
 // an indented tree: the demo as the MCP client, the gateway, the tool service and the webhook API,
 // each span's name and duration, so a new user sees where the time of a call goes.
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startOtlpReceiver, type OtlpReceiver } from './otlp-receiver.ts';
 import { closeGatewaySession, personToken } from './platform-session.ts';
 import type { StackAddresses } from './stack.ts';
-import { isComplete, linkedTo, traceTree } from './trace-tree.ts';
+import { isComplete, linkedTo, spanNotes, traceTree } from './trace-tree.ts';
+import { traceWaterfallSvg, waterfallSpansOf } from './trace-waterfall.ts';
 
 /** The variables that point a stack's processes at the receiver, OTLP/HTTP JSON. */
 export const traceVariables = (receiver: Pick<OtlpReceiver, 'endpoint'>) => ({
@@ -21,8 +23,20 @@ export const startTraceReceiver = (port: number) => startOtlpReceiver(port);
 export const traceHint = (receiver: Pick<OtlpReceiver, 'endpoint'>) =>
   `for --trace, the stack must export to this demo: start it with OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.endpoint} OTEL_EXPORTER_OTLP_PROTOCOL=http/json npm start (or run npm run demo -- --start --trace)`;
 
-/** One tool call with a traceparent on its HTTP request (the client's span), and its trace drawn. */
-export async function printOneTrace(at: StackAddresses, receiver: OtlpReceiver, person: string, print: (line: string) => void): Promise<boolean> {
+/** Epoch milliseconds as nanoseconds, to the microsecond (a double holds no more of an epoch). */
+const nsAt = (epochMs: number) => BigInt(Math.round(epochMs * 1e3)) * 1000n;
+
+/**
+ * One tool call with a traceparent on its HTTP request (the client's span), and its trace drawn: as
+ * a tree in the terminal, and as a waterfall picture into `svgFile` when one is named.
+ */
+export async function printOneTrace(
+  at: StackAddresses,
+  receiver: OtlpReceiver,
+  person: string,
+  print: (line: string) => void,
+  svgFile?: string,
+): Promise<boolean> {
   const traceId = randomBytes(16).toString('hex');
   const clientSpanId = randomBytes(8).toString('hex');
   const traceparent = `00-${traceId}-${clientSpanId}-01`;
@@ -39,6 +53,7 @@ export async function printOneTrace(at: StackAddresses, receiver: OtlpReceiver, 
   await client.connect(
     new StreamableHTTPClientTransport(new URL(at.mcpUrl), { authProvider: { token: () => Promise.resolve(accessToken) }, fetch: fetchWithTrace }),
   );
+  const startedAt = performance.timeOrigin + performance.now();
   const started = performance.now();
   try {
     await client.callTool({ name: 'list_webhooks', arguments: { companyId: 1 } });
@@ -61,6 +76,12 @@ export async function printOneTrace(at: StackAddresses, receiver: OtlpReceiver, 
   const width = Math.max(13, ...receiver.spans.map((span) => span.service.length));
   print(`${'demo'.padEnd(width)}  ${'tools/call list_webhooks (the MCP client)'.padEnd(72)} ${took.toFixed(1).padStart(8)} ms`);
   for (const line of traceTree(receiver.spans, traceId, { width, depth: 1 })) print(line);
+  if (svgFile !== undefined) {
+    const client = { service: 'demo', spanId: clientSpanId, parentSpanId: '', name: 'tools/call list_webhooks (the MCP client)' };
+    const rows = [{ ...client, startNs: nsAt(startedAt), endNs: nsAt(startedAt + took) }, ...waterfallSpansOf(receiver.spans, traceId, spanNotes)];
+    writeFileSync(svgFile, traceWaterfallSvg(rows, `One MCP tools/call across the processes (trace ${traceId})`));
+    print(`\nThe same trace as a picture: ${svgFile}`);
+  }
   const deliveries = receiver.spans.filter((span) => span.name === 'webhook delivery' && span.links.length > 0);
   if (deliveries.length > 0) {
     const ingestTraces = new Set(deliveries.flatMap((span) => span.links.map((link) => link.traceId)));

@@ -6,7 +6,7 @@ import type { ReceivedSpan } from './otlp-receiver.ts';
 const milliseconds = (span: ReceivedSpan) => Number(span.endNs - span.startNs) / 1e6;
 
 /** A few attributes worth a glance, never a secret (the spans carry none): the path, route, status, cache. */
-function detailOf(span: ReceivedSpan): string {
+export function spanNotes(span: ReceivedSpan): string {
   const a = span.attributes;
   const parts = [
     a['http.route'] === undefined && a['url.path'] !== undefined && span.kind === 3 ? String(a['url.path']) : undefined,
@@ -15,8 +15,13 @@ function detailOf(span: ReceivedSpan): string {
     a['platform.cache.hit'] !== undefined ? (a['platform.cache.hit'] ? 'cache hit' : 'cache miss') : undefined,
     a['db.system.name'] !== undefined ? String(a['db.system.name']) : undefined,
   ].filter((part) => part !== undefined);
-  return parts.length > 0 ? `  (${parts.join(', ')})` : '';
+  return parts.join(', ');
 }
+
+const detailOf = (span: ReceivedSpan) => {
+  const notes = spanNotes(span);
+  return notes ? `  (${notes})` : '';
+};
 
 /** The lines of the tree of `traceId`: `service  name  duration`, children indented under their parent. */
 export function traceTree(spans: readonly ReceivedSpan[], traceId: string, layout: { readonly width?: number; readonly depth?: number } = {}): string[] {

@@ -1,12 +1,16 @@
 // `npm run demo -- --start --trace`: the demo points the stack it starts at its own OTLP receiver
 // and, after the demo, draws the trace of one tool call across the processes.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort, runNpm, stackEnvironment, takenPorts } from './stack-process.ts';
 
 describe('npm run demo -- --start --trace', () => {
   it('prints the trace of one tool call as a tree: the demo, the gateway, the tool service and the webhook API, with durations', async () => {
     const stack = await stackEnvironment({ DEMO_TRACE_PORT: String(await freePort()) });
-    const demo = runNpm(['run', 'demo', '--', '--start', '--trace'], stack.env);
+    const picture = join(mkdtempSync(join(tmpdir(), 'demo-trace-')), 'trace.svg');
+    const demo = runNpm(['run', 'demo', '--', '--start', '--trace', '--trace-svg', picture], stack.env);
     expect(await demo.exited, demo.output()).toBe(0);
     const output = demo.output();
     expect(output).toContain('Demo complete: every step was seen.');
@@ -18,7 +22,16 @@ describe('npm run demo -- --start --trace', () => {
     expect(tree).toMatch(/^webhook-tools\s+ +platform\.tools\.v1\.ToolService\/CallTool.*ms$/m);
     expect(tree).toMatch(/^webhook-api\s+ +GET \/v2\/webhooks.*ms$/m);
     expect(tree).toContain('link back to the ingest request');
+    // The same trace as a waterfall picture: a bar per span of the four processes.
+    expect(tree).toContain(`The same trace as a picture: ${picture}`);
+    const svg = readFileSync(picture, 'utf8');
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    for (const service of ['demo', 'mcp-server', 'webhook-tools', 'webhook-api']) expect(svg).toContain(`class="legend">${service}<`);
+    expect(svg).toContain('>execute_tool list_webhooks<');
     expect(await takenPorts(stack.env)).toEqual([]);
-    for (const secret of stack.secrets) expect(output).not.toContain(secret);
+    for (const secret of stack.secrets) {
+      expect(output).not.toContain(secret);
+      expect(svg).not.toContain(secret);
+    }
   }, 180_000);
 });
