@@ -2,66 +2,18 @@
 // how each is known to be ready. `npm start` runs the embedded topology (one webhook-api with its
 // deliverer on a SQLite file under ./data); `npm run start:pg` the scaled one (two webhook-api
 // processes and two deliverers sharing one PostgreSQL). Every address follows from the variables
-// the services themselves read (PLATFORM_PORT, MCP_PORT, ...), so moving one port moves every
-// reference to it. start:pg also runs two gateway replicas (sharing their registrations in
-// PostgreSQL) behind HAProxy, which takes MCP_PORT and REGISTRY_ADDRESS; the replicas listen on
-// MCP_REPLICA_PORT and the ports after it.
+// the services themselves read (stack-placement.ts). start:pg also runs two gateway replicas behind
+// HAProxy (gateway-replicas.ts).
 import { join, resolve } from 'node:path';
 import type { DevCertificateFiles } from '@platform/devtools/dev-certificates';
-import { haproxyConfig } from './haproxy-config.ts';
-import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/tool-sdk';
+import type { Environment } from '@platform/tool-sdk';
+import { gatewayReplicas } from './gateway-replicas.ts';
+import { loadPlacement, splitHostPort, stackAddresses, type Topology } from './stack-placement.ts';
+import type { ReadyProbe, StackProcess } from './stack-process-types.ts';
 
 export type { Environment };
-
-/** A port a process listens on, and the variable that moves it. */
-export interface Listener {
-  readonly host: string;
-  readonly port: number;
-  readonly variable: string;
-}
-
-export type ReadyProbe =
-  /** Ready when GET `url` answers 200. */
-  | { readonly kind: 'http'; readonly url: string }
-  /** Ready when the gateway lists tools to a person (the tool service has registered and been listed). */
-  | { readonly kind: 'tools'; readonly mcpUrl: string; readonly platformUrl: string; readonly person: string };
-
-/** A program other than Node, run with its arguments. */
-export interface ProgramLine {
-  readonly command: string;
-  readonly args: readonly string[];
-}
-
-export interface StackProcess {
-  /** The prefix of its output, and its name in messages. */
-  readonly name: string;
-  /** The file Node runs; or the command line of another program (haproxy). */
-  readonly entry: string | ProgramLine;
-  /** A file it reads, written before it starts (haproxy's configuration, generated from the ports). */
-  readonly writes?: { readonly path: string; readonly text: string };
-  /** Its variables (the secrets it needs among them, and only those), on top of the environment the stack was started with. */
-  readonly env: Readonly<Record<string, string>>;
-  readonly listens: readonly Listener[];
-  readonly ready: ReadyProbe;
-  /** What it serves, for the banner. */
-  readonly serves: string;
-}
-
-export interface StackAddresses {
-  readonly platformUrl: string;
-  readonly aiUrl: string;
-  readonly mcpUrl: string;
-  readonly registryAddress: string;
-  readonly toolServiceAddress: string;
-  /** The webhook API processes (one embedded, two on PostgreSQL). */
-  readonly webhookApiUrls: readonly string[];
-  /** The deliverers running on their own (none embedded). */
-  readonly delivererUrls: readonly string[];
-  /** The demo's receiver. */
-  readonly receiverUrl: string;
-}
-
-export type Topology = 'embedded' | 'postgres';
+export { placementVariables, stackAddresses, type StackAddresses, type Topology } from './stack-placement.ts';
+export type { Listener, ProgramLine, ReadyProbe, StackProcess } from './stack-process-types.ts';
 
 /** The person the demo, the readiness check and the banner's examples sign in as (a seeded device operator). */
 export const demoPerson = 'oscar';
@@ -85,100 +37,6 @@ export const serviceSecretNames: readonly string[] = [
   'METRICS_TOKEN',
   'PLATFORM_METRICS_TOKEN',
 ];
-
-/** The variables that place the stack's processes, in the services' own settings vocabulary. */
-const placement = {
-  PLATFORM_HOST: setting.host.default('127.0.0.1'),
-  PLATFORM_PORT: setting.httpPort.default(4000),
-  PLATFORM_AI_PORT: setting.httpPort.default(4001),
-  MCP_HOST: setting.host.default('127.0.0.1'),
-  MCP_PORT: setting.httpPort.default(3000),
-  // start:pg's gateway replicas, behind HAProxy on MCP_PORT: HTTP on this port and this + 2, their registries on + 1 and + 3.
-  MCP_REPLICA_PORT: setting.httpPort.default(3010),
-  // gRPC: not fetched, so any port.
-  REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
-  CALLBACK_ADDRESS: setting.hostPort.default('127.0.0.1:50051'),
-  WEBHOOK_API_HOST: setting.host.default('127.0.0.1'),
-  WEBHOOK_API_PORT: setting.httpPort.default(4100),
-  WEBHOOK_DELIVERER_HOST: setting.host.default('127.0.0.1'),
-  WEBHOOK_DELIVERER_PORT: setting.httpPort.optional(),
-  DEMO_RECEIVER_PORT: setting.httpPort.default(4900),
-  // Where the demo's receiver listens, and the address its webhook names: loopback, unless the
-  // stack delivers from elsewhere (the compose test's containers reach it on their network's gateway).
-  DEMO_RECEIVER_HOST: setting.host.default('127.0.0.1'),
-  // Where the platform, its AI service and the gateway say they are, when not where they listen.
-  PLATFORM_ISSUER: setting.baseUrl.optional(),
-  PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
-  MCP_PUBLIC_URL: setting.baseUrl.optional(),
-};
-
-/** The variables that place the stack: .env.example lists each. */
-export const placementVariables: readonly string[] = Object.freeze(Object.keys(placement));
-
-const portVariables = [
-  'PLATFORM_PORT',
-  'PLATFORM_AI_PORT',
-  'MCP_PORT',
-  'MCP_REPLICA_PORT',
-  'WEBHOOK_API_PORT',
-  'WEBHOOK_DELIVERER_PORT',
-  'DEMO_RECEIVER_PORT',
-] as const;
-
-/** Where the stack's processes listen; throws a SETTINGS_INVALID PlatformError naming every bad variable. */
-function loadPlacement(env: Environment, topology: Topology) {
-  return parseEnvironment(placement, env, function* crossCheck(values) {
-    // Every other address is derived from these: the system may not choose them.
-    for (const name of portVariables) if (values[name] === 0) yield [name, 'must not be 0: the other services must know the port'];
-    const roomNeeded = topology === 'postgres' ? 2 : 0;
-    const highest = Math.max(values.WEBHOOK_API_PORT ?? 0, values.WEBHOOK_DELIVERER_PORT ?? 0) + 1;
-    if (highest + roomNeeded > 65_535) yield ['WEBHOOK_API_PORT', "must leave room for start:pg's second API and deliverers, on the ports above it"];
-    else if (topology === 'postgres') yield* derivedPortProblems(values.WEBHOOK_API_PORT, values.WEBHOOK_DELIVERER_PORT);
-    const replicaPort = values.MCP_REPLICA_PORT;
-    if (topology === 'postgres' && replicaPort !== undefined) {
-      if (replicaPort + 3 > 65_535) yield ['MCP_REPLICA_PORT', "must leave room for start:pg's second gateway, on the ports above it"];
-      else if (isFetchBlockedPort(replicaPort + 2))
-        yield ['MCP_REPLICA_PORT', `must not put start:pg's second gateway on ${replicaPort + 2}: ${fetchBlockedPortReason}`];
-    }
-  });
-}
-
-/** start:pg's ports that follow from another (its second API, its deliverers) and land on one fetch refuses. */
-function* derivedPortProblems(apiPort: number | undefined, delivererPort: number | undefined): Iterable<readonly [string, string]> {
-  if (apiPort === undefined) return;
-  const derived: (readonly [variable: string, port: number, what: string])[] = [['WEBHOOK_API_PORT', apiPort + 2, "start:pg's second API"]];
-  if (delivererPort === undefined) {
-    derived.push(['WEBHOOK_API_PORT', apiPort + 1, "start:pg's first deliverer"], ['WEBHOOK_API_PORT', apiPort + 3, "start:pg's second deliverer"]);
-  } else derived.push(['WEBHOOK_DELIVERER_PORT', delivererPort + 2, "start:pg's second deliverer"]);
-  for (const [variable, port, what] of derived) {
-    if (isFetchBlockedPort(port)) yield [variable, `must not put ${what} on ${port}: ${fetchBlockedPortReason}`];
-  }
-}
-
-/** host:port as the settings vocabulary takes it, split (an IPv6 host without its brackets). */
-function splitHostPort(address: string): { host: string; port: number } {
-  const at = address.lastIndexOf(':');
-  return { host: address.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(address.slice(at + 1)) };
-}
-
-/** Every address of the stack, from the variables the services read. */
-export function stackAddresses(env: Environment, topology: Topology): StackAddresses {
-  const s = loadPlacement(env, topology);
-  const apiPort = s.WEBHOOK_API_PORT;
-  const delivererPort = s.WEBHOOK_DELIVERER_PORT ?? apiPort + 1;
-  const apiPorts = topology === 'embedded' ? [apiPort] : [apiPort, apiPort + 2];
-  // Where a service is reached from this machine, as the service names itself (localOrigin).
-  return {
-    platformUrl: s.PLATFORM_ISSUER ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_PORT),
-    aiUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
-    mcpUrl: s.MCP_PUBLIC_URL ?? `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`,
-    registryAddress: s.REGISTRY_ADDRESS,
-    toolServiceAddress: s.CALLBACK_ADDRESS,
-    webhookApiUrls: apiPorts.map((p) => localOrigin(s.WEBHOOK_API_HOST, p)),
-    delivererUrls: topology === 'embedded' ? [] : [delivererPort, delivererPort + 2].map((p) => localOrigin(s.WEBHOOK_DELIVERER_HOST, p)),
-    receiverUrl: localOrigin(s.DEMO_RECEIVER_HOST, s.DEMO_RECEIVER_PORT),
-  };
-}
 
 /** A process's GRPC_TLS_* variables for its role: mutual TLS, as npm start runs it. */
 export function grpcTlsEnv(files: DevCertificateFiles, role: 'gateway' | 'tool-service'): Record<string, string> {
@@ -275,7 +133,7 @@ export function stackProcesses(
   };
   const gatewayReady = (origin: string): ReadyProbe => ({ kind: 'http', url: `${origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` });
   const gateways: StackProcess[] = scaled
-    ? gatewayReplicas(s, at, gatewayEnv, env.WEBHOOK_DATA_DIR || 'data')
+    ? gatewayReplicas(s, at, gatewayEnv, env.WEBHOOK_DATA_DIR || 'data', entry('mcp-server/src/main.ts'))
     : [
         {
           name: 'mcp-server',
@@ -321,57 +179,4 @@ export function stackProcesses(
   };
 
   return [platform, ...apis, ...deliverers, ...gateways, tools];
-}
-
-/**
- * start:pg's gateways: two replicas sharing their registrations in PostgreSQL (the DATABASE_URL
- * start:pg passes every process), each on its own ports, then HAProxy on MCP_PORT and
- * REGISTRY_ADDRESS in front of them, its configuration written into the data folder.
- */
-function gatewayReplicas(
-  s: ReturnType<typeof loadPlacement>,
-  at: StackAddresses,
-  gatewayEnv: Readonly<Record<string, string>>,
-  dataDir: string,
-): StackProcess[] {
-  const registry = splitHostPort(at.registryAddress);
-  const plan = {
-    mcp: { host: s.MCP_HOST, port: s.MCP_PORT },
-    registry,
-    replicas: [0, 2].map((offset) => ({
-      http: { host: s.MCP_HOST, port: s.MCP_REPLICA_PORT + offset },
-      registry: { host: registry.host, port: s.MCP_REPLICA_PORT + offset + 1 },
-    })),
-  };
-  const replicas = plan.replicas.map(({ http, registry: own }, index): StackProcess => {
-    const origin = localOrigin(http.host, http.port);
-    const which = index === 0 ? 'MCP_REPLICA_PORT' : 'MCP_REPLICA_PORT (the second gateway takes that port + 2)';
-    const registryAddress = `${own.host.includes(':') ? `[${own.host}]` : own.host}:${own.port}`;
-    return {
-      name: `mcp-server-${index + 1}`,
-      entry: entry('mcp-server/src/main.ts'),
-      env: { ...gatewayEnv, MCP_PORT: String(http.port), REGISTRY_ADDRESS: registryAddress },
-      listens: [
-        { host: http.host, port: http.port, variable: which },
-        { host: own.host, port: own.port, variable: `${which.split(' ')[0] ?? which} + ${index * 2 + 1} (its tool registry)` },
-      ],
-      ready: { kind: 'http', url: `${origin}/health` },
-      serves: `${origin}/mcp (MCP gateway replica; tool registry on gRPC ${registryAddress})`,
-    };
-  });
-  const configPath = resolve(dataDir, 'haproxy.cfg');
-  const balancer: StackProcess = {
-    name: 'haproxy',
-    // -db: in the foreground, stopped with the stack; -f: the configuration generated from the ports.
-    entry: { command: 'haproxy', args: ['-db', '-f', configPath] },
-    writes: { path: configPath, text: haproxyConfig(plan) },
-    env: {},
-    listens: [
-      { host: s.MCP_HOST, port: s.MCP_PORT, variable: 'MCP_PORT' },
-      { host: registry.host, port: registry.port, variable: 'REGISTRY_ADDRESS' },
-    ],
-    ready: { kind: 'http', url: `${new URL(at.mcpUrl).origin}/health` },
-    serves: `${at.mcpUrl} (HAProxy: MCP to both gateways, sessions kept on theirs; tool registry on gRPC ${at.registryAddress})`,
-  };
-  return [...replicas, balancer];
 }
