@@ -32,13 +32,13 @@ export interface CommandResult {
   readonly stderr: string;
 }
 
-/** Runs a command to its end; rejects with its last stderr lines when it exits non-zero (unless `allowFailure`). */
+/** Runs a command to its end (in this process's environment unless `env` is given); rejects with its last stderr lines when it exits non-zero (unless `allowFailure`). */
 export async function run(
   command: string,
   args: readonly string[],
   options: { readonly env?: NodeJS.ProcessEnv; readonly cwd?: string; readonly allowFailure?: boolean } = {},
 ): Promise<CommandResult> {
-  const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
