@@ -85,7 +85,7 @@ export function createApp(deps: AppDependencies): Express {
   });
 
   if (deps.metrics) app.get('/metrics', deps.metrics);
-  if (deps.ingest) app.use(createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
+  if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
   app.use('/v2/webhooks', requireCaller(deps.checkCaller), ...jsonBody(64 * 1024));
   app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
   app.use(createDeliveryRoutes({ store: deps.store, queue: deps.queue }));
