@@ -103,7 +103,9 @@ export function createCallerCheck(options: CallerCheckOptions): CallerCheck {
       : await lookUp();
     options.observe?.(!asked);
     if (!caller) return refusal('invalid_token', 'the token is invalid or expired');
-    if (!caller.audience.some((aud) => withoutTrailingSlash(aud) === audience)) return refusal('invalid_token', 'the token was not issued for this service');
+    if (!caller.audience.some((aud) => aud === audience || withoutTrailingSlash(aud) === audience)) {
+      return refusal('invalid_token', 'the token was not issued for this service');
+    }
     if (actor === 'person-only' && caller.actor) return refusal('invalid_token', 'a delegated token is not accepted here');
     if (typeof actor === 'object' && caller.actor?.clientId !== actor.clientId) return refusal('invalid_token', 'the token is not delegated to this app');
     return { ok: true, caller, credential };
