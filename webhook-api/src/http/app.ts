@@ -18,6 +18,7 @@ import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { addWebhookRoutes } from './webhooks.routes.ts';
 import { traceRequests } from './request-tracing.ts';
+import { chain } from './middleware-chain.ts';
 
 export interface AppDependencies {
   readonly store: WebhookStore;
@@ -73,8 +74,7 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(createRequestLogging(deps.logger));
-  app.use(traceRequests());
+  app.use(chain(createRequestLogging(deps.logger), traceRequests()));
 
   const openApi = createOpenApiDocument(deps.publicUrl);
   app.get('/v2/openapi.json', (_req, res) => {
@@ -86,7 +86,7 @@ export function createApp(deps: AppDependencies): Express {
 
   if (deps.metrics) app.get('/metrics', deps.metrics);
   if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
-  app.use('/v2/webhooks', requireCaller(deps.checkCaller), ...jsonBody(64 * 1024));
+  app.use('/v2/webhooks', chain(requireCaller(deps.checkCaller), ...jsonBody(64 * 1024)));
   addWebhookRoutes(app, { store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
   addDeliveryRoutes(app, { store: deps.store, queue: deps.queue });
   addSigningSecretRoutes(app, { store: deps.store, vault: deps.vault });
