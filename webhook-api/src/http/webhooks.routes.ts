@@ -11,6 +11,7 @@ import type { DeviceDirectory } from './device-directory.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from '../configs/limits.ts';
 import { addRoutes, type RouteHandler, type RouteTarget, type RouteSpec } from './route-spec.ts';
+import { sendConfig } from './config-json.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
@@ -193,7 +194,7 @@ const handlers: Record<OperationId, Handler> = {
     sendPage(req, res, '/v2/webhooks', list, { items: page.items.map(publicConfig), next: page.next });
   },
   async getWebhook(req, res, deps) {
-    res.json(publicConfig(await configFor(req, res, deps, 'view')));
+    sendConfig(res, await configFor(req, res, deps, 'view'));
   },
   async updateWebhook(req, res, deps) {
     const existing = await configFor(req, res, deps, 'manage');
