@@ -9,7 +9,7 @@ import type { Clock } from './clock.ts';
 import { parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
 import type { HttpClient } from './http-client.ts';
 import { fetchCaller } from './resolve-caller.ts';
-import { inSpan } from './observability/tracing.ts';
+import { inSpan, isRecording } from './observability/tracing.ts';
 
 /**
  * `error` follows RFC 6750 section 3.1: none when no credential was sent, `invalid_request` for a
@@ -86,18 +86,26 @@ export function createCallerCheck(options: CallerCheckOptions): CallerCheck {
 
     // The scheme is part of the key: the same string as a bearer and as an API token are different credentials.
     const key = credential.scheme === 'Bearer' ? credential.token : `ApiToken ${credential.token}`;
-    const caller = await inSpan('caller check', {}, async (span) => {
-      let asked = false;
-      const answer = await cache.resolve(key, () => {
+    let asked = false;
+    const lookUp = () =>
+      cache.resolve(key, () => {
         asked = true;
         return fetchCaller(credential.token, httpClient, apiBaseUrl, credential.scheme);
       });
-      span.setAttribute('platform.cache.hit', !asked);
-      options.observe?.(!asked);
-      return answer;
-    });
+    // A span only inside a recorded trace: outside one (tracing off) it would be a no-op that still
+    // costs a context and a closure on every call.
+    const caller = isRecording()
+      ? await inSpan('caller check', {}, async (span) => {
+          const answer = await lookUp();
+          span.setAttribute('platform.cache.hit', !asked);
+          return answer;
+        })
+      : await lookUp();
+    options.observe?.(!asked);
     if (!caller) return refusal('invalid_token', 'the token is invalid or expired');
-    if (!caller.audience.some((aud) => withoutTrailingSlash(aud) === audience)) return refusal('invalid_token', 'the token was not issued for this service');
+    if (!caller.audience.some((aud) => aud === audience || withoutTrailingSlash(aud) === audience)) {
+      return refusal('invalid_token', 'the token was not issued for this service');
+    }
     if (actor === 'person-only' && caller.actor) return refusal('invalid_token', 'a delegated token is not accepted here');
     if (typeof actor === 'object' && caller.actor?.clientId !== actor.clientId) return refusal('invalid_token', 'the token is not delegated to this app');
     return { ok: true, caller, credential };

@@ -6,6 +6,7 @@ describe('extractBearer', () => {
     ['Bearer abc.def-ghi_jkl~', 'abc.def-ghi_jkl~'],
     ['bearer abc', 'abc'],
     ['BEARER abc', 'abc'],
+    ['bEaReR abc', 'abc'],
     ['Bearer   abc', 'abc'],
     ['Bearer abc  ', 'abc'],
     ['Bearer YWJj+/==', 'YWJj+/=='],
@@ -37,6 +38,7 @@ describe('parseCredential', () => {
   it('tells the Bearer and ApiToken schemes apart, case-insensitively', () => {
     expect(parseCredential('Bearer abc')).toEqual({ scheme: 'Bearer', token: 'abc' });
     expect(parseCredential('apitoken xyz')).toEqual({ scheme: 'ApiToken', token: 'xyz' });
+    expect(parseCredential('APItOKEN xyz')).toEqual({ scheme: 'ApiToken', token: 'xyz' });
   });
 
   it.each([undefined, '', 'Basic YWJj', 'ApiToken', 'ApiToken a b', 'Token abc'])('gives nothing for %j', (value) => {

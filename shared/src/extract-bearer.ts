@@ -11,7 +11,9 @@ export interface Credential {
 }
 
 // auth-scheme, one or more spaces, then a b64token; the scheme is case-insensitive (RFC 9110 11.1).
-const credential = /^(Bearer|ApiToken) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+// Spelled out letter by letter rather than with the i flag, under which the token's character class
+// (a JWT is about a kilobyte) is matched case-folded at twice the cost.
+const credential = /^([Bb][Ee][Aa][Rr][Ee][Rr]|[Aa][Pp][Ii][Tt][Oo][Kk][Ee][Nn]) +([A-Za-z0-9\-._~+/]+=*) *$/;
 
 /**
  * The scheme and token of an Authorization header; undefined for anything else, malformed, or

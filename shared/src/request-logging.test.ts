@@ -91,4 +91,19 @@ describe('createRequestLogging', () => {
     const messages = lines.map((l) => JSON.parse(l) as { msg: string; res?: { statusCode: number } });
     expect(messages.filter((m) => m.msg === 'request completed').map((m) => m.res?.statusCode)).toEqual([500]);
   });
+
+  it('sets req.id and req.log as plain properties, so every request keeps the same shape (a getter per request gave each its own hidden class)', async () => {
+    const logging = createRequestLogging(createLogger({ name: 'test', level: 'warn' }));
+    const descriptors: (PropertyDescriptor | undefined)[] = [];
+    const server = await listen((req, res) => {
+      logging(req, res, () => {
+        descriptors.push(Object.getOwnPropertyDescriptor(req, 'log'), Object.getOwnPropertyDescriptor(req, 'id'));
+        res.end('ok');
+      });
+    });
+    await fetch(`${server.url}/x`);
+    await server.close();
+    for (const descriptor of descriptors) expect(descriptor).toMatchObject({ writable: true, enumerable: true, configurable: true });
+    expect(typeof (descriptors[0]?.value as { info?: unknown } | undefined)?.info).toBe('function');
+  });
 });

@@ -1,7 +1,8 @@
 // GET of one configuration with a cached caller, in requests/s next to a bare Express 5 handler
-// measured in the same run, and next to the caller cache of before (permissions kept the whole
-// 60 s): what refreshing permissions ahead of use costs. How long after a role is removed the
-// first refusal comes, under load, on the real clock. Create throughput on SQLite and PostgreSQL.
+// measured in the same run (and the servers' CPU time per request of each), and next to the caller
+// cache of before (permissions kept the whole 60 s): what refreshing permissions ahead of use costs.
+// How long after a role is removed the first refusal comes, under load, on the real clock. Create
+// throughput on SQLite and PostgreSQL.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
@@ -10,6 +11,7 @@ import { printComparison, requestsPerSecond } from '@platform/devtools/bench-rep
 import { printTarget } from '@platform/devtools/bench-targets';
 import { startPostgresCluster } from '@platform/devtools/postgres-cluster';
 import { defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
+import { cpuMicrosPerRequest } from './server-cpu.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 
 const secondsPerRound = 2;
@@ -66,6 +68,17 @@ try {
     `Webhook API, ${connections} connections, median of ${rounds} interleaved ${secondsPerRound}-s rounds, servers in their own process`,
     { name: 'GET /v2/webhooks/{id} (cached caller, SQLite)', value: get, unit: 'req/s' },
     baseline,
+  );
+  // The same two in CPU time: the servers' process is one CPU's worth of work, so its time per request bounds req/s.
+  const cpu = await cpuMicrosPerRequest(
+    child.pid ?? 0,
+    { bare: { url: `${urls.bare}/bare` }, get: { url: `${urls.sqlite}/v2/webhooks/${id}`, headers } },
+    { connections, secondsPerRound, rounds },
+  );
+  printComparison(
+    `Servers' CPU time per request, median of ${rounds} interleaved ${secondsPerRound}-s rounds (their threads included)`,
+    { name: 'GET /v2/webhooks/{id} (cached caller, SQLite)', value: cpu.get, unit: 'µs' },
+    { name: 'bare Express 5 handler (same run)', value: cpu.bare, unit: 'µs' },
   );
   console.log('\nTargets');
   printTarget({ name: 'cached GET /v2/webhooks/{id}', figure: get / bare, unit: 'x', of: 'bare Express', atLeast: 0.5 });

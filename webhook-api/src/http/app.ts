@@ -4,7 +4,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { createRequestLogging, isPlatformError, type Logger } from '@platform/tool-sdk';
 import { requireCaller, type CallerCheck } from './caller-guard.ts';
 import type { CredentialVault } from '../configs/credential-vault.ts';
-import { createDeliveryRoutes } from './deliveries.routes.ts';
+import { addDeliveryRoutes } from './deliveries.routes.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
 import { InvalidInputError } from '../configs/invalid-input.ts';
@@ -12,12 +12,13 @@ import { DuplicateKeyError, jsonBody } from './json-body.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
-import { createSigningSecretRoutes } from './signing-secret.routes.ts';
+import { addSigningSecretRoutes } from './signing-secret.routes.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import { createWebhookRoutes } from './webhooks.routes.ts';
+import { addWebhookRoutes } from './webhooks.routes.ts';
 import { traceRequests } from './request-tracing.ts';
+import { chain } from './middleware-chain.ts';
 
 export interface AppDependencies {
   readonly store: WebhookStore;
@@ -73,8 +74,7 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  app.use(createRequestLogging(deps.logger));
-  app.use(traceRequests());
+  app.use(chain(createRequestLogging(deps.logger), traceRequests()));
 
   const openApi = createOpenApiDocument(deps.publicUrl);
   app.get('/v2/openapi.json', (_req, res) => {
@@ -85,11 +85,11 @@ export function createApp(deps: AppDependencies): Express {
   });
 
   if (deps.metrics) app.get('/metrics', deps.metrics);
-  if (deps.ingest) app.use(createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
-  app.use('/v2/webhooks', requireCaller(deps.checkCaller), ...jsonBody(64 * 1024));
-  app.use(createWebhookRoutes({ store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits }));
-  app.use(createDeliveryRoutes({ store: deps.store, queue: deps.queue }));
-  app.use(createSigningSecretRoutes({ store: deps.store, vault: deps.vault }));
+  if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
+  app.use('/v2/webhooks', chain(requireCaller(deps.checkCaller), ...jsonBody(64 * 1024)));
+  addWebhookRoutes(app, { store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
+  addDeliveryRoutes(app, { store: deps.store, queue: deps.queue });
+  addSigningSecretRoutes(app, { store: deps.store, vault: deps.vault });
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });

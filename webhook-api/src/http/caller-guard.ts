@@ -4,7 +4,7 @@
 // header narrows the call to one company. Another company's resources are 404, never 403: their
 // existence is not revealed.
 import { createCallerCheck, type Caller, type CallerCheck, type CallerCompany, type Clock, type Credential, type HttpClient } from '@platform/tool-sdk';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { notFound, WebhookApiError, invalid } from './errors.ts';
 
 export interface CallerContext {
@@ -61,13 +61,28 @@ declare global {
   }
 }
 
+/**
+ * Every Authorization header as sent, not the first only (several are refused, not guessed
+ * between): what headersDistinct holds for it, read without building every other header's list.
+ */
+function authorizationOf(req: Request): string | string[] | undefined {
+  const raw = req.rawHeaders;
+  let found: string | string[] | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length !== 13 || name.toLowerCase() !== 'authorization') continue;
+    const value = raw[i + 1] ?? '';
+    found = found === undefined ? value : [...(typeof found === 'string' ? [found] : found), value];
+  }
+  return found;
+}
+
 export function requireCaller(check: CallerCheck): RequestHandler {
   return async (req, res, next) => {
     if (req.get('authversion') !== 'V0.0.1') {
       throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
     }
-    // Every Authorization header, not the first only: several are refused, not guessed between.
-    const checked = await check(req.headersDistinct.authorization);
+    const checked = await check(authorizationOf(req));
     if (!checked.ok) throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${checked.description}`, { field: 'Authorization' });
     const { caller, credential } = checked;
 

@@ -1,7 +1,6 @@
 // The delivery endpoints of a configuration, in the route-table style of webhooks.routes.ts (the
 // OpenAPI document reads every table): its attempt log, newest first; sending a delivery that waits
 // for its retry now; and sending a dropped or failed delivery again.
-import { type Router } from 'express';
 import { z } from 'zod';
 import { deliveriesQuery, deliveryAttempt, resentDelivery, retriedDelivery, type DeliveryAttempt } from './deliveries.schemas.ts';
 import { notFound, WebhookApiError } from './errors.ts';
@@ -10,7 +9,7 @@ import { idOf, parse } from './route-inputs.ts';
 import type { AttemptRecord } from '../queue/delivery-queue.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import { routerOf, type DeliveryRouteSpec, type FixedPaging, type RouteHandler } from './route-spec.ts';
+import { addRoutes, type DeliveryRouteSpec, type FixedPaging, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import { configFor } from './webhooks.routes.ts';
 
 export interface DeliveryRouteDependencies {
@@ -115,4 +114,6 @@ const handlers: Record<OperationId, Handler> = {
   },
 };
 
-export const createDeliveryRoutes = (deps: DeliveryRouteDependencies): Router => routerOf(deliveryRouteSpecs, handlers, deps);
+export const addDeliveryRoutes = (target: RouteTarget, deps: DeliveryRouteDependencies): void => {
+  addRoutes(target, deliveryRouteSpecs, handlers, deps);
+};

@@ -5,12 +5,21 @@ import { extractTraceContext, pathOf, SpanKind, SpanStatusCode, trace, traceCont
 import type { RequestHandler } from 'express';
 
 export function traceRequests(): RequestHandler {
+  // One tracer for every request: tracer() makes a new proxy on each call while tracing is off (a
+  // proxy made before tracing starts delegates to the real tracer once it has).
+  const requestTracer = tracer();
   return (req, res, next) => {
-    const span = tracer().startSpan(
+    const span = requestTracer.startSpan(
       req.method,
       { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method, 'url.path': pathOf(req.originalUrl), 'url.scheme': 'http' } },
       extractTraceContext(req.headers),
     );
+    // Tracing off and no trace to continue: no context to run the request in and nothing to end.
+    // A span left unsampled still has a valid context, which goes on to what the request calls.
+    if (!span.isRecording() && !trace.isSpanContextValid(span.spanContext())) {
+      next();
+      return;
+    }
     res.once('close', () => {
       const route = (req.route as { path?: unknown } | undefined)?.path;
       if (typeof route === 'string') {

@@ -1,13 +1,13 @@
 // A configuration's signing secret (Standard Webhooks), for a manager: read it to verify deliveries,
 // and rotate it; for a day after a rotation deliveries carry a signature by the old secret and by the
 // new, so a receiver can switch over without refusing any. Answers are never cached on the way.
-import { type Router, type Response } from 'express';
+import { type Response } from 'express';
 import { z } from 'zod';
 import type { CredentialVault } from '../configs/credential-vault.ts';
 import { rotatedSigningSecrets, signingSecretBinding } from '../configs/signing-secrets.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { notFound } from './errors.ts';
-import { routerOf, type DeliveryRouteSpec, type RouteHandler } from './route-spec.ts';
+import { addRoutes, type DeliveryRouteSpec, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
 import { configFor } from './webhooks.routes.ts';
 
@@ -66,4 +66,6 @@ const handlers: Record<OperationId, Handler> = {
   },
 };
 
-export const createSigningSecretRoutes = (deps: SigningSecretRouteDependencies): Router => routerOf(signingSecretRouteSpecs, handlers, deps);
+export const addSigningSecretRoutes = (target: RouteTarget, deps: SigningSecretRouteDependencies): void => {
+  addRoutes(target, signingSecretRouteSpecs, handlers, deps);
+};

@@ -33,10 +33,11 @@ function requireIngestToken(token: string): RequestHandler {
   };
 }
 
+/** The ingest route, to be mounted at `/internal`: other requests pass by on the prefix alone. */
 export function createIngestRoutes(deps: IngestDependencies): Router {
   const router = Router();
   const schema = telemetryBatch(deps.maxPoints);
-  router.post('/internal/telemetry', requireIngestToken(deps.token), ...deps.jsonBody(deps.maxBodyBytes), async (req, res) => {
+  router.post('/telemetry', requireIngestToken(deps.token), ...deps.jsonBody(deps.maxBodyBytes), async (req, res) => {
     refuseProtoKeys(req.body);
     const { points } = parse(schema, req.body, 'body');
     const result = await deps.queue.ingest(points.map(toQueuedPoint), deps.now?.() ?? Date.now());

@@ -1,7 +1,7 @@
 // The twelve endpoints of /v2/webhooks as one table: method, path, rights, body and success shape
 // for both the Express router and the OpenAPI document, next to their handlers.
 import { randomUUID } from 'node:crypto';
-import { type Router, type Request, type Response } from 'express';
+import { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { callerContextOf, requireRight, type Right } from './caller-guard.ts';
 import { fieldsForCreate, fieldsForUpdate, publicConfig } from '../configs/config-writes.ts';
@@ -10,7 +10,8 @@ import { firstSigningSecrets } from '../configs/signing-secrets.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from '../configs/limits.ts';
-import { routerOf, type RouteHandler, type RouteSpec } from './route-spec.ts';
+import { addRoutes, type RouteHandler, type RouteTarget, type RouteSpec } from './route-spec.ts';
+import { sendConfig } from './config-json.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
@@ -193,7 +194,7 @@ const handlers: Record<OperationId, Handler> = {
     sendPage(req, res, '/v2/webhooks', list, { items: page.items.map(publicConfig), next: page.next });
   },
   async getWebhook(req, res, deps) {
-    res.json(publicConfig(await configFor(req, res, deps, 'view')));
+    sendConfig(res, await configFor(req, res, deps, 'view'));
   },
   async updateWebhook(req, res, deps) {
     const existing = await configFor(req, res, deps, 'manage');
@@ -266,4 +267,6 @@ const handlers: Record<OperationId, Handler> = {
   },
 };
 
-export const createWebhookRoutes = (deps: RouteDependencies): Router => routerOf(routeSpecs, handlers, deps);
+export const addWebhookRoutes = (target: RouteTarget, deps: RouteDependencies): void => {
+  addRoutes(target, routeSpecs, handlers, deps);
+};

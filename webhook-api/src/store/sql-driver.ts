@@ -85,6 +85,12 @@ export interface SqlDriver extends SqlQueryable {
    * has no other processes to hear from. Resolves once listening; the function it gives stops it.
    */
   listen?(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * A number that changes whenever another connection (another thread or process) commits to the
+   * database, read without a query of any table: SQLite's PRAGMA data_version. Absent where no such
+   * signal is free (PostgreSQL), and nothing may then be cached across statements.
+   */
+  dataVersion?(): number;
   /** The kind of a failure the driver threw, when the store answers for it. */
   failureOf(error: unknown): SqlFailure | undefined;
   close(): Promise<void>;

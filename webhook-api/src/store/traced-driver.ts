@@ -13,16 +13,16 @@ const operationOf = (sql: SqlStatement) => {
 };
 
 function traced<T>(system: DbSystem, operation: string, run: () => Promise<T>): Promise<T> {
-  if (!isRecording()) return run();
   return inSpan(operation, { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system, 'db.operation.name': operation } }, run);
 }
 
+// Outside a recorded trace a statement goes straight to the driver: no closure, no reading of its text.
 function tracedQueryable(target: SqlQueryable, system: DbSystem): SqlQueryable {
   return {
-    one: (sql, values) => traced(system, operationOf(sql), () => target.one(sql, values)),
-    all: (sql, values) => traced(system, operationOf(sql), () => target.all(sql, values)),
-    run: (sql, values) => traced(system, operationOf(sql), () => target.run(sql, values)),
-    exec: (script) => traced(system, 'EXEC', () => target.exec(script)),
+    one: (sql, values) => (isRecording() ? traced(system, operationOf(sql), () => target.one(sql, values)) : target.one(sql, values)),
+    all: (sql, values) => (isRecording() ? traced(system, operationOf(sql), () => target.all(sql, values)) : target.all(sql, values)),
+    run: (sql, values) => (isRecording() ? traced(system, operationOf(sql), () => target.run(sql, values)) : target.run(sql, values)),
+    exec: (script) => (isRecording() ? traced(system, 'EXEC', () => target.exec(script)) : target.exec(script)),
   };
 }
 
@@ -31,10 +31,10 @@ export function tracedDriver(driver: SqlDriver, system: DbSystem): SqlDriver {
     ...driver,
     ...tracedQueryable(driver, system),
     dialect: driver.dialect,
-    transaction: (work, options) =>
-      traced(system, 'transaction', () =>
-        driver.transaction((tx) => work({ ...tracedQueryable(tx, system), lock: (key) => tx.lock(key) } satisfies SqlTransaction), options),
-      ),
+    transaction: (work, options) => {
+      const run = () => driver.transaction((tx) => work({ ...tracedQueryable(tx, system), lock: (key) => tx.lock(key) } satisfies SqlTransaction), options);
+      return isRecording() ? traced(system, 'transaction', run) : run();
+    },
     failureOf: (error) => driver.failureOf(error),
     close: () => driver.close(),
     ...(driver.listen && { listen: driver.listen.bind(driver) }),

@@ -107,6 +107,20 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     expect(await s.updateConfig('missing', fields)).toBeUndefined();
   });
 
+  it('reads a configuration as another connection (another process) left it, at once: changed, its secret rotated, deleted', async () => {
+    const { store: s, reopen } = await store();
+    const other = await reopen();
+    await s.createConfig(config('a'));
+    expect(await s.getConfig('a')).toMatchObject({ name: 'hook a' });
+    const { id: _id, companyId: _company, signingSecrets: _secrets, ...fields } = config('a');
+    await other.updateConfig('a', { ...fields, name: 'renamed elsewhere' });
+    expect(await s.getConfig('a')).toMatchObject({ name: 'renamed elsewhere' });
+    await other.rotateSigningSecret('a', (current) => ({ current: 'v1.k.iv.tag.rotated', previous: current.current, previousUntil: 1 }));
+    expect((await s.getConfig('a'))?.signingSecrets.current).toBe('v1.k.iv.tag.rotated');
+    expect(await other.deleteConfig('a')).toBe(true);
+    expect(await s.getConfig('a')).toBeUndefined();
+  });
+
   it('reports a second link of the same device as already linked', async () => {
     const { store: s } = await store();
     await s.createConfig(config('a'));

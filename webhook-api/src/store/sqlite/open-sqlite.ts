@@ -4,6 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { applySchema } from '../apply-schema.ts';
+import { cachingConfigReads } from '../config-read-cache.ts';
 import { insertCountedInTransaction } from '../config-counts.ts';
 import type { SqlDriver } from '../sql-driver.ts';
 import { createSqlWebhookStore } from '../sql-webhook-store.ts';
@@ -72,8 +73,12 @@ export async function openSqliteDriver(path: string, options: SqliteStoreOptions
   });
 }
 
-/** The configuration store in its own SQLite file. */
-export const createSqliteWebhookStore = (driver: SqlDriver): WebhookStore => createSqlWebhookStore(driver, insertCountedInTransaction);
+/** The configuration store in its own SQLite file, its configuration reads cached while the file says nothing changed. */
+export function createSqliteWebhookStore(driver: SqlDriver): WebhookStore {
+  const store = createSqlWebhookStore(driver, insertCountedInTransaction);
+  const changesElsewhere = driver.dataVersion?.bind(driver);
+  return changesElsewhere ? cachingConfigReads(store, { changesElsewhere }) : store;
+}
 
 /** The configuration store alone, on a file of its own (the store's tests). */
 export const openSqliteStore = async (path: string, options: SqliteStoreOptions = {}): Promise<WebhookStore> =>

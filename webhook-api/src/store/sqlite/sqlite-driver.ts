@@ -64,6 +64,7 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
     },
   };
   const mutex = new AsyncMutex();
+  const dataVersion = db.prepare('PRAGMA data_version');
 
   return {
     dialect: {
@@ -100,6 +101,9 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
         }
       });
     },
+    // Outside the mutex: it changes nothing, and inside this connection's open transaction it still
+    // tells whether another connection committed before it began (none can while it holds the lock).
+    dataVersion: () => attempt(() => (dataVersion.get() as { data_version: number }).data_version),
     failureOf: classifySqliteError,
     close: () =>
       mutex.run(() => {
