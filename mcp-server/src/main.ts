@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/tool-sdk';
 import { createMcpGateway } from './mcp-gateway.ts';
-import { openPostgresRegistrationStore } from './registry/index.ts';
+import { createTokenSeal, openPostgresRegistrationStore } from './registry/index.ts';
 import { loadMcpServerSettings } from './settings.ts';
 import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/tool-sdk/observability';
 
@@ -18,7 +18,9 @@ const { databaseUrl } = settings;
 const registrationStore =
   databaseUrl === undefined
     ? undefined
-    : await exitOnStartupFailure(service, () => openPostgresRegistrationStore(databaseUrl, { logger: logger.child({ part: 'registry' }) }));
+    : await exitOnStartupFailure(service, () =>
+        openPostgresRegistrationStore(databaseUrl, { logger: logger.child({ part: 'registry' }), tokenSeal: createTokenSeal(settings.clientSecret) }),
+      );
 const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }) });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));

@@ -22,6 +22,7 @@ import type { ToolCatalog } from '../src/remote-tools.ts';
 import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
 import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from '../src/registry/tool-registry.ts';
 import { openPostgresRegistrationStore } from '../src/registry/postgres/postgres-registration-store.ts';
+import { createTokenSeal } from '../src/registry/postgres/token-seal.ts';
 import type { RegistrationStore } from '../src/registry/registration-store.ts';
 
 export const appSecrets = {
@@ -31,6 +32,9 @@ export const appSecrets = {
 } as const;
 
 export type SeededApp = keyof typeof appSecrets;
+
+/** The seal of the tests' gateways on PostgreSQL, the same for every replica of a test file, as the gateway's client secret makes it. */
+export const testTokenSeal = createTokenSeal(devSecrets.MCP_GATEWAY_CLIENT_SECRET);
 
 /** A client-credentials token of a seeded app. */
 export const tokenOf = (platform: RunningPlatform, app: SeededApp): Promise<string> => appToken(platform.issuer, app, appSecrets[app]);
@@ -63,7 +67,7 @@ export const freshSchema = (): string => `registry_${crypto.randomUUID().replace
 /** The registrations' store on `schema` of the file's database, or undefined (in memory) outside the PostgreSQL project. */
 export async function storeForTests(logger: ReturnType<typeof createLogger>, schema = freshSchema()): Promise<RegistrationStore | undefined> {
   const url = await registryDatabase();
-  return url === undefined ? undefined : openPostgresRegistrationStore(url, { logger, schema });
+  return url === undefined ? undefined : openPostgresRegistrationStore(url, { logger, schema, tokenSeal: testTokenSeal });
 }
 
 /** The registry served on a free loopback port, logging at debug into memory; on PostgreSQL in that project. */

@@ -1,18 +1,30 @@
 // Two replicas of the gateway on one PostgreSQL: a service registered at one is listed by both, a
 // heartbeat at the other renews it (and hands both the app's new token), its expiry is seen by
 // both, each announces every change to its own MCP clients, and registrations racing at both for
-// an app's last places never pass the limit. Real gateways, real MCP SDK clients, the real platform.
+// an app's last places never pass the limit; the apps' tokens are kept sealed, usable by the
+// replicas only. Real gateways, real MCP SDK clients, the real platform.
 import * as grpc from '@grpc/grpc-js';
 import { devSecrets, personToken, seedWithToolPublishers, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { createLogger } from '@platform/tool-sdk';
-import { listenOnFreePort, until } from '@platform/tool-sdk/testing';
+import { captureLogs, listenOnFreePort, until } from '@platform/tool-sdk/testing';
+import pg from 'pg';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
-import { openPostgresRegistrationStore } from '../src/registry/index.ts';
+import { createTokenSeal, openPostgresRegistrationStore } from '../src/registry/index.ts';
 import { loadMcpServerSettings } from '../src/settings.ts';
-import { bearer, freshSchema, registryClient, sampleTool, startGateway, startRawToolService, startToolService, tokenOf } from './registry-harness.ts';
+import {
+  bearer,
+  freshSchema,
+  registryClient,
+  sampleTool,
+  startGateway,
+  startRawToolService,
+  startToolService,
+  testTokenSeal,
+  tokenOf,
+} from './registry-harness.ts';
 
 let databaseUrl = '';
 beforeAll(async () => {
@@ -45,7 +57,7 @@ async function startReplica(
     LOG_LEVEL: 'silent',
   });
   const logger = createLogger({ name: 'mcp-server', level: 'silent' });
-  const registrationStore = await openPostgresRegistrationStore(databaseUrl, { logger, schema });
+  const registrationStore = await openPostgresRegistrationStore(databaseUrl, { logger, schema, tokenSeal: createTokenSeal(settings.clientSecret) });
   const gateway = createMcpGateway({ settings, logger, registrationStore });
   http.server.on('request', gateway.app);
   const registry = await gateway.registry.serve(settings.registryAddress);
@@ -143,7 +155,10 @@ describe('two gateway replicas on one PostgreSQL', () => {
     const logger = createLogger({ name: 'mcp-server', level: 'silent' });
     const replicas = await Promise.all(
       [0, 1].map(async () =>
-        startGateway(platform.issuer, { maxRegistrationsPerApp: 3, store: await openPostgresRegistrationStore(databaseUrl, { logger, schema }) }),
+        startGateway(platform.issuer, {
+          maxRegistrationsPerApp: 3,
+          store: await openPostgresRegistrationStore(databaseUrl, { logger, schema, tokenSeal: testTokenSeal }),
+        }),
       ),
     );
     started.push(...replicas);
@@ -163,5 +178,51 @@ describe('two gateway replicas on one PostgreSQL', () => {
     expect(answers.filter((answer) => answer.ok)).toHaveLength(3);
     expect(answers.flatMap((answer) => (answer.ok ? [] : [answer.code]))).toEqual(Array(7).fill(grpc.status.RESOURCE_EXHAUSTED));
     await until(() => replicas.every((replica) => replica.registry.services().length === 3), 'both replicas hold the three registrations');
+  }, 60_000);
+
+  it('keep each app’s token sealed in the database: the replicas use it, a reader of the table or a replica on another secret cannot', async () => {
+    const platform = await startPlatform({ seed: seedWithToolPublishers('fleet-insights') });
+    started.push(platform);
+    const schema = freshSchema();
+    const logger = createLogger({ name: 'mcp-server', level: 'silent' });
+    const gateway = await startGateway(platform.issuer, {
+      store: await openPostgresRegistrationStore(databaseUrl, { logger, schema, tokenSeal: testTokenSeal }),
+    });
+    started.push(gateway);
+    const service = await startRawToolService({ tools: [{ name: 'probe', description: 'A probe.', inputSchemaJson: '{"type":"object"}' }] });
+    started.push(service);
+    const registrar = registryClient(gateway.address);
+    started.push(registrar);
+    const token = await tokenOf(platform, 'fleet-insights');
+    const answer = await registrar.register({ serviceName: 'sealed', callbackAddress: service.address, ttlSeconds: 60 }, bearer(token));
+    if (!answer.ok) throw new Error(answer.details);
+
+    // What the table holds is no token, nor any part of one.
+    const reader = new pg.Client({ connectionString: databaseUrl });
+    await reader.connect();
+    const { rows } = await reader.query<{ token: string }>(`SELECT token FROM ${schema}.registrations`);
+    await reader.end();
+    expect(rows).toHaveLength(1);
+    const stored = rows[0]?.token ?? '';
+    expect(stored).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    for (const part of token.split('.')) expect(stored).not.toContain(part);
+
+    // A replica with the gateway's secret reads it; one with another secret gets no token, and says why once.
+    const same = await openPostgresRegistrationStore(databaseUrl, { logger, schema, tokenSeal: createTokenSeal(devSecrets.MCP_GATEWAY_CLIENT_SECRET) });
+    started.push(same);
+    expect((await same.live()).map((registration) => registration.token)).toEqual([token]);
+    const logs = captureLogs();
+    const other = await openPostgresRegistrationStore(databaseUrl, {
+      logger: createLogger({ name: 'mcp-server', level: 'warn', destination: logs.destination }),
+      schema,
+      tokenSeal: createTokenSeal('another gateway secret'),
+    });
+    started.push(other);
+    expect((await other.live()).map((registration) => registration.token)).toEqual(['']);
+    expect((await other.live()).map((registration) => registration.token)).toEqual(['']);
+    expect(logs.lines.filter((line) => line.includes('does not open with this replica'))).toHaveLength(1);
+    expect(logs.text()).toContain('MCP_GATEWAY_CLIENT_SECRET');
+    expect(logs.text()).not.toContain(token);
+    expect(logs.text()).not.toContain(stored);
   }, 60_000);
 });

@@ -5,3 +5,4 @@ export { type ServingRegistry } from './registry-server.ts';
 export { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
 export { type RegistrationStore } from './registration-store.ts';
 export { openPostgresRegistrationStore, type PostgresRegistrationStoreOptions } from './postgres/postgres-registration-store.ts';
+export { createTokenSeal, type TokenSeal } from './postgres/token-seal.ts';

@@ -2,7 +2,7 @@
 // write that needs room runs under one lock of the schema's, with its room check, so replicas
 // racing for the last places never pass a limit together; each change NOTIFYs the other replicas
 // as it commits. Expiry is judged by the database's now(). A database that cannot be reached is
-// STORE_UNAVAILABLE, never the tool service's fault.
+// STORE_UNAVAILABLE, never the tool service's fault. The apps' tokens are kept sealed (token-seal.ts).
 import type { Logger } from '@platform/tool-sdk';
 import type { Tool__Output } from '@platform/proto';
 import pg from 'pg';
@@ -11,9 +11,12 @@ import type { LiveRegistration, RegistrationStore, StoredRegistration } from '..
 import { RegistryError } from '../registry-errors.ts';
 import { changesChannel, listenForChanges } from './registry-notifications.ts';
 import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from './registry-schema.ts';
+import type { TokenSeal } from './token-seal.ts';
 
 export interface PostgresRegistrationStoreOptions {
   readonly logger: Logger;
+  /** Seals the apps' tokens in the table: every replica's must be the same (createTokenSeal of the gateway's client secret). */
+  readonly tokenSeal: TokenSeal;
   /** The schema of the registrations' table; mcp_registry by default (tests take one each). */
   readonly schema?: string;
   /** How often a replica reads the registrations again without being told to (a safety net). Default 30 000. */
@@ -36,22 +39,9 @@ const unavailable = (error: unknown): never => {
 
 const columns = `registration_id, service_name, app_client_id, app_key, callback_address, granted_ttl_seconds, bytes, token`;
 
-const storedOf = (row: Record<string, unknown>): StoredRegistration => ({
-  registrationId: String(row.registration_id),
-  serviceName: String(row.service_name),
-  appClientId: String(row.app_client_id),
-  appKey: String(row.app_key),
-  callbackAddress: String(row.callback_address),
-  grantedTtlSeconds: Number(row.granted_ttl_seconds),
-  bytes: Number(row.bytes),
-  token: String(row.token),
-});
-
-const liveOf = (row: Record<string, unknown>): LiveRegistration => ({ ...storedOf(row), expiresInMs: Number(row.expires_in_ms) });
-
 /** Connects and creates the schema when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresRegistrationStore(connectionString: string, options: PostgresRegistrationStoreOptions): Promise<RegistrationStore> {
-  const { logger, schema = defaultRegistrySchema, reconcileMs = 30_000, timeoutMs = 5_000 } = options;
+  const { logger, tokenSeal, schema = defaultRegistrySchema, reconcileMs = 30_000, timeoutMs = 5_000 } = options;
   if (!plainSchemaName.test(schema)) throw new TypeError(`openPostgresRegistrationStore: schema must be a plain name (got ${schema})`);
   const table = `${schema}.registrations`;
   const channel = changesChannel(schema);
@@ -79,6 +69,40 @@ export async function openPostgresRegistrationStore(connectionString: string, op
     await pool.end().catch(() => undefined);
     throw new Error(`the registrations database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
   }
+
+  /** Registrations whose token did not open, each told once: a replica on another key, or a row of before the seal. */
+  const unopened = new Set<string>();
+  /**
+   * A row's token, opened. One that does not open is no token (the exchange is refused, never made
+   * with it) until the tool service's next heartbeat stores its newest.
+   */
+  const tokenOf = (row: Record<string, unknown>): string => {
+    const registrationId = String(row.registration_id);
+    const token = tokenSeal.open(String(row.token), registrationId);
+    if (token !== undefined) {
+      unopened.delete(registrationId);
+      return token;
+    }
+    if (!unopened.has(registrationId)) {
+      unopened.add(registrationId);
+      logger.warn(
+        { registrationId, appClientId: String(row.app_client_id) },
+        "a registration's app token does not open with this replica's key (every replica must run with the same MCP_GATEWAY_CLIENT_SECRET); its tools are refused until the tool service renews it",
+      );
+    }
+    return '';
+  };
+  const storedOf = (row: Record<string, unknown>): StoredRegistration => ({
+    registrationId: String(row.registration_id),
+    serviceName: String(row.service_name),
+    appClientId: String(row.app_client_id),
+    appKey: String(row.app_key),
+    callbackAddress: String(row.callback_address),
+    grantedTtlSeconds: Number(row.granted_ttl_seconds),
+    bytes: Number(row.bytes),
+    token: tokenOf(row),
+  });
+  const liveOf = (row: Record<string, unknown>): LiveRegistration => ({ ...storedOf(row), expiresInMs: Number(row.expires_in_ms) });
 
   let closing: Promise<void> | undefined;
   const rows = async (text: string, values: unknown[] = []) => (await pool.query<Record<string, unknown>>(text, values).catch(unavailable)).rows;
@@ -160,7 +184,7 @@ export async function openPostgresRegistrationStore(connectionString: string, op
             stored.callbackAddress,
             stored.grantedTtlSeconds,
             stored.bytes,
-            stored.token,
+            tokenSeal.seal(stored.token, stored.registrationId),
             JSON.stringify(tools),
           ],
         );
@@ -176,11 +200,13 @@ export async function openPostgresRegistrationStore(connectionString: string, op
         `WITH old AS (SELECT registration_id, token FROM ${table} WHERE registration_id = $1 AND expires_at > now() FOR UPDATE)
          UPDATE ${table} AS r SET token = $2, expires_at = now() + r.granted_ttl_seconds * interval '1 second'
          FROM old WHERE r.registration_id = old.registration_id
-         RETURNING old.token <> $2 AS new_token`,
-        [registrationId, token],
+         RETURNING old.registration_id, old.token AS old_token`,
+        [registrationId, tokenSeal.seal(token, registrationId)],
       );
-      if (row?.new_token === true) await rows(`SELECT pg_notify($1, '')`, [channel]);
-      return row !== undefined;
+      if (row === undefined) return false;
+      // Sealed anew each time: the tokens are compared opened.
+      if (tokenSeal.open(String(row.old_token), registrationId) !== token) await rows(`SELECT pg_notify($1, '')`, [channel]);
+      return true;
     },
 
     async remove(registrationId) {
