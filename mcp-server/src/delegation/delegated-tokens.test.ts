@@ -117,6 +117,13 @@ describe('createDelegatedTokens', () => {
     expect(decodeJwt(await tokens.get(caller, service)).act).toEqual({ sub: 'webhook-tools' });
   });
 
+  it('asks the platform nothing when the service holds no actor token, and says the app cannot act', async () => {
+    const { tokens, exchanges } = gatewayTokens();
+    const refused = await tokens.get(await callerToken('oscar'), { appClientId: 'webhook-tools', actorToken: () => '' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'DelegationError', code: 'ACTOR_REFUSED' });
+    expect(exchanges()).toBe(0);
+  });
+
   it('renews the token 30 seconds before it expires', async () => {
     const clock = manualClock(Date.now());
     const { tokens, exchanges } = gatewayTokens({ clock });

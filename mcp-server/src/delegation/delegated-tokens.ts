@@ -100,6 +100,9 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
 
   const exchange = async (callerToken: string, service: DelegationTarget): Promise<HeldToken> => {
     const actorToken = service.actorToken();
+    // None held (a shared registration's token this replica cannot open): nothing to ask the platform.
+    if (actorToken === '')
+      throw new DelegationError('ACTOR_REFUSED', { reason: "the gateway holds no usable token of the tool's app until its next heartbeat" });
     const started = performance.now();
     let ok = false;
     try {
