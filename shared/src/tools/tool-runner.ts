@@ -117,7 +117,18 @@ function resultOf(tool: ToolDefinition, value: unknown): CallToolResponse {
 /** A `ToolRunner` over the given tools. */
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs, fetch } = options;
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  // Each tool with its handler's span, whose name and attributes are made once, not on every call.
+  const byName = new Map(
+    options.tools.map((tool) => [
+      tool.name,
+      {
+        tool,
+        spanName: `execute_tool ${tool.name}`,
+        spanOptions: { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
+      },
+    ]),
+  );
+
   const listing = Object.freeze(options.tools.map(toolMessage));
 
   const call = (request: ToolCall): Promise<ToolCallOutcome> =>
@@ -138,8 +149,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       callerId = caller.id;
       span.setAttribute('enduser.id', caller.id);
 
-      const tool = byName.get(request.name);
-      if (!tool) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
+      const found = byName.get(request.name);
+      if (!found) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
+      const { tool } = found;
       span.setAttribute('gen_ai.tool.name', tool.name);
       const args = parseArguments(tool, request.argumentsJson);
 
@@ -162,11 +174,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
-      const value = await inSpan(
-        `execute_tool ${tool.name}`,
-        { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
-        () => Promise.race([tool.handler(args as never, ctx), aborted(request.signal)]),
-      );
+      const value = await inSpan(found.spanName, found.spanOptions, () => untilAborted(tool.handler(args as never, ctx), request.signal));
       request.signal.throwIfAborted();
       return settle({ answer: resultOf(tool, value) });
     } catch (error) {
@@ -177,8 +185,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const seconds = (performance.now() - started) / 1000;
       const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
       const label = 'answer' in outcome ? (outcome.answer.isError ? 'tool_error' : 'ok') : outcome.refusal.code;
-      span.setAttributes({ 'platform.outcome': label, 'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status });
-      if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (span.isRecording()) {
+        span.setAttributes({ 'platform.outcome': label, 'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status });
+        if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       options.observer?.called(byName.has(request.name) ? request.name : 'unknown', label, seconds);
       if ('answer' in outcome) {
         logger.info({ ...fields, outcome: outcome.answer.isError ? 'tool_error' : 'ok' }, 'tool call');
@@ -194,7 +204,17 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   return { listing, call };
 }
 
-/** Rejects with the signal's reason once it is aborted, so a handler that ignores the signal does not hold the answer. */
+/**
+ * What the handler answered, or a rejection with the signal's reason once it is aborted, so a
+ * handler that ignores the signal does not hold the answer. A handler that answered at once (no
+ * promise) needs no race: the runner checks the signal right after.
+ */
+function untilAborted(answer: unknown, signal: AbortSignal): unknown {
+  if (typeof (answer as { then?: unknown } | null)?.then !== 'function') return answer;
+  return Promise.race([answer, aborted(signal)]);
+}
+
+/** Rejects with the signal's reason once it is aborted. */
 function aborted(signal: AbortSignal): Promise<never> {
   return new Promise((_resolve, reject) => {
     if (signal.aborted) reject(signal.reason as Error);
