@@ -147,12 +147,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       if (!checked.ok) throw new ToolCallError('UNAUTHENTICATED', `the delegated token was refused: ${checked.description}`);
       const { caller, credential } = checked;
       callerId = caller.id;
-      span.setAttribute('enduser.id', caller.id);
 
       const found = byName.get(request.name);
       if (!found) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
       const { tool } = found;
-      span.setAttribute('gen_ai.tool.name', tool.name);
       const args = parseArguments(tool, request.argumentsJson);
 
       const ctx = createCallContext({
@@ -186,7 +184,13 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
       const label = 'answer' in outcome ? (outcome.answer.isError ? 'tool_error' : 'ok') : outcome.refusal.code;
       if (span.isRecording()) {
-        span.setAttributes({ 'platform.outcome': label, 'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status });
+        // All at once, at the end: each attribute set on its own is checked and copied on its own.
+        span.setAttributes({
+          ...(callerId !== undefined && { 'enduser.id': callerId }),
+          ...(byName.has(request.name) && { 'gen_ai.tool.name': request.name }),
+          'platform.outcome': label,
+          'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status,
+        });
         if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
       }
       options.observer?.called(byName.has(request.name) ? request.name : 'unknown', label, seconds);
