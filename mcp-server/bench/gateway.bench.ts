@@ -35,12 +35,12 @@ const loadSeconds = 0.5;
 const rampSeconds = 0.1;
 const warmUpSeconds = 1;
 /** Each side's profiled turn when a target is missed. */
-const profileSeconds = 1.5;
+const profileSeconds = 3;
 /** Each round of the gRPC leg measured alone, and how many. */
 const grpcLegSeconds = 1;
 const grpcRounds = 3;
 /** The tracing cost: sequential calls in blocks this large per mode (switching costs a provider each time), and its rounds under load. */
-const tracingBlockCalls = 100;
+const tracingBlockCalls = 25;
 const tracingSeconds = 8;
 /** Calls in flight per client under load; there is one client per person token the servers process gives. */
 const inFlightPerClient = 4;

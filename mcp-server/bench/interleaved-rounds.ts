@@ -50,9 +50,12 @@ export function p50Ratio(a: Turns, b: Turns): { readonly ratio: number; readonly
   return { ratio: latencyQuantile(a, 0.5) / latencyQuantile(b, 0.5), low: Math.min(...quarters), high: Math.max(...quarters) };
 }
 
-/** The median over rounds of `a[i] / b[i]`, with the lowest and highest. */
+/**
+ * The median over rounds of `a[i] / b[i]`, with the lowest and highest. A round in which either
+ * side answered nothing counted (the machine starved it) has no ratio and is left out.
+ */
 export function roundRatio(a: readonly number[], b: readonly number[]): { readonly ratio: number; readonly low: number; readonly high: number } {
-  const ratios = a.map((value, round) => value / (b[round] ?? Number.NaN));
+  const ratios = a.map((value, round) => value / (b[round] ?? Number.NaN)).filter((ratio) => Number.isFinite(ratio) && ratio > 0);
   return { ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
 }
 
