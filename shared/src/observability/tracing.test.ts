@@ -60,14 +60,20 @@ describe('inSpan with a tracer provider', () => {
         throw new TypeError('no');
       }),
     ).rejects.toThrow(TypeError);
+    await expect(inSpan('failing later', {}, () => Promise.reject(new RangeError('later')))).rejects.toThrow(RangeError);
+    expect(await inSpan('later', {}, () => Promise.resolve('done'))).toBe('done');
     await started.shutdown();
     started = undefined;
     expect(spans.map((span) => [span.name, span.status.code])).toEqual([
       ['work', SpanStatusCode.UNSET],
       ['failing', SpanStatusCode.ERROR],
+      ['failing later', SpanStatusCode.ERROR],
+      ['later', SpanStatusCode.UNSET],
     ]);
     expect(spans[0]?.attributes).toMatchObject({ a: 1 });
     expect(spans[1]?.attributes).toMatchObject({ 'error.type': 'TypeError' });
+    expect(spans[2]?.attributes).toMatchObject({ 'error.type': 'RangeError' });
+    expect(spans[3]?.endTime).toBeDefined();
   });
 
   it('follows the provider registered now: spans go to a provider started after another was shut down, and to none after', async () => {

@@ -64,11 +64,38 @@ export function recordFailure(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
+/** Settles `answer` (what work returned, or threw) after ending the span; a failure marks it first. */
+function endWith<T>(span: Span, answer: () => Promise<T> | T): Promise<T> {
+  const failed = (error: unknown): never => {
+    recordFailure(span, error);
+    span.end();
+    throw error;
+  };
+  let value: Promise<T> | T;
+  try {
+    value = answer();
+  } catch (error) {
+    recordFailure(span, error);
+    span.end();
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what work threw, rethrown as it was
+    return Promise.reject(error);
+  }
+  if (typeof (value as { then?: unknown } | null)?.then !== 'function') {
+    span.end();
+    return Promise.resolve(value);
+  }
+  return Promise.resolve(value).then((settled) => {
+    span.end();
+    return settled;
+  }, failed);
+}
+
 /**
  * Runs `work` in a new active span, ended when it settles; a throw marks the span failed and is
  * rethrown. While no provider is registered (tracing off), `work` runs at once with a
  * non-recording span: no span, context or promise is made for a trace no one records, on paths
- * that pass here several times per request.
+ * that pass here several times per request. With tracing on, the span ends on one promise
+ * reaction, not an async function's.
  */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T> | T): Promise<T> {
   const live = liveTracer();
@@ -81,16 +108,7 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span)
     }
   }
   const { parent = context.active(), ...spanOptions } = options;
-  return live.startActiveSpan(name, spanOptions, parent, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      recordFailure(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return live.startActiveSpan(name, spanOptions, parent, (span) => endWith(span, () => work(span)));
 }
 
 /** Whether spans are being recorded in this process (telemetry started and the trace sampled). */
