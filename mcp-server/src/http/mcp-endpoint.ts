@@ -105,8 +105,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): Router {
   const parseJson = express.json({ limit: options.maxBodyBytes, type: () => true });
   const router = Router();
 
-  /** One line per MCP request: who, what, which revision, how it ended, how long it took. */
+  /** One line per MCP request: who, what, which revision, how it ended, how long it took; nothing kept for a line not written. */
   const logged = (era: 'legacy' | 'modern' | undefined, req: Request, res: Response) => {
+    if (!logger.isLevelEnabled('info')) return;
     const started = performance.now();
     res.once('close', () => {
       logger.info(

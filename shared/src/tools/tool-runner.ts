@@ -181,7 +181,6 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
 
     function settle(outcome: ToolCallOutcome, error?: unknown): ToolCallOutcome {
       const seconds = (performance.now() - started) / 1000;
-      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
       const label = 'answer' in outcome ? (outcome.answer.isError ? 'tool_error' : 'ok') : outcome.refusal.code;
       if (span.isRecording()) {
         // All at once, at the end: each attribute set on its own is checked and copied on its own.
@@ -194,6 +193,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
       }
       options.observer?.called(byName.has(request.name) ? request.name : 'unknown', label, seconds);
+      const isError = 'refusal' in outcome && outcome.refusal.code === 'INTERNAL';
+      // A line that is not written costs nothing: its fields are made only for one that is.
+      if (!logger.isLevelEnabled(isError ? 'error' : 'info')) return outcome;
+      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
       if ('answer' in outcome) {
         logger.info({ ...fields, outcome: outcome.answer.isError ? 'tool_error' : 'ok' }, 'tool call');
       } else if (outcome.refusal.code === 'INTERNAL') {
