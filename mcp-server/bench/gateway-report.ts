@@ -23,7 +23,9 @@ export interface EraResult {
   readonly tls: Turns;
   readonly platform: Record<string, number>;
   /** Profiles of a sequential turn of the gateway and the proxy, when the p50 target was missed. */
-  readonly profiles?: { readonly gateway: ProfiledTurn; readonly proxy: ProfiledTurn };
+  readonly sequentialProfiles?: { readonly gateway: ProfiledTurn; readonly proxy: ProfiledTurn };
+  /** Profiles of a turn under load of each, when the calls/s target was missed. */
+  readonly loadProfiles?: { readonly gateway: ProfiledTurn; readonly proxy: ProfiledTurn };
 }
 
 export const rates = (turns: Turns) => turns.load.map((turn) => turn.callsPerSecond);
@@ -119,7 +121,9 @@ export function printEra(result: EraResult, { clients, inFlightPerClient, loadRo
     atLeast: targets.callsPerSecond,
     digits: 3,
   });
-  if (result.profiles) printProfileDifference("the servers' CPU in a sequential turn, gateway against proxy", result.profiles.gateway, result.profiles.proxy);
+  const { sequentialProfiles: sequential, loadProfiles: loaded } = result;
+  if (sequential) printProfileDifference("the servers' CPU in a sequential turn, gateway against proxy", sequential.gateway, sequential.proxy);
+  if (loaded) printProfileDifference("the servers' CPU in a turn under load, gateway against proxy", loaded.gateway, loaded.proxy);
   const versus = (metric: string, withTls: number, plain: number, ratio: number, digits: number) =>
     `  ${metric.padEnd(44)} ${withTls.toFixed(digits).padStart(9)} ${plain.toFixed(digits).padStart(9)} ${`${ratio.toFixed(3)}x`.padStart(8)}`;
   const t = figuresOf(result.tls);

@@ -18,9 +18,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { GrpcFloorFigures, GrpcLegFigures, ServersReady, ServersRequest, ServersSample } from './bench-servers.ts';
-import { printEra, targets, type Era, type EraResult } from './gateway-report.ts';
+import { printEra, rates, targets, type Era, type EraResult } from './gateway-report.ts';
 import { callLoad } from './tool-call-load.ts';
-import { measureLoad, measureSequential, median, newTurns, p50Ratio, type Side } from './interleaved-rounds.ts';
+import { measureLoad, measureSequential, median, newTurns, p50Ratio, roundRatio, type Side } from './interleaved-rounds.ts';
 import { profiledTurn } from './profile-report.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { reportTracingCost } from './tracing-cost.ts';
@@ -99,12 +99,15 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
       cpuMicros: async (gc) => (await sample(gc)).cpuMicros,
     });
     const platform = platformDelta(before, await sample());
-    const missed = p50Ratio(gateway.turns, minimalProxy.turns).ratio > targets.p50;
-    const [gatewayClient] = gateway.clients;
-    const [proxyClient] = minimalProxy.clients;
-    const profiles =
-      missed && gatewayClient && proxyClient
-        ? { gateway: await profiledTurn(gatewayClient, profileSeconds, profileServers), proxy: await profiledTurn(proxyClient, profileSeconds, profileServers) }
+    // A missed target is followed by a profile of the servers over a turn of each side like the ones measured.
+    const profilePair = async (clientsOf: (side: Side) => readonly Client[], inFlight: number) => ({
+      gateway: await profiledTurn(clientsOf(gateway), inFlight, profileSeconds, profileServers),
+      proxy: await profiledTurn(clientsOf(minimalProxy), inFlight, profileSeconds, profileServers),
+    });
+    const sequentialProfiles = p50Ratio(gateway.turns, minimalProxy.turns).ratio > targets.p50 ? await profilePair((s) => s.clients.slice(0, 1), 1) : undefined;
+    const loadProfiles =
+      roundRatio(rates(gateway.turns), rates(minimalProxy.turns)).ratio < targets.callsPerSecond
+        ? await profilePair((s) => s.clients, inFlightPerClient)
         : undefined;
     return {
       era,
@@ -114,7 +117,8 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
       hopless: hopless.turns,
       tls: tls.turns,
       platform,
-      ...(profiles && { profiles }),
+      ...(sequentialProfiles && { sequentialProfiles }),
+      ...(loadProfiles && { loadProfiles }),
     };
   } finally {
     await Promise.all(sides.flatMap((s) => s.clients).map((client) => client.close().catch(() => undefined)));

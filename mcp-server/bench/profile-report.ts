@@ -1,5 +1,6 @@
 // Where one side's CPU time goes beyond another's, from a CPU profile of the servers process taken
-// over a sequential turn of each: what the gateway bench prints under a target it missed.
+// over a turn of each (sequential calls, or calls in flight): what the gateway bench prints under a
+// target it missed.
 import type { Client } from '@modelcontextprotocol/client';
 import { addedPerCall, type ProfileSummary } from './cpu-profile.ts';
 import { callLoad } from './tool-call-load.ts';
@@ -9,11 +10,16 @@ export interface ProfiledTurn {
   readonly calls: number;
 }
 
-/** Profiles the servers (through `profile`) over `seconds` of sequential calls from `client`. */
-export async function profiledTurn(client: Client, seconds: number, profile: (start: boolean) => Promise<unknown>): Promise<ProfiledTurn> {
-  await callLoad([client], 1, 0.2);
+/** Profiles the servers (through `profile`) over `seconds` of calls from `clients`, `inFlight` at a time from each. */
+export async function profiledTurn(
+  clients: readonly Client[],
+  inFlight: number,
+  seconds: number,
+  profile: (start: boolean) => Promise<unknown>,
+): Promise<ProfiledTurn> {
+  await callLoad(clients, inFlight, 0.2);
   await profile(true);
-  const { calls } = await callLoad([client], 1, seconds);
+  const { calls } = await callLoad(clients, inFlight, seconds);
   return { summary: (await profile(false)) as ProfileSummary, calls };
 }
 

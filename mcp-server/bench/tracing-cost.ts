@@ -70,9 +70,9 @@ export async function reportTracingCost(options: TracingCostOptions): Promise<bo
   });
   if (!met) {
     await options.setTracing(true);
-    const traced = await profiledTurn(first, options.profileSeconds, options.profile);
+    const traced = await profiledTurn([first], 1, options.profileSeconds, options.profile);
     await options.setTracing(false);
-    const untraced = await profiledTurn(first, options.profileSeconds, options.profile);
+    const untraced = await profiledTurn([first], 1, options.profileSeconds, options.profile);
     printProfileDifference("the servers' CPU in a sequential turn, tracing on against off", traced, untraced);
   }
   return met;
