@@ -26,7 +26,10 @@ import { loadMcpServerSettings } from '../src/settings.ts';
 import { createToolServicePool, type ToolServicePool } from '../src/tool-services/index.ts';
 import { createBareMcpServer } from './bare-mcp-server.ts';
 import { startCountingProxy } from './counting-proxy.ts';
+export type { GrpcFloorFigures, GrpcLegFigures } from './grpc-hop.ts';
 import { createTracingSwitch, type TracingFigures } from './tracing-switch.ts';
+import { measureGrpcFloor, measureGrpcLeg, startFloorServer, type GrpcFloorFigures, type GrpcLegFigures } from './grpc-hop.ts';
+import { startCpuProfile, type ProfileSummary } from './cpu-profile.ts';
 
 export interface ServersReady {
   /** The gateway's MCP endpoint. */
@@ -53,23 +56,15 @@ export type ServersRequest =
   /** The gRPC hop's floor: sequential CallTool, as the gateway sends it, of a grpc-js server that answers at once (no SDK). */
   | { readonly kind: 'grpc-floor'; readonly seconds: number }
   /** Tracing on (every span sampled, exported to a counting no-op) or off; answers the spans exported so far. */
-  | { readonly kind: 'tracing'; readonly on: boolean };
+  | { readonly kind: 'tracing'; readonly on: boolean }
+  /** Starts a CPU profile of this process (answered with a sample), or stops it (answered with its summary). */
+  | { readonly kind: 'profile'; readonly start: boolean };
 
 export interface ServersSample {
   /** User + system CPU time of this process so far. */
   readonly cpuMicros: number;
   /** What the platform was asked so far, by `METHOD /path` (token requests by grant). */
   readonly platform: Readonly<Record<string, number>>;
-}
-
-export interface GrpcFloorFigures {
-  readonly p50Micros: number;
-}
-
-export interface GrpcLegFigures {
-  readonly callsPerSecond: number;
-  /** CPU time of this process per call: the gRPC client's and the tool service's together. */
-  readonly cpuMicrosPerCall: number;
 }
 
 /** Seeded people of company 1, where the no-op's app (fleet-insights) is installed. */
@@ -180,45 +175,10 @@ const tlsTokens = await Promise.all(people.map((username) => personToken(proxy.u
 const grpcLeg = toolClient(toolService.address);
 const grpcLegToken = await delegatedToken(proxy.url, 'oscar', 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET);
 
-async function measureGrpcLeg(inFlight: number, seconds: number): Promise<GrpcLegFigures> {
-  const call = async () => {
-    const answer = await grpcLeg.call('noop', {}, grpcLegToken, { deadlineMs: 30_000 });
-    if (!answer.ok || answer.isError) throw new Error(`CallTool of the no-op failed: ${JSON.stringify(answer)}`);
-  };
-  await call(); // fills the tool service's caller check for this token
-  const { user, system } = process.cpuUsage();
-  const started = performance.now();
-  const end = started + seconds * 1000;
-  let calls = 0;
-  const worker = async () => {
-    while (performance.now() < end) {
-      await call();
-      calls += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  const used = process.cpuUsage({ user, system });
-  return { callsPerSecond: calls / ((performance.now() - started) / 1000), cpuMicrosPerCall: (used.user + used.system) / calls };
-}
-
 // The gRPC hop's floor: a grpc-js ToolService that answers the no-op at once, no SDK, called by
 // the gateway's pool with the same delegated token and deadline.
-const floorServer = new grpc.Server();
-floorServer.addService(loadToolsProto().ToolService.service, {
-  ListTools: (_call: unknown, callback: grpc.sendUnaryData<{ tools: [] }>) => {
-    callback(null, { tools: [] });
-  },
-  CallTool: (_call: unknown, callback: grpc.sendUnaryData<CallToolResponse>) => {
-    callback(null, noopResponse);
-  },
-});
-const floorPort = await new Promise<number>((resolve, reject) => {
-  floorServer.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
-    if (error) reject(error);
-    else resolve(port);
-  });
-});
-const floorAddress = `127.0.0.1:${floorPort}`;
+const floor = await startFloorServer(noopResponse);
+const floorAddress = floor.address;
 const floorPool = createToolServicePool();
 const floorLease = floorPool.lease(floorAddress);
 
@@ -238,31 +198,34 @@ const minimalProxy = createBareMcpServer(
 const minimalProxyHttp = await listenOnFreePort();
 minimalProxyHttp.server.on('request', minimalProxy.app);
 
-async function measureGrpcFloor(seconds: number): Promise<GrpcFloorFigures> {
-  const call = async () => {
-    const answer = await floorPool.callTool(floorAddress, { name: 'noop', argumentsJson: '{}', requestId: '1' }, grpcLegToken, { deadlineMs: callTimeoutMs });
-    if (!answer.ok) throw new Error(`CallTool of the bare grpc-js server failed: ${JSON.stringify(answer)}`);
-  };
-  // Warm for as long as it measures: a few hundred calls leave grpc-js's code still tiering up.
-  const warm = performance.now() + seconds * 1000;
-  while (performance.now() < warm) await call();
-  const latencies: number[] = [];
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    const before = performance.now();
-    await call();
-    latencies.push(performance.now() - before);
+const tracing = createTracingSwitch();
+let stopProfile: (() => Promise<ProfileSummary>) | undefined;
+
+async function profile(start: boolean): Promise<ServersSample | ProfileSummary> {
+  if (start) {
+    stopProfile = await startCpuProfile();
+    return answer({ kind: 'sample', gc: false }) as Promise<ServersSample>;
   }
-  const sorted = Float64Array.from(latencies).sort();
-  return { p50Micros: (sorted[Math.floor(sorted.length / 2)] ?? Number.NaN) * 1000 };
+  const stop = stopProfile;
+  stopProfile = undefined;
+  return stop ? stop() : {};
 }
 
-const tracing = createTracingSwitch();
-
-async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures | GrpcFloorFigures | TracingFigures> {
+async function answer(request: ServersRequest): Promise<ServersSample | GrpcLegFigures | GrpcFloorFigures | TracingFigures | ProfileSummary> {
   if (request.kind === 'tracing') return tracing.set(request.on);
-  if (request.kind === 'grpc-leg') return measureGrpcLeg(request.inFlight, request.seconds);
-  if (request.kind === 'grpc-floor') return measureGrpcFloor(request.seconds);
+  if (request.kind === 'profile') return profile(request.start);
+  if (request.kind === 'grpc-leg') {
+    return measureGrpcLeg(async () => {
+      const answer = await grpcLeg.call('noop', {}, grpcLegToken, { deadlineMs: 30_000 });
+      if (!answer.ok || answer.isError) throw new Error(`CallTool of the no-op failed: ${JSON.stringify(answer)}`);
+    }, request);
+  }
+  if (request.kind === 'grpc-floor') {
+    return measureGrpcFloor(async () => {
+      const answer = await floorPool.callTool(floorAddress, { name: 'noop', argumentsJson: '{}', requestId: '1' }, grpcLegToken, { deadlineMs: callTimeoutMs });
+      if (!answer.ok) throw new Error(`CallTool of the bare grpc-js server failed: ${JSON.stringify(answer)}`);
+    }, request.seconds);
+  }
   if (request.gc) globalThis.gc?.();
   const { user, system } = process.cpuUsage();
   return { cpuMicros: user + system, platform: proxy.counts() };
@@ -288,7 +251,7 @@ process.once('disconnect', () => {
     minimalProxyClient.close();
     floorLease.release();
     floorPool.close();
-    floorServer.forceShutdown();
+    floor.close();
     await bare.close();
     await bareHttp.close();
     await toolService.close(0);

@@ -4,10 +4,14 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 
 export interface LoadFigures {
+  /** Every call answered, those of the ramp and of the drain after the end included. */
   readonly calls: number;
+  /** Calls answered per second between the end of the ramp and the end (no worker is idle then). */
   readonly callsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Every call's latency, ascending. */
+  readonly latenciesMs: Float64Array;
 }
 
 /** The value at quantile `q` of ascending `sorted` (nearest rank). */
@@ -22,10 +26,17 @@ function checkNoop(result: CallToolResult): void {
   }
 }
 
-export async function callLoad(clients: readonly Client[], inFlight: number, seconds: number): Promise<LoadFigures> {
+/**
+ * `seconds` of calls; the rate counts the answers after `rampSeconds` and before the end, so that
+ * neither the workers' start together nor the calls still running at the end (one latency each)
+ * weigh on a short run.
+ */
+export async function callLoad(clients: readonly Client[], inFlight: number, seconds: number, rampSeconds = 0): Promise<LoadFigures> {
   const latencies: number[] = [];
   const started = performance.now();
+  const steady = started + rampSeconds * 1000;
   const end = started + seconds * 1000;
+  let steadyAnswers = 0;
   // Boxed, so that a thrown undefined still counts as a failure.
   let failure: { readonly error: unknown } | undefined;
   const worker = async (client: Client) => {
@@ -37,12 +48,30 @@ export async function callLoad(clients: readonly Client[], inFlight: number, sec
         failure ??= { error };
         return;
       }
-      latencies.push(performance.now() - before);
+      const answered = performance.now();
+      latencies.push(answered - before);
+      if (answered >= steady && answered < end) steadyAnswers += 1;
     }
   };
   await Promise.all(clients.flatMap((client) => Array.from({ length: inFlight }, () => worker(client))));
   if (failure !== undefined) throw failure.error;
-  const elapsedSeconds = (performance.now() - started) / 1000;
   const sorted = Float64Array.from(latencies).sort();
-  return { calls: latencies.length, callsPerSecond: latencies.length / elapsedSeconds, p50Ms: quantile(sorted, 0.5), p99Ms: quantile(sorted, 0.99) };
+  return {
+    calls: latencies.length,
+    callsPerSecond: steadyAnswers / (seconds - rampSeconds),
+    p50Ms: quantile(sorted, 0.5),
+    p99Ms: quantile(sorted, 0.99),
+    latenciesMs: sorted,
+  };
+}
+
+/** `calls` sequential calls from `client`, their latencies in ms in the order made. */
+export async function sequentialCalls(client: Client, calls: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let call = 0; call < calls; call++) {
+    const before = performance.now();
+    checkNoop(await client.callTool({ name: 'noop', arguments: {} }));
+    latencies.push(performance.now() - before);
+  }
+  return latencies;
 }

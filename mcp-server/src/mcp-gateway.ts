@@ -26,7 +26,7 @@ import { createToolGateway } from './mcp/tool-gateway.ts';
 import { createToolRegistry, type RegistrationStore, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
-import { createToolServicePool, type ToolServicePool } from './tool-services/index.ts';
+import { createToolServicePool, type CallToolOptions, type ToolCallRequest, type ToolServicePool } from './tool-services/index.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/gateway-metrics.ts';
 import { tracedCallTool } from './observability/gateway-tracing.ts';
 import { carryRequestContext, traceMcpRequests } from './observability/mcp-request-telemetry.ts';
@@ -137,7 +137,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     catalog: () => registry.catalog(),
     delegatedTokens,
     permissionsOf: (token, appClientId) => permissions.permissionsOf(token, appClientId),
-    callTool: tracedCallTool((address, request, token, callOptions) => toolServices.callTool(address, request, token, callOptions), metrics),
+    callTool: tracedCallTool(
+      (address, request: ToolCallRequest, token, callOptions: CallToolOptions) => toolServices.callTool(address, request, token, callOptions),
+      metrics,
+    ),
     toolResult: (answer, tool, resultOptions) => toolResult(answer, tool, { ...resultOptions, maxResultBytes: settings.maxToolResultBytes }),
     delegationFailure,
     failureCode: (error) => (isDelegationError(error) ? error.code : isPlatformError(error) ? error.code : 'UNEXPECTED'),

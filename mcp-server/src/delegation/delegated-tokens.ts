@@ -79,7 +79,10 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
   const inflight = new Map<string, Promise<string>>();
   let configuration: Promise<oauth.Configuration> | undefined;
 
-  const keyOf = (callerToken: string, appClientId: string) => hash('sha256', JSON.stringify([issuerUrl, callerToken, appClientId]), 'base64url');
+  // The token comes last and holds no line break (a bearer token's characters), nor does the
+  // issuer's URL: no two (app, token) pairs share a key, without a JSON array written (and the whole
+  // token scanned for escapes) on every call.
+  const keyOf = (callerToken: string, appClientId: string) => hash('sha256', `${issuerUrl}\n${appClientId}\n${callerToken}`, 'base64url');
 
   // Discovered once; a failed discovery is not kept, so the next exchange tries again.
   const discover = () =>
@@ -148,16 +151,17 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
     get(callerToken, service) {
       const key = keyOf(callerToken, service.appClientId);
       const kept = held.get(key);
-      const attributes = { 'platform.app.client_id': service.appClientId };
       if (kept && kept.renewAt > clock()) {
         options.observe?.asked(true);
         tracer()
-          .startSpan('token exchange', { attributes: { ...attributes, 'platform.cache.hit': true } })
+          .startSpan('token exchange', { attributes: { 'platform.app.client_id': service.appClientId, 'platform.cache.hit': true } })
           .end();
         return Promise.resolve(kept.value);
       }
       options.observe?.asked(false);
-      return inSpan('token exchange', { attributes: { ...attributes, 'platform.cache.hit': false } }, () => exchangeShared(key, callerToken, service));
+      return inSpan('token exchange', { attributes: { 'platform.app.client_id': service.appClientId, 'platform.cache.hit': false } }, () =>
+        exchangeShared(key, callerToken, service),
+      );
     },
     forget(callerToken, appClientId, refused) {
       const key = keyOf(callerToken, appClientId);

@@ -46,6 +46,35 @@ const posts: [string, Record<string, string>, unknown][] = [
     { jsonrpc: '2.0', id: 9, method: 'tools/list', params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } },
   ],
   ['an empty object', {}, {}],
+  // At the edges of the shortcut for a 2026-07-28 header (isModernUnderItsHeader).
+  ['a posted response under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, { jsonrpc: '2.0', id: 10, result: {} }],
+  ['a posted error under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, { jsonrpc: '2.0', id: 11, error: { code: -32600, message: 'no' } }],
+  [
+    'a request that also carries a result, under a 2026 header',
+    { 'mcp-protocol-version': '2026-07-28' },
+    { jsonrpc: '2.0', id: 12, method: 'tools/list', result: {} },
+  ],
+  ['a batch under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, [{ jsonrpc: '2.0', id: 13, method: 'tools/list' }]],
+  [
+    'a 2025 initialize under a 2026 header',
+    { 'mcp-protocol-version': '2026-07-28' },
+    { jsonrpc: '2.0', id: 14, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } },
+  ],
+  ['a notification under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, { jsonrpc: '2.0', method: 'notifications/initialized' }],
+  [
+    'a 2026 envelope naming 2025 under a 2026 header',
+    { 'mcp-protocol-version': '2026-07-28' },
+    { jsonrpc: '2.0', id: 15, method: 'tools/list', params: { _meta: { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } } },
+  ],
+  ['not JSON-RPC under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, { jsonrpc: '1.0', id: 16, method: 'tools/list' }],
+  ['an empty object under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, {}],
+  ['null under a 2026 header', { 'mcp-protocol-version': '2026-07-28' }, null],
+  [
+    'a 2026 header with spaces around it',
+    { 'mcp-protocol-version': ' 2026-07-28 ' },
+    { jsonrpc: '2.0', id: 17, method: 'tools/list', params: { _meta: envelope } },
+  ],
+  ['a later revision in the header', { 'mcp-protocol-version': '2027-01-01' }, { jsonrpc: '2.0', id: 18, method: 'tools/list', params: { _meta: envelope } }],
 ];
 
 describe('routing a POST to a revision', () => {

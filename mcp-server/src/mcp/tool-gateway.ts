@@ -116,6 +116,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       const { service } = tool;
       const log = (outcome: string, extra: Record<string, unknown> = {}) => {
         options.observe?.(tool.exposedName, service.serviceName, outcome.split(':', 1)[0] ?? outcome, (performance.now() - started) / 1000);
+        if (!logger.isLevelEnabled('info')) return;
         logger.info(
           {
             requestId: request.requestId,

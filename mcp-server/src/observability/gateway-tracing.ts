@@ -3,9 +3,24 @@
 // gRPC CallTool as an rpc client span whose context travels in the call's metadata.
 import { status } from '@grpc/grpc-js';
 import { clip } from '@platform/tool-sdk';
-import { extractTraceContext, inSpan, SpanKind, SpanStatusCode, trace, traceContext, tracer, type Context, type Link } from '@platform/tool-sdk/observability';
+import {
+  extractTraceContext,
+  inSpan,
+  recordFailure,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  traceContext,
+  tracer,
+  type Attributes,
+  type Context,
+  type Link,
+} from '@platform/tool-sdk/observability';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 import type { GatewayMetrics } from './gateway-metrics.ts';
+
+/** Bound on the addresses whose span attributes are kept (far more than one gateway's live services). */
+const maxKnownAddresses = 1024;
 
 /** The parent a client asked for in `_meta` (the W3C fields), linked to the HTTP span it arrived in; else that HTTP span. */
 function parentOf(meta: unknown, request: Context | undefined) {
@@ -55,30 +70,47 @@ type CallTool<R, O> = (address: string, request: R, token: string, options: O) =
 
 const codeName = (code: number) => (status as unknown as Record<number, string | undefined>)[code] ?? `CODE_${code}`;
 
-/** CallTool in an rpc client span (the pool puts its context in the metadata), its status counted. */
-export function tracedCallTool<R, O>(callTool: CallTool<R, O>, metrics: GatewayMetrics | undefined): CallTool<R, O> {
-  return (address, request, token, options) => {
-    const at = address.lastIndexOf(':');
-    return inSpan(
-      'platform.tools.v1.ToolService/CallTool',
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          'rpc.system': 'grpc',
-          'rpc.service': 'platform.tools.v1.ToolService',
-          'rpc.method': 'CallTool',
-          'server.address': address.slice(0, at),
-          'server.port': Number(address.slice(at + 1)),
-        },
-      },
-      async (span) => {
-        const answer = await callTool(address, request, token, options);
-        const code: number = answer.ok ? status.OK : answer.code;
-        span.setAttribute('rpc.grpc.status_code', code);
-        if (code !== (status.OK as number)) span.setStatus({ code: SpanStatusCode.ERROR });
-        metrics?.grpcCall(codeName(code));
-        return answer;
-      },
-    );
+/**
+ * CallTool in an rpc client span, its status counted. The span is not made the active one (it has
+ * no children here, and an active span costs a context switch and a promise per call): the pool is
+ * given its context to put in the call's metadata.
+ */
+export function tracedCallTool<R, O extends { readonly traceContext?: Context }>(
+  callTool: CallTool<R, O>,
+  metrics: GatewayMetrics | undefined,
+): CallTool<R, O> {
+  // A tool service's address names its span's server: parsed once per address, not per call.
+  const servers = new Map<string, Attributes>();
+  const attributesOf = (address: string) => {
+    let attributes = servers.get(address);
+    if (!attributes) {
+      const at = address.lastIndexOf(':');
+      attributes = {
+        'rpc.system': 'grpc',
+        'rpc.service': 'platform.tools.v1.ToolService',
+        'rpc.method': 'CallTool',
+        'server.address': address.slice(0, at),
+        'server.port': Number(address.slice(at + 1)),
+      };
+      if (servers.size >= maxKnownAddresses) servers.clear();
+      servers.set(address, attributes);
+    }
+    return attributes;
+  };
+  return async (address, request, token, options) => {
+    const span = tracer().startSpan('platform.tools.v1.ToolService/CallTool', { kind: SpanKind.CLIENT, attributes: attributesOf(address) });
+    try {
+      const answer = await callTool(address, request, token, { ...options, traceContext: trace.setSpan(traceContext.active(), span) });
+      const code: number = answer.ok ? status.OK : answer.code;
+      span.setAttribute('rpc.grpc.status_code', code);
+      if (code !== (status.OK as number)) span.setStatus({ code: SpanStatusCode.ERROR });
+      metrics?.grpcCall(codeName(code));
+      return answer;
+    } catch (error) {
+      recordFailure(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
   };
 }

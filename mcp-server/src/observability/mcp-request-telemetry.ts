@@ -50,10 +50,14 @@ export function traceMcpRequests(route: string, metrics: GatewayMetrics | undefi
     );
     res.once('close', () => {
       const method = mcpMethodOf(req);
-      if (method !== undefined) span.setAttribute('mcp.method.name', method);
-      if (req.caller) span.setAttribute('enduser.id', req.caller.id);
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (span.isRecording()) {
+        span.setAttributes({
+          ...(method !== undefined && { 'mcp.method.name': method }),
+          ...(req.caller && { 'enduser.id': req.caller.id }),
+          'http.response.status_code': res.statusCode,
+        });
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       span.end();
       metrics?.mcpRequest(method, outcomeOf(res.statusCode));
     });

@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolResponse__Output, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
 import { tlsRefusalReason } from '@platform/tool-sdk';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
-import { injectTraceContext } from '@platform/tool-sdk/observability';
+import { injectTraceContext, type Context } from '@platform/tool-sdk/observability';
 
 /** What CallTool sends besides the token: the tool's own name, its arguments as JSON, the MCP request id. */
 export interface ToolCallRequest {
@@ -22,6 +22,8 @@ export interface CallToolOptions {
   readonly deadlineMs: number;
   /** Aborting it cancels the call, which then answers CANCELLED. */
   readonly signal?: AbortSignal;
+  /** The trace context the call continues (its `traceparent` goes in the metadata); default the active one. */
+  readonly traceContext?: Context;
 }
 
 export interface ListToolsOptions {
@@ -162,7 +164,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
       });
     },
 
-    callTool(address, request, delegatedToken, { deadlineMs, signal }) {
+    callTool(address, request, delegatedToken, { deadlineMs, signal, traceContext }) {
       if (closed) return Promise.resolve(closedAnswer);
       if (!delegatedToken) return Promise.resolve(noTokenAnswer);
       if (signal?.aborted) return Promise.resolve(cancelledAnswer);
@@ -171,7 +173,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
         try {
           const metadata = new grpc.Metadata();
           metadata.set('authorization', `Bearer ${delegatedToken}`);
-          injectTraceContext(metadata);
+          injectTraceContext(metadata, traceContext);
           channel = hold(address);
           const held = channel;
           const call = held.client.CallTool(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response?: CallToolResponse__Output) => {

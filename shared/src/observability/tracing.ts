@@ -4,7 +4,9 @@
 // semantic conventions; a span never carries a token, a secret or a tool's arguments.
 import {
   context,
+  INVALID_SPAN_CONTEXT,
   propagation,
+  ProxyTracerProvider,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
@@ -15,14 +17,37 @@ import {
   type Span,
   type SpanContext,
   type TextMapGetter,
+  type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
 
 export { SpanKind, SpanStatusCode, context as traceContext, trace, type Attributes, type Context, type Link, type Span, type SpanContext };
 
 const tracerName = '@platform/tool-sdk';
 
+// The API's own no-op provider: what its global proxy hands spans to while no SDK is registered.
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- the proxy is how the API tells "no provider yet"; nothing else exposes its no-op
+const noopProvider = new ProxyTracerProvider().getDelegate();
+const noopTracer = noopProvider.getTracer(tracerName);
+/** What `work` is given while nothing records: one span for every call, as a non-recording span holds no state. */
+const notRecording = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+let registered: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+
+/**
+ * The registered provider's tracer, asked of it once per provider (the API's getTracer builds a key
+ * and asks the provider on every call), or undefined while no provider is registered.
+ */
+function liveTracer(): Tracer | undefined {
+  const global = trace.getTracerProvider();
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- see noopProvider
+  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+  if (provider === noopProvider) return undefined;
+  if (registered?.provider !== provider) registered = { provider, tracer: provider.getTracer(tracerName) };
+  return registered.tracer;
+}
+
 /** The tracer of this code base: no-op until startTelemetry registered a provider. */
-export const tracer = () => trace.getTracer(tracerName);
+export const tracer = (): Tracer => liveTracer() ?? noopTracer;
 
 export interface SpanOptions {
   readonly kind?: SpanKind;
@@ -39,19 +64,51 @@ export function recordFailure(span: Span, error: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
-/** Runs `work` in a new active span, ended when it settles; a throw marks the span failed and is rethrown. */
-export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T> | T): Promise<T> {
-  const { parent = context.active(), ...spanOptions } = options;
-  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
+/** Settles `answer` (what work returned, or threw) after ending the span; a failure marks it first. */
+function endWith<T>(span: Span, answer: () => Promise<T> | T): Promise<T> {
+  const failed = (error: unknown): never => {
+    recordFailure(span, error);
+    span.end();
+    throw error;
+  };
+  let value: Promise<T> | T;
+  try {
+    value = answer();
+  } catch (error) {
+    recordFailure(span, error);
+    span.end();
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what work threw, rethrown as it was
+    return Promise.reject(error);
+  }
+  if (typeof (value as { then?: unknown } | null)?.then !== 'function') {
+    span.end();
+    return Promise.resolve(value);
+  }
+  return Promise.resolve(value).then((settled) => {
+    span.end();
+    return settled;
+  }, failed);
+}
+
+/**
+ * Runs `work` in a new active span, ended when it settles; a throw marks the span failed and is
+ * rethrown. While no provider is registered (tracing off), `work` runs at once with a
+ * non-recording span: no span, context or promise is made for a trace no one records, on paths
+ * that pass here several times per request. With tracing on, the span ends on one promise
+ * reaction, not an async function's.
+ */
+export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T> | T): Promise<T> {
+  const live = liveTracer();
+  if (!live) {
     try {
-      return await work(span);
+      return Promise.resolve(work(notRecording));
     } catch (error) {
-      recordFailure(span, error);
-      throw error;
-    } finally {
-      span.end();
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what work threw, as the async path rethrows it
+      return Promise.reject(error);
     }
-  });
+  }
+  const { parent = context.active(), ...spanOptions } = options;
+  return live.startActiveSpan(name, spanOptions, parent, (span) => endWith(span, () => work(span)));
 }
 
 /** Whether spans are being recorded in this process (telemetry started and the trace sampled). */

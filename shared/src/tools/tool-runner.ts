@@ -117,7 +117,18 @@ function resultOf(tool: ToolDefinition, value: unknown): CallToolResponse {
 /** A `ToolRunner` over the given tools. */
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs, fetch } = options;
-  const byName = new Map(options.tools.map((tool) => [tool.name, tool]));
+  // Each tool with its handler's span, whose name and attributes are made once, not on every call.
+  const byName = new Map(
+    options.tools.map((tool) => [
+      tool.name,
+      {
+        tool,
+        spanName: `execute_tool ${tool.name}`,
+        spanOptions: { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
+      },
+    ]),
+  );
+
   const listing = Object.freeze(options.tools.map(toolMessage));
 
   const call = (request: ToolCall): Promise<ToolCallOutcome> =>
@@ -136,11 +147,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       if (!checked.ok) throw new ToolCallError('UNAUTHENTICATED', `the delegated token was refused: ${checked.description}`);
       const { caller, credential } = checked;
       callerId = caller.id;
-      span.setAttribute('enduser.id', caller.id);
 
-      const tool = byName.get(request.name);
-      if (!tool) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
-      span.setAttribute('gen_ai.tool.name', tool.name);
+      const found = byName.get(request.name);
+      if (!found) throw new ToolCallError('NOT_FOUND', `this service has no tool named "${request.name.slice(0, 64)}"`);
+      const { tool } = found;
       const args = parseArguments(tool, request.argumentsJson);
 
       const ctx = createCallContext({
@@ -162,11 +172,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
-      const value = await inSpan(
-        `execute_tool ${tool.name}`,
-        { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
-        () => Promise.race([tool.handler(args as never, ctx), aborted(request.signal)]),
-      );
+      const value = await inSpan(found.spanName, found.spanOptions, () => untilAborted(tool.handler(args as never, ctx), request.signal));
       request.signal.throwIfAborted();
       return settle({ answer: resultOf(tool, value) });
     } catch (error) {
@@ -175,11 +181,22 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
 
     function settle(outcome: ToolCallOutcome, error?: unknown): ToolCallOutcome {
       const seconds = (performance.now() - started) / 1000;
-      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
       const label = 'answer' in outcome ? (outcome.answer.isError ? 'tool_error' : 'ok') : outcome.refusal.code;
-      span.setAttributes({ 'platform.outcome': label, 'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status });
-      if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
+      if (span.isRecording()) {
+        // All at once, at the end: each attribute set on its own is checked and copied on its own.
+        span.setAttributes({
+          ...(callerId !== undefined && { 'enduser.id': callerId }),
+          ...(byName.has(request.name) && { 'gen_ai.tool.name': request.name }),
+          'platform.outcome': label,
+          'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status,
+        });
+        if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
       options.observer?.called(byName.has(request.name) ? request.name : 'unknown', label, seconds);
+      const isError = 'refusal' in outcome && outcome.refusal.code === 'INTERNAL';
+      // A line that is not written costs nothing: its fields are made only for one that is.
+      if (!logger.isLevelEnabled(isError ? 'error' : 'info')) return outcome;
+      const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
       if ('answer' in outcome) {
         logger.info({ ...fields, outcome: outcome.answer.isError ? 'tool_error' : 'ok' }, 'tool call');
       } else if (outcome.refusal.code === 'INTERNAL') {
@@ -194,7 +211,17 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   return { listing, call };
 }
 
-/** Rejects with the signal's reason once it is aborted, so a handler that ignores the signal does not hold the answer. */
+/**
+ * What the handler answered, or a rejection with the signal's reason once it is aborted, so a
+ * handler that ignores the signal does not hold the answer. A handler that answered at once (no
+ * promise) needs no race: the runner checks the signal right after.
+ */
+function untilAborted(answer: unknown, signal: AbortSignal): unknown {
+  if (typeof (answer as { then?: unknown } | null)?.then !== 'function') return answer;
+  return Promise.race([answer, aborted(signal)]);
+}
+
+/** Rejects with the signal's reason once it is aborted. */
 function aborted(signal: AbortSignal): Promise<never> {
   return new Promise((_resolve, reject) => {
     if (signal.aborted) reject(signal.reason as Error);
