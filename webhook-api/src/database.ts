@@ -53,7 +53,12 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
 
 export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
-  return { ...createPostgresWebhookStore(tracedDriver(driver, 'postgresql')), deliveries: createPostgresDeliveryQueue(driver) };
+  const traced = tracedDriver(driver, 'postgresql');
+  // The queue's statements are spans too, as on SQLite (ingest, the attempt log, resend); LISTEN is the driver's own.
+  return {
+    ...createPostgresWebhookStore(traced),
+    deliveries: createPostgresDeliveryQueue({ ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) }),
+  };
 }
 
 export function openDatabase(settings: StoreSettings, logger: Logger): Promise<WebhookDatabase> {
