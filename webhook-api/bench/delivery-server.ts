@@ -99,10 +99,11 @@ interface Served {
 
 const served = new Map<Backend, Served>();
 for (const backend of ['SQLite', 'PostgreSQL'] as const) {
+  const batch = { maxPoints: deliverySettings.batchMaxPoints, lingerMs: deliverySettings.batchLingerMs };
   const store =
     backend === 'SQLite'
-      ? await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'))
-      : await openPostgresDatabase(await freshDatabase(postgresUrl));
+      ? await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'), { batch })
+      : await openPostgresDatabase(await freshDatabase(postgresUrl), { batch });
   const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const url = await serveApi(store, (points, queued) => {
     metrics.ingested(points, queued);
@@ -164,7 +165,7 @@ export const serverCalls = {
     delete api.running;
     return { spans: running.spans, eventLoopUtilization, cpuMicros: used.user + used.system, profile };
   },
-  /** Deliveries still queued and Batch points still gathering. */
+  /** Deliveries still queued, and Batch points in batches still open. */
   async queueStats({ backend }: { backend: Backend }) {
     const stats = await servedOn(backend).store.deliveries.stats();
     return { queued: stats.queued, gathering: stats.gathering };

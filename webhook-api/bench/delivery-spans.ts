@@ -7,7 +7,7 @@ import type { DeliveryQueue } from '../src/queue/delivery-queue.ts';
 
 export interface Span {
   calls: number;
-  /** Rows the calls handled: deliveries claimed, settlements written, batches formed. */
+  /** Rows the calls handled: deliveries claimed, settlements written. */
   items: number;
   ms: number;
 }
@@ -30,7 +30,6 @@ export function timedQueue(queue: DeliveryQueue, spans: Spans): DeliveryQueue {
     };
   return {
     ...queue,
-    formBatches: timed('formBatches', queue.formBatches.bind(queue), (r) => r.formed),
     claim: timed('claim', queue.claim.bind(queue), (r) => r.length),
     settle: timed('settle', queue.settle.bind(queue), (_r, _owner, settlements) => settlements.length),
     nextDueAt: timed('nextDueAt', queue.nextDueAt.bind(queue), () => 0),

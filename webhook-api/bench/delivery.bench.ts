@@ -105,7 +105,8 @@ try {
     await receiver.call('reset');
     await preIngest(backend, mode === 'Realtime' ? devices.realtime : devices.batch, count);
     const waiting = await server.call('queueStats', { backend });
-    const expected = mode === 'Realtime' ? waiting.queued : waiting.gathering;
+    // Batch points are in full batches from ingest on: the batches waiting, each of batchMaxPoints.
+    const expected = mode === 'Realtime' ? waiting.queued : waiting.queued * settings.batchMaxPoints + waiting.gathering;
     if (expected !== count) throw new Error(`${backend} ${mode}: ${expected} waiting before the deliverer started, not ${count}`);
     const receiverBefore = await receiver.call('cpu');
     const postgresBefore = postgresCpu(backend);
@@ -270,7 +271,7 @@ try {
     const sizes = (key: string) => ((total[key]?.items ?? 0) / Math.max(1, total[key]?.calls ?? 0)).toFixed(1);
     const elu = median(reports.map((report) => report.eventLoopUtilization));
     console.log(
-      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  formBatches ${per('formBatches').toFixed(0).padStart(5)} µs  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
+      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
     );
   };
   for (const [key, entry] of delivered) spanLine(key, entry.reports);

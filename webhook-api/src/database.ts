@@ -13,6 +13,8 @@ import { createPostgresDeliveryQueue } from './queue/postgres/postgres-delivery-
 import { offLoopQueue } from './queue/sqlite/off-loop-queue.ts';
 import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
 import { createWorkSignal } from './queue/work-signal.ts';
+import type { BatchRules } from './queue/batch-fill.ts';
+import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
@@ -27,6 +29,14 @@ export interface StoreSettings {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly encryptionKeys: readonly EncryptionKey[] | undefined;
+  /** How ingest makes batches (the process that ingests applies them). */
+  readonly delivery: Pick<DeliverySettings, 'batchMaxPoints' | 'batchLingerMs'>;
+}
+
+/** What a database is opened with besides the dialect's own options. */
+interface QueueOptions {
+  /** How ingest makes batches; the settings' defaults when not given. */
+  readonly batch?: BatchRules;
 }
 
 /**
@@ -34,13 +44,13 @@ export interface StoreSettings {
  * thread on a connection of its own (off-loop-queue.ts), but for an in-memory database, which no
  * other connection can see.
  */
-export async function openSqliteDatabase(path: string, options: SqliteStoreOptions = {}): Promise<WebhookDatabase> {
+export async function openSqliteDatabase(path: string, options: SqliteStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
   const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
   const store = createSqliteWebhookStore(driver);
   const signal = createWorkSignal();
-  const inLoop = createSqliteDeliveryQueue(driver, signal);
+  const inLoop = createSqliteDeliveryQueue(driver, { signal, ...(options.batch && { batch: options.batch }) });
   if (path === ':memory:') return { ...store, deliveries: inLoop };
-  const deliveries = offLoopQueue(inLoop, path, signal.announce, options);
+  const deliveries = offLoopQueue(inLoop, path, options);
   return {
     ...store,
     deliveries,
@@ -51,24 +61,26 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
   };
 }
 
-export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookDatabase> {
+export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
   const traced = tracedDriver(driver, 'postgresql');
   // The queue's statements are spans too, as on SQLite (ingest, the attempt log, resend); LISTEN is the driver's own.
   return {
     ...createPostgresWebhookStore(traced),
-    deliveries: createPostgresDeliveryQueue({ ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) }),
+    deliveries: createPostgresDeliveryQueue({ ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) }, options.batch),
   };
 }
 
 export function openDatabase(settings: StoreSettings, logger: Logger): Promise<WebhookDatabase> {
+  const batch = { maxPoints: settings.delivery.batchMaxPoints, lingerMs: settings.delivery.batchLingerMs };
   return settings.databaseUrl
     ? openPostgresDatabase(settings.databaseUrl, {
+        batch,
         onIdleConnectionError: (error) => {
           logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
         },
       })
-    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'));
+    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'), { batch });
 }
 
 /**

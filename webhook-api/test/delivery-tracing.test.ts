@@ -1,6 +1,7 @@
 // The delivery pipeline's spans, recorded in this process by an exporter that keeps them: the
 // ingest request's database spans on PostgreSQL as on SQLite (the queue's statements included,
-// named by their operation, never with their values).
+// named by their operation, never with their values), and a Batch attempt linked to each ingest
+// whose points it carries.
 import { ExportResultCode } from '@opentelemetry/core';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { loadTelemetrySettings, startTelemetry, type StartTelemetryOptions } from '@platform/tool-sdk/observability';
@@ -37,7 +38,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery spans on %s', (backen
   let receiver: Receiver;
 
   beforeAll(async () => {
-    api = await startWebhookApi({ location: await newStoreLocation(backend, inject('postgresUrl')), platformUrl: platform().issuer, deliverer: {} });
+    const location = await newStoreLocation(backend, inject('postgresUrl'));
+    // A batch goes when it holds 6 points, never on a timer: the test decides which ingests it carries.
+    const open = () => location.open({ batch: { maxPoints: 6, lingerMs: 3_600_000 } });
+    api = await startWebhookApi({ location: { ...location, open }, platformUrl: platform().issuer, deliverer: {} });
     oscar = await api.clientAs('oscar');
     receiver = await startReceiver();
   });
@@ -73,6 +77,27 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery spans on %s', (backen
       expect(Object.keys(span.attributes).sort()).toEqual(['db.operation.name', 'db.system.name']);
     }
     expect(JSON.stringify(exported.map((span) => span.attributes))).not.toContain(marker);
+    expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
+  });
+
+  it('links a Batch attempt to each ingest whose points it carries, once each', async () => {
+    const id = await hook(`batch-links-${backend}`, 'Batch');
+    const before = ingestSpans().length;
+    // Three ingests of two points each fill one batch, which is then sent.
+    for (let i = 0; i < 3; i++) expect((await api.ingest([telemetryPoint(boiler), telemetryPoint(boiler)])).status).toBe(202);
+    await until(() => receiver.received.some((r) => r.path === `/batch-links-${backend}`), 'the batch delivered');
+    await until(
+      () =>
+        ingestSpans().length >= before + 3 && exported.some((span) => span.name === 'webhook delivery' && span.attributes['platform.webhook_config.id'] === id),
+      'the spans exported',
+    );
+    const ingests = ingestSpans().slice(before);
+    const attempt = exported.find((span) => span.name === 'webhook delivery' && span.attributes['platform.webhook_config.id'] === id) as ExportedSpan;
+    expect(attempt.attributes).toMatchObject({ 'platform.delivery.mode': 'Batch', 'platform.delivery.points': 6, 'platform.outcome': 'delivered' });
+    expect(attempt.links.map((link) => link.context.spanId).sort()).toEqual(ingests.map((span) => span.spanContext().spanId).sort());
+    expect(attempt.links.map((link) => link.context.traceId).sort()).toEqual(ingests.map((span) => span.spanContext().traceId).sort());
+    expect(attempt.links.every((link) => link.attributes?.['platform.link'] === 'ingest')).toBe(true);
+    expect(attempt.spanContext().traceId).not.toBe(ingests[0]?.spanContext().traceId);
     expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 // The span of one delivery attempt: a client span in a trace of its own (a delivery outlives the
-// request that queued it), linked to the ingest span whose `traceparent` the queue kept, so a
-// point's way from ingest to the receiver can be followed. It names the endpoint's host and the
+// request that queued it), linked to the ingest span whose `traceparent` the queue kept (a batch:
+// each ingest whose points it carries, up to maxTraceContextsPerBatch), so a point's way from ingest
+// to the receiver can be followed. It names the endpoint's host and the
 // method, never the URL's path, query or userinfo, nor any header.
 import { linkTo, SpanKind, SpanStatusCode, trace, traceContext, tracer, type Span } from '@platform/tool-sdk/observability';
 import type { ClaimedDelivery } from '../queue/delivery-queue.ts';
@@ -27,7 +28,7 @@ export function startDeliverySpan(delivery: ClaimedDelivery): DeliverySpan {
     {
       kind: SpanKind.CLIENT,
       root: true,
-      links: linkTo(delivery.traceContext, { 'platform.link': 'ingest' }),
+      links: (delivery.traceContexts ?? []).flatMap((context) => linkTo(context, { 'platform.link': 'ingest' })),
       attributes: {
         'http.request.method': delivery.config.method,
         'server.address': hostOf(delivery.config.url),

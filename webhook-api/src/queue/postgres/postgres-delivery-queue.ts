@@ -1,21 +1,22 @@
 // The delivery queue on PostgreSQL: any number of processes share it; new work is announced to the
 // others by NOTIFY and heard by LISTEN.
 import type { PostgresDriver } from '../../store/postgres/postgres-driver.ts';
+import { defaultBatchRules, type BatchRules } from '../batch-fill.ts';
 import type { DeliveryQueue } from '../delivery-queue.ts';
 import type { QueueDependencies } from '../queue-dependencies.ts';
 import { createSqlDeliveryQueue } from '../sql-delivery-queue.ts';
 import { createWorkSignal } from '../work-signal.ts';
 import { claim } from './claim.ts';
-import { formBatches } from './form-batches.ts';
+import { lockOpenBatches } from './open-batches.ts';
 import { settle } from './settle.ts';
 import { listenForWork, notifyOthers } from './work-notifications.ts';
 
-export function createPostgresDeliveryQueue(driver: PostgresDriver): DeliveryQueue {
-  const deps: QueueDependencies = { driver, signal: createWorkSignal(), tellOthers: notifyOthers };
-  return createSqlDeliveryQueue(deps, {
-    claim: claim(driver),
-    settle: settle(driver),
-    formBatches: formBatches(deps),
-    onWorkElsewhere: listenForWork(driver),
-  });
+export function createPostgresDeliveryQueue(driver: PostgresDriver, batch: BatchRules = defaultBatchRules): DeliveryQueue {
+  const deps: QueueDependencies = {
+    driver,
+    signal: createWorkSignal(),
+    tellOthers: notifyOthers,
+    batches: { rules: batch, lockOpen: lockOpenBatches },
+  };
+  return createSqlDeliveryQueue(deps, { claim: claim(driver), settle: settle(driver), onWorkElsewhere: listenForWork(driver) });
 }

@@ -8,6 +8,9 @@ import type { SqlDriver, SqlRow } from '../../store/sql-driver.ts';
 import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { DeliveryQueue } from '../delivery-queue.ts';
 
+const leaseRealtime = `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
+const leaseBatch = `UPDATE deliveries SET lease_owner = $1, lease_until = $2, batch_open = 0 WHERE id = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
+
 export const claim =
   (driver: SqlDriver): DeliveryQueue['claim'] =>
   async (request) => {
@@ -16,7 +19,7 @@ export const claim =
     const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
     const leased = await driver.transaction(async (tx) => {
       const due = await tx.all(
-        `SELECT id, webhook_config_id FROM deliveries
+        `SELECT id, webhook_config_id, mode FROM deliveries
          WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
            AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
          ORDER BY next_attempt_at, rowid LIMIT $3`,
@@ -41,11 +44,9 @@ export const claim =
         if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
         byConfig.set(config.id, ofConfig + 1);
         byCompany.set(config.companyId, ofCompany + 1);
-        const taken = await tx.one(`UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`, [
-          owner,
-          now + leaseMs,
-          String(row.id),
-        ]);
+        // A batch is closed as it is claimed: no point joins what is being sent. (A Realtime row's statement leaves the column alone.)
+        const lease = row.mode === 'Batch' ? leaseBatch : leaseRealtime;
+        const taken = await tx.one(lease, [owner, now + leaseMs, String(row.id)]);
         if (taken) claimed.push(taken);
         if (claimed.length >= limit) break;
       }

@@ -25,11 +25,8 @@ function rethrown({ message, unavailable, errcode }: OffLoopFailure): Error {
   return Object.assign(new Error(message), errcode === undefined ? {} : { errcode });
 }
 
-/**
- * `inLoop` with the deliverer's operations sent to a worker thread on the database at `path`;
- * `announce` wakes this process's deliverer when the worker formed batches, as the in-loop queue would.
- */
-export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () => void, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
+/** `inLoop` with the deliverer's operations sent to a worker thread on the database at `path`. */
+export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
   /** The worker running now, with the calls waiting for its answers. */
   let current: { readonly thread: Worker; readonly pending: Map<number, Pending>; readonly exited: Promise<void> } | undefined;
   let nextId = 0;
@@ -83,11 +80,6 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () =
     ...inLoop,
     claim: (request) => call('claim', request),
     settle: (owner, settlements, now) => call('settle', owner, settlements, now),
-    async formBatches(rules) {
-      const formed = await call('formBatches', rules);
-      if (formed.formed > 0) announce();
-      return formed;
-    },
     nextDueAt: () => call('nextDueAt'),
     renewLeases: (owner, ids, until) => call('renewLeases', owner, ids, until),
     release: (owner) => call('release', owner),
