@@ -8,8 +8,12 @@ import type { SqlDriver, SqlRow } from '../../store/sql-driver.ts';
 import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { DeliveryQueue } from '../delivery-queue.ts';
 
-const leaseRealtime = `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE id = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
-const leaseBatch = `UPDATE deliveries SET lease_owner = $1, lease_until = $2, batch_open = 0 WHERE id = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
+// By rowid, which the due rows give: no look-up in the id index. A Realtime delivery's one point
+// comes back with it; a batch is closed as it is claimed (no point joins what is being sent), and
+// its points are read after.
+const leaseRealtime = `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE rowid = $3
+  RETURNING ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point`;
+const leaseBatch = `UPDATE deliveries SET lease_owner = $1, lease_until = $2, batch_open = 0 WHERE rowid = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
 
 export const claim =
   (driver: SqlDriver): DeliveryQueue['claim'] =>
@@ -19,7 +23,7 @@ export const claim =
     const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
     const leased = await driver.transaction(async (tx) => {
       const due = await tx.all(
-        `SELECT id, webhook_config_id, mode FROM deliveries
+        `SELECT rowid AS r, webhook_config_id, mode FROM deliveries
          WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
            AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
          ORDER BY next_attempt_at, rowid LIMIT $3`,
@@ -44,20 +48,21 @@ export const claim =
         if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
         byConfig.set(config.id, ofConfig + 1);
         byCompany.set(config.companyId, ofCompany + 1);
-        // A batch is closed as it is claimed: no point joins what is being sent. (A Realtime row's statement leaves the column alone.)
-        const lease = row.mode === 'Batch' ? leaseBatch : leaseRealtime;
-        const taken = await tx.one(lease, [owner, now + leaseMs, String(row.id)]);
-        if (taken) claimed.push(taken);
+        const taken = await tx.one(row.mode === 'Batch' ? leaseBatch : leaseRealtime, [owner, now + leaseMs, Number(row.r)]);
+        if (!taken) continue;
+        claimed.push(taken);
+        const id = String(taken.id);
+        if (taken.mode === 'Batch') {
+          const rows = await tx.all(`SELECT point FROM delivery_points WHERE delivery_id = $1 ORDER BY seq`, [id]);
+          if (rows.length > 0)
+            points.set(
+              id,
+              rows.map((p) => String(p.point)),
+            );
+        } else if (typeof taken.point === 'string') {
+          points.set(id, [taken.point]);
+        }
         if (claimed.length >= limit) break;
-      }
-      for (const row of claimed) {
-        const id = String(row.id);
-        const rows = await tx.all(`SELECT point FROM delivery_points WHERE delivery_id = $1 ORDER BY seq`, [id]);
-        if (rows.length > 0)
-          points.set(
-            id,
-            rows.map((p) => String(p.point)),
-          );
       }
       return { claimed, configs, points };
     });
