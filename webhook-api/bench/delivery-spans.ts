@@ -32,6 +32,13 @@ export function timedQueue(queue: DeliveryQueue, spans: Spans): DeliveryQueue {
     ...queue,
     claim: timed('claim', queue.claim.bind(queue), (r) => r.length),
     settle: timed('settle', queue.settle.bind(queue), (_r, _owner, settlements) => settlements.length),
+    // Items: the deliveries claimed; the settlements it wrote are counted apart.
+    settleAndClaim: timed('settleAndClaim', queue.settleAndClaim.bind(queue), (r, settlements) => {
+      const written = (spans.settledWithClaim ??= { calls: 0, items: 0, ms: 0 });
+      written.calls += 1;
+      written.items += settlements.length;
+      return r.claimed.length;
+    }),
     nextDueAt: timed('nextDueAt', queue.nextDueAt.bind(queue), () => 0),
     renewLeases: timed('renewLeases', queue.renewLeases.bind(queue), (r) => r),
   };

@@ -271,7 +271,7 @@ try {
     const sizes = (key: string) => ((total[key]?.items ?? 0) / Math.max(1, total[key]?.calls ?? 0)).toFixed(1);
     const elu = median(reports.map((report) => report.eventLoopUtilization));
     console.log(
-      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
+      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  settle+claim ${per('settleAndClaim').toFixed(0).padStart(4)} µs (${sizes('settledWithClaim')}+${sizes('settleAndClaim')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
     );
   };
   for (const [key, entry] of delivered) spanLine(key, entry.reports);

@@ -6,7 +6,7 @@
 // process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
@@ -73,6 +73,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     onDrained: () => {
       resolveIfIdle();
     },
+    // The pump's next claim takes them into its transaction; it flushes what it leaves when it ends.
+    leaveForClaim: () => pumping,
   });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
   let foundNothing = false;
@@ -122,7 +124,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         const at = now();
         const room = settings.maxInFlight - inFlightCount();
         if (room <= 0) continue; // a finishing request wakes the pump again
-        const claimed = await queue.claim({
+        const request = {
           owner,
           leaseMs: settings.leaseMs,
           now: at,
@@ -131,7 +133,23 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           inFlight: inFlightByConfig,
           perCompany: settings.maxInFlightPerCompany,
           inFlightByCompany,
-        });
+        };
+        // What the requests that ended came to is written in the claim's transaction.
+        const settlements = writer.take();
+        let claimed: ClaimedDelivery[];
+        if (settlements.length === 0) {
+          claimed = await queue.claim(request);
+        } else {
+          let answer: SettledAndClaimed;
+          try {
+            answer = await queue.settleAndClaim(settlements, request);
+          } catch (error) {
+            writer.giveBack(settlements);
+            throw error;
+          }
+          writer.written(settlements, answer.settled);
+          claimed = answer.claimed;
+        }
         for (const delivery of claimed) send(delivery);
         foundNothing = claimed.length === 0;
         if (claimed.length === 0) {
@@ -144,6 +162,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       wakeAt(now() + settings.pollMs);
     } finally {
       pumping = false;
+      // What no claim took is written on its own.
+      if (writer.busy()) void writer.flush();
       resolveIfIdle();
     }
   }

@@ -97,6 +97,30 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(log.items).toMatchObject([{ deliveryId: first.id, outcome: 'delivered', responseStatus: 200, attempt: 0, pointCount: 1 }]);
   });
 
+  it('settles and claims in one call: the settlements answer as settle would (a lost lease left out), then what is due is claimed', async () => {
+    await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7)], now);
+    const [first, second] = await store.deliveries.claim({ owner: 'a', now, ...claimAll, limit: 2 });
+    if (!first || !second) throw new Error('nothing claimed');
+    // b takes one of them over once a's lease runs out; new work comes meanwhile.
+    const later = now + 10_001;
+    const [takenOver] = await store.deliveries.claim({ owner: 'b', now: later, ...claimAll, limit: 1 });
+    const kept = takenOver?.id === first.id ? second : first;
+    await store.deliveries.ingest([point(7)], later);
+    const answer = await store.deliveries.settleAndClaim([settlement(first.id, 'delivered'), settlement(second.id, 'delivered')], {
+      owner: 'a',
+      now: later,
+      ...claimAll,
+    });
+    expect(answer.settled).toEqual(new Set([kept.id]));
+    expect(answer.claimed).toHaveLength(1);
+    expect([first.id, second.id]).not.toContain(answer.claimed[0]?.id);
+    const log = await store.deliveries.pageAttempts(first.config.id, {}, { limit: 10 });
+    expect(log.items.map((a) => a.deliveryId)).toEqual([kept.id]);
+    // Nothing to settle: a claim alone.
+    expect(await store.deliveries.settleAndClaim([], { owner: 'a', now: later, ...claimAll })).toEqual({ settled: new Set(), claimed: [] });
+  });
+
   it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {
     await linked(7, [{}]);
     await store.deliveries.ingest([point(7)], now);

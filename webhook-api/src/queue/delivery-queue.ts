@@ -61,6 +61,12 @@ export interface Settlement {
   readonly pointCount: number;
 }
 
+export interface SettledAndClaimed {
+  /** The settlements' ids that were written (as settle answers). */
+  readonly settled: Set<string>;
+  readonly claimed: ClaimedDelivery[];
+}
+
 /** One line of the attempt log. */
 export interface AttemptRecord {
   readonly deliveryId: string;
@@ -120,6 +126,11 @@ export interface DeliveryQueue {
   renewLeases(owner: string, ids: readonly string[], until: number): Promise<number>;
   /** Records attempts of deliveries `owner` still holds; the ids whose lease was lost (taken over, or the delivery cancelled) are left out of the answer. */
   settle(owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>>;
+  /**
+   * settle, then claim (as `owner`, at `request.now`), in one transaction and, on SQLite, one trip to
+   * the queue's thread: what a deliverer does when requests have ended and it has room again.
+   */
+  settleAndClaim(settlements: readonly Settlement[], request: ClaimRequest): Promise<SettledAndClaimed>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
   release(owner: string): Promise<number>;
   /** When the next queued delivery becomes due or its lease expires (epoch ms), if any is queued. */

@@ -7,9 +7,9 @@
 // due row to take the first few. Kept prepared on each connection.
 import type { StoredConfig } from '../../store/records.ts';
 import { configColumns, toConfig } from '../../store/row-mapping.ts';
-import type { SqlDriver } from '../../store/sql-driver.ts';
+import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
 import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
-import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
 const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
@@ -57,46 +57,44 @@ const batchPoints = {
      WHERE delivery_id = ANY (ARRAY(SELECT x.id FROM json_to_recordset($1::json) AS x (id text))) ORDER BY seq`,
 };
 
+/** Claims in `tx` (a transaction run with index scans) what `request` asks for. */
+export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
+  if (limit <= 0) return [];
+  const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
+  const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
+  const claimed = await tx.all(statement, [
+    now,
+    JSON.stringify(free),
+    claimWindow(limit, perConfig),
+    perConfig,
+    limit,
+    owner,
+    now + leaseMs,
+    JSON.stringify(companyFree),
+    perCompany,
+  ]);
+  const points = new Map<string, string[]>();
+  const batches = claimed.filter((row) => row.mode === 'Batch').map((row) => ({ id: String(row.id) }));
+  if (batches.length > 0) {
+    for (const row of await tx.all(batchPoints, [JSON.stringify(batches)])) {
+      const id = String(row.delivery_id);
+      const its = points.get(id) ?? [];
+      its.push(String(row.point));
+      points.set(id, its);
+    }
+  }
+  const configs = new Map<string, StoredConfig>();
+  for (const row of claimed) {
+    const cfg = String(row.webhook_config_id);
+    if (!configs.has(cfg)) configs.set(cfg, toConfig({ ...row, id: cfg }));
+    const its = row.points as string[] | null;
+    if (its && its.length > 0) points.set(String(row.id), its);
+  }
+  return toClaimedDeliveries({ claimed, configs, points });
+}
+
 export const claim =
   (driver: SqlDriver): DeliveryQueue['claim'] =>
-  async (request) => {
-    const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
-    if (limit <= 0) return [];
-    const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
-    const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
-    const points = new Map<string, string[]>();
-    const claimed = await driver.transaction(
-      async (tx) => {
-        const rows = await tx.all(statement, [
-          now,
-          JSON.stringify(free),
-          claimWindow(limit, perConfig),
-          perConfig,
-          limit,
-          owner,
-          now + leaseMs,
-          JSON.stringify(companyFree),
-          perCompany,
-        ]);
-        const batches = rows.filter((row) => row.mode === 'Batch').map((row) => ({ id: String(row.id) }));
-        if (batches.length > 0) {
-          for (const row of await tx.all(batchPoints, [JSON.stringify(batches)])) {
-            const id = String(row.delivery_id);
-            const its = points.get(id) ?? [];
-            its.push(String(row.point));
-            points.set(id, its);
-          }
-        }
-        return rows;
-      },
-      { indexScans: true },
-    );
-    const configs = new Map<string, StoredConfig>();
-    for (const row of claimed) {
-      const cfg = String(row.webhook_config_id);
-      if (!configs.has(cfg)) configs.set(cfg, toConfig({ ...row, id: cfg }));
-      const its = row.points as string[] | null;
-      if (its && its.length > 0) points.set(String(row.id), its);
-    }
-    return toClaimedDeliveries({ claimed, configs, points });
-  };
+  async (request) =>
+    request.limit <= 0 ? [] : driver.transaction((tx) => claimIn(tx, request), { indexScans: true });

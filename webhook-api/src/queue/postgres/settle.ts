@@ -1,8 +1,8 @@
 // PostgreSQL's settlement: every settlement of a write in one statement, kept prepared on each
 // connection: the deliveries `owner` still holds are updated (compare-and-swap on the lease) and
 // their attempts logged; the ids it answers are the ones settled.
-import type { SqlDriver } from '../../store/sql-driver.ts';
-import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
+import type { DeliveryQueue, Settlement } from '../delivery-queue.ts';
 import { settlementRow } from '../settlement-rows.ts';
 
 const settlements = `json_to_recordset($1::json) AS x (id text, state text, next bigint, attempt bigint, outcome text, status bigint,
@@ -30,10 +30,13 @@ const statement = {
    RETURNING delivery_id`,
 };
 
+/** Writes `settlements` in `tx` (one statement): the ids settled. */
+export async function settleIn(tx: SqlQueryable, owner: string, settled: readonly Settlement[], now: number): Promise<Set<string>> {
+  const rows = await tx.all(statement, [JSON.stringify(settled.map(settlementRow)), owner, now]);
+  return new Set(rows.map((row) => String(row.delivery_id)));
+}
+
 export const settle =
   (driver: SqlDriver): DeliveryQueue['settle'] =>
-  async (owner, settled, now) => {
-    if (settled.length === 0) return new Set();
-    const rows = await driver.all(statement, [JSON.stringify(settled.map(settlementRow)), owner, now]);
-    return new Set(rows.map((row) => String(row.delivery_id)));
-  };
+  async (owner, settled, now) =>
+    settled.length === 0 ? new Set() : settleIn(driver, owner, settled, now);

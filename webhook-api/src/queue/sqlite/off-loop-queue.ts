@@ -80,6 +80,7 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { bus
     ...inLoop,
     claim: (request) => call('claim', request),
     settle: (owner, settlements, now) => call('settle', owner, settlements, now),
+    settleAndClaim: (settlements, request) => call('settleAndClaim', settlements, request),
     nextDueAt: () => call('nextDueAt'),
     renewLeases: (owner, ids, until) => call('renewLeases', owner, ids, until),
     release: (owner) => call('release', owner),

@@ -21,6 +21,7 @@ const queue = createSqliteDeliveryQueue(driver);
 const operations: { readonly [O in OffLoopOperation]: (...args: Parameters<DeliveryQueue[O]>) => Promise<unknown> } = {
   claim: (request) => queue.claim(request),
   settle: (owner, settlements, now) => queue.settle(owner, settlements, now),
+  settleAndClaim: (settlements, request) => queue.settleAndClaim(settlements, request),
   nextDueAt: () => queue.nextDueAt(),
   renewLeases: (owner, ids, until) => queue.renewLeases(owner, ids, until),
   release: (owner) => queue.release(owner),

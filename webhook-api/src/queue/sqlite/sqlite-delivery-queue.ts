@@ -5,9 +5,9 @@ import type { DeliveryQueue } from '../delivery-queue.ts';
 import type { QueueDependencies } from '../queue-dependencies.ts';
 import { createSqlDeliveryQueue } from '../sql-delivery-queue.ts';
 import { createWorkSignal, type WorkSignal } from '../work-signal.ts';
-import { claim } from './claim.ts';
+import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
-import { settle } from './settle.ts';
+import { settle, settleIn } from './settle.ts';
 
 export interface SqliteQueueOptions {
   /** Wakes this process's deliverer; the off-loop queue shares it with the in-loop one. */
@@ -23,5 +23,10 @@ export function createSqliteDeliveryQueue(driver: SqlDriver, options: SqliteQueu
     tellOthers: () => Promise.resolve(),
     batches: { rules: options.batch ?? defaultBatchRules, lockOpen: lockOpenBatches },
   };
-  return createSqlDeliveryQueue(deps, { claim: claim(driver), settle: settle(driver) });
+  return createSqlDeliveryQueue(deps, {
+    claim: claim(driver),
+    settle: settle(driver),
+    settleAndClaim: (settlements, request) =>
+      driver.transaction(async (tx) => ({ settled: await settleIn(tx, request.owner, settlements, request.now), claimed: await claimIn(tx, request) })),
+  });
 }
