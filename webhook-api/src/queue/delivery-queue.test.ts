@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, type Backend } from '../../test/harness.ts';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { newStoreLocation, type Backend, type StoreLocation } from '../../test/harness.ts';
 import type { ScopeRoute } from '../store/records.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
@@ -41,11 +43,32 @@ const settlement = (id: string, outcome: Settlement['outcome'], extra: Partial<S
 
 const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };
 
+/** How many lines the attempt log holds in all, read on a connection of its own (the queue's reads join them to their deliveries). */
+async function attemptLines(location: StoreLocation): Promise<number> {
+  if (location.sqlitePath) {
+    const db = new DatabaseSync(location.sqlitePath);
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM delivery_attempts').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: location.postgresUrl });
+  await client.connect();
+  try {
+    return Number((await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM delivery_attempts')).rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (backend) => {
   let store: WebhookDatabase;
+  let location: StoreLocation;
   let now = 1_000_000;
   beforeEach(async () => {
-    store = await (await newStoreLocation(backend, inject('postgresUrl'))).open();
+    location = await newStoreLocation(backend, inject('postgresUrl'));
+    store = await location.open();
     now = 1_000_000;
   });
   afterEach(async () => {
@@ -119,6 +142,28 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(log.items.map((a) => a.deliveryId)).toEqual([kept.id]);
     // Nothing to settle: a claim alone.
     expect(await store.deliveries.settleAndClaim([], { owner: 'a', now: later, ...claimAll })).toEqual({ settled: new Set(), claimed: [] });
+  });
+
+  it('takes the attempt log’s lines of a delivery with it: pruned, or its configuration deleted', async () => {
+    const kept = await linked(7, [{}]);
+    const deleted = await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7)], now);
+    const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    expect(claimed).toHaveLength(4);
+    const ofKept = claimed.filter((c) => c.config.id === kept.id);
+    await store.deliveries.settle('a', [settlement(ofKept[0]?.id ?? '', 'delivered')], now);
+    await store.deliveries.settle('a', [settlement(ofKept[1]?.id ?? '', 'delivered')], now + 10);
+    await store.deliveries.settle(
+      'a',
+      claimed.filter((c) => c.config.id === deleted.id).map((c) => settlement(c.id, 'retrying', { nextAttemptAt: now + 60_000 })),
+      now,
+    );
+    expect(await attemptLines(location)).toBe(4);
+    await store.deleteConfig(deleted.id);
+    expect(await attemptLines(location)).toBe(2);
+    expect(await store.deliveries.prune(now + 5, 100)).toBe(1);
+    expect(await attemptLines(location)).toBe(1);
+    expect((await store.deliveries.pageAttempts(kept.id, {}, { limit: 10 })).items.map((a) => a.deliveryId)).toEqual([ofKept[1]?.id]);
   });
 
   it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {
