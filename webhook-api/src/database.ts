@@ -10,6 +10,7 @@ import { loadEncryptionKeys, localKeyFile, localKeyId } from './configs/encrypti
 import { requireStoredKeysInRing } from './configs/key-ring-coverage.ts';
 import type { DeliveryQueue } from './queue/delivery-queue.ts';
 import { createPostgresDeliveryQueue } from './queue/postgres/postgres-delivery-queue.ts';
+import { delivererConnections, delivererConnectionString } from './queue/postgres/deliverer-connection.ts';
 import { offLoopQueue } from './queue/sqlite/off-loop-queue.ts';
 import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
 import { createWorkSignal } from './queue/work-signal.ts';
@@ -64,10 +65,22 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
 export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
   const traced = tracedDriver(driver, 'postgresql');
+  // The deliverer's statements on connections of their own (connected on first use: none in an API that runs no deliverer).
+  const delivererUrl = delivererConnectionString(connectionString);
+  const delivererDriver = delivererUrl === undefined ? undefined : await openPostgresDriver(delivererUrl, { ...options, maxConnections: delivererConnections });
+  const store = createPostgresWebhookStore(traced);
   // The queue's statements are spans too, as on SQLite (ingest, the attempt log, resend); LISTEN is the driver's own.
+  const deliveries = createPostgresDeliveryQueue(
+    { ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) },
+    { ...(options.batch && { batch: options.batch }), ...(delivererDriver && { delivererDriver }) },
+  );
   return {
-    ...createPostgresWebhookStore(traced),
-    deliveries: createPostgresDeliveryQueue({ ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) }, options.batch),
+    ...store,
+    deliveries,
+    async close() {
+      await delivererDriver?.close();
+      await store.close();
+    },
   };
 }
 

@@ -13,17 +13,17 @@ import { retryNow } from './retry-now.ts';
 export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'settleAndClaim' | 'onWorkElsewhere'>;
 
 export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: DialectOperations): DeliveryQueue {
-  const { driver } = deps;
+  const { driver, delivererDriver } = deps;
   return {
     ...dialect,
     ingest: ingest(deps),
-    renewLeases: renewLeases(driver),
-    release: releaseLeases(driver),
-    nextDueAt: nextDueAt(driver),
+    renewLeases: renewLeases(delivererDriver),
+    release: releaseLeases(delivererDriver),
+    nextDueAt: nextDueAt(delivererDriver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),
     retryNow: retryNow(deps),
-    prune: prune(driver),
+    prune: prune(delivererDriver),
     stats: stats(driver),
     onWork: deps.signal.onWork,
   };

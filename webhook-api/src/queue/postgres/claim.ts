@@ -2,12 +2,13 @@
 // window of due rows from the index, passing over those another deliverer holds (SKIP LOCKED) and
 // those of a configuration or company at its limit, keeps at most the free slots of each, leases
 // them (closing a batch), and answers them with their configurations and Realtime points; a second
-// reads the points of the batches it took. The planner is told to walk the indexes: with
-// statistics taken while the queue was short (or none yet), it would otherwise read and sort every
-// due row to take the first few. Kept prepared on each connection.
+// reads the points of the batches it took. It runs where the planner walks the indexes
+// (deliverer-connection.ts): with statistics taken while the queue was short (or none yet), it
+// would otherwise read and sort every due row to take the first few. Kept prepared on each
+// connection.
 import type { StoredConfig } from '../../store/records.ts';
 import { configColumns, toConfig } from '../../store/row-mapping.ts';
-import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
+import type { SqlQueryable } from '../../store/sql-driver.ts';
 import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 
@@ -57,7 +58,10 @@ const batchPoints = {
      WHERE delivery_id = ANY (ARRAY(SELECT x.id FROM json_to_recordset($1::json) AS x (id text))) ORDER BY seq`,
 };
 
-/** Claims in `tx` (a transaction run with index scans) what `request` asks for. */
+/**
+ * Claims on `db` what `request` asks for: the lease in one statement, which commits on its own; a
+ * batch's points read after it. `db` plans with index scans only (deliverer-connection.ts).
+ */
 export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
   if (limit <= 0) return [];
@@ -95,6 +99,6 @@ export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<
 }
 
 export const claim =
-  (driver: SqlDriver): DeliveryQueue['claim'] =>
+  (driver: SqlQueryable): DeliveryQueue['claim'] =>
   async (request) =>
-    request.limit <= 0 ? [] : driver.transaction((tx) => claimIn(tx, request), { indexScans: true });
+    claimIn(driver, request);

@@ -19,6 +19,7 @@ export interface SqliteQueueOptions {
 export function createSqliteDeliveryQueue(driver: SqlDriver, options: SqliteQueueOptions = {}): DeliveryQueue {
   const deps: QueueDependencies = {
     driver,
+    delivererDriver: driver,
     signal: options.signal ?? createWorkSignal(),
     tellOthers: () => Promise.resolve(),
     batches: { rules: options.batch ?? defaultBatchRules, lockOpen: lockOpenBatches },
