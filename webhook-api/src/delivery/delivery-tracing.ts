@@ -14,13 +14,22 @@ export interface DeliverySpan {
   failed(): void;
 }
 
-const hostOf = (url: string) => {
+/** Hosts by URL, worked out once per configured URL: parsing a URL for each attempt's span cost more than the span. */
+const hosts = new Map<string, string>();
+
+function hostOf(url: string): string {
+  let host = hosts.get(url);
+  if (host !== undefined) return host;
   try {
-    return new URL(url).hostname;
+    host = new URL(url).hostname;
   } catch {
-    return 'unknown';
+    host = 'unknown';
   }
-};
+  // Bounded: a process delivering to more URLs than this starts over.
+  if (hosts.size >= 10_000) hosts.clear();
+  hosts.set(url, host);
+  return host;
+}
 
 export function startDeliverySpan(delivery: ClaimedDelivery): DeliverySpan {
   const span: Span = tracer().startSpan(
