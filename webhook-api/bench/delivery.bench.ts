@@ -28,6 +28,8 @@ interface CpuPerPoint {
 }
 
 const backends: readonly Backend[] = ['SQLite', 'PostgreSQL'];
+/** SQLite with the deliverer's statements on the event loop: what the queue's worker thread buys, Realtime only. */
+const inLoop: Backend = 'SQLite, in the loop';
 const rounds = 3;
 /** Points queued before each throughput run, ingested 1000 to a request; Batch gets more, its runs being much shorter. */
 const realtimePoints = 3_000;
@@ -68,7 +70,7 @@ try {
   const server = await callerOf<typeof serverCalls>(serverProcess);
   const { urls, devices, settings } = server.ready as ServerReady;
   const perEndpoint = settings.maxInFlightPerEndpoint;
-  const apiPools = new Map(backends.map((backend) => [backend, new Pool(urls[backend], { connections: 32 })]));
+  const apiPools = new Map([...backends, inLoop].map((backend) => [backend, new Pool(urls[backend], { connections: 32 })]));
   const ingestHeaders = { authorization: `Bearer ${testIngestToken}`, 'content-type': 'application/json' };
 
   async function ingest(backend: Backend, points: readonly unknown[]): Promise<void> {
@@ -131,6 +133,7 @@ try {
     const { report } = await deliverQueued(backend, 'Realtime', warmUpPoints, true);
     if (report.profile) warmUpProfiles.set(backend, report.profile);
   }
+  await deliverQueued(inLoop, 'Realtime', warmUpPoints);
   const sample = await receiver.call('sample');
   const rawRequest = rawRequestOf('/realtime', sample.headers, sample.body);
   const raw = rawPool(receiverUrl, perEndpoint);
@@ -159,6 +162,7 @@ try {
     for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
     // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
     record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
+    record(`${inLoop} Realtime`, await deliverQueued(inLoop, 'Realtime', realtimePoints));
     for (const backend of backends) record(`${backend} Batch`, await deliverQueued(backend, 'Batch', batchPoints));
   }
   const rawPerSecond = median(rawSamples);
@@ -222,6 +226,11 @@ try {
     { name: 'Realtime points/s delivered, signed', value: throughput('SQLite Realtime'), unit: 'points/s' },
     { name: 'the same without the Standard Webhooks headers', value: throughput('SQLite Realtime unsigned'), unit: 'points/s' },
   );
+  printComparison(
+    'What the queue’s worker thread buys, Realtime on SQLite: the deliverer’s statements off the event loop (the default) or on it',
+    { name: 'Realtime points/s delivered, queue thread', value: throughput('SQLite Realtime'), unit: 'points/s' },
+    { name: 'the same, statements on the event loop', value: throughput(`${inLoop} Realtime`), unit: 'points/s' },
+  );
   for (const backend of backends) {
     const realtime = throughput(`${backend} Realtime`);
     const batch = throughput(`${backend} Batch`);
@@ -243,7 +252,7 @@ try {
   for (const figure of latencyFigures.filter((f) => f.name.startsWith('ingest to delivery')))
     verdicts.push({ name: `p99 ${figure.name}`, figure: figure.p99Ms, unit: ' ms', atMost: targets.p99Ms, digits: 1 });
   const bareFigure = { name: 'same app, queue writing nothing (baseline)', value: ingestRates.bare * ingestPointsPerRequest, unit: 'points/s' };
-  for (const backend of backends) {
+  for (const backend of ['SQLite', 'PostgreSQL'] as const) {
     printComparison(
       `Ingest on ${backend}: requests of ${ingestPointsPerRequest} points, ${ingestConnections} in flight, no deliverer running`,
       { name: `points accepted/s on ${backend}`, value: ingestRates[backend] * ingestPointsPerRequest, unit: 'points/s' },

@@ -40,17 +40,22 @@ interface QueueOptions {
   readonly batch?: BatchRules;
 }
 
+interface SqliteQueueThread {
+  /** Default true; false keeps the deliverer's statements on the event loop's connection (the bench measures what the thread buys). */
+  readonly queueThread?: boolean;
+}
+
 /**
  * The database in the SQLite file at `path`. The deliverer's side of its queue runs in a worker
  * thread on a connection of its own (off-loop-queue.ts), but for an in-memory database, which no
  * other connection can see.
  */
-export async function openSqliteDatabase(path: string, options: SqliteStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
+export async function openSqliteDatabase(path: string, options: SqliteStoreOptions & QueueOptions & SqliteQueueThread = {}): Promise<WebhookDatabase> {
   const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
   const store = createSqliteWebhookStore(driver);
   const signal = createWorkSignal();
   const inLoop = createSqliteDeliveryQueue(driver, { signal, ...(options.batch && { batch: options.batch }) });
-  if (path === ':memory:') return { ...store, deliveries: inLoop };
+  if (path === ':memory:' || options.queueThread === false) return { ...store, deliveries: inLoop };
   const deliveries = offLoopQueue(inLoop, path, options);
   return {
     ...store,
