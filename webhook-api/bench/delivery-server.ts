@@ -25,8 +25,8 @@ import { serveCalls } from './delivery-ipc.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
-/** 'SQLite, in the loop': SQLite with the deliverer's statements on the event loop's connection, not the queue's thread. */
-export type Backend = 'SQLite' | 'PostgreSQL' | 'SQLite, in the loop';
+/** 'SQLite, queue thread': SQLite with the deliverer's statements in the queue's worker thread (openSqliteDatabase's queueThread). */
+export type Backend = 'SQLite' | 'PostgreSQL' | 'SQLite, queue thread';
 
 /** Devices of company 1 in the dev platform's seed: one feeds the Realtime configuration, the other the Batch one. */
 const devices = { realtime: 1001, batch: 1002 };
@@ -99,12 +99,15 @@ interface Served {
 }
 
 const served = new Map<Backend, Served>();
-for (const backend of ['SQLite', 'PostgreSQL', 'SQLite, in the loop'] as const) {
+for (const backend of ['SQLite', 'PostgreSQL', 'SQLite, queue thread'] as const) {
   const batch = { maxPoints: deliverySettings.batchMaxPoints, lingerMs: deliverySettings.batchLingerMs };
   const store =
     backend === 'PostgreSQL'
       ? await openPostgresDatabase(await freshDatabase(postgresUrl), { batch })
-      : await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'), { batch, queueThread: backend === 'SQLite' });
+      : await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'), {
+          batch,
+          queueThread: backend === 'SQLite, queue thread',
+        });
   const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const url = await serveApi(store, (points, queued) => {
     metrics.ingested(points, queued);
@@ -180,7 +183,7 @@ export interface ServerReady {
 }
 
 serveCalls(serverCalls, {
-  urls: { SQLite: servedOn('SQLite').url, PostgreSQL: servedOn('PostgreSQL').url, 'SQLite, in the loop': servedOn('SQLite, in the loop').url, bare },
+  urls: { SQLite: servedOn('SQLite').url, PostgreSQL: servedOn('PostgreSQL').url, 'SQLite, queue thread': servedOn('SQLite, queue thread').url, bare },
   devices,
   settings: deliverySettings,
 } satisfies ServerReady);

@@ -41,21 +41,25 @@ interface QueueOptions {
 }
 
 interface SqliteQueueThread {
-  /** Default true; false keeps the deliverer's statements on the event loop's connection (the bench measures what the thread buys). */
+  /**
+   * Default false. True runs the deliverer's side of the queue in a worker thread on a connection of
+   * its own (off-loop-queue.ts): measured slower on 2 CPUs than the event loop's own connection (the
+   * delivery bench compares them in every run), kept so the comparison can be made on other machines.
+   */
   readonly queueThread?: boolean;
 }
 
 /**
- * The database in the SQLite file at `path`. The deliverer's side of its queue runs in a worker
- * thread on a connection of its own (off-loop-queue.ts), but for an in-memory database, which no
- * other connection can see.
+ * The database in the SQLite file at `path`, the store and the queue on one connection, whose
+ * statements take turns: one writer, so ingest and the deliverer never wait on each other's locks.
  */
 export async function openSqliteDatabase(path: string, options: SqliteStoreOptions & QueueOptions & SqliteQueueThread = {}): Promise<WebhookDatabase> {
   const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
   const store = createSqliteWebhookStore(driver);
   const signal = createWorkSignal();
   const inLoop = createSqliteDeliveryQueue(driver, { signal, ...(options.batch && { batch: options.batch }) });
-  if (path === ':memory:' || options.queueThread === false) return { ...store, deliveries: inLoop };
+  // An in-memory database has no file a thread's connection could open.
+  if (path === ':memory:' || options.queueThread !== true) return { ...store, deliveries: inLoop };
   const deliveries = offLoopQueue(inLoop, path, options);
   return {
     ...store,

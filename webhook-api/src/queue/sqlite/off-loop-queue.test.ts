@@ -36,7 +36,7 @@ async function linkedConfig(store: WebhookDatabase, deviceId: number, deliveryMo
 describe('the SQLite delivery queue off the event loop', () => {
   const opened: WebhookDatabase[] = [];
   const open = async (path: string, busyTimeoutMs?: number) => {
-    const store = await openSqliteDatabase(path, busyTimeoutMs === undefined ? {} : { busyTimeoutMs });
+    const store = await openSqliteDatabase(path, { queueThread: true, ...(busyTimeoutMs !== undefined && { busyTimeoutMs }) });
     opened.push(store);
     return store;
   };
@@ -135,7 +135,7 @@ describe('the SQLite delivery queue off the event loop', () => {
       scriptPath,
       `
       import { openSqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, '../../database.ts'))};
-      const store = await openSqliteDatabase(${JSON.stringify(path)});
+      const store = await openSqliteDatabase(${JSON.stringify(path)}, { queueThread: true });
       console.log(JSON.stringify(await store.deliveries.claim({ owner: 'a', now: 1, leaseMs: 1, limit: 1, perConfig: 1, inFlight: new Map() })));
     `,
     );

@@ -1,9 +1,10 @@
-// The SQLite delivery queue with the deliverer's work off the event loop. node:sqlite is synchronous:
-// in the loop, a deliverer's claims and settlements (about 45 µs of SQLite a delivery) took as much
-// of it as the requests they were for. Here they run in a worker thread on a connection of its own
-// (queue-worker.ts), started on the deliverer's first call, and the loop only sends. Ingest and the
-// API's reads and writes stay on the loop's connection: they answer a request, and a worker's
-// round trip would only add to it.
+// The SQLite delivery queue with the deliverer's work off the event loop, an option
+// (openSqliteDatabase's queueThread) and not the default: the deliverer's claims and settlements run
+// in a worker thread on a connection of its own (queue-worker.ts), started on the deliverer's first
+// call, and the loop only sends. On 2 CPUs it delivered 0.72-0.86x of what the event loop's own
+// connection did, in every run of the delivery bench, which compares the two: the trips between the
+// threads (a wake-up and a copy of the deliveries each way) and the two connections' turns at the
+// write lock cost more than the loop time they free. Kept so the comparison can be made elsewhere.
 import { Worker } from 'node:worker_threads';
 import type { DeliveryQueue } from '../delivery-queue.ts';
 import { StoreUnavailableError } from '../../store/store-unavailable.ts';
