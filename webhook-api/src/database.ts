@@ -54,10 +54,11 @@ interface SqliteQueueThread {
  * statements take turns: one writer, so ingest and the deliverer never wait on each other's locks.
  */
 export async function openSqliteDatabase(path: string, options: SqliteStoreOptions & QueueOptions & SqliteQueueThread = {}): Promise<WebhookDatabase> {
-  const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
+  const untraced = await openSqliteDriver(path, options);
+  const driver = tracedDriver(untraced, 'sqlite');
   const store = createSqliteWebhookStore(driver);
   const signal = createWorkSignal();
-  const inLoop = createSqliteDeliveryQueue(driver, { signal, ...(options.batch && { batch: options.batch }) });
+  const inLoop = createSqliteDeliveryQueue(driver, { signal, delivererDriver: untraced, ...(options.batch && { batch: options.batch }) });
   // An in-memory database has no file a thread's connection could open.
   if (path === ':memory:' || options.queueThread !== true) return { ...store, deliveries: inLoop };
   const deliveries = offLoopQueue(inLoop, path, options);

@@ -14,20 +14,23 @@ export interface SqliteQueueOptions {
   readonly signal?: WorkSignal;
   /** How ingest makes batches. */
   readonly batch?: BatchRules;
+  /** The deliverer's claims, settlements and leases: the same connection without the spans of the traced driver (they run in no request's trace). */
+  readonly delivererDriver?: SqlDriver;
 }
 
 export function createSqliteDeliveryQueue(driver: SqlDriver, options: SqliteQueueOptions = {}): DeliveryQueue {
+  const deliverer = options.delivererDriver ?? driver;
   const deps: QueueDependencies = {
     driver,
-    delivererDriver: driver,
+    delivererDriver: deliverer,
     signal: options.signal ?? createWorkSignal(),
     tellOthers: () => Promise.resolve(),
     batches: { rules: options.batch ?? defaultBatchRules, lockOpen: lockOpenBatches },
   };
   return createSqlDeliveryQueue(deps, {
-    claim: claim(driver),
-    settle: settle(driver),
+    claim: claim(deliverer),
+    settle: settle(deliverer),
     settleAndClaim: (settlements, request) =>
-      driver.transaction(async (tx) => ({ settled: await settleIn(tx, request.owner, settlements, request.now), claimed: await claimIn(tx, request) })),
+      deliverer.transaction(async (tx) => ({ settled: await settleIn(tx, request.owner, settlements, request.now), claimed: await claimIn(tx, request) })),
   });
 }
