@@ -50,7 +50,8 @@ export function startDeliverySpan(delivery: ClaimedDelivery): DeliverySpan {
     traceContext.active(),
   );
   return {
-    run: (attempt) => traceContext.with(trace.setSpan(traceContext.active(), span), attempt),
+    // A span not recorded (tracing off, or not sampled) is not made active: that context would only cost.
+    run: span.isRecording() ? (attempt) => traceContext.with(trace.setSpan(traceContext.active(), span), attempt) : (attempt) => attempt(),
     settled(result) {
       if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
       span.setAttribute('platform.outcome', result.outcome);
