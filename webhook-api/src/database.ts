@@ -75,7 +75,7 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
 export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
   const traced = tracedDriver(driver, 'postgresql');
-  // The deliverer's statements on connections of their own (connected on first use: none in an API that runs no deliverer).
+  // The deliverer's statements on connections of their own (an API that runs no deliverer holds only its start-up check's, until it idles out).
   const delivererUrl = delivererConnectionString(connectionString);
   const delivererDriver = delivererUrl === undefined ? undefined : await openPostgresDriver(delivererUrl, { ...options, maxConnections: delivererConnections });
   const store = createPostgresWebhookStore(traced);

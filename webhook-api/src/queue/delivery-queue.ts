@@ -127,8 +127,9 @@ export interface DeliveryQueue {
   /** Records attempts of deliveries `owner` still holds; the ids whose lease was lost (taken over, or the delivery cancelled) are left out of the answer. */
   settle(owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>>;
   /**
-   * settle, then claim (as `owner`, at `request.now`), in one transaction and, on SQLite, one trip to
-   * the queue's thread: what a deliverer does when requests have ended and it has room again.
+   * settle, then claim (as `owner`, at `request.now`): one transaction on SQLite, two statements on
+   * PostgreSQL's deliverer connections (a settlement stands whether the claim does or not): what a
+   * deliverer does when requests have ended and it has room again.
    */
   settleAndClaim(settlements: readonly Settlement[], request: ClaimRequest): Promise<SettledAndClaimed>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
