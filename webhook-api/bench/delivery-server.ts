@@ -25,7 +25,8 @@ import { serveCalls } from './delivery-ipc.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
-export type Backend = 'SQLite' | 'PostgreSQL';
+/** 'SQLite, queue thread': SQLite with the deliverer's statements in the queue's worker thread (openSqliteDatabase's queueThread). */
+export type Backend = 'SQLite' | 'PostgreSQL' | 'SQLite, queue thread';
 
 /** Devices of company 1 in the dev platform's seed: one feeds the Realtime configuration, the other the Batch one. */
 const devices = { realtime: 1001, batch: 1002 };
@@ -98,11 +99,15 @@ interface Served {
 }
 
 const served = new Map<Backend, Served>();
-for (const backend of ['SQLite', 'PostgreSQL'] as const) {
+for (const backend of ['SQLite', 'PostgreSQL', 'SQLite, queue thread'] as const) {
+  const batch = { maxPoints: deliverySettings.batchMaxPoints, lingerMs: deliverySettings.batchLingerMs };
   const store =
-    backend === 'SQLite'
-      ? await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'))
-      : await openPostgresDatabase(await freshDatabase(postgresUrl));
+    backend === 'PostgreSQL'
+      ? await openPostgresDatabase(await freshDatabase(postgresUrl), { batch })
+      : await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'), {
+          batch,
+          queueThread: backend === 'SQLite, queue thread',
+        });
   const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const url = await serveApi(store, (points, queued) => {
     metrics.ingested(points, queued);
@@ -164,7 +169,7 @@ export const serverCalls = {
     delete api.running;
     return { spans: running.spans, eventLoopUtilization, cpuMicros: used.user + used.system, profile };
   },
-  /** Deliveries still queued and Batch points still gathering. */
+  /** Deliveries still queued, and Batch points in batches still open. */
   async queueStats({ backend }: { backend: Backend }) {
     const stats = await servedOn(backend).store.deliveries.stats();
     return { queued: stats.queued, gathering: stats.gathering };
@@ -178,7 +183,7 @@ export interface ServerReady {
 }
 
 serveCalls(serverCalls, {
-  urls: { SQLite: servedOn('SQLite').url, PostgreSQL: servedOn('PostgreSQL').url, bare },
+  urls: { SQLite: servedOn('SQLite').url, PostgreSQL: servedOn('PostgreSQL').url, 'SQLite, queue thread': servedOn('SQLite, queue thread').url, bare },
   devices,
   settings: deliverySettings,
 } satisfies ServerReady);

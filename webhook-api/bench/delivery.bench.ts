@@ -28,6 +28,8 @@ interface CpuPerPoint {
 }
 
 const backends: readonly Backend[] = ['SQLite', 'PostgreSQL'];
+/** SQLite with the deliverer's statements in a worker thread: what the thread buys, Realtime only. */
+const queueThread: Backend = 'SQLite, queue thread';
 const rounds = 3;
 /** Points queued before each throughput run, ingested 1000 to a request; Batch gets more, its runs being much shorter. */
 const realtimePoints = 3_000;
@@ -68,7 +70,7 @@ try {
   const server = await callerOf<typeof serverCalls>(serverProcess);
   const { urls, devices, settings } = server.ready as ServerReady;
   const perEndpoint = settings.maxInFlightPerEndpoint;
-  const apiPools = new Map(backends.map((backend) => [backend, new Pool(urls[backend], { connections: 32 })]));
+  const apiPools = new Map([...backends, queueThread].map((backend) => [backend, new Pool(urls[backend], { connections: 32 })]));
   const ingestHeaders = { authorization: `Bearer ${testIngestToken}`, 'content-type': 'application/json' };
 
   async function ingest(backend: Backend, points: readonly unknown[]): Promise<void> {
@@ -105,7 +107,8 @@ try {
     await receiver.call('reset');
     await preIngest(backend, mode === 'Realtime' ? devices.realtime : devices.batch, count);
     const waiting = await server.call('queueStats', { backend });
-    const expected = mode === 'Realtime' ? waiting.queued : waiting.gathering;
+    // Batch points are in full batches from ingest on: the batches waiting, each of batchMaxPoints.
+    const expected = mode === 'Realtime' ? waiting.queued : waiting.queued * settings.batchMaxPoints + waiting.gathering;
     if (expected !== count) throw new Error(`${backend} ${mode}: ${expected} waiting before the deliverer started, not ${count}`);
     const receiverBefore = await receiver.call('cpu');
     const postgresBefore = postgresCpu(backend);
@@ -130,6 +133,7 @@ try {
     const { report } = await deliverQueued(backend, 'Realtime', warmUpPoints, true);
     if (report.profile) warmUpProfiles.set(backend, report.profile);
   }
+  await deliverQueued(queueThread, 'Realtime', warmUpPoints);
   const sample = await receiver.call('sample');
   const rawRequest = rawRequestOf('/realtime', sample.headers, sample.body);
   const raw = rawPool(receiverUrl, perEndpoint);
@@ -158,6 +162,7 @@ try {
     for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
     // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
     record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
+    record(`${queueThread} Realtime`, await deliverQueued(queueThread, 'Realtime', realtimePoints));
     for (const backend of backends) record(`${backend} Batch`, await deliverQueued(backend, 'Batch', batchPoints));
   }
   const rawPerSecond = median(rawSamples);
@@ -221,6 +226,11 @@ try {
     { name: 'Realtime points/s delivered, signed', value: throughput('SQLite Realtime'), unit: 'points/s' },
     { name: 'the same without the Standard Webhooks headers', value: throughput('SQLite Realtime unsigned'), unit: 'points/s' },
   );
+  printComparison(
+    'What a worker thread for the queue buys, Realtime on SQLite: the deliverer’s statements on a thread and connection of their own, or on the event loop’s (the default)',
+    { name: 'Realtime points/s delivered, queue thread', value: throughput(`${queueThread} Realtime`), unit: 'points/s' },
+    { name: 'the same, on the event loop (default)', value: throughput('SQLite Realtime'), unit: 'points/s' },
+  );
   for (const backend of backends) {
     const realtime = throughput(`${backend} Realtime`);
     const batch = throughput(`${backend} Batch`);
@@ -242,7 +252,7 @@ try {
   for (const figure of latencyFigures.filter((f) => f.name.startsWith('ingest to delivery')))
     verdicts.push({ name: `p99 ${figure.name}`, figure: figure.p99Ms, unit: ' ms', atMost: targets.p99Ms, digits: 1 });
   const bareFigure = { name: 'same app, queue writing nothing (baseline)', value: ingestRates.bare * ingestPointsPerRequest, unit: 'points/s' };
-  for (const backend of backends) {
+  for (const backend of ['SQLite', 'PostgreSQL'] as const) {
     printComparison(
       `Ingest on ${backend}: requests of ${ingestPointsPerRequest} points, ${ingestConnections} in flight, no deliverer running`,
       { name: `points accepted/s on ${backend}`, value: ingestRates[backend] * ingestPointsPerRequest, unit: 'points/s' },
@@ -270,7 +280,7 @@ try {
     const sizes = (key: string) => ((total[key]?.items ?? 0) / Math.max(1, total[key]?.calls ?? 0)).toFixed(1);
     const elu = median(reports.map((report) => report.eventLoopUtilization));
     console.log(
-      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  formBatches ${per('formBatches').toFixed(0).padStart(5)} µs  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
+      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  settle+claim ${per('settleAndClaim').toFixed(0).padStart(4)} µs (${sizes('settledWithClaim')}+${sizes('settleAndClaim')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
     );
   };
   for (const [key, entry] of delivered) spanLine(key, entry.reports);

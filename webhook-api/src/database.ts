@@ -10,9 +10,12 @@ import { loadEncryptionKeys, localKeyFile, localKeyId } from './configs/encrypti
 import { requireStoredKeysInRing } from './configs/key-ring-coverage.ts';
 import type { DeliveryQueue } from './queue/delivery-queue.ts';
 import { createPostgresDeliveryQueue } from './queue/postgres/postgres-delivery-queue.ts';
+import { delivererConnections, delivererConnectionString } from './queue/postgres/deliverer-connection.ts';
 import { offLoopQueue } from './queue/sqlite/off-loop-queue.ts';
 import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
 import { createWorkSignal } from './queue/work-signal.ts';
+import type { BatchRules } from './queue/batch-fill.ts';
+import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
@@ -27,20 +30,38 @@ export interface StoreSettings {
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
   readonly encryptionKeys: readonly EncryptionKey[] | undefined;
+  /** How ingest makes batches (the process that ingests applies them). */
+  readonly delivery: Pick<DeliverySettings, 'batchMaxPoints' | 'batchLingerMs'>;
+}
+
+/** What a database is opened with besides the dialect's own options. */
+interface QueueOptions {
+  /** How ingest makes batches; the settings' defaults when not given. */
+  readonly batch?: BatchRules;
+}
+
+interface SqliteQueueThread {
+  /**
+   * Default false. True runs the deliverer's side of the queue in a worker thread on a connection of
+   * its own (off-loop-queue.ts): measured slower on 2 CPUs than the event loop's own connection (the
+   * delivery bench compares them in every run), kept so the comparison can be made on other machines.
+   */
+  readonly queueThread?: boolean;
 }
 
 /**
- * The database in the SQLite file at `path`. The deliverer's side of its queue runs in a worker
- * thread on a connection of its own (off-loop-queue.ts), but for an in-memory database, which no
- * other connection can see.
+ * The database in the SQLite file at `path`, the store and the queue on one connection, whose
+ * statements take turns: one writer, so ingest and the deliverer never wait on each other's locks.
  */
-export async function openSqliteDatabase(path: string, options: SqliteStoreOptions = {}): Promise<WebhookDatabase> {
-  const driver = tracedDriver(await openSqliteDriver(path, options), 'sqlite');
+export async function openSqliteDatabase(path: string, options: SqliteStoreOptions & QueueOptions & SqliteQueueThread = {}): Promise<WebhookDatabase> {
+  const untraced = await openSqliteDriver(path, options);
+  const driver = tracedDriver(untraced, 'sqlite');
   const store = createSqliteWebhookStore(driver);
   const signal = createWorkSignal();
-  const inLoop = createSqliteDeliveryQueue(driver, signal);
-  if (path === ':memory:') return { ...store, deliveries: inLoop };
-  const deliveries = offLoopQueue(inLoop, path, signal.announce, options);
+  const inLoop = createSqliteDeliveryQueue(driver, { signal, delivererDriver: untraced, ...(options.batch && { batch: options.batch }) });
+  // An in-memory database has no file a thread's connection could open.
+  if (path === ':memory:' || options.queueThread !== true) return { ...store, deliveries: inLoop };
+  const deliveries = offLoopQueue(inLoop, path, options);
   return {
     ...store,
     deliveries,
@@ -51,19 +72,38 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
   };
 }
 
-export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookDatabase> {
+export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
-  return { ...createPostgresWebhookStore(tracedDriver(driver, 'postgresql')), deliveries: createPostgresDeliveryQueue(driver) };
+  const traced = tracedDriver(driver, 'postgresql');
+  // The deliverer's statements on connections of their own (an API that runs no deliverer holds only its start-up check's, until it idles out).
+  const delivererUrl = delivererConnectionString(connectionString);
+  const delivererDriver = delivererUrl === undefined ? undefined : await openPostgresDriver(delivererUrl, { ...options, maxConnections: delivererConnections });
+  const store = createPostgresWebhookStore(traced);
+  // The queue's statements are spans too, as on SQLite (ingest, the attempt log, resend); LISTEN is the driver's own.
+  const deliveries = createPostgresDeliveryQueue(
+    { ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) },
+    { ...(options.batch && { batch: options.batch }), ...(delivererDriver && { delivererDriver }) },
+  );
+  return {
+    ...store,
+    deliveries,
+    async close() {
+      await delivererDriver?.close();
+      await store.close();
+    },
+  };
 }
 
 export function openDatabase(settings: StoreSettings, logger: Logger): Promise<WebhookDatabase> {
+  const batch = { maxPoints: settings.delivery.batchMaxPoints, lingerMs: settings.delivery.batchLingerMs };
   return settings.databaseUrl
     ? openPostgresDatabase(settings.databaseUrl, {
+        batch,
         onIdleConnectionError: (error) => {
           logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
         },
       })
-    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'));
+    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'), { batch });
 }
 
 /**

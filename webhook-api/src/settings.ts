@@ -16,6 +16,7 @@ import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts'
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
+import { defaultBatchRules } from './queue/batch-fill.ts';
 import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
 import type { MetricsAccess } from './http/metrics.routes.ts';
 
@@ -116,8 +117,8 @@ const shape = {
   WEBHOOK_RETRY_SCHEDULE: durationList.default([...defaultRetrySchedule]),
   WEBHOOK_RETRY_JITTER: fraction.default(defaultJitter),
   WEBHOOK_MAX_DELIVERY_AGE: duration(1).default(30 * 3_600_000),
-  WEBHOOK_BATCH_MAX_POINTS: setting.wholeNumber(1, 'points').default(100),
-  WEBHOOK_BATCH_LINGER: duration(0).default(1_000),
+  WEBHOOK_BATCH_MAX_POINTS: setting.wholeNumber(1, 'points').default(defaultBatchRules.maxPoints),
+  WEBHOOK_BATCH_LINGER: duration(0).default(defaultBatchRules.lingerMs),
   WEBHOOK_MAX_IN_FLIGHT: setting.wholeNumber(1, 'requests').default(256),
   WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: setting.wholeNumber(1, 'requests').default(16),
   WEBHOOK_MAX_IN_FLIGHT_PER_COMPANY: setting.wholeNumber(1, 'requests').default(64),

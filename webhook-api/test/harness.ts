@@ -16,13 +16,15 @@ import type { WebhookLimits } from '../src/configs/limits.ts';
 import { personToken } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
+import type { BatchRules } from '../src/queue/batch-fill.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 
 export interface StoreLocation {
   readonly backend: Backend;
-  readonly open: () => Promise<WebhookDatabase>;
+  /** Opens the store; ingest makes batches as testDeliverySettings say unless `batch` is given. */
+  readonly open: (options?: { readonly batch?: BatchRules }) => Promise<WebhookDatabase>;
   /** The SQLite file, or the PostgreSQL database's URL: for another process to open the same store. */
   readonly sqlitePath?: string;
   readonly postgresUrl?: string;
@@ -31,10 +33,10 @@ export interface StoreLocation {
 export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
-    return { backend, open: () => openSqliteDatabase(path), sqlitePath: path };
+    return { backend, open: ({ batch = testBatchRules } = {}) => openSqliteDatabase(path, { batch }), sqlitePath: path };
   }
   const url = await freshDatabase(postgresUrl);
-  return { backend, open: () => openPostgresDatabase(url, { maxConnections: 4 }), postgresUrl: url };
+  return { backend, open: ({ batch = testBatchRules } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch }), postgresUrl: url };
 }
 
 /** The ingest token of every API the harness starts. */
@@ -58,6 +60,9 @@ export const testDeliverySettings: DeliverySettings = Object.freeze({
   pollMs: 100,
   retentionMs: 86_400_000,
 });
+
+/** The batches ingest makes in the tests' stores: testDeliverySettings' batch size and linger. */
+export const testBatchRules: BatchRules = Object.freeze({ maxPoints: testDeliverySettings.batchMaxPoints, lingerMs: testDeliverySettings.batchLingerMs });
 
 export interface RunningApi {
   readonly url: string;

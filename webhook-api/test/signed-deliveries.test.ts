@@ -86,8 +86,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
       expect(Number(request?.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(before);
       expect(request?.headers['webhook-id']).toMatch(/^msg_[0-9a-f-]{36}$/);
     }
-    // One id per delivery; each is the attempt log's.
+    // One id per delivery; each is the attempt log's (once the deliverer has written what the attempts came to).
     expect(first?.headers['webhook-id']).not.toBe(second?.headers['webhook-id']);
+    await until(async () => (await attempts(id)).length === 2, 'both attempts recorded');
     const logged = (await attempts(id)).map((a) => a.webhookId).sort();
     expect(logged).toEqual([String(first?.headers['webhook-id']), String(second?.headers['webhook-id'])].sort());
     // Another configuration's secret does not verify it.
@@ -102,6 +103,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
     await until(() => at('batch').length === 1, 'the batch delivered');
     const [batch] = at('batch');
     expect((verifies(secret, batch) as { Points: unknown[] }).Points).toHaveLength(2);
+    await until(async () => (await attempts(id)).length === 1, 'the attempt recorded');
     expect((await attempts(id)).map((a) => a.webhookId)).toEqual([batch?.headers['webhook-id']]);
   });
 

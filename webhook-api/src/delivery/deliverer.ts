@@ -1,11 +1,12 @@
-// The deliverer: forms batches, claims due deliveries under a lease (never more than its limits, in
-// all and per endpoint), sends each with the WebhookSender, and settles what the attempts came to,
-// many at a time. It wakes when work is announced (ingest in this process, NOTIFY from others), when
-// the next retry or batch falls due, and on a slow poll for what nobody announced (expired leases of
-// a dead deliverer, another SQLite process). No database transaction is open while a request is.
+// The deliverer: claims due deliveries under a lease (never more than its limits, in all and per
+// endpoint), sends each with the WebhookSender, and settles what the attempts came to, many at a
+// time. It wakes when work is announced (ingest in this process, NOTIFY from others), when the next
+// retry or batch falls due (a batch ingest opened is a queued delivery due when its linger ends), and
+// on a slow poll for what nobody announced (expired leases of a dead deliverer, another SQLite
+// process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
@@ -72,6 +73,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     onDrained: () => {
       resolveIfIdle();
     },
+    // The pump's next claim takes them into its transaction; it flushes what it leaves when it ends.
+    leaveForClaim: () => pumping,
   });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
   let foundNothing = false;
@@ -80,8 +83,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   let stopped = true;
   let pumping = false;
   let wanted = false;
-  /** Whether Batch points may be waiting: set by what announces work and by the batch timer, not by finished requests. */
-  let batchesWanted = true;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
   const timers: NodeJS.Timeout[] = [];
@@ -103,7 +104,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     dueTimer = setTimeout(
       () => {
         dueAt = Infinity;
-        announced();
+        wake();
       },
       Math.max(0, Math.min(at - now(), 2 ** 31 - 1)),
     );
@@ -115,26 +116,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     if (!pumping) void pump();
   }
 
-  /** New work announced, a timer, the poll: batches may be due too. */
-  function announced(): void {
-    batchesWanted = true;
-    wake();
-  }
-
   async function pump(): Promise<void> {
     pumping = true;
     try {
       while (wanted && !stopped) {
         wanted = false;
         const at = now();
-        if (batchesWanted) {
-          batchesWanted = false;
-          const batches = await queue.formBatches({ maxPoints: settings.batchMaxPoints, lingerMs: settings.batchLingerMs, now: at });
-          if (batches.nextAt !== undefined) wakeAt(batches.nextAt);
-        }
         const room = settings.maxInFlight - inFlightCount();
         if (room <= 0) continue; // a finishing request wakes the pump again
-        const claimed = await queue.claim({
+        const request = {
           owner,
           leaseMs: settings.leaseMs,
           now: at,
@@ -143,7 +133,23 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           inFlight: inFlightByConfig,
           perCompany: settings.maxInFlightPerCompany,
           inFlightByCompany,
-        });
+        };
+        // What the requests that ended came to is written in the claim's transaction.
+        const settlements = writer.take();
+        let claimed: ClaimedDelivery[];
+        if (settlements.length === 0) {
+          claimed = await queue.claim(request);
+        } else {
+          let answer: SettledAndClaimed;
+          try {
+            answer = await queue.settleAndClaim(settlements, request);
+          } catch (error) {
+            writer.giveBack(settlements);
+            throw error;
+          }
+          writer.written(settlements, answer.settled);
+          claimed = answer.claimed;
+        }
         for (const delivery of claimed) send(delivery);
         foundNothing = claimed.length === 0;
         if (claimed.length === 0) {
@@ -153,10 +159,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       }
     } catch (error) {
       log.error({ err: error }, 'the deliverer could not reach the queue; it tries again');
-      batchesWanted = true;
       wakeAt(now() + settings.pollMs);
     } finally {
       pumping = false;
+      // What no claim took is written on its own.
+      if (writer.busy()) void writer.flush();
       resolveIfIdle();
     }
   }
@@ -230,16 +237,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     async start() {
       if (!stopped) return;
       stopped = false;
-      unsubscribe = queue.onWork(announced);
+      unsubscribe = queue.onWork(wake);
       if (queue.onWorkElsewhere) {
         try {
-          stopListening = await queue.onWorkElsewhere(announced);
+          stopListening = await queue.onWorkElsewhere(wake);
         } catch (error) {
           log.warn({ err: error }, `could not LISTEN for new work; polling every ${settings.pollMs} ms instead`);
         }
       }
       timers.push(
-        setInterval(announced, settings.pollMs),
+        setInterval(wake, settings.pollMs),
         setInterval(
           () => {
             if (inFlightCount() === 0) return;
@@ -256,13 +263,13 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       wake();
       log.info({ maxInFlight: settings.maxInFlight, perEndpoint: settings.maxInFlightPerEndpoint }, 'deliverer started');
     },
-    wake: announced,
+    wake,
     inFlight: inFlightCount,
     whenIdle() {
       return new Promise((resolve) => {
         idleWaiters.push(resolve);
         foundNothing = false;
-        announced();
+        wake();
       });
     },
     async stop(graceMs = 5_000) {

@@ -95,7 +95,7 @@ describe('the delivery metrics', () => {
 describe('the queue gauges on a real SQLite queue', () => {
   let store: WebhookDatabase;
   beforeEach(async () => {
-    store = await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'metrics-')), 'webhooks.db'));
+    store = await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'metrics-')), 'webhooks.db'), { batch: { maxPoints: 100, lingerMs: 60_000 } });
   });
   afterEach(async () => {
     await store.close();
@@ -133,8 +133,9 @@ describe('the queue gauges on a real SQLite queue', () => {
     now += 2_500;
     expect(await gauges()).toEqual({ depth: 2, waiting: 2, age: 2.5 });
 
-    // The Realtime deliveries are delivered; the Batch points become one delivery.
+    // The Realtime deliveries are delivered; the Batch points wait in their open batch.
     const claimed = await store.deliveries.claim({ owner: 'a', now, leaseMs: 10_000, limit: 10, perConfig: 10, inFlight: new Map() });
+    expect(claimed.map((c) => c.mode)).toEqual(['Realtime', 'Realtime']);
     const settled = (id: string) => ({
       id,
       outcome: 'delivered' as const,
@@ -151,11 +152,12 @@ describe('the queue gauges on a real SQLite queue', () => {
       claimed.map((c) => settled(c.id)),
       now,
     );
-    await store.deliveries.formBatches({ maxPoints: 100, lingerMs: 0, now });
-    expect(await gauges()).toEqual({ depth: 1, waiting: 0, age: 2.5 });
+    expect(await gauges()).toEqual({ depth: 0, waiting: 2, age: 2.5 });
 
-    const [batch] = await store.deliveries.claim({ owner: 'a', now, leaseMs: 10_000, limit: 10, perConfig: 10, inFlight: new Map() });
+    // Its linger over, the batch is claimed (and closed): a delivery, no longer waiting.
+    const [batch] = await store.deliveries.claim({ owner: 'a', now: now + 60_000, leaseMs: 10_000, limit: 10, perConfig: 10, inFlight: new Map() });
     if (!batch) throw new Error('no batch');
+    expect(await gauges()).toEqual({ depth: 1, waiting: 0, age: 2.5 });
     await store.deliveries.settle('a', [settled(batch.id)], now);
     expect(await gauges()).toEqual({ depth: 0, waiting: 0, age: 0 });
   });

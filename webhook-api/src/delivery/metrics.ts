@@ -70,7 +70,7 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
 
   new Gauge({
     name: 'webhook_queue_depth',
-    help: 'Deliveries queued (due, retrying or in flight); Batch points still waiting for their batch are webhook_batch_points_waiting.',
+    help: 'Deliveries queued (due, retrying or in flight); batches still open (filling) are counted by their points in webhook_batch_points_waiting.',
     registers: [registry],
     async collect() {
       this.set((await currentStats()).queued);
@@ -78,7 +78,7 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
   });
   new Gauge({
     name: 'webhook_batch_points_waiting',
-    help: 'Batch data points accepted and not yet in a delivery.',
+    help: 'Batch data points in batches still open: not full, not yet taken by a deliverer.',
     registers: [registry],
     async collect() {
       this.set((await currentStats()).gathering);
@@ -86,7 +86,7 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
   });
   new Gauge({
     name: 'webhook_oldest_queued_age_seconds',
-    help: 'Age of the oldest data point still waiting to be delivered (queued or waiting for its batch); 0 when none.',
+    help: 'Age of the oldest data point still waiting to be delivered (queued, or in a batch still open); 0 when none.',
     registers: [registry],
     async collect() {
       const { oldestAcceptedAt } = await currentStats();

@@ -1,7 +1,8 @@
 // Settlements written together: the ones that end in the same turn of the event loop, up to a
-// chunk, one write at a time. An outage keeps them for the next try; any other refusal of a write is
-// narrowed down to the settlements it is about, which are left out (their leases run out and they
-// are attempted again), so one bad row never holds up the others.
+// chunk, one write at a time, or taken by the deliverer's next claim to be written in its
+// transaction. An outage keeps them for the next try; any other refusal of a write is narrowed down
+// to the settlements it is about, which are left out (their leases run out and they are attempted
+// again), so one bad row never holds up the others.
 import type { Logger } from '@platform/tool-sdk';
 import type { DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
@@ -21,11 +22,19 @@ export interface SettlementWriterOptions {
   readonly givingUp: () => boolean;
   /** Told each time everything added so far is written (or given up). */
   readonly onDrained?: () => void;
+  /** While this says so, what waits is left for the deliverer's claim to take (it flushes after). */
+  readonly leaveForClaim?: () => boolean;
 }
 
 export interface SettlementWriter {
-  /** Adds a settlement; it is written once this turn of the event loop ends. */
+  /** Adds a settlement; it is written once this turn of the event loop ends, or taken by a claim. */
   add(settlement: Settlement): void;
+  /** Takes what waits, for a claim that writes it in its transaction; the claim then calls written or giveBack. */
+  take(): Settlement[];
+  /** What a claim wrote of what it took (the settled ids, as settle answers). */
+  written(taken: readonly Settlement[], settled: ReadonlySet<string>): void;
+  /** What a claim took and could not write: written on its own (a refusal narrowed down, an outage tried again). */
+  giveBack(taken: readonly Settlement[]): void;
   /** Whether any are waiting or being written. */
   busy(): boolean;
   /** Writes what is waiting now. */
@@ -37,17 +46,22 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
   let pending: Settlement[] = [];
   let flushing: Promise<void> | undefined;
   let flushQueued = false;
+  /** Settlements a claim has taken and not yet answered for. */
+  let taken = 0;
+
+  function reportLost(chunk: readonly Settlement[], settled: ReadonlySet<string>): void {
+    const lost = chunk.filter((s) => !settled.has(s.id));
+    if (lost.length > 0) {
+      log.debug(
+        { deliveryIds: lost.map((s) => s.id) },
+        'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
+      );
+    }
+  }
 
   async function write(chunk: readonly Settlement[]): Promise<void> {
     try {
-      const settled = await queue.settle(owner, chunk, now());
-      const lost = chunk.filter((s) => !settled.has(s.id));
-      if (lost.length > 0) {
-        log.debug(
-          { deliveryIds: lost.map((s) => s.id) },
-          'settlements found no lease: the delivery was cancelled, or its lease ran out and another deliverer has it',
-        );
-      }
+      reportLost(chunk, await queue.settle(owner, chunk, now()));
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
       if (chunk.length === 1) {
@@ -81,17 +95,40 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
     return flushing;
   }
 
+  function flushSoon(): void {
+    if (flushQueued) return;
+    flushQueued = true;
+    setImmediate(() => {
+      flushQueued = false;
+      if (options.leaveForClaim?.() === true) return;
+      void flush();
+    });
+  }
+
   return {
     add(settlement) {
       pending.push(settlement);
-      if (flushQueued) return;
-      flushQueued = true;
-      setImmediate(() => {
-        flushQueued = false;
-        void flush();
-      });
+      flushSoon();
     },
-    busy: () => pending.length > 0 || flushQueued || flushing !== undefined,
+    take() {
+      // Not while a write is under way: what it holds stays in order behind it.
+      if (flushing) return [];
+      const chunk = pending.splice(0, maxSettlementsPerWrite);
+      taken += chunk.length;
+      return chunk;
+    },
+    written(chunk, settled) {
+      taken -= chunk.length;
+      reportLost(chunk, settled);
+      if (pending.length === 0 && taken === 0 && !flushing) options.onDrained?.();
+    },
+    giveBack(chunk) {
+      taken -= chunk.length;
+      // At the end: a write under way takes its chunk from the front.
+      pending.push(...chunk);
+      flushSoon();
+    },
+    busy: () => pending.length > 0 || taken > 0 || flushQueued || flushing !== undefined,
     flush,
   };
 }

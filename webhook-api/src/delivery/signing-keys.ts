@@ -18,20 +18,22 @@ export const uncachedSigningKeys = (decrypt: DecryptCredentials): SigningKeys =>
 
 export function createSigningKeys(decrypt: DecryptCredentials, maxKeys = 10_000): SigningKeys {
   // A Map keeps insertion order: a hit moves to the end, the first entry is the least recently used.
-  const keys = new Map<string, KeyObject>();
+  // Keyed by the ciphertext alone, which is unique to its encryption (a fresh IV each time): no key
+  // string is built per attempt. It opens only under its binding, so another binding is a miss,
+  // and decrypting under it fails as it would uncached.
+  const keys = new Map<string, { readonly binding: string; readonly key: KeyObject }>();
   return {
     keyOf(encrypted, binding) {
-      // A ciphertext is unique to its encryption (a fresh IV each time), and opens only under its binding.
-      const id = `${binding}\n${encrypted}`;
-      const known = keys.get(id);
-      if (known) {
-        keys.delete(id);
-        keys.set(id, known);
-        return known;
+      const known = keys.get(encrypted);
+      if (known?.binding === binding) {
+        keys.delete(encrypted);
+        keys.set(encrypted, known);
+        return known.key;
       }
       const key = signingKeyOf(decrypt(encrypted, binding));
-      keys.set(id, key);
-      if (keys.size > maxKeys) keys.delete(keys.keys().next().value ?? id);
+      keys.delete(encrypted);
+      keys.set(encrypted, { binding, key });
+      if (keys.size > maxKeys) keys.delete(keys.keys().next().value ?? encrypted);
       return key;
     },
   };

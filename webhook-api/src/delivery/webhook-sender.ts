@@ -1,10 +1,11 @@
 // One delivery attempt over HTTP: build the request, send it through a keep-alive pool whose connector
 // refuses private targets, read at most a prefix of the answer, and sort the result into delivered,
 // retry or dropped. Nothing the endpoint or the network does makes it throw, and it logs nothing.
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import type { LookupFunction } from 'node:net';
 import { buildDeliveryRequest, DeliveryBuildError, type DeliveryRequest } from './envelope.ts';
 import type { AttemptResult, DecryptCredentials, OutgoingDelivery, WebhookSender } from './outgoing.ts';
+import { exchange, type ExchangeAnswer } from './http-exchange.ts';
 import { parseRetryAfter } from './retry-schedule.ts';
 import { createTargetConnector, isTargetRefusedError } from './target-policy.ts';
 import { createSigningKeys } from './signing-keys.ts';
@@ -79,79 +80,46 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Reads at most `limit` bytes of a body as text, then destroys the stream: a huge answer is never buffered. */
-function readPrefix(body: Dispatcher.ResponseData['body'], limit: number): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      body.off('data', onData);
-      resolve(new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks)));
-    };
-    const onData = (chunk: Buffer): void => {
-      const room = limit - size;
-      if (room > 0) {
-        const kept = chunk.length <= room ? chunk : chunk.subarray(0, room);
-        chunks.push(kept);
-        size += kept.length;
-      }
-      if (size >= limit) {
-        // Nothing more is wanted: dropping the connection is cheaper than reading a large body to reuse it.
-        body.destroy();
-        finish();
-      }
-    };
-    // An error or early close only shortens the prefix: the status has already decided the outcome.
-    body.on('data', onData).once('end', finish).once('close', finish).once('error', finish);
-  });
-}
-
 /** The Location of a redirect without its query string or user information, for the attempt log. */
-function redirectTarget(location: string | string[] | undefined, base: URL): string {
-  const value = Array.isArray(location) ? location[0] : location;
-  if (value === undefined) return 'no Location';
+function redirectTarget(location: string | undefined, base: URL): string {
+  if (location === undefined) return 'no Location';
   try {
-    const target = new URL(value, base);
+    const target = new URL(location, base);
     return `Location ${target.origin}${target.pathname}${target.search === '' ? '' : '?...'}`;
   } catch {
     return 'an unreadable Location';
   }
 }
 
-function headerText(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
+/** The aborts of the requests each outside signal (the deliverer's shutdown) governs. */
+const followers = new WeakMap<AbortSignal, Set<(reason: Error) => void>>();
 
-/** The deadlines of the requests each outside signal (the deliverer's shutdown) governs. */
-const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+const reasonOf = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
 
 /**
- * Aborts `deadline` when `signal` aborts, through one listener per signal whatever the number of
+ * Calls `abort` when `signal` aborts, through one listener per signal whatever the number of
  * requests: AbortSignal.any for each request cost more than signing it. Returns the unfollow.
  */
-function follow(signal: AbortSignal, deadline: AbortController): () => void {
+function follow(signal: AbortSignal, abort: (reason: Error) => void): () => void {
   if (signal.aborted) {
-    deadline.abort(signal.reason);
+    abort(reasonOf(signal));
     return () => undefined;
   }
-  let controllers = followers.get(signal);
-  if (!controllers) {
-    const following = new Set<AbortController>();
-    controllers = following;
+  let aborts = followers.get(signal);
+  if (!aborts) {
+    const following = new Set<(reason: Error) => void>();
+    aborts = following;
     followers.set(signal, following);
     signal.addEventListener(
       'abort',
       () => {
-        for (const controller of following) controller.abort(signal.reason);
+        for (const each of following) each(reasonOf(signal));
       },
       { once: true },
     );
   }
-  controllers.add(deadline);
-  return () => controllers.delete(deadline);
+  aborts.add(abort);
+  return () => aborts.delete(abort);
 }
 
 export function createWebhookSender(options: WebhookSenderOptions): WebhookSender {
@@ -215,20 +183,22 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
     }
     const secrets = secretsOf(url, built);
 
-    const deadline = new AbortController();
+    /** Boxed: the catch below reads what the timer sets. */
+    const deadline = { passed: false };
+    const attempt = exchange(agent, { url, method: delivery.method, headers: built.headers, body: built.body }, responsePrefixBytes);
     const timer = setTimeout(() => {
-      deadline.abort(new RequestTimeoutError(`timed out after ${requestTimeoutMs} ms (the whole request)`));
+      deadline.passed = true;
+      attempt.abort(new RequestTimeoutError(`timed out after ${requestTimeoutMs} ms (the whole request)`));
     }, requestTimeoutMs);
-    const unfollow = signal === undefined ? undefined : follow(signal, deadline);
-    const aborts = deadline.signal;
+    const unfollow = signal === undefined ? undefined : follow(signal, attempt.abort);
     try {
-      let response: Dispatcher.ResponseData;
+      let answer: ExchangeAnswer;
       try {
-        response = await request(url, { dispatcher: agent, method: delivery.method, headers: built.headers, body: built.body, signal: aborts });
+        answer = await attempt.answer;
       } catch (error) {
         if (isTargetRefusedError(error)) return dropped(null, error.message);
         if (signal?.aborted === true) return retry(null, 'aborted: the sender was asked to stop before an answer came', undefined);
-        if (deadline.signal.aborted) return retry(null, `timed out after ${requestTimeoutMs} ms (the whole request)`, undefined);
+        if (deadline.passed) return retry(null, `timed out after ${requestTimeoutMs} ms (the whole request)`, undefined);
         const code = codeOf(error);
         const text = errorText(`${code ?? 'error'}: ${messageOf(error)}`, secrets);
         if (code === 'UND_ERR_INVALID_ARG' || code === 'ERR_INVALID_ARG_TYPE' || code === 'ERR_INVALID_ARG_VALUE' || code === 'ERR_INVALID_URL')
@@ -237,14 +207,14 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return retry(null, networkCodes.has(code ?? '') ? text : `unexpected failure (${text})`, undefined);
       }
 
-      const { statusCode: status, headers } = response;
-      const prefix = redacted(await readPrefix(response.body, responsePrefixBytes), secrets);
+      const { status } = answer;
+      const prefix = redacted(answer.prefix, secrets);
       if (status >= 200 && status < 300) return { outcome: 'delivered', status, durationMs: durationMs(), responsePrefix: prefix };
-      const retryAfterMs = parseRetryAfter(headerText(headers['retry-after']), now());
+      const retryAfterMs = parseRetryAfter(answer.retryAfter, now());
       if (status === 429) return retry(status, 'the endpoint answered 429 Too Many Requests', retryAfterMs, prefix);
       if (status >= 500 && status < 600) return retry(status, `the endpoint answered ${status}`, retryAfterMs, prefix);
       if (status >= 300 && status < 400)
-        return dropped(status, `redirects are not followed (the endpoint answered ${status} with ${redirectTarget(headers.location, url)})`, prefix);
+        return dropped(status, `redirects are not followed (the endpoint answered ${status} with ${redirectTarget(answer.location, url)})`, prefix);
       if (status >= 400 && status < 500) return dropped(status, `the endpoint answered ${status}; a 4xx other than 429 is not retried`, prefix);
       return dropped(status, `the endpoint answered ${status}, which is not an HTTP status`, prefix);
     } finally {

@@ -44,7 +44,7 @@ export function toClaimedDeliveries({ claimed, configs, points }: Leased): Claim
       points: its,
       attempts: Number(row.attempts),
       acceptedAt: Number(row.accepted_at),
-      traceContext: typeof row.trace_context === 'string' ? row.trace_context : null,
+      traceContexts: typeof row.trace_context === 'string' && row.trace_context !== '' ? row.trace_context.split(' ') : [],
     });
   }
   return result;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, type Backend } from '../../test/harness.ts';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import { newStoreLocation, type Backend, type StoreLocation } from '../../test/harness.ts';
 import type { ScopeRoute } from '../store/records.ts';
 import type { QueuedPoint, Settlement } from './delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
@@ -41,11 +43,32 @@ const settlement = (id: string, outcome: Settlement['outcome'], extra: Partial<S
 
 const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };
 
+/** How many lines the attempt log holds in all, read on a connection of its own (the queue's reads join them to their deliveries). */
+async function attemptLines(location: StoreLocation): Promise<number> {
+  if (location.sqlitePath) {
+    const db = new DatabaseSync(location.sqlitePath);
+    try {
+      return (db.prepare('SELECT COUNT(*) AS n FROM delivery_attempts').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: location.postgresUrl });
+  await client.connect();
+  try {
+    return Number((await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM delivery_attempts')).rows[0]?.n);
+  } finally {
+    await client.end();
+  }
+}
+
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (backend) => {
   let store: WebhookDatabase;
+  let location: StoreLocation;
   let now = 1_000_000;
   beforeEach(async () => {
-    store = await (await newStoreLocation(backend, inject('postgresUrl'))).open();
+    location = await newStoreLocation(backend, inject('postgresUrl'));
+    store = await location.open();
     now = 1_000_000;
   });
   afterEach(async () => {
@@ -95,6 +118,52 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(await store.deliveries.claim({ owner: 'c', now: now + 50_000, ...claimAll })).toEqual([]);
     const log = await store.deliveries.pageAttempts(first.config.id, {}, { limit: 10 });
     expect(log.items).toMatchObject([{ deliveryId: first.id, outcome: 'delivered', responseStatus: 200, attempt: 0, pointCount: 1 }]);
+  });
+
+  it('settles and claims in one call: the settlements answer as settle would (a lost lease left out), then what is due is claimed', async () => {
+    await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7)], now);
+    const [first, second] = await store.deliveries.claim({ owner: 'a', now, ...claimAll, limit: 2 });
+    if (!first || !second) throw new Error('nothing claimed');
+    // b takes one of them over once a's lease runs out; new work comes meanwhile.
+    const later = now + 10_001;
+    const [takenOver] = await store.deliveries.claim({ owner: 'b', now: later, ...claimAll, limit: 1 });
+    const kept = takenOver?.id === first.id ? second : first;
+    await store.deliveries.ingest([point(7)], later);
+    const answer = await store.deliveries.settleAndClaim([settlement(first.id, 'delivered'), settlement(second.id, 'delivered')], {
+      owner: 'a',
+      now: later,
+      ...claimAll,
+    });
+    expect(answer.settled).toEqual(new Set([kept.id]));
+    expect(answer.claimed).toHaveLength(1);
+    expect([first.id, second.id]).not.toContain(answer.claimed[0]?.id);
+    const log = await store.deliveries.pageAttempts(first.config.id, {}, { limit: 10 });
+    expect(log.items.map((a) => a.deliveryId)).toEqual([kept.id]);
+    // Nothing to settle: a claim alone.
+    expect(await store.deliveries.settleAndClaim([], { owner: 'a', now: later, ...claimAll })).toEqual({ settled: new Set(), claimed: [] });
+  });
+
+  it('takes the attempt log’s lines of a delivery with it: pruned, or its configuration deleted', async () => {
+    const kept = await linked(7, [{}]);
+    const deleted = await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7)], now);
+    const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    expect(claimed).toHaveLength(4);
+    const ofKept = claimed.filter((c) => c.config.id === kept.id);
+    await store.deliveries.settle('a', [settlement(ofKept[0]?.id ?? '', 'delivered')], now);
+    await store.deliveries.settle('a', [settlement(ofKept[1]?.id ?? '', 'delivered')], now + 10);
+    await store.deliveries.settle(
+      'a',
+      claimed.filter((c) => c.config.id === deleted.id).map((c) => settlement(c.id, 'retrying', { nextAttemptAt: now + 60_000 })),
+      now,
+    );
+    expect(await attemptLines(location)).toBe(4);
+    await store.deleteConfig(deleted.id);
+    expect(await attemptLines(location)).toBe(2);
+    expect(await store.deliveries.prune(now + 5, 100)).toBe(1);
+    expect(await attemptLines(location)).toBe(1);
+    expect((await store.deliveries.pageAttempts(kept.id, {}, { limit: 10 })).items.map((a) => a.deliveryId)).toEqual([ofKept[1]?.id]);
   });
 
   it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {
@@ -168,26 +237,85 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(none.filter((c) => c.config.companyId === 1)).toEqual([]);
   });
 
-  it('forms a Batch per configuration, gateway and measurement: at the size limit at once, the rest after the linger', async () => {
-    const batch = await linked(7, [{}], { deliveryMode: 'Batch' });
-    await store.deliveries.ingest(
-      [...Array.from({ length: 5 }, (_, i) => point(7, 'modbus', 'temperature', i)), point(7, 'modbus', 'pressure'), { ...point(7), gatewayId: 'gw-2' }],
-      now,
-    );
-    expect(await store.deliveries.claim({ owner: 'a', now, ...claimAll })).toEqual([]);
-    const early = await store.deliveries.formBatches({ maxPoints: 2, lingerMs: 1000, now });
-    expect(early).toEqual({ formed: 2, nextAt: now + 1000 });
-    const full = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
-    expect(full.map((c) => c.points.length)).toEqual([2, 2]);
-    expect(full.flatMap((c) => c.points.map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value))).toEqual([0, 1, 2, 3]);
-    expect(await store.deliveries.formBatches({ maxPoints: 2, lingerMs: 1000, now: now + 1000 })).toEqual({ formed: 3, nextAt: undefined });
-    const rest = await store.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll });
-    expect(rest.map((c) => [c.gatewayId, c.measurement, c.points.length]).sort()).toEqual([
-      ['gw-1', 'pressure', 1],
-      ['gw-1', 'temperature', 1],
-      ['gw-2', 'temperature', 1],
-    ]);
-    expect(rest.every((c) => c.mode === 'Batch' && c.config.id === batch.id)).toBe(true);
+  describe('with batches of 2 points and a linger of 1 s', () => {
+    let batched: WebhookDatabase;
+    beforeEach(async () => {
+      await store.close();
+      store = await (await newStoreLocation(backend, inject('postgresUrl'))).open({ batch: { maxPoints: 2, lingerMs: 1000 } });
+      batched = store;
+    });
+
+    it('puts Batch points in a batch per configuration, gateway and measurement as they come: due at once when full, the rest when the linger ends', async () => {
+      const batch = await linked(7, [{}], { deliveryMode: 'Batch' });
+      const temperature = (value: number) => point(7, 'modbus', 'temperature', value);
+      await batched.deliveries.ingest(
+        [...Array.from({ length: 5 }, (_, i) => temperature(i)), point(7, 'modbus', 'pressure'), { ...point(7), gatewayId: 'gw-2' }],
+        now,
+      );
+      expect(await batched.deliveries.stats()).toEqual({ queued: 2, gathering: 3, oldestAcceptedAt: now });
+      const full = await batched.deliveries.claim({ owner: 'a', now, ...claimAll });
+      expect(full.map((c) => c.points.length)).toEqual([2, 2]);
+      expect(full.flatMap((c) => c.points.map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value))).toEqual([0, 1, 2, 3]);
+      expect(await batched.deliveries.nextDueAt()).toBe(now + 1000);
+
+      // A later point joins its group's open batch, which is then full and due at once; the linger is counted from the first point.
+      await batched.deliveries.ingest([temperature(5)], now + 500);
+      const joined = await batched.deliveries.claim({ owner: 'a', now: now + 500, ...claimAll });
+      expect(joined.map((c) => c.points.map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value))).toEqual([[4, 5]]);
+      expect(await batched.deliveries.claim({ owner: 'a', now: now + 999, ...claimAll })).toEqual([]);
+      const rest = await batched.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll });
+      expect(rest.map((c) => [c.gatewayId, c.measurement, c.points.length]).sort()).toEqual([
+        ['gw-1', 'pressure', 1],
+        ['gw-2', 'temperature', 1],
+      ]);
+      expect([...full, ...joined, ...rest].every((c) => c.mode === 'Batch' && c.config.id === batch.id && c.attempts === 0)).toBe(true);
+      expect(new Set([...full, ...joined, ...rest].map((c) => c.webhookId)).size).toBe(5);
+    });
+
+    it('closes a batch as it is claimed: a point that comes later goes into a new one', async () => {
+      await linked(7, [{}], { deliveryMode: 'Batch' });
+      await batched.deliveries.ingest([point(7, 'modbus', 'temperature', 1)], now);
+      const [first] = await batched.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll });
+      await batched.deliveries.ingest([point(7, 'modbus', 'temperature', 2)], now + 1000);
+      // Released (a shutdown), the claimed batch is not opened again.
+      await batched.deliveries.release('a');
+      const again = await batched.deliveries.claim({ owner: 'b', now: now + 2000, ...claimAll });
+      expect(again.map((c) => [c.id, c.points.map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value)])).toEqual([
+        [first?.id, [1]],
+        [expect.not.stringMatching(first?.id ?? ''), [2]],
+      ]);
+    });
+
+    it('loses no point and overfills no batch while ingests of one group race each other and a deliverer claiming', async () => {
+      await linked(7, [{}], { deliveryMode: 'Batch' });
+      const sent: number[] = [];
+      const claimed: string[][] = [];
+      /** Boxed: the loop below reads what the ingests' end sets. */
+      const ingesting = { on: true };
+      const claiming = (async () => {
+        while (ingesting.on) {
+          claimed.push(...(await batched.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll })).map((c) => c.points));
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      })();
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, request) => {
+          const values = Array.from({ length: 3 }, (_, i) => request * 3 + i);
+          sent.push(...values);
+          await batched.deliveries.ingest(
+            values.map((value) => point(7, 'modbus', 'temperature', value)),
+            now,
+          );
+        }),
+      );
+      ingesting.on = false;
+      await claiming;
+      claimed.push(...(await batched.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll })).map((c) => c.points));
+      const values = claimed.flat().map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value);
+      expect(values.sort((a, b) => a - b)).toEqual(sent.sort((a, b) => a - b));
+      expect(Math.max(...claimed.map((points) => points.length))).toBe(2);
+      expect(await batched.deliveries.stats()).toMatchObject({ gathering: 0 });
+    });
   });
 
   it('an unlink takes the device out of everything still queued; a deletion takes the configuration’s whole queue', async () => {
@@ -198,19 +326,20 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     await store.linkDevice({ webhookConfigId: batch.id, deviceId: 8, createdAt: new Date().toISOString() });
     await store.createScope(batch.id, 8, scope());
     await store.deliveries.ingest([point(7), point(8), point(7), point(8)], now);
-    await store.deliveries.formBatches({ maxPoints: 100, lingerMs: 0, now });
 
     expect(await store.unlinkDevice(realtime.id, 7)).toBe(true);
     expect(await store.unlinkDevice(batch.id, 7)).toBe(true);
-    const left = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    // Past the batch's linger.
+    const left = await store.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll });
     const deviceOf = (p: string) => (p === point(8).point ? 8 : 7);
     expect(left.filter((c) => c.config.id === realtime.id).flatMap((c) => c.points.map(deviceOf))).toEqual([8, 8]);
     expect(left.filter((c) => c.config.id === batch.id).flatMap((c) => c.points.map(deviceOf))).toEqual([8, 8]);
 
     await store.deliveries.ingest([point(8)], now);
     await store.deleteConfig(realtime.id);
-    expect(await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll }).then((c) => c.map((d) => d.config.id))).toEqual([batch.id]);
-    expect((await store.deliveries.stats()).queued).toBe(1);
+    // What is left is the Batch configuration's: the batch 'a' let go, and the new point's.
+    expect(await store.deliveries.claim({ owner: 'b', now: now + 20_000, ...claimAll }).then((c) => c.map((d) => d.config.id))).toEqual([batch.id, batch.id]);
+    expect((await store.deliveries.stats()).queued).toBe(2);
   });
 
   it('resends a dropped delivery as a new one with its points; a delivered or queued one is refused; prune removes what settled long ago', async () => {

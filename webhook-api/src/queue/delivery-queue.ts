@@ -6,7 +6,6 @@
 // operation; what both say alike is in this folder.
 import type { DeliveryMode, StoredConfig } from '../store/records.ts';
 import type { Page } from '../store/webhook-store.ts';
-import type {} from '../store/records.ts';
 
 /** A point as ingest accepted it, with what routing needs and its delivered shape as JSON text. */
 export interface QueuedPoint {
@@ -38,8 +37,11 @@ export interface ClaimedDelivery {
   readonly attempts: number;
   /** When its first point was accepted (epoch ms): its age, and the ingest-to-delivery latency. */
   readonly acceptedAt: number;
-  /** The `traceparent` of the ingest that queued it (Realtime), for the attempt span's link; null when none was recorded. */
-  readonly traceContext?: string | null;
+  /**
+   * The `traceparent` of each ingest whose points it carries (one for Realtime, a bounded number for
+   * a batch: batch-fill.ts), for the attempt span's links; none where none was recorded.
+   */
+  readonly traceContexts?: readonly string[];
 }
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dropped' | 'failed';
@@ -57,6 +59,12 @@ export interface Settlement {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly pointCount: number;
+}
+
+export interface SettledAndClaimed {
+  /** The settlements' ids that were written (as settle answers). */
+  readonly settled: Set<string>;
+  readonly claimed: ClaimedDelivery[];
 }
 
 /** One line of the attempt log. */
@@ -96,31 +104,34 @@ export interface ClaimRequest {
   readonly inFlightByCompany?: ReadonlyMap<number, number>;
 }
 
-export interface BatchRules {
-  readonly maxPoints: number;
-  readonly lingerMs: number;
-  readonly now: number;
-}
-
 export interface QueueStats {
-  /** Deliveries waiting to be made (due or retrying), not counting points waiting for their batch. */
+  /** Deliveries waiting to be made (due or retrying), not counting batches still open. */
   readonly queued: number;
-  /** Batch points not in a batch yet. */
+  /** Batch points in batches still open (not full, not yet claimed). */
   readonly gathering: number;
   /** When the oldest of those was accepted (epoch ms). */
   readonly oldestAcceptedAt: number | undefined;
 }
 
 export interface DeliveryQueue {
-  /** Routes the points per the scopes as they are now and queues what they match, in one transaction: the number of (point, configuration) pairs queued. */
+  /**
+   * Routes the points per the scopes as they are now and queues what they match, in one
+   * transaction: a Realtime point as a delivery of its own, a Batch point in its group's open batch
+   * (batch-fill.ts); the number of (point, configuration) pairs queued.
+   */
   ingest(points: readonly QueuedPoint[], now: number): Promise<{ readonly queued: number }>;
-  /** Turns waiting Batch points into deliveries where a batch is full or has waited `lingerMs`; when the next one will be due, if any. */
-  formBatches(rules: BatchRules): Promise<{ readonly formed: number; readonly nextAt: number | undefined }>;
+  /** Leases due deliveries (an open batch is closed as it is claimed). */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
   renewLeases(owner: string, ids: readonly string[], until: number): Promise<number>;
   /** Records attempts of deliveries `owner` still holds; the ids whose lease was lost (taken over, or the delivery cancelled) are left out of the answer. */
   settle(owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>>;
+  /**
+   * settle, then claim (as `owner`, at `request.now`): one transaction on SQLite, two statements on
+   * PostgreSQL's deliverer connections (a settlement stands whether the claim does or not): what a
+   * deliverer does when requests have ended and it has room again.
+   */
+  settleAndClaim(settlements: readonly Settlement[], request: ClaimRequest): Promise<SettledAndClaimed>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
   release(owner: string): Promise<number>;
   /** When the next queued delivery becomes due or its lease expires (epoch ms), if any is queued. */
@@ -149,7 +160,7 @@ export interface DeliveryQueue {
   /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
-  /** Called in this process when new work is queued (ingest, resend, a batch formed). */
+  /** Called in this process when new work is queued (ingest, resend, a batch made or full). */
   onWork(listener: () => void): () => void;
   /**
    * Called when another process queued work (PostgreSQL's NOTIFY), and once more after a lost

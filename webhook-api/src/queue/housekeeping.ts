@@ -13,14 +13,14 @@ export const prune =
 export const stats =
   (driver: SqlDriver): DeliveryQueue['stats'] =>
   async () => {
-    const [queued, gathering] = await Promise.all([
-      driver.one(`SELECT COUNT(*) AS n, MIN(accepted_at) AS oldest FROM deliveries WHERE state = 'queued'`),
-      driver.one(`SELECT COUNT(*) AS n, MIN(accepted_at) AS oldest FROM delivery_points WHERE delivery_id IS NULL`),
-    ]);
-    const oldest = [numberOrUndefined(queued?.oldest), numberOrUndefined(gathering?.oldest)].filter((at) => at !== undefined);
+    const row = await driver.one(
+      `SELECT SUM(CASE WHEN batch_open THEN 0 ELSE 1 END) AS queued, SUM(CASE WHEN batch_open THEN point_count ELSE 0 END) AS gathering,
+         MIN(accepted_at) AS oldest
+       FROM deliveries WHERE state = 'queued'`,
+    );
     return {
-      queued: Number(queued?.n ?? 0),
-      gathering: Number(gathering?.n ?? 0),
-      oldestAcceptedAt: oldest.length > 0 ? Math.min(...oldest) : undefined,
+      queued: Number(row?.queued ?? 0),
+      gathering: Number(row?.gathering ?? 0),
+      oldestAcceptedAt: numberOrUndefined(row?.oldest),
     };
   };

@@ -1,6 +1,6 @@
 // Ingest: routes the points per the scopes as they are now and queues what they match, in one
-// transaction, then tells the deliverers (in this process at once; in others through `tellOthers`,
-// which sends with the commit).
+// transaction, then tells the deliverers of what they have to look at (in this process at once; in
+// others through `tellOthers`, which sends with the commit).
 import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -11,19 +11,20 @@ import type { QueueDependencies } from './queue-dependencies.ts';
 const ingestRetries = 3;
 
 export const ingest =
-  ({ driver, signal, tellOthers }: QueueDependencies): DeliveryQueue['ingest'] =>
+  ({ driver, signal, tellOthers, batches }: QueueDependencies): DeliveryQueue['ingest'] =>
   async (points, now) => {
     // Read here, in the ingest request's context: a transaction may run its work in another's turn.
     const traceContext = currentTraceparent() ?? null;
     for (let attempt = 1; ; attempt++) {
       try {
-        const queued = await driver.transaction(async (tx) => {
-          const n = await routeAndQueue(tx, driver.dialect, points, now, traceContext);
-          if (n > 0) await tellOthers(tx);
-          return n;
+        const routed = await driver.transaction(async (tx) => {
+          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, traceContext);
+          if (result.announce) await tellOthers(tx);
+          return result;
         });
-        if (queued > 0) signal.announce();
-        return { queued };
+        // Points that only joined an open batch change nothing a deliverer waits for.
+        if (routed.announce) signal.announce();
+        return { queued: routed.queued };
       } catch (error) {
         // A configuration deleted between routing and insert (possible where transactions run side
         // by side): route again, without it.

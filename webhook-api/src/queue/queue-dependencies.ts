@@ -1,11 +1,20 @@
-// What every operation of the queue is built on: the database, the signal that wakes this process's
-// deliverer, and how the dialect tells other processes' deliverers (nothing on SQLite).
+// What every operation of the queue is built on: the database (and the connections the deliverer's
+// operations take), the signal that wakes this process's deliverer, how the dialect tells other processes' deliverers (nothing on SQLite), and how ingest
+// makes batches (the rules, and the dialect's way to find and hold a group's open batch).
 import type { SqlDriver, SqlQueryable } from '../store/sql-driver.ts';
+import type { BatchRules } from './batch-fill.ts';
+import type { OpenBatchLock } from './routing.ts';
 import type { WorkSignal } from './work-signal.ts';
 
 export interface QueueDependencies {
   readonly driver: SqlDriver;
+  /**
+   * Where the deliverer's own operations run (claims, settlements, leases, pruning): on PostgreSQL a
+   * pool of its own, whose sessions plan with index scans only; on SQLite the same driver.
+   */
+  readonly delivererDriver: SqlDriver;
   readonly signal: WorkSignal;
   /** Called in a transaction that queued work; sent when it commits. */
   readonly tellOthers: (tx: SqlQueryable) => Promise<void>;
+  readonly batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock };
 }

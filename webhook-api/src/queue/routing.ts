@@ -1,24 +1,39 @@
 // Ingest's routing, the same in both dialects: which configurations each point goes to, per the
 // scopes as they are in this transaction (any enabled scope of the link that matches), and the rows
-// that queue it: a delivery per (Realtime point, configuration), and a point row per pair (a Batch
-// point waits with no delivery until its batch is formed).
+// that queue it: a delivery per (Realtime point, configuration); a Batch point joins its group's
+// open batch (batch-fill.ts), which the dialect finds and locks; and a point row per pair, which
+// refers to its delivery from the start (no point is updated later).
 import { randomUUID } from 'node:crypto';
 import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
+import { fillBatches, groupKey, type BatchFill, type BatchGroup, type BatchRules, type OpenBatch } from './batch-fill.ts';
 import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
 
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
-const deliveryInput = { id: 'text', cfg: 'text', mode: 'text', g: 'text', m: 'text', at: 'bigint', t: 'text' } as const;
-const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text', at: 'bigint' } as const;
+const deliveryInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', t: 'text' } as const;
+const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text' } as const;
+const joinedInput = { id: 'text', n: 'bigint', o: 'bigint', t: 'text' } as const;
+const createdInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', n: 'bigint', o: 'bigint', due: 'bigint', t: 'text' } as const;
 
-/** Routes `points` and inserts what they match in `tx`; the number of (point, configuration) pairs queued. */
+/** The dialect's way to find the open batches of `groups` (by groupKey) and hold them until the transaction ends. */
+export type OpenBatchLock = (tx: SqlQueryable, groups: readonly BatchGroup[], links: readonly { cfg: string; d: number }[]) => Promise<Map<string, OpenBatch>>;
+
+export interface Routed {
+  /** (point, configuration) pairs queued. */
+  readonly queued: number;
+  /** Whether a deliverer has something new to look at: a Realtime delivery, a batch made or due now. */
+  readonly announce: boolean;
+}
+
+/** Routes `points` and inserts what they match in `tx`. */
 export async function routeAndQueue(
   tx: SqlQueryable,
   { jsonRows }: SqlDialect,
   points: readonly QueuedPoint[],
   now: number,
-  /** The ingest span's `traceparent`, kept with each delivery for its attempts' span links. */
+  batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock },
+  /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
   traceContext: string | null = null,
-): Promise<number> {
+): Promise<Routed> {
   const routes = await tx.all(
     `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode
      FROM ${jsonRows('$1', 'p', pointInput)}
@@ -28,30 +43,84 @@ export async function routeAndQueue(
        AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`,
     [JSON.stringify(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))],
   );
-  if (routes.length === 0) return 0;
-  const deliveries: object[] = [];
-  const rows: object[] = [];
+  if (routes.length === 0) return { queued: 0, announce: false };
   // In the order the points came, so a receiver sees them in that order when nothing is retried.
   routes.sort((a, b) => Number(a.i) - Number(b.i));
+  const realtime: { id: string; cfg: string; g: string; m: string; t: string | null }[] = [];
+  /** Each point row with its delivery id, or the Batch group whose next batch slot it takes. */
+  const rows: { did: string | null; group: number; cfg: string; d: number; g: string; m: string; p: string }[] = [];
+  const groups: BatchGroup[] = [];
+  const groupIndex = new Map<string, number>();
+  const batchLinks = new Map<string, { cfg: string; d: number }>();
   for (const route of routes) {
     const point = points[Number(route.i)];
     if (!point) throw new Error('routing answered a point that was not sent');
     const cfg = String(route.cfg);
-    const did = route.mode === 'Realtime' ? randomUUID() : null;
-    if (did) deliveries.push({ id: did, cfg, mode: 'Realtime', g: point.gatewayId, m: point.measurement, at: now, t: traceContext });
-    rows.push({ did, cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point, at: now });
+    const row = { cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point };
+    if (route.mode === 'Realtime') {
+      const id = randomUUID();
+      realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext });
+      rows.push({ ...row, did: id, group: -1 });
+      continue;
+    }
+    const key = groupKey(cfg, point.gatewayId, point.measurement);
+    let index = groupIndex.get(key);
+    if (index === undefined) {
+      index = groups.push({ cfg, g: point.gatewayId, m: point.measurement, count: 0 }) - 1;
+      groupIndex.set(key, index);
+    }
+    const group = groups[index] as BatchGroup;
+    groups[index] = { ...group, count: group.count + 1 };
+    batchLinks.set(`${cfg}\n${point.deviceId}`, { cfg, d: point.deviceId });
+    rows.push({ ...row, did: null, group: index });
   }
-  if (deliveries.length > 0) {
+  if (realtime.length > 0) {
     await tx.run(
-      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, trace_context)
-       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, x.mode, x.g, x.m, 'queued', 0, x.at, x.at, x.at, x.t FROM ${jsonRows('$1', 'x', deliveryInput)}`,
-      [JSON.stringify(deliveries)],
+      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context)
+       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Realtime', x.g, x.m, 'queued', 0, $2, $2, $2, 1, x.t FROM ${jsonRows('$1', 'x', deliveryInput)}`,
+      [JSON.stringify(realtime), now],
     );
+  }
+  let fill: BatchFill | undefined;
+  if (groups.length > 0) {
+    fill = fillBatches(groups, await batches.lockOpen(tx, groups, [...batchLinks.values()]), batches.rules, now, traceContext);
+    await writeBatches(tx, jsonRows, fill, now);
+    const next = fill.assigned.map(() => 0);
+    for (const row of rows) {
+      if (row.group < 0) continue;
+      const slot = next[row.group] ?? 0;
+      next[row.group] = slot + 1;
+      row.did = fill.assigned[row.group]?.[slot] ?? null;
+    }
   }
   await tx.run(
     `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
-     SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, x.at FROM ${jsonRows('$1', 'x', pointRowInput)}`,
-    [JSON.stringify(rows)],
+     SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, $2 FROM ${jsonRows('$1', 'x', pointRowInput)}`,
+    [JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p }))), now],
   );
-  return rows.length;
+  return { queued: rows.length, announce: realtime.length > 0 || fill?.changedDue === true };
+}
+
+/** The open batches' new counts (closed and due now when full), and the new batches. */
+async function writeBatches(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], fill: BatchFill, now: number): Promise<void> {
+  if (fill.joined.length > 0) {
+    await tx.run(
+      `UPDATE deliveries SET point_count = x.n, batch_open = (x.o = 1), trace_context = x.t,
+         next_attempt_at = CASE WHEN x.o = 1 THEN deliveries.next_attempt_at ELSE $2 END
+       FROM ${jsonRows('$1', 'x', joinedInput)} WHERE deliveries.id = x.id`,
+      [JSON.stringify(fill.joined.map((b) => ({ id: b.id, n: b.pointCount, o: b.open ? 1 : 0, t: b.traceContext }))), now],
+    );
+  }
+  if (fill.created.length > 0) {
+    await tx.run(
+      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, batch_open, trace_context)
+       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Batch', x.g, x.m, 'queued', 0, x.due, $2, $2, x.n, (x.o = 1), x.t FROM ${jsonRows('$1', 'x', createdInput)}`,
+      [
+        JSON.stringify(
+          fill.created.map((b) => ({ id: b.id, cfg: b.cfg, g: b.g, m: b.m, n: b.pointCount, o: b.open ? 1 : 0, due: b.dueAt, t: b.traceContext })),
+        ),
+        now,
+      ],
+    );
+  }
 }

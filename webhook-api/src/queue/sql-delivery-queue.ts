@@ -1,6 +1,6 @@
 // The delivery queue on a SQL database: the operations both dialects share, with the ones whose
-// algorithm is the dialect's own (claim, settle, batch forming, hearing from other processes) given
-// by its folder.
+// algorithm is the dialect's own (claim, settle, both in one transaction, hearing from other
+// processes) given by its folder.
 import { pageAttempts } from './attempt-log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { prune, stats } from './housekeeping.ts';
@@ -10,20 +10,20 @@ import type { QueueDependencies } from './queue-dependencies.ts';
 import { resend } from './resend.ts';
 import { retryNow } from './retry-now.ts';
 
-export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'formBatches' | 'onWorkElsewhere'>;
+export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'settleAndClaim' | 'onWorkElsewhere'>;
 
 export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: DialectOperations): DeliveryQueue {
-  const { driver } = deps;
+  const { driver, delivererDriver } = deps;
   return {
     ...dialect,
     ingest: ingest(deps),
-    renewLeases: renewLeases(driver),
-    release: releaseLeases(driver),
-    nextDueAt: nextDueAt(driver),
+    renewLeases: renewLeases(delivererDriver),
+    release: releaseLeases(delivererDriver),
+    nextDueAt: nextDueAt(delivererDriver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),
     retryNow: retryNow(deps),
-    prune: prune(driver),
+    prune: prune(delivererDriver),
     stats: stats(driver),
     onWork: deps.signal.onWork,
   };

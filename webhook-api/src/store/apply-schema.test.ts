@@ -6,7 +6,13 @@ import { describe, expect, inject, it } from 'vitest';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { openPostgresDriver } from './postgres/open-postgres.ts';
 import type { SqlDriver } from './sql-driver.ts';
-import { openSqliteDriver } from './sqlite/open-sqlite.ts';
+import { openSqliteConnection, openSqliteDriver } from './sqlite/open-sqlite.ts';
+import { applySchema } from './apply-schema.ts';
+import { createPostgresDriver } from './postgres/postgres-driver.ts';
+import { postgresSchema } from './postgres/postgres-schema.ts';
+import { createSqliteDriver } from './sqlite/sqlite-driver.ts';
+import { sqliteSchema } from './sqlite/sqlite-schema.ts';
+import { traceContextColumn } from './trace-context-schema.ts';
 
 const newPath = () => join(mkdtempSync(join(tmpdir(), 'webhooks-schema-')), 'webhooks.db');
 
@@ -24,7 +30,7 @@ describe('the schema', () => {
     await (await openSqliteDriver(path)).close();
     const driver = await openSqliteDriver(path);
     try {
-      expect((await driver.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version))).toEqual([1, 2]);
+      expect((await driver.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version))).toEqual([1, 2, 3]);
     } finally {
       await driver.close();
     }
@@ -38,9 +44,71 @@ describe('the schema', () => {
     await client.connect();
     try {
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
     } finally {
       await client.end();
+    }
+  });
+
+  it.each(['SQLite', 'PostgreSQL'] as const)('puts the Batch points version 2 left waiting into a batch per group, due at once, on %s', async (dialect) => {
+    // A database at version 2, with points of two groups waiting for their batches.
+    const path = newPath();
+    const url = dialect === 'PostgreSQL' ? await freshDatabase(inject('postgresUrl')) : undefined;
+    const old = url
+      ? createPostgresDriver(url, { maxConnections: 1, connectionTimeoutMs: 5_000, queryTimeoutMs: 5_000 })
+      : createSqliteDriver(openSqliteConnection(path));
+    await applySchema(old, url ? [postgresSchema, traceContextColumn] : [sqliteSchema, traceContextColumn]);
+    const yes = url ? 'true' : '1';
+    await old.exec(
+      `INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, include_metadata_headers, include_retry_header, signing_secret_encrypted)
+       VALUES ('c1', 1, 'n', 'https://x.example', 'POST', 'Batch', 'None', ${yes}, ${yes}, 's');
+       INSERT INTO device_links (webhook_config_id, device_id, created_at) VALUES ('c1', 7, '2026-01-01T00:00:00Z');`,
+    );
+    for (const [m, at] of [
+      ['temperature', 5],
+      ['temperature', 3],
+      ['pressure', 4],
+    ] as const) {
+      await old.run(
+        `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at) VALUES (NULL, 'c1', 7, 'gw', $1, '{}', $2)`,
+        [m, at],
+      );
+    }
+    await old.close();
+    const driver = url ? await openPostgresDriver(url, { maxConnections: 1 }) : await openSqliteDriver(path);
+    try {
+      const batches = await driver.all(
+        `SELECT d.measurement, d.mode, d.state, d.next_attempt_at, d.accepted_at, d.point_count, d.batch_open, d.webhook_id = 'msg_' || d.id AS named,
+           (SELECT COUNT(*) FROM delivery_points p WHERE p.delivery_id = d.id) AS points
+         FROM deliveries d ORDER BY d.measurement`,
+      );
+      expect(batches.map((b) => ({ ...b, batch_open: Boolean(b.batch_open), named: Boolean(b.named), points: Number(b.points) }))).toEqual([
+        {
+          measurement: 'pressure',
+          mode: 'Batch',
+          state: 'queued',
+          next_attempt_at: 4,
+          accepted_at: 4,
+          point_count: 1,
+          batch_open: false,
+          named: true,
+          points: 1,
+        },
+        {
+          measurement: 'temperature',
+          mode: 'Batch',
+          state: 'queued',
+          next_attempt_at: 3,
+          accepted_at: 3,
+          point_count: 2,
+          batch_open: false,
+          named: true,
+          points: 2,
+        },
+      ]);
+      expect(await driver.one('SELECT COUNT(*) AS n FROM delivery_points WHERE delivery_id IS NULL')).toEqual({ n: 0 });
+    } finally {
+      await driver.close();
     }
   });
 

@@ -1,14 +1,16 @@
 // PostgreSQL's claim (a round trip per statement, other deliverers alongside): one statement takes a
 // window of due rows from the index, passing over those another deliverer holds (SKIP LOCKED) and
 // those of a configuration or company at its limit, keeps at most the free slots of each, leases
-// them, and answers them with their configurations and points. The planner is told to walk the
-// indexes: with statistics taken while the queue was short (or none yet), it would otherwise read
-// and sort every due row to take the first few. Kept prepared on each connection.
+// them (closing a batch), and answers them with their configurations and Realtime points; a second
+// reads the points of the batches it took. It runs where the planner walks the indexes
+// (deliverer-connection.ts): with statistics taken while the queue was short (or none yet), it
+// would otherwise read and sort every due row to take the first few. Kept prepared on each
+// connection.
 import type { StoredConfig } from '../../store/records.ts';
 import { configColumns, toConfig } from '../../store/row-mapping.ts';
-import type { SqlDriver } from '../../store/sql-driver.ts';
+import type { SqlQueryable } from '../../store/sql-driver.ts';
 import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
-import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
 const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
@@ -38,41 +40,65 @@ const statement = {
      SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
      WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
    )
-   UPDATE deliveries SET lease_owner = $6, lease_until = $7 FROM webhook_configs c
+   UPDATE deliveries SET lease_owner = $6, lease_until = $7, batch_open = false FROM webhook_configs c
    WHERE deliveries.id IN (SELECT id FROM picked) AND c.id = deliveries.webhook_config_id
    RETURNING ${leasedColumns('deliveries', 'seq')}, ${configColumnsOf('c')},
-     ARRAY(SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id ORDER BY p.seq) AS points`,
+     CASE WHEN deliveries.mode = 'Realtime' THEN ARRAY(SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id ORDER BY p.seq) END AS points`,
 };
 
-export const claim =
-  (driver: SqlDriver): DeliveryQueue['claim'] =>
-  async (request) => {
-    const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
-    if (limit <= 0) return [];
-    const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
-    const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
-    const claimed = await driver.transaction(
-      (tx) =>
-        tx.all(statement, [
-          now,
-          JSON.stringify(free),
-          claimWindow(limit, perConfig),
-          perConfig,
-          limit,
-          owner,
-          now + leaseMs,
-          JSON.stringify(companyFree),
-          perCompany,
-        ]),
-      { indexScans: true },
-    );
-    const configs = new Map<string, StoredConfig>();
-    const points = new Map<string, string[]>();
-    for (const row of claimed) {
-      const cfg = String(row.webhook_config_id);
-      if (!configs.has(cfg)) configs.set(cfg, toConfig({ ...row, id: cfg }));
-      const its = row.points as string[];
-      if (its.length > 0) points.set(String(row.id), its);
+/**
+ * A claimed batch's points, read by a statement of their own once it is leased and closed: an
+ * ingest that joined it may have committed after the claim's snapshot (the claim then leased the
+ * row as that ingest left it), and its points are seen only by a later statement. A Realtime
+ * delivery's point came in the same transaction as its row, so the claim's own snapshot has it.
+ */
+const batchPoints = {
+  name: 'webhook_claimed_batch_points',
+  text: `SELECT delivery_id, point FROM delivery_points
+     WHERE delivery_id = ANY (ARRAY(SELECT x.id FROM json_to_recordset($1::json) AS x (id text))) ORDER BY seq`,
+};
+
+/**
+ * Claims on `db` what `request` asks for: the lease in one statement, which commits on its own; a
+ * batch's points read after it. `db` plans with index scans only (deliverer-connection.ts).
+ */
+export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
+  if (limit <= 0) return [];
+  const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
+  const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
+  const claimed = await tx.all(statement, [
+    now,
+    JSON.stringify(free),
+    claimWindow(limit, perConfig),
+    perConfig,
+    limit,
+    owner,
+    now + leaseMs,
+    JSON.stringify(companyFree),
+    perCompany,
+  ]);
+  const points = new Map<string, string[]>();
+  const batches = claimed.filter((row) => row.mode === 'Batch').map((row) => ({ id: String(row.id) }));
+  if (batches.length > 0) {
+    for (const row of await tx.all(batchPoints, [JSON.stringify(batches)])) {
+      const id = String(row.delivery_id);
+      const its = points.get(id) ?? [];
+      its.push(String(row.point));
+      points.set(id, its);
     }
-    return toClaimedDeliveries({ claimed, configs, points });
-  };
+  }
+  const configs = new Map<string, StoredConfig>();
+  for (const row of claimed) {
+    const cfg = String(row.webhook_config_id);
+    if (!configs.has(cfg)) configs.set(cfg, toConfig({ ...row, id: cfg }));
+    const its = row.points as string[] | null;
+    if (its && its.length > 0) points.set(String(row.id), its);
+  }
+  return toClaimedDeliveries({ claimed, configs, points });
+}
+
+export const claim =
+  (driver: SqlQueryable): DeliveryQueue['claim'] =>
+  async (request) =>
+    claimIn(driver, request);

@@ -4,7 +4,7 @@
 import type { DeliveryQueue } from '../delivery-queue.ts';
 
 /** The queue's operations only a deliverer makes, which run off the event loop. */
-export type OffLoopOperation = 'claim' | 'settle' | 'formBatches' | 'nextDueAt' | 'renewLeases' | 'release' | 'prune';
+export type OffLoopOperation = 'claim' | 'settle' | 'settleAndClaim' | 'nextDueAt' | 'renewLeases' | 'release' | 'prune';
 
 export interface OffLoopCall {
   readonly id: number;

@@ -36,7 +36,7 @@ async function linkedConfig(store: WebhookDatabase, deviceId: number, deliveryMo
 describe('the SQLite delivery queue off the event loop', () => {
   const opened: WebhookDatabase[] = [];
   const open = async (path: string, busyTimeoutMs?: number) => {
-    const store = await openSqliteDatabase(path, busyTimeoutMs === undefined ? {} : { busyTimeoutMs });
+    const store = await openSqliteDatabase(path, { queueThread: true, ...(busyTimeoutMs !== undefined && { busyTimeoutMs }) });
     opened.push(store);
     return store;
   };
@@ -96,16 +96,18 @@ describe('the SQLite delivery queue off the event loop', () => {
     }
   });
 
-  it('wakes the loop’s deliverer when the worker forms batches', async () => {
+  it('wakes the loop’s deliverer when ingest opens a batch, not when a point only joins it; the worker claims it with every point', async () => {
     const store = await open(newPath());
     await linkedConfig(store, 8, 'Batch');
-    await store.deliveries.ingest([point(8), point(8)], 1_000);
     let woken = 0;
     const stop = store.deliveries.onWork(() => (woken += 1));
-    const formed = await store.deliveries.formBatches({ maxPoints: 100, lingerMs: 0, now: 2_000 });
-    stop();
-    expect(formed.formed).toBe(1);
+    await store.deliveries.ingest([point(8)], 1_000);
     expect(woken).toBe(1);
+    await store.deliveries.ingest([point(8)], 1_500);
+    stop();
+    expect(woken).toBe(1);
+    // Due when the linger (1 s by default) ends, counted from its first point.
+    expect(await store.deliveries.nextDueAt()).toBe(2_000);
     const [batch] = await store.deliveries.claim({ owner: 'a', now: 2_000, ...claimAll });
     expect(batch?.points).toHaveLength(2);
   });
@@ -133,7 +135,7 @@ describe('the SQLite delivery queue off the event loop', () => {
       scriptPath,
       `
       import { openSqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, '../../database.ts'))};
-      const store = await openSqliteDatabase(${JSON.stringify(path)});
+      const store = await openSqliteDatabase(${JSON.stringify(path)}, { queueThread: true });
       console.log(JSON.stringify(await store.deliveries.claim({ owner: 'a', now: 1, leaseMs: 1, limit: 1, perConfig: 1, inFlight: new Map() })));
     `,
     );

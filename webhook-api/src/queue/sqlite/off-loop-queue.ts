@@ -1,9 +1,10 @@
-// The SQLite delivery queue with the deliverer's work off the event loop. node:sqlite is synchronous:
-// in the loop, a deliverer's claims and settlements (about 45 µs of SQLite a delivery) took as much
-// of it as the requests they were for. Here they run in a worker thread on a connection of its own
-// (queue-worker.ts), started on the deliverer's first call, and the loop only sends. Ingest and the
-// API's reads and writes stay on the loop's connection: they answer a request, and a worker's
-// round trip would only add to it.
+// The SQLite delivery queue with the deliverer's work off the event loop, an option
+// (openSqliteDatabase's queueThread) and not the default: the deliverer's claims and settlements run
+// in a worker thread on a connection of its own (queue-worker.ts), started on the deliverer's first
+// call, and the loop only sends. On 2 CPUs it delivered 0.72-0.86x of what the event loop's own
+// connection did, in every run of the delivery bench, which compares the two: the trips between the
+// threads (a wake-up and a copy of the deliveries each way) and the two connections' turns at the
+// write lock cost more than the loop time they free. Kept so the comparison can be made elsewhere.
 import { Worker } from 'node:worker_threads';
 import type { DeliveryQueue } from '../delivery-queue.ts';
 import { StoreUnavailableError } from '../../store/store-unavailable.ts';
@@ -25,11 +26,8 @@ function rethrown({ message, unavailable, errcode }: OffLoopFailure): Error {
   return Object.assign(new Error(message), errcode === undefined ? {} : { errcode });
 }
 
-/**
- * `inLoop` with the deliverer's operations sent to a worker thread on the database at `path`;
- * `announce` wakes this process's deliverer when the worker formed batches, as the in-loop queue would.
- */
-export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () => void, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
+/** `inLoop` with the deliverer's operations sent to a worker thread on the database at `path`. */
+export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
   /** The worker running now, with the calls waiting for its answers. */
   let current: { readonly thread: Worker; readonly pending: Map<number, Pending>; readonly exited: Promise<void> } | undefined;
   let nextId = 0;
@@ -83,11 +81,7 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, announce: () =
     ...inLoop,
     claim: (request) => call('claim', request),
     settle: (owner, settlements, now) => call('settle', owner, settlements, now),
-    async formBatches(rules) {
-      const formed = await call('formBatches', rules);
-      if (formed.formed > 0) announce();
-      return formed;
-    },
+    settleAndClaim: (settlements, request) => call('settleAndClaim', settlements, request),
     nextDueAt: () => call('nextDueAt'),
     renewLeases: (owner, ids, until) => call('renewLeases', owner, ids, until),
     release: (owner) => call('release', owner),

@@ -1,5 +1,5 @@
 // The worker thread of the SQLite delivery queue: a connection of its own to the same file, on which
-// the deliverer's claims, settlements, batch forming and leases run, so the event loop sends
+// the deliverer's claims, settlements and leases run, so the event loop sends
 // requests while SQLite writes. The statements and transactions are the in-loop queue's own; SQLite
 // serializes this connection's writes with the API's, and the write-ahead log keeps reads apart.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -16,11 +16,12 @@ const { path, busyTimeoutMs } = workerData as OffLoopWorkerData;
 const db = openSqliteConnection(path, { busyTimeoutMs });
 db.exec(`PRAGMA wal_autocheckpoint = ${walBackstopPages}`);
 const driver = createSqliteDriver(db);
+// No ingest here (the loop's connection takes it), so no batch rules.
 const queue = createSqliteDeliveryQueue(driver);
 const operations: { readonly [O in OffLoopOperation]: (...args: Parameters<DeliveryQueue[O]>) => Promise<unknown> } = {
   claim: (request) => queue.claim(request),
   settle: (owner, settlements, now) => queue.settle(owner, settlements, now),
-  formBatches: (rules) => queue.formBatches(rules),
+  settleAndClaim: (settlements, request) => queue.settleAndClaim(settlements, request),
   nextDueAt: () => queue.nextDueAt(),
   renewLeases: (owner, ids, until) => queue.renewLeases(owner, ids, until),
   release: (owner) => queue.release(owner),

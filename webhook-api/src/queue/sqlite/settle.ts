@@ -1,33 +1,33 @@
 // SQLite's settlement: prepared statements a row at a time in one transaction, cheaper in process
 // than a JSON parameter read back column by column (and joined to itself). A settlement counts only
 // while `owner` still holds the delivery's lease (compare-and-swap on it).
-import type { SqlDriver } from '../../store/sql-driver.ts';
-import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
+import type { DeliveryQueue, Settlement } from '../delivery-queue.ts';
 import { settlementRow } from '../settlement-rows.ts';
+
+/** Writes `settlements` in `tx`: the ids settled. */
+export async function settleIn(tx: SqlQueryable, owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>> {
+  const settled = new Set<string>();
+  for (const x of settlements.map(settlementRow)) {
+    const held = await tx.one(
+      `UPDATE deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = COALESCE($2, next_attempt_at), settled_at = $3,
+         lease_owner = NULL, lease_until = NULL
+       WHERE id = $4 AND lease_owner = $5 AND state = 'queued' RETURNING webhook_config_id`,
+      [x.state, x.next, x.state === 'queued' ? null : now, x.id, owner],
+    );
+    if (!held) continue;
+    await tx.run(
+      `INSERT INTO delivery_attempts
+         (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [x.id, String(held.webhook_config_id), x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points],
+    );
+    settled.add(x.id);
+  }
+  return settled;
+}
 
 export const settle =
   (driver: SqlDriver): DeliveryQueue['settle'] =>
-  async (owner, settlements, now) => {
-    if (settlements.length === 0) return new Set();
-    const rows = settlements.map(settlementRow);
-    return driver.transaction(async (tx) => {
-      const settled = new Set<string>();
-      for (const x of rows) {
-        const held = await tx.one(
-          `UPDATE deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = COALESCE($2, next_attempt_at), settled_at = $3,
-             lease_owner = NULL, lease_until = NULL
-           WHERE id = $4 AND lease_owner = $5 AND state = 'queued' RETURNING webhook_config_id`,
-          [x.state, x.next, x.state === 'queued' ? null : now, x.id, owner],
-        );
-        if (!held) continue;
-        await tx.run(
-          `INSERT INTO delivery_attempts
-             (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-          [x.id, String(held.webhook_config_id), x.attempt, x.outcome, x.status, x.error, x.body, x.started, x.duration, x.points],
-        );
-        settled.add(x.id);
-      }
-      return settled;
-    });
-  };
+  async (owner, settlements, now) =>
+    settlements.length === 0 ? new Set() : driver.transaction((tx) => settleIn(tx, owner, settlements, now));

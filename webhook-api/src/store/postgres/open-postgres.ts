@@ -8,9 +8,11 @@ import { insertCountedInOneStatement } from './insert-counted-config.ts';
 import { createPostgresDriver, type PostgresDriver } from './postgres-driver.ts';
 import { postgresSchema } from './postgres-schema.ts';
 import { traceContextColumn } from '../trace-context-schema.ts';
+import { openBatchesPostgres } from '../open-batches-schema.ts';
+import { queueStorageTuning } from './queue-storage-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [postgresSchema, traceContextColumn];
+const schemaVersions = [postgresSchema, traceContextColumn, openBatchesPostgres, queueStorageTuning];
 
 export interface PostgresStoreOptions {
   maxConnections?: number;

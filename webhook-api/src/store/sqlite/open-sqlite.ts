@@ -13,9 +13,10 @@ import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { createSqliteDriver } from './sqlite-driver.ts';
 import { sqliteSchema } from './sqlite-schema.ts';
 import { traceContextColumn } from '../trace-context-schema.ts';
+import { openBatchesSqlite } from '../open-batches-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [sqliteSchema, traceContextColumn];
+const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;
