@@ -4,7 +4,7 @@ import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { looksLikeCredential } from '../src/configs/header-rules.ts';
-import { apiClient, newStoreLocation, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
+import { apiClient, newStoreLocation, rawPathClient, startWebhookApi, type Backend, type RunningApi } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -227,25 +227,28 @@ describe.each<[Backend, number]>([
     );
   });
 
-  it('never answers 5xx to any path parameters', async () => {
+  it('never answers 5xx to any path parameters, and leaves the configuration in place', async () => {
+    // Sent as written: fetch resolves a `..` segment, %2E%2E as well, and would send another path.
+    const raw = rawPathClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
+    const part = (text: string) => encodeURIComponent(text).replaceAll('.', '%2E');
     await fc.assert(
       fc.asyncProperty(pathPart, pathPart, pathPart, fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), async (id, deviceId, routeId, method) => {
-        // Dots encoded too: a bare `..` would be resolved by the client, and a DELETE of
-        // .../devices/../routes/.. is a (legitimate) DELETE of the configuration itself.
-        const part = (text: string) => encodeURIComponent(text).replaceAll('.', '%2E');
         const paths = [
           `/v2/webhooks/${part(id)}`,
           `/v2/webhooks/${part(id)}/devices/${part(deviceId)}`,
           `/v2/webhooks/${configId}/devices/${part(deviceId)}/routes/${part(routeId)}`,
         ];
         for (const path of paths) {
-          const result = await client(method, path, method === 'PUT' ? { name: 'x', url: 'https://x.example', deliveryMode: 'Batch' } : undefined);
+          const result = await raw(method, path, method === 'PUT' ? { name: 'x', url: 'https://x.example', deliveryMode: 'Batch' } : undefined);
           expect(result.status, `${method} ${path}`).toBeLessThan(500);
+          // Checked after each request, so a failure names the one that took the configuration.
+          expect((await client('GET', `/v2/webhooks/${configId}`)).status, `the configuration after ${method} ${path}`).toBe(200);
         }
       }),
-      { numRuns: Math.ceil(numRuns / 3) },
+      // The example always runs: fetch sent it as DELETE /v2/webhooks/{configId}/ (%2E%2E is a `..`
+      // to a URL parser). Not shrunk: after a lost configuration every input fails, the simplest first.
+      { numRuns: Math.ceil(numRuns / 3), examples: [['..', '..', '..', 'DELETE']], endOnFailure: true },
     );
-    expect((await client('GET', `/v2/webhooks/${configId}`)).status).toBe(200);
   });
 
   it('never answers 5xx to any AuthVersion, Authorization or companyView header', async () => {

@@ -1,6 +1,7 @@
 // Starts the webhook API on a loopback port, against a real dev platform, on SQLite or PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHttpClient, createLogger, type Clock } from '@platform/tool-sdk';
@@ -196,4 +197,28 @@ export function apiClient(baseUrl: string, authorization: string, extraHeaders: 
     const text = await response.text();
     return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
   };
+}
+
+/**
+ * apiClient's requests with the path sent as written. fetch resolves dot segments before sending,
+ * `%2E%2E` among them (WHATWG URL: it is a `..`), so a path parameter `..` would reach the API as
+ * another path: .../devices/%2E%2E/routes/%2E%2E is sent as a DELETE of the configuration itself.
+ */
+export function rawPathClient(baseUrl: string, authorization: string) {
+  const { hostname, port } = new URL(baseUrl);
+  return (method: string, path: string, body?: unknown) =>
+    new Promise<{ status: number; body: unknown }>((resolvePromise, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { authversion: 'V0.0.1', authorization, ...(payload !== undefined && { 'content-type': 'application/json' }) };
+      request({ host: hostname, port, method, path, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          resolvePromise({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined });
+        });
+      })
+        .on('error', reject)
+        .end(payload);
+    });
 }
