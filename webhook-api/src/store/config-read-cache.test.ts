@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storedConfig } from '../../test/stored-config.ts';
 import { cachingConfigReads } from './config-read-cache.ts';
@@ -19,20 +20,26 @@ async function countedStore(maxEntries?: number) {
   const path = join(mkdtempSync(join(tmpdir(), 'config-cache-')), 'webhooks.db');
   const driver = await openSqliteDriver(path);
   const inner = createSqlWebhookStore(driver, insertCountedInTransaction);
-  const reads = { count: 0, gate: undefined as Promise<unknown> | undefined };
+  const reads = { count: 0, gate: undefined as Promise<unknown> | undefined, rowRead: undefined as (() => void) | undefined };
   const counted: WebhookStore = {
     ...inner,
     async getConfig(id) {
       reads.count += 1;
       const config = await inner.getConfig(id);
+      reads.rowRead?.();
       await reads.gate;
       return config;
     },
   };
-  const changesElsewhere = driver.dataVersion?.bind(driver);
-  if (!changesElsewhere) throw new Error('the SQLite driver tells no data version');
+  const dataVersion = driver.dataVersion?.bind(driver);
+  if (!dataVersion) throw new Error('the SQLite driver tells no data version');
+  const versionReads = { count: 0 };
+  const changesElsewhere = () => {
+    versionReads.count += 1;
+    return dataVersion();
+  };
   const store = cachingConfigReads(counted, { changesElsewhere, ...(maxEntries !== undefined && { maxEntries }) });
-  return { store, reads, path };
+  return { store, reads, versionReads, path };
 }
 
 describe('cachingConfigReads on SQLite', () => {
@@ -96,9 +103,14 @@ describe('cachingConfigReads on SQLite', () => {
     const config = storedConfig();
     await store.createConfig(config);
     const { promise: gate, resolve: open } = Promise.withResolvers<undefined>();
+    const { promise: rowRead, resolve: hasRow } = Promise.withResolvers<undefined>();
     reads.gate = gate;
+    reads.rowRead = () => {
+      hasRow(undefined);
+    };
     // The read has its row (the name before the update) but has not answered yet when the update commits.
     const slowRead = store.getConfig(config.id);
+    await rowRead;
     await store.updateConfig(config.id, { ...fieldsOf(config), name: 'renamed' });
     open(undefined);
     expect(await slowRead).toMatchObject({ name: config.name });
@@ -121,6 +133,40 @@ describe('cachingConfigReads on SQLite', () => {
     expect(await store.getConfig(config.id)).toMatchObject({ name: 'renamed by another process' });
     await sql('DELETE FROM webhook_configs WHERE id = ?');
     expect(await store.getConfig(config.id)).toBeUndefined();
+  });
+
+  it('asks the database once for all the reads asked for in one turn of the event loop, and again for a read asked for later', async () => {
+    const { store, reads, versionReads } = await opened();
+    const config = storedConfig();
+    await store.createConfig(config);
+    await store.getConfig(config.id);
+    const before = versionReads.count;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => store.getConfig(config.id)));
+    expect(answers.every((answer) => answer?.name === config.name)).toBe(true);
+    expect(versionReads.count - before).toBe(1);
+    expect(reads.count).toBe(1);
+    await store.getConfig(config.id);
+    expect(versionReads.count - before).toBe(2);
+  });
+
+  it("reads another connection's commit made after a read of the same turn was answered", async () => {
+    const { store, path } = await opened();
+    const config = storedConfig();
+    await store.createConfig(config);
+    await store.getConfig(config.id);
+    const other = new DatabaseSync(path);
+    try {
+      // The commit comes as the first read's answer is handled, in the very check phase where the
+      // version was read for it; a read asked for after it must not be answered with that version.
+      const second = store.getConfig(config.id).then((first) => {
+        expect(first).toMatchObject({ name: config.name });
+        other.prepare('UPDATE webhook_configs SET name = ? WHERE id = ?').run('renamed by another connection', config.id);
+        return store.getConfig(config.id);
+      });
+      expect(await second).toMatchObject({ name: 'renamed by another connection' });
+    } finally {
+      other.close();
+    }
   });
 
   it('keeps at most maxEntries configurations, the oldest going first', async () => {
