@@ -80,9 +80,23 @@ describe('two gateways behind HAProxy', () => {
     const config = join(mkdtempSync(join(tmpdir(), 'haproxy-')), 'haproxy.cfg');
     writeFileSync(
       config,
-      haproxyConfig({ mcp: { host: '127.0.0.1', port: mcpPort ?? 0 }, registry: { host: '127.0.0.1', port: registryPort ?? 0 }, replicas }),
+      haproxyConfig({ mcp: { host: '127.0.0.1', port: mcpPort ?? 0 }, registry: { host: '127.0.0.1', port: registryPort ?? 0 }, replicas })
+        .replace('global\n', 'global\n  log stdout format raw local0\n')
+        .replace('defaults\n', 'defaults\n  log global\n  option httplog\n')
+        .replace(
+          'frontend mcp\n',
+          'frontend mcp\n  capture request header mcp-protocol-version len 12\n  log-format "%ci:%cp [%tr] %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST B=%B U=%U %tsc %ac/%fc/%bc/%sc/%rc %hr %{+Q}r"\n',
+        ),
     );
     const balancer = started('haproxy', ['-db', '-f', config], {});
+    const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (error instanceof Error) error.message = `${name}: ${error.message}\nHAProxy:\n${balancer.output()}`;
+        throw error;
+      }
+    };
     for (const [index, { http }] of replicas.entries()) {
       await until(() => healthy(`http://127.0.0.1:${http.port}/health`), `gateway ${index + 1} is up: ${gateways[index]?.output() ?? ''}`, 30_000);
     }
@@ -109,17 +123,19 @@ describe('two gateways behind HAProxy', () => {
         handler: ({ text }) => ({ echoed: text }),
       }),
     ]);
-    const serving = await app.serve({ register: true });
+    const serving = await step('the tool service registers through HAProxy', () => app.serve({ register: true }));
     closers.push(() => serving.close(1_000));
 
     const token = await personToken(platform.issuer, 'oscar', { resource: mcpUrl });
-    const modern = await mcpClient(mcpUrl, token, 'modern');
-    await until(async () => (await modern.client.listTools()).tools.some((tool) => tool.name === 'echo'), 'the balanced tool is listed', 15_000);
+    const modern = await step('a 2026-07-28 client connects', () => mcpClient(mcpUrl, token, 'modern'));
+    await step('the tool is listed', () =>
+      until(async () => (await modern.client.listTools()).tools.some((tool) => tool.name === 'echo'), 'the balanced tool is listed', 15_000),
+    );
     // Round robin: consecutive stateless calls reach both gateways, and each knows the tool.
-    for (const text of ['one', 'two', 'three', 'four']) expect(await echoed(modern.client, text)).toContain(text);
-    const legacy = await mcpClient(mcpUrl, token, 'legacy');
-    expect((await legacy.client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
-    expect(await echoed(legacy.client, 'pinned')).toContain('pinned');
+    for (const text of ['one', 'two', 'three', 'four']) expect(await step(`call ${text} (before the kill)`, () => echoed(modern.client, text))).toContain(text);
+    const legacy = await step('a 2025-11-25 session opens', () => mcpClient(mcpUrl, token, 'legacy'));
+    expect((await step('the session lists', () => legacy.client.listTools())).tools.map((tool) => tool.name)).toContain('echo');
+    expect(await step('the session calls', () => echoed(legacy.client, 'pinned'))).toContain('pinned');
 
     // The gateway holding the session goes down hard.
     const sessionRequest = (url: string) =>
@@ -134,16 +150,26 @@ describe('two gateways behind HAProxy', () => {
         },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
       });
-    const holder = (await sessionRequest(`http://127.0.0.1:${replicas[0]?.http.port ?? 0}/mcp`)).status === 404 ? 1 : 0;
-    gateways[holder]?.child.kill('SIGKILL');
+    const holder =
+      (await step('gateway 1 asked for the session', () => sessionRequest(`http://127.0.0.1:${replicas[0]?.http.port ?? 0}/mcp`))).status === 404 ? 1 : 0;
+    // Gone, not going: a request that reaches a replica in the moment it dies (in its socket, never
+    // read) is reset, which HAProxy does not retry; on a kept-alive connection it closes the client's
+    // for the client to retry, and the MCP client reports the call failed. Calls from here on find
+    // its port closed, which HAProxy retries on the other replica.
+    const killed = gateways[holder];
+    if (!killed) throw new Error('no gateway to kill');
+    const exited = once(killed.child, 'exit');
+    killed.child.kill('SIGKILL');
+    await exited;
 
     // Stateless calls go on through the other gateway.
-    for (const text of ['five', 'six', 'seven', 'eight']) expect(await echoed(modern.client, text)).toContain(text);
+    for (const text of ['five', 'six', 'seven', 'eight'])
+      expect(await step(`call ${text} (after the kill)`, () => echoed(modern.client, text))).toContain(text);
     // The session is unknown there: 404, as for any unknown session; a new session works.
-    const orphaned = await sessionRequest(mcpUrl);
+    const orphaned = await step('the orphaned session asks', () => sessionRequest(mcpUrl));
     expect(orphaned.status).toBe(404);
     expect(await orphaned.json()).toMatchObject({ error: { message: 'Session not found' } });
-    const again = await mcpClient(mcpUrl, token, 'legacy');
-    expect(await echoed(again.client, 'new session')).toContain('new session');
+    const again = await step('a new session opens', () => mcpClient(mcpUrl, token, 'legacy'));
+    expect(await step('the new session calls', () => echoed(again.client, 'new session'))).toContain('new session');
   }, 120_000);
 });
