@@ -83,12 +83,24 @@ describe('traces of the stack (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)', () 
     const client = await connect({ traceparent: traceparentOf(traceId, clientSpanId) });
     await client.callTool({ name: 'list_webhooks', arguments: { companyId: 1 } });
 
-    const spans = await otlp().waitFor((all) => inTrace(all, traceId).some((span) => span.service === 'webhook-api' && span.kind === 2), 30_000);
+    const isCall = (span: ReceivedSpan) => span.name === 'tools/call list_webhooks';
+    // Each process exports its spans in batches of its own, a span once it ends: the gateway's MCP
+    // span and its HTTP parent end last, after the tool service's and the webhook API's arrived.
+    const complete = (all: readonly ReceivedSpan[]) => {
+      const spans = inTrace(all, traceId);
+      const call = spans.find(isCall);
+      return (
+        call !== undefined &&
+        spans.some((span) => span.spanId === call.parentSpanId) &&
+        spans.filter((span) => span.name === 'platform.tools.v1.ToolService/CallTool').length === 2 &&
+        spans.some((span) => span.service === 'webhook-api' && span.kind === 2)
+      );
+    };
+    const spans = await otlp().waitFor(complete, 30_000);
     const trace = inTrace(spans, traceId);
     const services = new Set(trace.map((span) => span.service));
     expect([...services].sort()).toEqual(expect.arrayContaining(['mcp-server', 'webhook-api', 'webhook-tools']));
 
-    const isCall = (span: ReceivedSpan) => span.name === 'tools/call list_webhooks';
     const mcp = one(trace, isCall, 'tools/call');
     const http = one(trace, (span) => span.spanId === mcp.parentSpanId, 'HTTP parent of the MCP span');
     expect(http).toMatchObject({ service: 'mcp-server', name: 'POST /mcp', parentSpanId: clientSpanId, kind: 2 });
@@ -123,8 +135,9 @@ describe('traces of the stack (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)', () 
     const traceId = hex(16);
     const client = await connect();
     await client.callTool({ name: 'list_webhooks', arguments: { companyId: 1 }, _meta: { traceparent: traceparentOf(traceId, hex(8)) } });
-    const spans = await otlp().waitFor((all) => inTrace(all, traceId).some((span) => span.service === 'webhook-api'), 30_000);
-    expect(new Set(inTrace(spans, traceId).map((span) => span.service))).toEqual(new Set(['mcp-server', 'webhook-tools', 'webhook-api']));
+    const servicesOf = (all: readonly ReceivedSpan[]) => new Set(inTrace(all, traceId).map((span) => span.service));
+    const spans = await otlp().waitFor((all) => servicesOf(all).size === 3, 30_000);
+    expect(servicesOf(spans)).toEqual(new Set(['mcp-server', 'webhook-tools', 'webhook-api']));
   }, 60_000);
 
   it('links each delivery attempt to the ingest that queued its point, and no span carries a secret', async () => {
