@@ -78,6 +78,7 @@ describe('two gateways behind HAProxy', () => {
       }),
     );
     const config = join(mkdtempSync(join(tmpdir(), 'haproxy-')), 'haproxy.cfg');
+    // start:pg's configuration, with HAProxy's request log on stdout for a failing step's message.
     writeFileSync(
       config,
       haproxyConfig({ mcp: { host: '127.0.0.1', port: mcpPort ?? 0 }, registry: { host: '127.0.0.1', port: registryPort ?? 0 }, replicas })
