@@ -3,6 +3,7 @@
 // a grpc-js server that answers at once, no SDK), which is also the minimal proxy's upstream.
 import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolResponse } from '@platform/proto';
+import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 export interface GrpcFloorFigures {
   readonly p50Micros: number;
@@ -25,14 +26,9 @@ export async function startFloorServer(response: CallToolResponse): Promise<{ re
       callback(null, response);
     },
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(error);
-      else resolve(bound);
-    });
-  });
+  const address = await bindOnLoopback(server, grpc.ServerCredentials.createInsecure());
   return {
-    address: `127.0.0.1:${port}`,
+    address,
     close: () => {
       server.forceShutdown();
     },

@@ -24,6 +24,7 @@ import { createToolRegistry, type ToolRegistry, type ToolRegistryOptions } from 
 import { openPostgresRegistrationStore } from '../src/registry/postgres/postgres-registration-store.ts';
 import { createTokenSeal } from '../src/registry/postgres/token-seal.ts';
 import type { RegistrationStore } from '../src/registry/registration-store.ts';
+import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 export const appSecrets = {
   'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
@@ -244,14 +245,9 @@ export async function startRawToolService(options: {
       else callback(null, answer);
     },
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(error);
-      else resolve(bound);
-    });
-  });
+  const address = await bindOnLoopback(server, grpc.ServerCredentials.createInsecure());
   return {
-    address: `127.0.0.1:${port}`,
+    address,
     calls,
     close: () => {
       server.forceShutdown();

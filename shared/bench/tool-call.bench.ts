@@ -18,6 +18,7 @@ import { loadPlatformMcpSettings } from '../src/settings.ts';
 import { startPlatformFixture } from '../src/testing/index.ts';
 import { createToolApp, defineTool } from '../src/tools/index.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 const appClientId = 'bench-tools';
 const workers = 32;
@@ -69,13 +70,8 @@ async function serve(platformUrl: string): Promise<void> {
     },
   };
   bare.addService(loadToolsProto().ToolService.service, handlers);
-  const barePort = await new Promise<number>((resolve, reject) => {
-    bare.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
-      if (error) reject(error);
-      else resolve(port);
-    });
-  });
-  const addresses: Addresses = { sdk: sdk.address, bare: `127.0.0.1:${barePort}` };
+  const bareAddress = await bindOnLoopback(bare, grpc.ServerCredentials.createInsecure());
+  const addresses: Addresses = { sdk: sdk.address, bare: bareAddress };
   process.send?.(addresses);
   // Any message asks for the CPU time this process has used so far; a lost parent ends it.
   process.on('message', () => {

@@ -5,6 +5,7 @@ import { closedPort } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadToolsProto, type CallToolRequest__Output, type ToolServiceHandlers } from '@platform/proto';
 import { createToolServicePool, ToolServiceError, type ToolServicePool } from './tool-service-pool.ts';
+import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 interface Received {
   readonly request: CallToolRequest__Output;
@@ -36,14 +37,9 @@ async function startFakeToolService() {
   };
   const server = new grpc.Server();
   server.addService(loadToolsProto().ToolService.service, handlers);
-  const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) => {
-      if (error) reject(error);
-      else resolve(bound);
-    });
-  });
+  const address = await bindOnLoopback(server, grpc.ServerCredentials.createInsecure());
   return {
-    address: `127.0.0.1:${port}`,
+    address,
     received,
     cancelled,
     close: () => {
