@@ -2,7 +2,7 @@
 // wrapped with a timer, undici requests timed through its diagnostics channels, the event loop's
 // utilization, and on demand a CPU profile summed by function and by package.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { Session } from 'node:inspector/promises';
+import { startCpuProfile } from '@platform/devtools/cpu-profile';
 import type { DeliveryQueue } from '../src/queue/delivery-queue.ts';
 
 export interface Span {
@@ -66,58 +66,24 @@ export function timeRequests(spans: Spans): () => void {
   };
 }
 
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
-}
-
 export interface ProfileSummary {
   readonly totalMs: number;
   /** Self time by function, the largest first. */
   readonly functions: readonly (readonly [string, number])[];
-  /** Self time by package or source folder. */
+  /** Self time by package or source file, the largest first. */
   readonly places: readonly (readonly [string, number])[];
 }
 
-/** Where a function lives: a package under node_modules, a source file of this repository, Node's own code, or native/VM. */
-function placeOf(url: string, functionName: string): string {
-  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
-  const inPackage = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (inPackage?.[1] !== undefined) return inPackage[1];
-  if (url.startsWith('node:')) return 'node: internals';
-  const own = /\/work\/[^/]+\/([^/]+\/[^/]+)\//.exec(url) ?? /([^/]+\/[^/]+)\/[^/]+$/.exec(url);
-  return own?.[1] ?? url;
-}
-
-/** Starts a sampling CPU profile of this process; the function it returns stops it and sums it. */
+/** Starts a sampling CPU profile of this process; the function it returns stops it and sums it (idle included, so shares are of the time sampled). */
 export async function startProfile(): Promise<() => Promise<ProfileSummary>> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 250 });
-  await session.post('Profiler.start');
+  const stop = await startCpuProfile(250);
   return async () => {
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-    const nodes = new Map<number, ProfileNode>(profile.nodes.map((node) => [node.id, node]));
-    const byFunction = new Map<string, number>();
-    const byPlace = new Map<string, number>();
-    let totalMs = 0;
-    const samples = profile.samples ?? [];
-    const deltas = profile.timeDeltas ?? [];
-    for (const [i, id] of samples.entries()) {
-      const node = nodes.get(id);
-      const ms = (deltas[i] ?? 0) / 1000;
-      if (!node) continue;
-      const { functionName, url, lineNumber } = node.callFrame;
-      const file = url.split('/').at(-1) ?? '';
-      const name = `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
-      byFunction.set(name, (byFunction.get(name) ?? 0) + ms);
-      const place = placeOf(url, functionName);
-      byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
-      totalMs += ms;
-    }
-    const largest = (map: Map<string, number>, n: number) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
-    return { totalMs, functions: largest(byFunction, 12), places: largest(byPlace, 10) };
+    const { totalMicros, byFunction, byPlace } = await stop();
+    const largest = (sums: Readonly<Record<string, number>>, n: number) =>
+      Object.entries(sums)
+        .map(([name, micros]) => [name, micros / 1000] as const)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n);
+    return { totalMs: totalMicros / 1000, functions: largest(byFunction, 12), places: largest(byPlace, 10) };
   };
 }
