@@ -2,8 +2,8 @@
 // caller check, the MCP method with the registry look-up, the token exchange (or its reuse) and
 // the rpc client span, whose context the tool service continues (its server span, caller check and
 // handler). The same trace across real processes is scripts/test/observability.test.ts's.
-import { ExportResultCode } from '@opentelemetry/core';
-import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { keptSpans } from '@platform/devtools/kept-spans';
 import { loadTelemetrySettings, SpanKind, startTelemetry, type Telemetry } from '@platform/tool-sdk/observability';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eras, stackForTests } from './harness.ts';
@@ -18,14 +18,7 @@ afterEach(async () => {
 
 /** Starts tracing with every span sampled; the function it returns stops it and answers the spans ended meanwhile. */
 function recordSpans(): () => Promise<ReadableSpan[]> {
-  const spans: ReadableSpan[] = [];
-  const exporter: SpanExporter = {
-    export(batch, done) {
-      spans.push(...batch);
-      done({ code: ExportResultCode.SUCCESS });
-    },
-    shutdown: () => Promise.resolve(),
-  };
+  const { spans, exporter } = keptSpans<ReadableSpan>();
   telemetry = startTelemetry(loadTelemetrySettings({ OTEL_TRACES_SAMPLER: 'always_on' }, 'gateway-test'), { exporter, exportDelayMs: 10 });
   return async () => {
     await telemetry?.shutdown();

@@ -2,8 +2,8 @@
 // ingest request's database spans on PostgreSQL as on SQLite (the queue's statements included,
 // named by their operation, never with their values), and a Batch attempt linked to each ingest
 // whose points it carries.
-import { ExportResultCode } from '@opentelemetry/core';
 import { startPlatform } from '@platform/dev-platform/testing';
+import { keptSpans } from '@platform/devtools/kept-spans';
 import { loadTelemetrySettings, startTelemetry, type StartTelemetryOptions } from '@platform/tool-sdk/observability';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,14 +13,7 @@ import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type
 type Exporter = NonNullable<StartTelemetryOptions['exporter']>;
 type ExportedSpan = Parameters<Exporter['export']>[0][number];
 
-const exported: ExportedSpan[] = [];
-const exporter: Exporter = {
-  export(spans, done) {
-    exported.push(...spans);
-    done({ code: ExportResultCode.SUCCESS });
-  },
-  shutdown: () => Promise.resolve(),
-};
+const { spans: exported, exporter } = keptSpans<ExportedSpan>();
 const telemetry = startTelemetry(loadTelemetrySettings({ OTEL_TRACES_SAMPLER: 'always_on' }, 'webhook-api'), { exporter, exportDelayMs: 10 });
 afterAll(() => telemetry.shutdown());
 

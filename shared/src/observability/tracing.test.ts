@@ -1,22 +1,12 @@
-import { ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { keptSpans } from '@platform/devtools/kept-spans';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTelemetry, type Telemetry } from './start-telemetry.ts';
 import { loadTelemetrySettings } from './telemetry-settings.ts';
 import { inSpan, isRecording, SpanStatusCode, tracer } from './tracing.ts';
 
-/** An exporter that keeps what it is given. */
-function keepingExporter() {
-  const spans: ReadableSpan[] = [];
-  const exporter: SpanExporter = {
-    export(batch, done) {
-      spans.push(...batch);
-      done({ code: ExportResultCode.SUCCESS });
-    },
-    shutdown: () => Promise.resolve(),
-  };
-  return { exporter, spans };
-}
+/** An exporter that keeps what it is given, after its provider shut down too. */
+const keepingExporter = () => keptSpans<ReadableSpan>();
 
 const start = (exporter: SpanExporter) => startTelemetry(loadTelemetrySettings({}, 'svc'), { exporter, exportDelayMs: 10 });
 
