@@ -136,7 +136,7 @@ describe('the SQLite delivery queue off the event loop', () => {
       `
       import { openSqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, '../../database.ts'))};
       const store = await openSqliteDatabase(${JSON.stringify(path)}, { queueThread: true });
-      console.log(JSON.stringify(await store.deliveries.claim({ owner: 'a', now: 1, leaseMs: 1, limit: 1, perConfig: 1, inFlight: new Map() })));
+      process.stdout.write(JSON.stringify(await store.deliveries.claim({ owner: 'a', now: 1, leaseMs: 1, limit: 1, perConfig: 1, inFlight: new Map() })));
     `,
     );
     const child = spawn(process.execPath, [sourceCondition, scriptPath], { stdio: ['ignore', 'pipe', 'inherit'] });
