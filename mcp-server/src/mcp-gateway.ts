@@ -21,7 +21,8 @@ import { createLegacySessions } from './http/legacy-sessions.ts';
 import { createProtectedResource } from './http/protected-resource.ts';
 import { createStreamGuard } from './http/stream-guard.ts';
 import { requireCaller } from './http/require-caller.ts';
-import { createGatewayServer } from './mcp/gateway-server.ts';
+import { createGatewayServer, type ServedEra } from './mcp/gateway-server.ts';
+import { createMemorySpentStates, createQuestionRounds, createRequestStates, type SpentStates } from './questions/index.ts';
 import { createToolGateway } from './mcp/tool-gateway.ts';
 import { createToolRegistry, type RegistrationStore, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
@@ -42,6 +43,8 @@ export interface McpGatewayOptions {
   readonly toolServices?: ToolServicePool;
   /** Where the registrations are kept: this process's memory by default; PostgreSQL shared by the replicas (main.ts opens it with DATABASE_URL). */
   readonly registrationStore?: RegistrationStore;
+  /** Where answered request states are remembered: this process's memory by default; PostgreSQL shared by the replicas. */
+  readonly spentStates?: SpentStates;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
   readonly clock?: Clock;
   /** Arms the registry's sweep of expired registrations; a test passes its manual clock (with `clock`) and moves it. */
@@ -150,7 +153,15 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       metrics.toolCall(tool, service, outcome, seconds);
     },
   });
-  const newServer = () => createGatewayServer({ gateway, catalog: () => registry.catalog() });
+  const spentStates = options.spentStates ?? createMemorySpentStates(options.clock);
+  const rounds = createQuestionRounds({
+    states: createRequestStates({ secret: settings.clientSecret, ttlMs: settings.inputStateTtlSeconds * 1000, clock: options.clock ?? Date.now }),
+    spent: spentStates,
+    maxRounds: settings.inputMaxRounds,
+    policy: { allowLoopbackHttp: settings.elicitationLoopbackHttp },
+    logger: logger.child({ part: 'questions' }),
+  });
+  const newServer = (era: ServedEra) => createGatewayServer({ gateway, catalog: () => registry.catalog(), rounds, era });
 
   const checkCaller = createCallerCheck({
     apiBaseUrl: settings.apiBaseUrl,
@@ -172,7 +183,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     ...time,
     ...(options.timers && { timers: options.timers }),
   });
-  const modern = createMcpHandler(newServer, {
+  const modern = createMcpHandler(() => newServer('modern'), {
     legacy: 'reject',
     onerror: (error) => {
       logger.debug({ err: error }, 'MCP request refused');
@@ -182,7 +193,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     maxSubscriptions: settings.maxStreams + settings.maxStreamsPerCaller,
   });
   const legacy = createLegacySessions({
-    newServer,
+    newServer: () => newServer('legacy'),
     maxSessions: settings.maxSessions,
     maxSessionsPerCaller: settings.maxSessionsPerCaller,
     idleMs: settings.sessionIdleSeconds * 1000,
@@ -226,6 +237,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       await modern.close();
       await registry.close();
       toolServices.close();
+      await spentStates.close();
     },
   };
 }

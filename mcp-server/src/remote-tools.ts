@@ -1,6 +1,7 @@
 // What the gateway knows of the tool services registered at it: each live service (its app, where
 // to reach it, the app's latest token) and the tools it offers under the names MCP clients see.
 // The registry writes it; tools/list and tools/call read it. Types only.
+import type { InputRequired__Output, ToolResult__Output } from '@platform/proto';
 
 /** One live registration: a tool service that announced itself and keeps its heartbeat. */
 export interface ServiceEndpoint {
@@ -48,9 +49,10 @@ export interface ToolCatalog {
   byName(exposedName: string): RemoteTool | undefined;
 }
 
-/** What a tool service answered to CallTool: its response, or the gRPC status it failed with. */
+/** How a tool service's call ended: its result, the questions it waits on, or the gRPC status it failed with. */
 export type ToolServiceAnswer =
-  | { readonly ok: true; readonly resultJson: string; readonly isError: boolean; readonly text: string }
+  | { readonly ok: true; readonly result: ToolResult__Output }
+  | { readonly ok: true; readonly inputRequired: InputRequired__Output }
   | {
       readonly ok: false;
       readonly code: number;

@@ -55,6 +55,12 @@ export interface McpServerSettings {
   readonly toolCallTimeoutMs: number;
   /** Largest tool result shown to a client (its JSON and text), in bytes; a larger one is an isError result. */
   readonly maxToolResultBytes: number;
+  /** How long the answer to a tool's question may take: a requestState opens this long after it was handed out. */
+  readonly inputStateTtlSeconds: number;
+  /** Rounds of questions one tool call may go through. */
+  readonly inputMaxRounds: number;
+  /** Whether a tool may send the person to a plain-http link on loopback (a development stack); https otherwise. */
+  readonly elicitationLoopbackHttp: boolean;
   /** Lifetime of a cached caller check; 0 checks every request. */
   readonly meCacheTtlSeconds: number;
   /** Time limit of one request to the platform. */
@@ -125,6 +131,9 @@ const shape = {
   REGISTRY_MAX_CATALOG_BYTES: setting.wholeNumber(1024, 'bytes', 1024 * 1024 * 1024).default(defaultCatalogLimits.maxCatalogBytes),
   TOOL_CALL_TIMEOUT_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(30_000),
   MCP_MAX_TOOL_RESULT_BYTES: setting.wholeNumber(1024, 'bytes', 64 * 1024 * 1024).default(1024 * 1024),
+  MCP_INPUT_STATE_TTL_SECONDS: setting.wholeNumber(10, 'seconds', 86_400).default(900),
+  MCP_INPUT_MAX_ROUNDS: setting.wholeNumber(1, 'rounds', 64).default(8),
+  MCP_ELICITATION_LOOPBACK_HTTP: setting.flag.default(false),
   ME_CACHE_TTL_SECONDS: setting.wholeNumber(0, 'seconds').default(60),
   PLATFORM_HTTP_TIMEOUT_MS: setting.wholeNumber(1, 'milliseconds', 600_000).default(10_000),
   MCP_SESSION_IDLE_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(1800),
@@ -192,6 +201,9 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     }),
     toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
     maxToolResultBytes: s.MCP_MAX_TOOL_RESULT_BYTES,
+    inputStateTtlSeconds: s.MCP_INPUT_STATE_TTL_SECONDS,
+    inputMaxRounds: s.MCP_INPUT_MAX_ROUNDS,
+    elicitationLoopbackHttp: s.MCP_ELICITATION_LOOPBACK_HTTP,
     meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
     httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
     sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,

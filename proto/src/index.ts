@@ -43,3 +43,13 @@ export type { RegisterResponse, RegisterResponse__Output } from './generated/pla
 export type { HeartbeatRequest__Output } from './generated/platform/registry/v1/HeartbeatRequest.ts';
 export type { HeartbeatResponse, HeartbeatResponse__Output } from './generated/platform/registry/v1/HeartbeatResponse.ts';
 export type { DeregisterRequest__Output } from './generated/platform/registry/v1/DeregisterRequest.ts';
+export type { CallToolEvent, CallToolEvent__Output } from './generated/platform/tools/v1/CallToolEvent.ts';
+export type { ClientAbilities, ClientAbilities__Output } from './generated/platform/tools/v1/ClientAbilities.ts';
+export type { ContentBlock, ContentBlock__Output } from './generated/platform/tools/v1/ContentBlock.ts';
+export type { InputRequest, InputRequest__Output } from './generated/platform/tools/v1/InputRequest.ts';
+export type { InputRequired, InputRequired__Output } from './generated/platform/tools/v1/InputRequired.ts';
+export type { ToolLogMessage__Output } from './generated/platform/tools/v1/ToolLogMessage.ts';
+export type { ToolProgress__Output } from './generated/platform/tools/v1/ToolProgress.ts';
+export type { ToolResult, ToolResult__Output } from './generated/platform/tools/v1/ToolResult.ts';
+export type { LogLevel } from './generated/platform/tools/v1/LogLevel.ts';
+export type { Annotations__Output } from './generated/platform/tools/v1/Annotations.ts';

@@ -26,7 +26,7 @@ async function serve(tls: GrpcTls) {
     listing: [],
     call: (call) => {
       received.push(...call.authorization);
-      return Promise.resolve({ answer: { resultJson: '{}', isError: false, text: 'done' } });
+      return Promise.resolve({ result: { content: [{ text: 'done' }], structuredContentJson: '{}', isError: false } });
     },
   };
   const server = await startToolServer(runner, '127.0.0.1:0', {}, { tls, onTlsRefusal: (refusal) => refusals.push(refusal) });

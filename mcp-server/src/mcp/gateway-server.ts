@@ -3,13 +3,29 @@
 // (2025-11-25). The tools are remote, live and per caller, so the two methods are answered at the
 // protocol layer (`mcp.server`, the SDK's per-method escape hatch) rather than by registerTool:
 // each JSON Schema is listed exactly as its service published it, the list is filtered for the
-// caller on every request, and the service validates the arguments against that same schema.
-import { McpServer, ProtocolError, ProtocolErrorCode, type CallToolRequest, type ServerContext } from '@modelcontextprotocol/server';
+// caller on every request, and the service validates the arguments against that same schema. A call
+// carries what the client can take (its progress token, its log level, its declared capabilities)
+// and its answers so far; what the tool reports on the way becomes notifications of the request, and
+// its questions an input-required result (question-rounds.ts).
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolRequest,
+  type ClientCapabilities,
+  type LoggingLevel,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ClientAbilities } from '@platform/proto';
 import { clip } from '@platform/tool-sdk';
 import { callerInfoOf } from '../http/require-caller.ts';
+import type { QuestionRounds } from '../questions/index.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import { inMcpSpan, lookUp } from '../observability/gateway-tracing.ts';
 import { requestContextOf } from '../observability/mcp-request-telemetry.ts';
+import { createCallNotifications, loggingLevels } from './call-notifications.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
 const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
@@ -18,9 +34,32 @@ const instructions =
   'Tools of the device-telemetry platform. Each runs on your behalf through its app, with what you and the app may both do; ' +
   'a tool you lack the permission for is not listed. Results that say no delegated token could be obtained mean the tool was not run.';
 
+/** Which revision the instance serves: 2026-07-28 requests, or a 2025-11-25 session. */
+export type ServedEra = 'modern' | 'legacy';
+
 export interface GatewayServerOptions {
   readonly gateway: ToolGateway;
   readonly catalog: () => ToolCatalog;
+  readonly rounds: QuestionRounds;
+  readonly era: ServedEra;
+}
+
+/**
+ * The gateway's MCP server: its one addition to the SDK's is where the input schema of a tool is,
+ * which the SDK's HTTP entry reads to check 2026-07-28's `Mcp-Param-*` headers against a call's
+ * arguments (SEP-2243) for a tool it did not register itself.
+ */
+class GatewayMcpServer extends McpServer {
+  readonly #catalog: () => ToolCatalog;
+
+  constructor(catalog: () => ToolCatalog, options: ConstructorParameters<typeof McpServer>[1]) {
+    super(serverInfo, options);
+    this.#catalog = catalog;
+  }
+
+  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+    return this.#catalog().byName(name)?.inputSchema as Record<string, unknown> | undefined;
+  }
 }
 
 function callerRequest(ctx: ServerContext): CallerRequest {
@@ -31,16 +70,42 @@ function callerRequest(ctx: ServerContext): CallerRequest {
   return { caller: info.caller, token: authInfo.token, requestId: info.requestId, signal: ctx.mcpReq.signal };
 }
 
+/** What the client can take, as the tool service is told: progress with a token, a log level, the questions its capabilities cover. */
+function abilitiesOf(progressToken: unknown, logLevel: LoggingLevel | undefined, declared: ClientCapabilities | undefined): ClientAbilities {
+  const elicitation = declared?.elicitation as Record<string, unknown> | undefined;
+  const bare = elicitation !== undefined && elicitation.form === undefined && elicitation.url === undefined;
+  return {
+    progress: progressToken !== undefined,
+    logLevel: logLevel === undefined ? 'LOG_LEVEL_UNSPECIFIED' : (`LOG_LEVEL_${logLevel.toUpperCase()}` as ClientAbilities['logLevel']),
+    elicitationForm: elicitation !== undefined && (bare || elicitation.form !== undefined),
+    elicitationUrl: elicitation?.url !== undefined,
+    sampling: declared?.sampling !== undefined,
+    roots: declared?.roots !== undefined,
+  };
+}
+
+const isLoggingLevel = (value: unknown): value is LoggingLevel => loggingLevels.includes(value as LoggingLevel);
+
 export function createGatewayServer(options: GatewayServerOptions): McpServer {
-  const { gateway } = options;
-  const mcp = new McpServer(serverInfo, { capabilities: { tools: { listChanged: true } }, instructions });
+  const { gateway, rounds, era } = options;
+  const mcp = new GatewayMcpServer(options.catalog, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions });
   const { server } = mcp;
+  // A 2025-11-25 session's log level, set by logging/setLevel; until then every level is sent (the revision's default).
+  let sessionLogLevel: LoggingLevel = 'debug';
+  if (era === 'legacy') {
+    server.setRequestHandler('logging/setLevel', (request) => {
+      sessionLogLevel = request.params.level;
+      return {};
+    });
+  }
+
   server.setRequestHandler('tools/list', (request, ctx) =>
     inMcpSpan('tools/list', request.params, requestContextOf(ctx.http?.authInfo?.extra), async () => ({ tools: await gateway.list(callerRequest(ctx)) })),
   );
   server.setRequestHandler('tools/call', (request, ctx) =>
     inMcpSpan('tools/call', request.params, requestContextOf(ctx.http?.authInfo?.extra), () => call(request, ctx)),
   );
+
   const call = async (request: CallToolRequest, ctx: ServerContext) => {
     const { name } = request.params;
     const tool = lookUp(name, () => options.catalog().byName(name));
@@ -51,8 +116,29 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
         `Tool ${clip(name, 128)} not found: no live service offers it now (it may have been withdrawn); list the tools again`,
       );
     }
-    const result = await gateway.call(tool, request.params.arguments ?? {}, callerRequest(ctx));
-    return server.projectCallToolResult(result, tool.outputSchema);
+    const caller = callerRequest(ctx);
+    const args = request.params.arguments ?? {};
+    const binding = { callerId: caller.caller.id, appClientId: tool.service.appClientId, tool: tool.exposedName, args };
+    const round = await rounds.begin(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses, binding);
+    if ('content' in round) return round;
+
+    const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+    const declared = era === 'modern' ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) : server.getClientCapabilities();
+    const envelopeLevel = envelope?.[LOG_LEVEL_META_KEY];
+    const logLevel = era === 'modern' ? (isLoggingLevel(envelopeLevel) ? envelopeLevel : undefined) : sessionLogLevel;
+    const progressToken = request.params._meta?.progressToken;
+    const notifications = createCallNotifications({ notify: (notification) => ctx.mcpReq.notify(notification as never), progressToken, logLevel });
+    const outcome = await gateway.call(tool, args, {
+      ...caller,
+      client: abilitiesOf(progressToken, logLevel, declared),
+      answers: round.answers,
+      onEvent: (event) => {
+        notifications.onEvent(event);
+      },
+    });
+    await notifications.flush();
+    if ('inputRequired' in outcome) return rounds.ask(outcome.inputRequired, { round, binding, tool, declared, era });
+    return server.projectCallToolResult(outcome.result, tool.outputSchema);
   };
   return mcp;
 }

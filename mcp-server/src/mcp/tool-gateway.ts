@@ -2,11 +2,16 @@
 // and run one. A call gets a delegated token for (this person, the tool service's app) and sends
 // the tool service only that; when none can be had the tool service is not called and the agent is
 // told why. The caller's own token goes to the platform's token endpoint as the subject of the
-// exchange and nowhere else.
+// exchange and nowhere else. A call ends with its result, or with the questions the tool needs
+// answered (question-rounds.ts puts them to the client); its progress and log events are handed on
+// as they arrive.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { ClientAbilities, InputRequired__Output } from '@platform/proto';
 import type { Caller, Logger } from '@platform/tool-sdk';
 import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from '../remote-tools.ts';
+import type { FinishedAnswer } from '../tool-results/index.ts';
+import type { ToolCallEvent, ToolCallRequest } from '../tool-services/index.ts';
 
 export interface DelegatedTokenSource {
   get(callerToken: string, service: Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>): Promise<string>;
@@ -20,11 +25,11 @@ export interface ToolGatewayOptions {
   readonly permissionsOf: (delegatedToken: string, appClientId: string) => Promise<ReadonlySet<string>>;
   readonly callTool: (
     address: string,
-    request: { readonly name: string; readonly argumentsJson: string; readonly requestId: string },
+    request: ToolCallRequest,
     delegatedToken: string,
-    options: { readonly deadlineMs: number; readonly signal?: AbortSignal },
+    options: { readonly deadlineMs: number; readonly signal?: AbortSignal; readonly onEvent?: (event: ToolCallEvent) => void },
   ) => Promise<ToolServiceAnswer>;
-  readonly toolResult: (answer: ToolServiceAnswer, tool: RemoteTool, options: { readonly timeoutMs: number }) => CallToolResult;
+  readonly toolResult: (answer: FinishedAnswer, tool: RemoteTool, options: { readonly timeoutMs: number }) => CallToolResult;
   readonly delegationFailure: (error: unknown, tool: RemoteTool) => CallToolResult;
   /** Why no delegated token could be had, for the log line: a stable code. */
   readonly failureCode: (error: unknown) => string;
@@ -42,11 +47,23 @@ export interface CallerRequest {
   readonly signal?: AbortSignal;
 }
 
+/** A call's request beyond the caller: what the client can take, the answers so far, where events go. */
+export interface ToolCallContext extends CallerRequest {
+  readonly client?: ClientAbilities;
+  /** The answers to the tool's questions so far, by key (each the client's response as JSON). */
+  readonly answers?: Readonly<Record<string, string>>;
+  /** Told of each progress and log event as it arrives. */
+  readonly onEvent?: (event: ToolCallEvent) => void;
+}
+
+/** How a call ended: its result (every failure among them, as an `isError` result), or the questions the tool waits on. */
+export type ToolCallOutcome = { readonly result: CallToolResult } | { readonly inputRequired: InputRequired__Output };
+
 export interface ToolGateway {
   /** The tools this caller may use, as MCP lists them. */
   list(request: CallerRequest): Promise<Tool[]>;
   /** Runs `tool` for the caller; every failure is an `isError` result the agent can read. */
-  call(tool: RemoteTool, args: Record<string, unknown>, request: CallerRequest): Promise<CallToolResult>;
+  call(tool: RemoteTool, args: Record<string, unknown>, request: ToolCallContext): Promise<ToolCallOutcome>;
 }
 
 function toMcpTool(tool: RemoteTool): Tool {
@@ -132,27 +149,39 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         );
       };
       const argumentsJson = JSON.stringify(args);
-      const send = async (retried: boolean): Promise<CallToolResult> => {
+      const toolRequest: ToolCallRequest = {
+        name: tool.name,
+        argumentsJson,
+        requestId: request.requestId,
+        ...(request.client && { client: request.client }),
+        ...(request.answers && { inputResponsesJson: request.answers }),
+      };
+      const send = async (retried: boolean): Promise<ToolCallOutcome> => {
         let delegated: string;
         try {
           delegated = await delegatedTokens.get(request.token, service);
         } catch (error) {
           log(`NO_DELEGATED_TOKEN:${options.failureCode(error)}`, { err: error });
-          return options.delegationFailure(error, tool);
+          return { result: options.delegationFailure(error, tool) };
         }
-        const answer = await options.callTool(service.callbackAddress, { name: tool.name, argumentsJson, requestId: request.requestId }, delegated, {
+        const answer = await options.callTool(service.callbackAddress, toolRequest, delegated, {
           deadlineMs: options.callTimeoutMs,
           ...(request.signal && { signal: request.signal }),
+          ...(request.onEvent && { onEvent: request.onEvent }),
         });
         // A refused delegated token (revoked, or expired early): nothing ran; drop it and try once more.
         if (!answer.ok && answer.code === (status.UNAUTHENTICATED as number) && !retried) {
           delegatedTokens.forget(request.token, service.appClientId, delegated);
           return send(true);
         }
+        if (answer.ok && 'inputRequired' in answer) {
+          log('INPUT_REQUIRED');
+          return { inputRequired: answer.inputRequired };
+        }
         if (!answer.ok && answer.tlsRefusal !== undefined) {
           log('TOOL_SERVICE_UNTRUSTED', { address: service.callbackAddress, reason: answer.tlsRefusal });
-        } else log(answer.ok ? (answer.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
-        return options.toolResult(answer, tool, { timeoutMs: options.callTimeoutMs });
+        } else log(answer.ok ? (answer.result.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
+        return { result: options.toolResult(answer, tool, { timeoutMs: options.callTimeoutMs }) };
       };
       return send(false);
     },

@@ -1,2 +1,2 @@
 // The gateway's mapping of tool-service answers, and of calls that could not be made, to MCP tool results.
-export { delegationFailure, errorMetaKey, toolResult, type ToolResultOptions } from './tool-result.ts';
+export { delegationFailure, errorMetaKey, failureResult, maxResultNesting, toolResult, type FinishedAnswer, type ToolResultOptions } from './tool-result.ts';

@@ -3,9 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { PlatformError } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { DelegationError } from '../delegation/index.ts';
-import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
+import type { RemoteTool } from '../remote-tools.ts';
 import { answerTooLarge } from '../tool-services/index.ts';
-import { delegationFailure, errorMetaKey, toolResult } from './tool-result.ts';
+import { delegationFailure, errorMetaKey, toolResult, type FinishedAnswer } from './tool-result.ts';
 
 function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
   return {
@@ -31,8 +31,12 @@ function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
 
 const tool = remoteTool();
 const readOnlyTool = remoteTool({ exposedName: 'list_webhooks', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } });
-const answered = (resultJson: string, text = '', isError = false): ToolServiceAnswer => ({ ok: true, resultJson, isError, text });
-const refused = (code: number, details = ''): ToolServiceAnswer => ({ ok: false, code, details });
+/** An answer as a service of the first revision gives it (through the pool's reading of CallTool): text and JSON. */
+const answered = (resultJson: string, text = '', isError = false): FinishedAnswer => ({
+  ok: true,
+  result: { content: text === '' ? [] : [{ block: 'text', text, annotations: null }], structuredContentJson: resultJson, isError },
+});
+const refused = (code: number, details = ''): FinishedAnswer => ({ ok: false, code, details });
 const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 /** A failure's code and details, where every result puts them. */
 const errorOf = (result: CallToolResult) => result._meta?.[errorMetaKey];

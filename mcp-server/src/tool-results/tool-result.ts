@@ -1,19 +1,23 @@
 // The one mapper of the gateway's MCP edge for tool calls: what a tool service answered (or that no
 // delegated token could be had, or that the service did not answer) becomes an MCP CallToolResult
 // every client can read. A result is shown as the tool produced it once it is within the size
-// limit, its structured content matches the output schema the service published, and its text is
-// cleaned of controls (shown-text.ts). Every failure is an `isError` result whose text tells the
-// agent what to do next and whose `_meta` carries a stable `code`; it never carries structured
-// content, which clients check against the tool's output schema (the v1 SDK even on errors). An
-// outage is never reported as the caller's fault, and no internals of a failure are shown.
+// limit, nests no deeper than a limit, its content blocks are ones MCP knows (content-blocks.ts),
+// its structured content matches the output schema the service published, and every string of it,
+// structured content's keys and values included, is cleaned of controls (shown-text.ts). Every
+// failure is an `isError` result whose text tells the agent what to do next and whose `_meta`
+// carries a stable `code`; it never carries structured content, which clients check against the
+// tool's output schema (the v1 SDK even on errors). An outage is never reported as the caller's
+// fault, and no internals of a failure are shown.
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clip, isPlatformError, oneLine } from '@platform/tool-sdk';
+import type { ToolResult__Output } from '@platform/proto';
+import { clip, isPlatformError, nestsDeeperThan, oneLine } from '@platform/tool-sdk';
 import { delegationErrorCodes, isDelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
 import { answerTooLarge } from '../tool-services/index.ts';
+import { contentBytes, mcpContentOf, UnshowableBlock } from './content-blocks.ts';
 import { checkOutput } from './output-check.ts';
-import { shownText } from './shown-text.ts';
+import { ShownKeyCollision, shownJson, shownText } from './shown-text.ts';
 
 export interface ToolResultOptions {
   /** The call's deadline in milliseconds, named when the tool did not finish within it. */
@@ -30,39 +34,70 @@ const maxMetaValueLength = 256;
 
 /** Longest text of a tool service's status details shown to the agent. */
 const maxDetails = 1_024;
+/** Deepest structured content shown: far beyond any real result, well within what serializing it takes. */
+export const maxResultNesting = 64;
+
+/** A finished call's answer: its result, or the gRPC status it failed with. */
+export type FinishedAnswer = Exclude<ToolServiceAnswer, { readonly inputRequired: unknown }>;
 
 /** The MCP result of a tool service's answer: its result, its own `is_error` failure, or its gRPC status. */
-export function toolResult(answer: ToolServiceAnswer, tool: RemoteTool, options: ToolResultOptions = {}): CallToolResult {
+export function toolResult(answer: FinishedAnswer, tool: RemoteTool, options: ToolResultOptions = {}): CallToolResult {
   const maxResultBytes = options.maxResultBytes ?? 1024 * 1024;
   if (!answer.ok) {
     if (answer.details === answerTooLarge) return tooLarge(tool, maxResultBytes);
     if (answer.tlsRefusal !== undefined) return untrusted(tool, answer.tlsRefusal);
     return statusResult(answer.code, answer.details, tool, options);
   }
-  if (Buffer.byteLength(answer.resultJson) + Buffer.byteLength(answer.text) > maxResultBytes) return tooLarge(tool, maxResultBytes);
-  const parsed = parseJson(answer.resultJson);
-  const structured = isJsonObject(parsed) ? parsed : undefined;
+  return resultOf(answer.result, tool, maxResultBytes);
+}
 
-  if (answer.isError) {
+function resultOf(result: ToolResult__Output, tool: RemoteTool, maxResultBytes: number): CallToolResult {
+  const structuredJson = result.structuredContentJson;
+  if (Buffer.byteLength(structuredJson) + contentBytes(result.content) > maxResultBytes) return tooLarge(tool, maxResultBytes);
+  const parsed = parseJson(structuredJson);
+  if (parsed !== unreadableJson && parsed !== undefined && nestsDeeperThan(parsed, maxResultNesting)) {
+    return unreadable(tool, `a result nested deeper than ${maxResultNesting} levels`);
+  }
+  let content: CallToolResult['content'];
+  let structured: Record<string, unknown> | undefined;
+  try {
+    content = mcpContentOf(result.content);
+    structured = isJsonObject(parsed) ? (shownJson(parsed) as Record<string, unknown>) : undefined;
+  } catch (error) {
+    if (error instanceof UnshowableBlock || error instanceof ShownKeyCollision) return unreadable(tool, `a result that cannot be shown (${error.message})`);
+    throw error;
+  }
+
+  if (result.isError) {
     // The tool's own words stand even when its structured part cannot be read; its code and
     // details go to `_meta`, never to structured content its output schema would refuse.
-    const said = answer.text !== '' ? answer.text : typeof structured?.message === 'string' ? structured.message : '';
+    const said = textOf(content) || (typeof structured?.message === 'string' ? structured.message : '');
     if (said.trim() === '') return unreadable(tool);
-    return { content: [{ type: 'text', text: shownText(said) }], isError: true, ...(structured && { _meta: { [errorMetaKey]: metaOf(structured) } }) };
+    const shown = content.some((block) => block.type === 'text') ? content : [{ type: 'text' as const, text: said }, ...content];
+    return { content: shown, isError: true, ...(structured && { _meta: { [errorMetaKey]: metaOf(structured) } }) };
   }
   if (parsed === unreadableJson) return unreadable(tool);
   // A declared result schema is an object's: anything else breaks the tool's own contract.
   if (structured === undefined && tool.outputSchema !== undefined) return unreadable(tool, 'not the object its result schema declares');
   const checked = structured === undefined ? undefined : checkOutput(tool, structured);
   if (checked && !checked.valid) {
-    return failure(
+    return failureResult(
       'OFF_SCHEMA_RESULT',
       `The service ${tool.service.serviceName} (app ${tool.service.appClientId}) answered the tool ${tool.exposedName} with a result that does not match ` +
         `the tool's output schema (${clip(sentence(checked.problem), 300)}), so its result is unknown. ${mayHaveRun(tool)}`,
     );
   }
-  const text = shownText(answer.text !== '' ? answer.text : answer.resultJson);
-  return { content: text === '' ? [] : [{ type: 'text', text }], ...(structured && { structuredContent: structured }) };
+  // Structured content without blocks is shown as its JSON too, for clients that read text only.
+  if (content.length === 0 && structuredJson.trim() !== '') {
+    const text = structured === undefined ? shownText(structuredJson) : JSON.stringify(structured);
+    content = [{ type: 'text', text }];
+  }
+  return { content, ...(structured && { structuredContent: structured }) };
+}
+
+/** The text blocks of a result, joined. */
+function textOf(content: CallToolResult['content']): string {
+  return content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n');
 }
 
 /** The result when no delegated token could be had: the tool service was not called. */
@@ -72,7 +107,7 @@ export function delegationFailure(error: unknown, tool: RemoteTool): CallToolRes
     : isPlatformError(error)
       ? ['PLATFORM_UNAVAILABLE', delegationErrorCodes.PLATFORM_UNAVAILABLE]
       : ['UNEXPECTED', "the gateway failed unexpectedly while asking for it. Try again later; if it persists, tell the gateway's operator."];
-  return failure('NO_DELEGATED_TOKEN', `No delegated token could be obtained, so the tool ${tool.exposedName} was not called: ${why}`, { reason });
+  return failureResult('NO_DELEGATED_TOKEN', `No delegated token could be obtained, so the tool ${tool.exposedName} was not called: ${why}`, { reason });
 }
 
 /** What a status message may say: the tool, the service's details as one sentence, and the call's deadline. */
@@ -158,11 +193,11 @@ const unexpected = ({ name }: RefusedCall) =>
 
 function statusResult(code: number, details: string, tool: RemoteTool, options: ToolResultOptions): CallToolResult {
   const [resultCode, message] = statusCatalog.get(code) ?? ['TOOL_FAILED', unexpected];
-  return failure(resultCode, message({ tool, name: tool.exposedName, details: sentence(details), timeoutMs: options.timeoutMs }));
+  return failureResult(resultCode, message({ tool, name: tool.exposedName, details: sentence(details), timeoutMs: options.timeoutMs }));
 }
 
 function tooLarge(tool: RemoteTool, maxResultBytes: number): CallToolResult {
-  return failure(
+  return failureResult(
     'RESULT_TOO_LARGE',
     `The service ${tool.service.serviceName} answered the tool ${tool.exposedName} with a result larger than the gateway passes on ` +
       `(${maxResultBytes} bytes, MCP_MAX_TOOL_RESULT_BYTES). Ask for less (a narrower query, a smaller page) and try again. ${mayHaveRun(tool)}`,
@@ -171,7 +206,7 @@ function tooLarge(tool: RemoteTool, maxResultBytes: number): CallToolResult {
 
 /** No call was made: the TLS handshake with the service failed, so the delegated token never left the gateway. */
 function untrusted(tool: RemoteTool, reason: string): CallToolResult {
-  return failure(
+  return failureResult(
     'TOOL_SERVICE_UNTRUSTED',
     `The tool ${tool.exposedName} was not called: the gateway could not set up a trusted connection to its service (${tool.service.serviceName}): ${reason}. ` +
       "Nothing was sent to it. This is a configuration problem of the gateway or the service, not of your request; tell the gateway's operator.",
@@ -179,7 +214,7 @@ function untrusted(tool: RemoteTool, reason: string): CallToolResult {
 }
 
 function unreadable(tool: RemoteTool, what = 'something unreadable'): CallToolResult {
-  return failure('UNREADABLE_RESULT', `The service of the tool ${tool.exposedName} answered ${what}, so its result is unknown. ${mayHaveRun(tool)}`);
+  return failureResult('UNREADABLE_RESULT', `The service of the tool ${tool.exposedName} answered ${what}, so its result is unknown. ${mayHaveRun(tool)}`);
 }
 
 /** Whether calling again is safe, by the tool's own hints, after a call whose outcome is unknown. */
@@ -189,7 +224,8 @@ function mayHaveRun(tool: RemoteTool): string {
   return 'It may or may not have taken effect: check before calling it again.';
 }
 
-function failure(code: string, message: string, extra: Readonly<Record<string, string>> = {}): CallToolResult {
+/** A failure the agent reads: `message` as text, and `code` (with `extra`) in `_meta`. */
+export function failureResult(code: string, message: string, extra: Readonly<Record<string, string>> = {}): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true, _meta: { [errorMetaKey]: { code, ...extra } } };
 }
 

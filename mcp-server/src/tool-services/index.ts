@@ -5,6 +5,8 @@ export {
   ToolServiceError,
   type CallToolOptions,
   type ListToolsOptions,
+  maxEventsPerCall,
+  type ToolCallEvent,
   type ToolCallRequest,
   type ToolServiceLease,
   type ToolServicePool,

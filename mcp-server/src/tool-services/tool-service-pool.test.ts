@@ -69,9 +69,9 @@ describe('callTool', () => {
     pool = createToolServicePool();
     const answer = await pool.callTool(service.address, request('echo', { deviceId: 9007199254740993n.toString() }), 'delegated-token-1', generous);
 
-    expect(answer).toEqual({ ok: true, resultJson: '{"deviceId":"9007199254740993"}', isError: false, text: '' });
+    expect(answer).toEqual({ ok: true, result: { content: [], structuredContentJson: '{"deviceId":"9007199254740993"}', isError: false } });
     const seen = service.received.at(-1);
-    expect(seen?.request).toEqual({ name: 'echo', argumentsJson: '{"deviceId":"9007199254740993"}', requestId: 'req-echo' });
+    expect(seen?.request).toEqual({ name: 'echo', argumentsJson: '{"deviceId":"9007199254740993"}', requestId: 'req-echo', client: null, inputResponsesJson: {} });
     expect(seen?.metadata.authorization).toBe('Bearer delegated-token-1');
     // Nothing else of the caller's: only gRPC's own headers besides the one credential.
     expect(Object.keys(seen?.metadata ?? {}).filter((key) => !key.startsWith('grpc-') && key !== 'user-agent')).toEqual(['authorization']);
@@ -81,9 +81,11 @@ describe('callTool', () => {
     pool = createToolServicePool();
     expect(await pool.callTool(service.address, request('fails'), 'delegated', generous)).toEqual({
       ok: true,
-      resultJson: '{"code":"NOT_FOUND","message":"no such webhook"}',
-      isError: true,
-      text: 'no such webhook',
+      result: {
+        content: [{ block: 'text', text: 'no such webhook', annotations: null }],
+        structuredContentJson: '{"code":"NOT_FOUND","message":"no such webhook"}',
+        isError: true,
+      },
     });
   });
 

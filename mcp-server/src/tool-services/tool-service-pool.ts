@@ -1,21 +1,36 @@
 // The gateway's gRPC clients of the tool services, one channel per callback address (over TLS when
 // configured; plaintext otherwise, where the registry admits only loopback addresses unless the
-// operator trusts the network). A channel
-// stays open while a live registration holds a lease on its address or a call is under way, and
-// is closed when neither is left. CallTool carries the delegated token in `authorization` and
-// nothing else of the caller's; its failures come back as values, never as exceptions.
+// operator trusts the network). A channel stays open while a live registration holds a lease on its
+// address or a call is under way, and is closed when neither is left. A call carries the delegated
+// token in `authorization` and nothing else of the caller's; its failures come back as values, never
+// as exceptions. Calls go as CallToolStream (its progress and log events handed on as they arrive);
+// an address whose service answers that with UNIMPLEMENTED (one built before it) is called with the
+// first revision's unary CallTool from then on, and its answer read as a result.
 import * as grpc from '@grpc/grpc-js';
-import { loadToolsProto, type CallToolResponse__Output, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
+import {
+  loadToolsProto,
+  type CallToolEvent__Output,
+  type CallToolRequest,
+  type CallToolResponse__Output,
+  type ListToolsResponse__Output,
+  type ToolLogMessage__Output,
+  type ToolProgress__Output,
+  type Tool__Output,
+  type ToolServiceClient,
+} from '@platform/proto';
 import { tlsRefusalReason } from '@platform/tool-sdk';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 import { injectTraceContext, type Context } from '@platform/tool-sdk/observability';
 
-/** What CallTool sends besides the token: the tool's own name, its arguments as JSON, the MCP request id. */
-export interface ToolCallRequest {
+/** What a call sends besides the token: the tool's own name, its arguments as JSON, the MCP request id, what the client can take, the answers so far. */
+export type ToolCallRequest = Pick<CallToolRequest, 'client' | 'inputResponsesJson'> & {
   readonly name: string;
   readonly argumentsJson: string;
   readonly requestId: string;
-}
+};
+
+/** An event of a running call: progress, or a log message for the client. */
+export type ToolCallEvent = { readonly progress: ToolProgress__Output } | { readonly log: ToolLogMessage__Output };
 
 export interface CallToolOptions {
   /** Time limit of the call, from now; the tool service sees it as the gRPC deadline. */
@@ -24,6 +39,8 @@ export interface CallToolOptions {
   readonly signal?: AbortSignal;
   /** The trace context the call continues (its `traceparent` goes in the metadata); default the active one. */
   readonly traceContext?: Context;
+  /** Told of each progress and log event as it arrives, before the answer. */
+  readonly onEvent?: (event: ToolCallEvent) => void;
 }
 
 export interface ListToolsOptions {
@@ -76,7 +93,12 @@ interface Channel {
   readonly client: ToolServiceClient;
   /** Leases plus calls under way. */
   holds: number;
+  /** The service answered CallToolStream with UNIMPLEMENTED: it is called with CallTool. */
+  unary: boolean;
 }
+
+/** Most progress and log events taken from one call; later ones are not handed on. */
+export const maxEventsPerCall = 10_000;
 
 const shuttingDown = 'the gateway is shutting down';
 /** The details of a CallTool whose answer was larger than the gateway reads (its own limit, not the service's). */
@@ -102,6 +124,16 @@ function failureOf(error: unknown): { code: grpc.status; details: string } {
   return { code: grpc.status.INTERNAL, details: 'the call could not be sent' };
 }
 
+/** A failure as the pool reads it: the answer, and whether events had arrived (then the call is not sent again another way). */
+type CallOutcome = ToolServiceAnswer | (Extract<ToolServiceAnswer, { ok: false }> & { readonly eventsSeen?: boolean });
+
+/** The failure of a call as an answer: a refused TLS handshake said in words, an answer too large named as the gateway's own limit. */
+function failedAnswer(error: grpc.ServiceError, readTooMuch: (error: grpc.ServiceError) => boolean, eventsSeen: boolean): CallOutcome {
+  const tlsRefusal = error.code === grpc.status.UNAVAILABLE ? tlsRefusalReason(error.details) : undefined;
+  if (tlsRefusal !== undefined) return { ok: false, code: error.code, details: inWords(error), tlsRefusal, eventsSeen };
+  return { ok: false, code: error.code, details: readTooMuch(error) ? answerTooLarge : error.details, eventsSeen };
+}
+
 export function createToolServicePool(options: ToolServicePoolOptions = {}): ToolServicePool {
   const ToolService = loadToolsProto().ToolService;
   const maxAnswerBytes = options.maxAnswerBytes ?? 4 * 1024 * 1024;
@@ -110,13 +142,70 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
   const readTooMuch = (error: grpc.ServiceError) =>
     error.code === grpc.status.RESOURCE_EXHAUSTED && new RegExp(`^Received message larger than max \\(\\d+ vs\\.? ${maxAnswerBytes}\\)`).test(error.details);
   const credentials = options.channelCredentials ?? grpc.credentials.createInsecure();
+
+  /** The first revision's call: one answer, read as a result of text and structured content. */
+  const callUnary = (client: ToolServiceClient, request: ToolCallRequest, metadata: grpc.Metadata, deadline: number, signal: AbortSignal | undefined) =>
+    new Promise<CallOutcome>((resolve) => {
+      const { name, argumentsJson, requestId } = request;
+      const call = client.CallTool({ name, argumentsJson, requestId }, metadata, { deadline }, (error, response?: CallToolResponse__Output) => {
+        signal?.removeEventListener('abort', cancel);
+        if (error) resolve(failedAnswer(error, readTooMuch, false));
+        else if (!response) resolve({ ok: false, code: grpc.status.INTERNAL, details: 'the tool service answered nothing' });
+        else {
+          const content = response.text === '' ? [] : [{ text: response.text, block: 'text' as const, annotations: null }];
+          // Its text, or (with none) its JSON, is what the agent reads; its JSON object is the structured content.
+          resolve({ ok: true, result: { content, structuredContentJson: response.resultJson, isError: response.isError } });
+        }
+      });
+      function cancel() {
+        call.cancel();
+      }
+      signal?.addEventListener('abort', cancel, { once: true });
+    });
+
+  /** The call as a stream: its events handed on as they arrive, then its final event. */
+  const callStream = (
+    client: ToolServiceClient,
+    request: ToolCallRequest,
+    metadata: grpc.Metadata,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    onEvent: ((event: ToolCallEvent) => void) | undefined,
+  ) =>
+    new Promise<CallOutcome>((resolve) => {
+      const call = client.CallToolStream(request, metadata, { deadline });
+      let events = 0;
+      let final: CallOutcome | undefined;
+      const cancel = () => {
+        call.cancel();
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      call.on('data', (event: CallToolEvent__Output) => {
+        if (final !== undefined) return;
+        if (event.result) final = { ok: true, result: event.result };
+        else if (event.inputRequired) final = { ok: true, inputRequired: event.inputRequired };
+        else if (events < maxEventsPerCall) {
+          events += 1;
+          if (event.progress) onEvent?.({ progress: event.progress });
+          else if (event.log) onEvent?.({ log: event.log });
+        }
+      });
+      call.on('error', (error: grpc.ServiceError) => {
+        signal?.removeEventListener('abort', cancel);
+        resolve(failedAnswer(error, readTooMuch, events > 0 || final !== undefined));
+      });
+      call.on('end', () => {
+        signal?.removeEventListener('abort', cancel);
+        resolve(final ?? { ok: false, code: grpc.status.INTERNAL, details: 'the tool service ended the call without a result' });
+      });
+    });
   const channels = new Map<string, Channel>();
   let closed = false;
 
   const hold = (address: string): Channel => {
     let channel = channels.get(address);
     if (!channel) {
-      channel = { client: new ToolService(address, credentials, channelOptions), holds: 0 };
+      channel = { client: new ToolService(address, credentials, channelOptions), holds: 0, unary: false };
       channels.set(address, channel);
     }
     channel.holds += 1;
@@ -164,36 +253,39 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
       });
     },
 
-    callTool(address, request, delegatedToken, { deadlineMs, signal, traceContext }) {
+    callTool(address, request, delegatedToken, { deadlineMs, signal, traceContext, onEvent }) {
       if (closed) return Promise.resolve(closedAnswer);
       if (!delegatedToken) return Promise.resolve(noTokenAnswer);
       if (signal?.aborted) return Promise.resolve(cancelledAnswer);
-      return new Promise((resolve) => {
-        let channel: Channel | undefined;
-        try {
-          const metadata = new grpc.Metadata();
-          metadata.set('authorization', `Bearer ${delegatedToken}`);
-          injectTraceContext(metadata, traceContext);
-          channel = hold(address);
-          const held = channel;
-          const call = held.client.CallTool(request, metadata, { deadline: Date.now() + deadlineMs }, (error, response?: CallToolResponse__Output) => {
-            signal?.removeEventListener('abort', cancel);
-            letGo(address, held);
-            const tlsRefusal = error?.code === grpc.status.UNAVAILABLE ? tlsRefusalReason(error.details) : undefined;
-            if (tlsRefusal !== undefined) resolve({ ok: false, code: error?.code ?? grpc.status.UNAVAILABLE, details: inWords(error), tlsRefusal });
-            else if (error) resolve({ ok: false, code: error.code, details: readTooMuch(error) ? answerTooLarge : error.details });
-            else if (!response) resolve({ ok: false, code: grpc.status.INTERNAL, details: 'the tool service answered nothing' });
-            else resolve({ ok: true, resultJson: response.resultJson, isError: response.isError, text: response.text });
-          });
-          function cancel() {
-            call.cancel();
-          }
-          signal?.addEventListener('abort', cancel, { once: true });
-        } catch (error) {
-          if (channel) letGo(address, channel);
-          resolve({ ok: false, ...failureOf(error) });
+      let held: Channel;
+      const metadata = new grpc.Metadata();
+      try {
+        // A token metadata cannot carry, an address grpc-js cannot parse: a status, not an exception.
+        metadata.set('authorization', `Bearer ${delegatedToken}`);
+        injectTraceContext(metadata, traceContext);
+        held = hold(address);
+      } catch (error) {
+        return Promise.resolve({ ok: false, ...failureOf(error) });
+      }
+      const deadline = Date.now() + deadlineMs;
+      const send = async (unary: boolean, retried: boolean): Promise<CallOutcome> => {
+        const answer = unary ? await callUnary(held.client, request, metadata, deadline, signal) : await callStream(held.client, request, metadata, deadline, signal, onEvent);
+        // A service of the other revision at this address (built before CallToolStream, or upgraded since): once more, the other way.
+        if (!answer.ok && answer.code === grpc.status.UNIMPLEMENTED && !('eventsSeen' in answer && answer.eventsSeen) && !retried) {
+          held.unary = !unary;
+          return send(!unary, true);
         }
-      });
+        return answer;
+      };
+      return send(held.unary, false)
+        .then((answer): ToolServiceAnswer => {
+          if (answer.ok || !('eventsSeen' in answer)) return answer;
+          const { eventsSeen: _seen, ...failed } = answer;
+          return failed;
+        })
+        .finally(() => {
+          letGo(address, held);
+        });
     },
 
     openAddresses() {

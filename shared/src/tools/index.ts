@@ -8,11 +8,38 @@ export {
   ToolDefinitionError,
   type ToolAnnotations,
   type ToolDefinition,
+  type ArgsOf,
   type ResultOf,
+  type SchemaCheck,
   type ToolResult,
+  type ToolSchema,
   type ToolSpec,
 } from './tool-definition.ts';
-export { createCallContext, type CallContextOptions, type PlatformMcpCallContext } from './call-context.ts';
+export {
+  clientLogLevels,
+  createCallContext,
+  noClient,
+  type CallClient,
+  type CallContextOptions,
+  type CallEvents,
+  type ClientLogLevel,
+  type FormContent,
+  type PlatformMcpCallContext,
+} from './call-context.ts';
+export { toolResult, type Bytes, type ContentAnnotations, type ToolContent, type ToolResultSpec, type ToolResultValue } from './tool-content.ts';
+export { jsonSchema, type JsonSchemaInput } from './json-schema-input.ts';
+export type { FormSchema, FormSpec, FormValue } from './elicitation-form.ts';
+export {
+  maxQuestionsPerRun,
+  type ElicitationAnswer,
+  type FormQuestion,
+  type QuestionOptions,
+  type Root,
+  type SamplingAnswer,
+  type SamplingMessage,
+  type SamplingRequest,
+  type UrlQuestion,
+} from './tool-questions.ts';
 export {
   addressWithin,
   createPlatformApiClient,

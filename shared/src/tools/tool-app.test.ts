@@ -218,7 +218,7 @@ describe('a tool call', () => {
   it('runs the tool with a context holding the delegated token, the caller and the request id', async () => {
     const client = clientOf();
     const answer = await client.call('manage_at_company', { companyId: 1 }, token, { requestId: 'mcp-req-42' });
-    expect(answer).toEqual({ ok: true, result: { companyId: 1, callerId: 'u-oscar' }, isError: false, text: '' });
+    expect(answer).toMatchObject({ ok: true, result: { companyId: 1, callerId: 'u-oscar' }, isError: false, content: [], inputRequired: undefined });
     expect(seenContext?.authToken).toBe(token);
     expect(seenContext?.requestId).toBe('mcp-req-42');
     // An answered call is over, not cancelled: grpc-js's closing 'cancelled' must not abort it. Its
@@ -334,6 +334,7 @@ describe('the permission', () => {
     const answer = await clientOf().call('manage_at_company', { companyId: 2 }, token);
     expect(answer).toEqual({
       ok: false,
+      events: [],
       code: grpc.status.PERMISSION_DENIED,
       codeName: 'PERMISSION_DENIED',
       details: 'device-overview:manage is needed at company 2, and the person and the app do not both hold it there.',
@@ -446,7 +447,7 @@ describe('the outcome of a call', () => {
   });
 
   it("is OK with is_error for the tool's own expected failure, with a message the agent can act on", async () => {
-    expect(await clientOf().call('expected_failure', {}, token)).toEqual({
+    expect(await clientOf().call('expected_failure', {}, token)).toMatchObject({
       ok: true,
       isError: true,
       text: 'webhook w-1 not found',
@@ -458,6 +459,7 @@ describe('the outcome of a call', () => {
     const answer = await clientOf().call('broken', {}, token);
     expect(answer).toEqual({
       ok: false,
+      events: [],
       code: grpc.status.INTERNAL,
       codeName: 'INTERNAL',
       details: 'The tool failed unexpectedly; the tool service logged the cause.',
@@ -478,7 +480,8 @@ describe('the outcome of a call', () => {
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${token}`);
     const deadline = Date.now() + 5_000;
-    const call = client.CallTool({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-at-deadline' }, metadata, { deadline }, () => undefined);
+    const call = client.CallToolStream({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-at-deadline' }, metadata, { deadline });
+    call.on('error', () => undefined);
     await expect.poll(() => seenContext).toBeDefined();
     // What a client at its deadline does, as it arrives on a loaded machine: cancels, 100 ms before ours.
     clock.advance(deadline - 100 - clock());
@@ -495,8 +498,10 @@ describe('the outcome of a call', () => {
     const metadata = new grpc.Metadata();
     metadata.set('authorization', `Bearer ${token}`);
     const outcome = new Promise<grpc.ServiceError | null>((resolve) => {
-      const call = client.CallTool({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-cancel' }, metadata, (error) => {
-        resolve(error);
+      const call = client.CallToolStream({ name: 'waits_for_signal', argumentsJson: '{}', requestId: 'r-cancel' }, metadata);
+      call.on('error', resolve);
+      call.on('end', () => {
+        resolve(null);
       });
       void expect
         .poll(() => seenContext)

@@ -75,7 +75,7 @@ describe('defineTool', () => {
     ['an array schema', z.array(z.number())],
     ['a union of objects', z.union([z.object({ a: z.number() }), z.object({ b: z.number() })])],
   ])('refuses %s as input schema, naming the tool and the field', (_what, inputSchema) => {
-    expect(refusal({ inputSchema })).toBe('tool "list_webhooks": inputSchema must be a zod object schema (z.object or z.strictObject)');
+    expect(refusal({ inputSchema })).toBe('tool "list_webhooks": inputSchema must be a zod object schema (z.object or z.strictObject) or jsonSchema(...)');
   });
 
   it('refuses an input schema that JSON Schema cannot express', () => {

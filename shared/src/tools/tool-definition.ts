@@ -3,6 +3,8 @@
 // SDK's registerTool, so the gateway passes them through unchanged.
 import { z } from 'zod';
 import type { PlatformMcpCallContext } from './call-context.ts';
+import { isJsonSchemaInput, type JsonSchemaInput } from './json-schema-input.ts';
+import type { ToolResultValue } from './tool-content.ts';
 
 /** MCP tool annotations: hints shown to clients, not guarantees. */
 export interface ToolAnnotations {
@@ -14,19 +16,38 @@ export interface ToolAnnotations {
 /** A tool's result: a JSON object, sent to the agent as MCP `structuredContent`. */
 export type ToolResult = Record<string, unknown>;
 
-/** What a tool's handler returns: the input type of its output schema, or any JSON object without one. */
-export type ResultOf<Output extends z.ZodObject | undefined> = Output extends z.ZodObject ? z.input<Output> : ToolResult;
+/** A schema of a tool's arguments or result: a zod object, or a JSON Schema given as it is (`jsonSchema`). */
+export type ToolSchema = z.ZodObject | JsonSchemaInput<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- any T: the handler's type comes from the schema
 
-/** A tool as written for `defineTool`: name, description, zod schemas, the permission it needs and its handler. */
-export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined> {
+/** What a schema gives the handler: the zod object's output, or the type the JSON Schema was given with. */
+export type ArgsOf<Input extends ToolSchema> = Input extends z.ZodObject ? z.output<Input> : Input extends JsonSchemaInput<infer T> ? T : never;
+
+/**
+ * What a tool's handler returns: the input type of its output schema, or any JSON object without
+ * one (the structured content); or, for content blocks (images, resources, text), a `toolResult`.
+ */
+export type ResultOf<Output extends ToolSchema | undefined> =
+  | (Output extends z.ZodObject ? z.input<Output> : Output extends JsonSchemaInput<infer T> ? T : ToolResult)
+  | ToolResultValue;
+
+/** The outcome of checking a value against a tool's schema: the parsed value, or what is wrong, field by field. */
+export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly string[] };
+
+/** A tool as written for `defineTool`: name, description, schemas, the permission it needs and its handler. */
+export interface ToolSpec<Input extends ToolSchema, Output extends ToolSchema | undefined = undefined> {
   /** Unique within the service: letters, digits, `_` and `-`, 1 to 64 characters. */
   readonly name: string;
   readonly title: string;
   /** Written for the agent that decides whether to call the tool. */
   readonly description: string;
-  /** An object schema; published as JSON Schema draft 2020-12, and the arguments are parsed by it. */
+  /**
+   * The arguments' schema: a zod object, published as JSON Schema draft 2020-12 and parsing the
+   * arguments; or a JSON Schema as it is (`jsonSchema(...)`), published unchanged and checked by Ajv.
+   * An argument whose property carries `x-mcp-header` (zod: `.meta({ 'x-mcp-header': 'Region' })`) is
+   * mirrored by 2026-07-28 clients into an `Mcp-Param-Region` header, which the gateway checks.
+   */
   readonly inputSchema: Input;
-  /** The result's schema (MCP `outputSchema`); when given, every result is checked against it. */
+  /** The result's schema (MCP `outputSchema`), zod or JSON Schema; when given, every result's structured content is checked against it. */
   readonly outputSchema?: Output;
   /**
    * The permission (`area:action`) the person and the app must both hold, checked before the
@@ -34,8 +55,11 @@ export interface ToolSpec<Input extends z.ZodObject, Output extends z.ZodObject 
    */
   readonly requiresPermission?: string;
   readonly annotations?: ToolAnnotations;
-  /** Runs the tool with the parsed arguments and the call's context; its result goes to the agent as structured content. */
-  readonly handler: (args: z.output<Input>, ctx: PlatformMcpCallContext) => Promise<ResultOf<Output>> | ResultOf<Output>;
+  /**
+   * Runs the tool with the parsed arguments and the call's context. A JSON object it returns goes to
+   * the agent as structured content; a `toolResult` as its content blocks.
+   */
+  readonly handler: (args: ArgsOf<Input>, ctx: PlatformMcpCallContext) => Promise<ResultOf<Output>> | ResultOf<Output>;
 }
 
 /** A checked tool, ready to be served. */
@@ -45,12 +69,16 @@ export interface ToolDefinition {
   readonly description: string;
   readonly requiresPermission: string | undefined;
   readonly annotations: ToolAnnotations;
-  readonly inputSchema: z.ZodObject;
-  readonly outputSchema: z.ZodObject | undefined;
-  /** The input schema as JSON Schema draft 2020-12, serialized. */
+  readonly inputSchema: ToolSchema;
+  readonly outputSchema: ToolSchema | undefined;
+  /** The input schema as JSON Schema, serialized. */
   readonly inputJsonSchema: string;
   /** The output schema as JSON Schema, serialized; empty when the tool declares none. */
   readonly outputJsonSchema: string;
+  /** Parses arguments by the input schema. */
+  checkInput(value: unknown): SchemaCheck;
+  /** Checks a result's structured content against the output schema; anything passes without one. */
+  checkOutput(value: unknown): SchemaCheck;
   /** Whether the input has a `companyId`, where the permission is checked. */
   readonly checksAtCompanyArgument: boolean;
   /** The checked handler, called with parsed arguments. */
@@ -88,15 +116,33 @@ function singleTyped(node: unknown): unknown {
   return { anyOf: type.map((one: unknown) => (one === 'null' ? { type: 'null' } : { type: one, ...keywords })) };
 }
 
-function jsonSchemaOf(name: string, field: string, schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchemaOf(name: string, field: string, schema: ToolSchema, io: 'input' | 'output'): Record<string, unknown> {
   let jsonSchema: Record<string, unknown>;
-  try {
-    jsonSchema = singleTyped(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' })) as Record<string, unknown>;
-  } catch (error) {
-    refuse(name, field, `cannot be published as JSON Schema (${error instanceof Error ? error.message : String(error)})`);
+  if (!(schema instanceof z.ZodObject)) jsonSchema = schema.jsonSchema as Record<string, unknown>;
+  else {
+    try {
+      jsonSchema = singleTyped(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' })) as Record<string, unknown>;
+    } catch (error) {
+      refuse(name, field, `cannot be published as JSON Schema (${error instanceof Error ? error.message : String(error)})`);
+    }
   }
   if (jsonSchema.type !== 'object') refuse(name, field, 'must describe a JSON object');
   return jsonSchema;
+}
+
+/** The check of a value against a schema: zod's parse, or Ajv's for a JSON Schema. */
+function checkerOf(schema: ToolSchema): (value: unknown) => SchemaCheck {
+  if (!(schema instanceof z.ZodObject)) return (value) => schema.check(value);
+  return (value) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problems: parsed.error.issues.map(describeIssue) };
+  };
+}
+
+/** `companyId: must be ...`, with the path of the problem. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.length > 0 ? issue.path.map((segment) => String(segment).slice(0, 64)).join('.') : 'arguments';
+  return `${path}: ${issue.message.slice(0, 200)}`;
 }
 
 /** A `companyId` argument is where the permission is checked, so it must be a number when present. */
@@ -108,13 +154,14 @@ function takesCompanyId(name: string, inputJsonSchema: Record<string, unknown>):
 }
 
 /** Checks a tool's definition and returns it frozen; throws ToolDefinitionError naming the tool and field. */
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject | undefined = undefined>(spec: ToolSpec<Input, Output>): ToolDefinition {
+export function defineTool<Input extends ToolSchema, Output extends ToolSchema | undefined = undefined>(spec: ToolSpec<Input, Output>): ToolDefinition {
   const { name, title, description, inputSchema, outputSchema, requiresPermission, annotations = {}, handler } = spec;
   if (typeof name !== 'string' || !toolNamePattern.test(name)) refuse(name, 'name', 'must be 1 to 64 letters, digits, "_" or "-"');
   if (typeof title !== 'string' || title.trim() === '') refuse(name, 'title', 'must be a non-empty string');
   if (typeof description !== 'string' || description.trim() === '') refuse(name, 'description', 'must say, for the agent, what the tool does');
-  if (!(inputSchema instanceof z.ZodObject)) refuse(name, 'inputSchema', 'must be a zod object schema (z.object or z.strictObject)');
-  if (outputSchema !== undefined && !(outputSchema instanceof z.ZodObject)) refuse(name, 'outputSchema', 'must be a zod object schema when given');
+  const isSchema = (schema: unknown) => schema instanceof z.ZodObject || isJsonSchemaInput(schema);
+  if (!isSchema(inputSchema)) refuse(name, 'inputSchema', 'must be a zod object schema (z.object or z.strictObject) or jsonSchema(...)');
+  if (outputSchema !== undefined && !isSchema(outputSchema)) refuse(name, 'outputSchema', 'must be a zod object schema or jsonSchema(...) when given');
   if (requiresPermission !== undefined && (typeof requiresPermission !== 'string' || !permissionPattern.test(requiresPermission))) {
     refuse(name, 'requiresPermission', 'must be shaped area:action, such as device-overview:view');
   }
@@ -136,6 +183,8 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
     inputJsonSchema: JSON.stringify(inputJsonSchema),
     outputJsonSchema: outputSchema ? JSON.stringify(jsonSchemaOf(name, 'outputSchema', outputSchema, 'output')) : '',
     checksAtCompanyArgument: takesCompanyId(name, inputJsonSchema),
-    handler: handler,
+    checkInput: checkerOf(inputSchema),
+    checkOutput: outputSchema ? checkerOf(outputSchema) : (value: unknown): SchemaCheck => ({ ok: true, value }),
+    handler: handler as ToolDefinition['handler'],
   });
 }

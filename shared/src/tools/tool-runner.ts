@@ -1,18 +1,21 @@
-// One tool call, from the gRPC request to its answer, framework-free: the delegated token is
+// One tool call, from the gRPC request to its final event, framework-free: the delegated token is
 // checked at the platform (cached), the tool found, its arguments parsed by its schema, its
-// permission enforced, and only then the handler run with its call context.
+// permission enforced, and only then the handler run with its call context. What the handler
+// reports on the way (progress, log messages) goes to the call's events as it happens; the call
+// ends with its result, with the questions it waits on, or with a refusal.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { CallToolResponse, Tool } from '@platform/proto';
-import type { z } from 'zod';
+import type { ClientAbilities__Output, InputRequired, Tool, ToolResult as ToolResultMessage } from '@platform/proto';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
 import { nestsDeeperThan } from '../json-nesting.ts';
 import { clip } from '../short-text.ts';
-import { createCallContext } from './call-context.ts';
+import { clientLogLevels, createCallContext, noClient, type CallClient, type CallEvents, type ClientLogLevel } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
+import { isToolResultValue, resultMessageOf } from './tool-content.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 import { permissionDenied, ToolCallError, toolCallCatalog } from './tool-errors.ts';
+import { createQuestions } from './tool-questions.ts';
 import { inSpan, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 import { toolCallSpanName, toolCallAttributes, type ToolCallObserver } from '../observability/tool-call-telemetry.ts';
 
@@ -28,10 +31,17 @@ export interface ToolCall {
   readonly signal: AbortSignal;
   /** The gateway's trace context (`traceparent`, `tracestate` metadata), the parent of this call's span. */
   readonly traceContext?: Readonly<Record<string, string | undefined>>;
+  /** What the MCP client can take (progress, log messages, questions); nothing when absent. */
+  readonly client?: ClientAbilities__Output | null | undefined;
+  /** The answers to the tool's questions so far, by key, each the client's response as JSON. */
+  readonly inputResponses?: Readonly<Record<string, string>>;
 }
 
-/** How a call ended: an answer (a result, or a tool error the agent reads), or a refusal status. */
-export type ToolCallOutcome = { readonly answer: CallToolResponse } | { readonly refusal: ToolCallError };
+/** How a call ended: a result (a tool error among them), the questions it waits on, or a refusal status. */
+export type ToolCallOutcome =
+  | { readonly result: ToolResultMessage }
+  | { readonly inputRequired: InputRequired }
+  | { readonly refusal: ToolCallError };
 
 /** The tools, the caller check and the platform clients a runner uses. */
 export interface ToolRunnerOptions {
@@ -52,8 +62,8 @@ export interface ToolRunnerOptions {
 export interface ToolRunner {
   /** The tools as ListTools answers them, in the order they were registered. */
   readonly listing: readonly Tool[];
-  /** The call's outcome: a result, a tool error, or a refusal with its gRPC status. */
-  call(call: ToolCall): Promise<ToolCallOutcome>;
+  /** The call's outcome: a result (a tool error among them), its questions, or a refusal with its gRPC status; `events` hears its progress and log messages. */
+  call(call: ToolCall, events?: CallEvents): Promise<ToolCallOutcome>;
 }
 
 /** Refusals that are this side's failure, not the caller's: the server span is marked failed. */
@@ -79,13 +89,10 @@ function toolMessage(tool: ToolDefinition): Tool {
 export const maxDetailLength = 1_024;
 const maxNesting = 64;
 
-/** `companyId: must be ...; name: is required`, with the path of each problem, short enough for any gRPC status. */
-function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 5).map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.map((segment) => String(segment).slice(0, 64)).join('.') : 'arguments';
-    return `${path}: ${issue.message.slice(0, 200)}`;
-  });
-  return clip(`${shown.join('; ')}${error.issues.length > 5 ? `; and ${error.issues.length - 5} more` : ''}`, maxDetailLength);
+/** `companyId: must be ...; name: is required`, short enough for any gRPC status. */
+function describeProblems(problems: readonly string[]): string {
+  const shown = problems.slice(0, 5).map((problem) => problem.slice(0, 264));
+  return clip(`${shown.join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}`, maxDetailLength);
 }
 
 function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
@@ -97,21 +104,47 @@ function parseArguments(tool: ToolDefinition, argumentsJson: string): unknown {
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ToolCallError('INVALID_ARGUMENT', 'arguments_json: must be a JSON object');
   if (nestsDeeperThan(raw, maxNesting)) throw new ToolCallError('INVALID_ARGUMENT', `arguments_json: nests deeper than ${maxNesting} levels`);
-  const parsed = tool.inputSchema.safeParse(raw);
-  if (!parsed.success) throw new ToolCallError('INVALID_ARGUMENT', describeIssues(parsed.error));
-  return parsed.data;
+  const checked = tool.checkInput(raw);
+  if (!checked.ok) throw new ToolCallError('INVALID_ARGUMENT', describeProblems(checked.problems));
+  return checked.value;
 }
 
-function resultOf(tool: ToolDefinition, value: unknown): CallToolResponse {
-  let result = value;
-  if (tool.outputSchema) {
-    const parsed = tool.outputSchema.safeParse(value);
-    if (!parsed.success) throw new TypeError(`tool ${tool.name} returned a result its outputSchema refuses: ${describeIssues(parsed.error)}`);
-    result = parsed.data;
+/** The result message of what a handler returned: a `toolResult`, or a JSON object as structured content. */
+function resultOf(tool: ToolDefinition, value: unknown): ToolResultMessage {
+  if (isToolResultValue(value)) {
+    const message = resultMessageOf(value);
+    if (!message.isError && tool.outputSchema !== undefined) {
+      if (value.structuredContent === undefined) throw new TypeError(`tool ${tool.name} declares an outputSchema but returned no structuredContent`);
+      const checked = tool.checkOutput(value.structuredContent);
+      if (!checked.ok) throw new TypeError(`tool ${tool.name} returned structured content its outputSchema refuses: ${describeProblems(checked.problems)}`);
+    }
+    return message;
   }
+  const checked = tool.checkOutput(value);
+  if (!checked.ok) throw new TypeError(`tool ${tool.name} returned a result its outputSchema refuses: ${describeProblems(checked.problems)}`);
+  const result = checked.value;
   if (result === null || typeof result !== 'object' || Array.isArray(result))
-    throw new TypeError(`tool ${tool.name} returned something other than a JSON object`);
-  return { resultJson: JSON.stringify(result), isError: false, text: '' };
+    throw new TypeError(`tool ${tool.name} returned something other than a JSON object or a toolResult`);
+  // No content blocks: the gateway shows the structured content as text to clients that read only text.
+  return { content: [], structuredContentJson: JSON.stringify(result), isError: false };
+}
+
+/** The MCP level of a wire log level; undefined for none. */
+function levelOf(level: string | undefined): ClientLogLevel | undefined {
+  const name = level?.replace(/^LOG_LEVEL_/, '').toLowerCase();
+  return (clientLogLevels as readonly string[]).includes(name ?? '') ? (name as ClientLogLevel) : undefined;
+}
+
+/** What the client can take, from the request; the shared "nothing" when it said nothing. */
+function clientOf(abilities: ClientAbilities__Output | null | undefined): CallClient {
+  if (!abilities) return noClient;
+  return Object.freeze({
+    progress: abilities.progress,
+    logLevel: levelOf(abilities.logLevel),
+    elicitation: Object.freeze({ form: abilities.elicitationForm, url: abilities.elicitationUrl }),
+    sampling: abilities.sampling,
+    roots: abilities.roots,
+  });
 }
 
 /** A `ToolRunner` over the given tools. */
@@ -131,10 +164,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
 
   const listing = Object.freeze(options.tools.map(toolMessage));
 
-  const call = (request: ToolCall): Promise<ToolCallOutcome> =>
-    inSpan(toolCallSpanName, toolCallAttributes(request.traceContext), (span) => run(request, span));
+  const call = (request: ToolCall, events?: CallEvents): Promise<ToolCallOutcome> =>
+    inSpan(toolCallSpanName, toolCallAttributes(request.traceContext), (span) => run(request, events, span));
 
-  const run = async (request: ToolCall, span: Span): Promise<ToolCallOutcome> => {
+  const run = async (request: ToolCall, events: CallEvents | undefined, span: Span): Promise<ToolCallOutcome> => {
     const started = performance.now();
     const requestId = requestIdPattern.test(request.requestId) ? request.requestId : randomUUID();
     let callerId: string | undefined;
@@ -153,7 +186,23 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { tool } = found;
       const args = parseArguments(tool, request.argumentsJson);
 
+      // The run ends with its questions once it waits on one: one turn of the event loop after the
+      // first, so questions asked together (Promise.all) go out together.
+      let asked: (() => void) | undefined;
+      const waiting = new Promise<typeof askedMark>((resolve) => {
+        asked = () => setImmediate(() => resolve(askedMark));
+      });
+      const questions = createQuestions({
+        answers: new Map(Object.entries(request.inputResponses ?? {})),
+        onAsked: () => asked?.(),
+        onUnfit: (key, problem) => {
+          logger.info({ requestId, tool: tool.name, question: key, problem }, 'an answer did not fit its question; it is asked again');
+        },
+      });
       const ctx = createCallContext({
+        client: clientOf(request.client),
+        ...(events && { events }),
+        questions,
         token: credential.token,
         caller,
         toolName: tool.name,
@@ -172,23 +221,30 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
-      const value = await inSpan(found.spanName, found.spanOptions, () => untilAborted(tool.handler(args as never, ctx), request.signal));
+      let value: unknown;
+      try {
+        value = await inSpan(found.spanName, found.spanOptions, () => untilAborted(tool.handler(args as never, ctx), request.signal, waiting));
+      } catch (error) {
+        // A run that threw after asking (its own timeout, say) still ends with its questions.
+        if (questions.pending.size === 0) throw error;
+      }
+      if (questions.pending.size > 0) return settle({ inputRequired: { requests: Object.fromEntries(questions.pending) } });
       request.signal.throwIfAborted();
-      return settle({ answer: resultOf(tool, value) });
+      return settle({ result: resultOf(tool, value) });
     } catch (error) {
       return settle(outcomeOf(error, request.signal), error);
     }
 
     function settle(outcome: ToolCallOutcome, error?: unknown): ToolCallOutcome {
       const seconds = (performance.now() - started) / 1000;
-      const label = 'answer' in outcome ? (outcome.answer.isError ? 'tool_error' : 'ok') : outcome.refusal.code;
+      const label = 'result' in outcome ? (outcome.result.isError ? 'tool_error' : 'ok') : 'inputRequired' in outcome ? 'input_required' : outcome.refusal.code;
       if (span.isRecording()) {
         // All at once, at the end: each attribute set on its own is checked and copied on its own.
         span.setAttributes({
           ...(callerId !== undefined && { 'enduser.id': callerId }),
           ...(byName.has(request.name) && { 'gen_ai.tool.name': request.name }),
           'platform.outcome': label,
-          'rpc.grpc.status_code': 'answer' in outcome ? 0 : toolCallCatalog[outcome.refusal.code].status,
+          'rpc.grpc.status_code': 'refusal' in outcome ? toolCallCatalog[outcome.refusal.code].status : 0,
         });
         if ('refusal' in outcome && serverFaults.has(outcome.refusal.code)) span.setStatus({ code: SpanStatusCode.ERROR });
       }
@@ -197,8 +253,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       // A line that is not written costs nothing: its fields are made only for one that is.
       if (!logger.isLevelEnabled(isError ? 'error' : 'info')) return outcome;
       const fields = { requestId, tool: request.name.slice(0, 64), callerId, durationMs: Math.round(seconds * 10_000) / 10 };
-      if ('answer' in outcome) {
-        logger.info({ ...fields, outcome: outcome.answer.isError ? 'tool_error' : 'ok' }, 'tool call');
+      if (!('refusal' in outcome)) {
+        logger.info({ ...fields, outcome: label }, 'tool call');
       } else if (outcome.refusal.code === 'INTERNAL') {
         logger.error({ ...fields, outcome: 'INTERNAL', err: error }, 'tool call failed unexpectedly');
       } else {
@@ -211,14 +267,17 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   return { listing, call };
 }
 
+const askedMark = Symbol('asked');
+
 /**
  * What the handler answered, or a rejection with the signal's reason once it is aborted, so a
- * handler that ignores the signal does not hold the answer. A handler that answered at once (no
- * promise) needs no race: the runner checks the signal right after.
+ * handler that ignores the signal does not hold the answer; or the mark that it waits on a
+ * question. A handler that answered at once (no promise) needs no race: the runner checks the signal
+ * and the questions right after.
  */
-function untilAborted(answer: unknown, signal: AbortSignal): unknown {
+function untilAborted(answer: unknown, signal: AbortSignal, waiting: Promise<typeof askedMark>): unknown {
   if (typeof (answer as { then?: unknown } | null)?.then !== 'function') return answer;
-  return Promise.race([answer, aborted(signal)]);
+  return Promise.race([answer, aborted(signal), waiting]);
 }
 
 /** Rejects with the signal's reason once it is aborted. */

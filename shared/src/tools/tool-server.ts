@@ -1,11 +1,22 @@
 // Serves platform.tools.v1.ToolService over gRPC, with the standard health service and server
-// reflection beside it. Each call's deadline and cancellation abort the tool's signal; a stop
-// refuses new calls, lets running ones finish (up to a grace period) and only then returns.
+// reflection beside it: CallToolStream, whose events are the call's progress and log messages as
+// they happen, then its result or its questions (the first revision's unary CallTool is not served:
+// the gateway falls back to it only for services built before). Each call's deadline and
+// cancellation abort the tool's signal, and so does a call that ends with questions (the run that
+// asked them has nothing more to do); a stop refuses new calls, lets running ones finish (up to a
+// grace period) and only then returns.
 import * as grpc from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { loadSync } from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath } from 'grpc-health-check';
-import { loadToolsProto, toolsPackageDefinition, type ToolServiceHandlers } from '@platform/proto';
+import {
+  loadToolsProto,
+  toolsPackageDefinition,
+  type CallToolEvent,
+  type CallToolRequest__Output,
+  type LogLevel,
+  type ToolServiceHandlers,
+} from '@platform/proto';
 import { bindFailure } from '../bind-failure.ts';
 import { guardTlsHandshakes, serverCredentialsOf, type GrpcTls, type TlsRefusal } from '../grpc-tls.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -13,6 +24,37 @@ import { systemTimers, type Timers } from '../timers.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { clip } from '../short-text.ts';
 import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
+import type { CallEvents } from './call-context.ts';
+
+/**
+ * The call's progress and log messages, written to its stream as they happen. While the stream is
+ * backed up (the gateway reads slower than the tool reports), log messages are dropped and only the
+ * newest progress waits, written once the stream drains: a tool reporting in a tight loop cannot
+ * fill the process's memory.
+ */
+function streamEvents(call: grpc.ServerWritableStream<CallToolRequest__Output, CallToolEvent>): CallEvents & { flush(): void } {
+  let waitingProgress: CallToolEvent | undefined;
+  const flush = () => {
+    if (waitingProgress === undefined || call.writableEnded) return;
+    const event = waitingProgress;
+    waitingProgress = undefined;
+    call.write(event);
+  };
+  call.on('drain', flush);
+  return {
+    progress(progress, total, message) {
+      if (call.writableEnded) return;
+      const event: CallToolEvent = { progress: { progress, ...(total !== undefined && { total }), message } };
+      if (call.writableNeedDrain) waitingProgress = event;
+      else call.write(event);
+    },
+    log(level, dataJson, logger) {
+      if (call.writableEnded || call.writableNeedDrain) return;
+      call.write({ log: { level: `LOG_LEVEL_${level.toUpperCase()}` as LogLevel, dataJson, logger } });
+    },
+    flush,
+  };
+}
 
 /** The gRPC service's full name, as health checks and reflection know it. */
 export const toolServiceName = 'platform.tools.v1.ToolService';
@@ -45,7 +87,7 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** How much earlier than ours a client's deadline may pass: the request's time in transit, on a loaded machine. */
 const deadlineTransitAllowanceMs = 250;
 
-function deadlineOf(call: grpc.ServerUnaryCall<unknown, unknown>): number {
+function deadlineOf(call: { getDeadline(): grpc.Deadline }): number {
   const deadline = call.getDeadline();
   return deadline instanceof Date ? deadline.getTime() : deadline;
 }
@@ -78,11 +120,12 @@ export async function startToolServer(
   let runningCalls = 0;
   let idle: (() => void) | undefined;
 
-  const handlers: ToolServiceHandlers = {
+  // CallTool, the first revision's unary call, is left to grpc-js, which answers UNIMPLEMENTED.
+  const handlers: Pick<ToolServiceHandlers, 'ListTools' | 'CallToolStream'> = {
     ListTools: (_call, callback) => {
       callback(null, { tools: [...runner.listing] });
     },
-    CallTool: (call, callback) => {
+    CallToolStream: (call) => {
       runningCalls += 1;
       const controller = new AbortController();
       const deadline = deadlineOf(call);
@@ -100,19 +143,36 @@ export async function startToolServer(
         if (clock() >= deadline - deadlineTransitAllowanceMs) expire();
         else controller.abort(new ToolCallError('CANCELLED'));
       });
+      const events = streamEvents(call);
+      const { request } = call;
       void runner
-        .call({
-          name: call.request.name,
-          argumentsJson: call.request.argumentsJson,
-          requestId: call.request.requestId,
-          authorization: call.metadata.get('authorization').map(String),
-          signal: controller.signal,
-          traceContext: { traceparent: call.metadata.get('traceparent')[0]?.toString(), tracestate: call.metadata.get('tracestate')[0]?.toString() },
-        })
+        .call(
+          {
+            name: request.name,
+            argumentsJson: request.argumentsJson,
+            requestId: request.requestId,
+            authorization: call.metadata.get('authorization').map(String),
+            signal: controller.signal,
+            traceContext: { traceparent: call.metadata.get('traceparent')[0]?.toString(), tracestate: call.metadata.get('tracestate')[0]?.toString() },
+            client: request.client,
+            inputResponses: request.inputResponsesJson,
+          },
+          events,
+        )
         .then((outcome) => {
           finished = true;
-          if ('answer' in outcome) callback(null, outcome.answer);
-          else callback({ code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message, maxDetailLength) });
+          if ('refusal' in outcome) {
+            call.emit('error', { code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message, maxDetailLength) });
+            return;
+          }
+          events.flush();
+          if ('result' in outcome) call.write({ result: outcome.result });
+          else {
+            call.write({ inputRequired: outcome.inputRequired });
+            // The run waits on its questions for ever: its signal tells it (and its platform requests) to stop.
+            controller.abort(new ToolCallError('CANCELLED', 'the call ended with questions for the person; it runs again with their answers'));
+          }
+          call.end();
         })
         .finally(() => {
           cancelDeadline?.();

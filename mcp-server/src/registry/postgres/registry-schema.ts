@@ -1,4 +1,4 @@
-// The registrations' table in PostgreSQL, in a schema of the gateway's own (mcp_registry), created
+// The registrations' table (and the spent request states') in PostgreSQL, in a schema of the gateway's own (mcp_registry), created
 // when a replica starts if it is not there yet: idempotent, and one replica at a time, so replicas
 // starting together do not race on the catalog. Expiry is a time of the database's (expires_at,
 // compared to now()), never a replica's clock.
@@ -28,6 +28,12 @@ const schemaStatements = (schema: string) => `
     UNIQUE (app_client_id, service_name)
   );
   CREATE INDEX IF NOT EXISTS registrations_expiry ON ${schema}.registrations (expires_at);
+  -- The nonces of request states already answered (questions/postgres-spent-states.ts), until they expire.
+  CREATE TABLE IF NOT EXISTS ${schema}.spent_request_states (
+    nonce TEXT PRIMARY KEY,
+    expires_at TIMESTAMPTZ NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS spent_request_states_expiry ON ${schema}.spent_request_states (expires_at);
 `;
 
 /** Creates what is missing, holding a lock of the schema's name so that one replica at a time does. */

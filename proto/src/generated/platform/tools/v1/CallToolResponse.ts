@@ -1,6 +1,9 @@
 // Original file: platform/tools/v1/tool_service.proto
 
 
+/**
+ * The first revision's answer (CallTool).
+ */
 export interface CallToolResponse {
   /**
    * The tool's result object as a JSON string (MCP `structuredContent`). When is_error is true it
@@ -17,6 +20,9 @@ export interface CallToolResponse {
   'text'?: (string);
 }
 
+/**
+ * The first revision's answer (CallTool).
+ */
 export interface CallToolResponse__Output {
   /**
    * The tool's result object as a JSON string (MCP `structuredContent`). When is_error is true it

@@ -18,7 +18,8 @@ export interface Tool {
    */
   'description'?: (string);
   /**
-   * JSON Schema (draft 2020-12) of the arguments object, as a JSON string.
+   * JSON Schema (draft 2020-12 unless it names another with `$schema`) of the arguments object, as
+   * a JSON string; the gateway lists it exactly as given.
    */
   'inputSchemaJson'?: (string);
   /**
@@ -56,7 +57,8 @@ export interface Tool__Output {
    */
   'description': (string);
   /**
-   * JSON Schema (draft 2020-12) of the arguments object, as a JSON string.
+   * JSON Schema (draft 2020-12 unless it names another with `$schema`) of the arguments object, as
+   * a JSON string; the gateway lists it exactly as given.
    */
   'inputSchemaJson': (string);
   /**

@@ -2,6 +2,7 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { CallToolEvent as _platform_tools_v1_CallToolEvent, CallToolEvent__Output as _platform_tools_v1_CallToolEvent__Output } from '../../../platform/tools/v1/CallToolEvent.ts';
 import type { CallToolRequest as _platform_tools_v1_CallToolRequest, CallToolRequest__Output as _platform_tools_v1_CallToolRequest__Output } from '../../../platform/tools/v1/CallToolRequest.ts';
 import type { CallToolResponse as _platform_tools_v1_CallToolResponse, CallToolResponse__Output as _platform_tools_v1_CallToolResponse__Output } from '../../../platform/tools/v1/CallToolResponse.ts';
 import type { ListToolsRequest as _platform_tools_v1_ListToolsRequest, ListToolsRequest__Output as _platform_tools_v1_ListToolsRequest__Output } from '../../../platform/tools/v1/ListToolsRequest.ts';
@@ -9,19 +10,38 @@ import type { ListToolsResponse as _platform_tools_v1_ListToolsResponse, ListToo
 
 export interface ToolServiceClient extends grpc.Client {
   /**
-   * Runs one tool on behalf of the person named by the delegated token in the metadata.
+   * The first revision's call: one answer, no events. Served by tool services built before
+   * CallToolStream; the SDK does not serve it.
    */
   CallTool(argument: _platform_tools_v1_CallToolRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   CallTool(argument: _platform_tools_v1_CallToolRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   CallTool(argument: _platform_tools_v1_CallToolRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   CallTool(argument: _platform_tools_v1_CallToolRequest, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * Runs one tool on behalf of the person named by the delegated token in the metadata.
+   * The first revision's call: one answer, no events. Served by tool services built before
+   * CallToolStream; the SDK does not serve it.
    */
   callTool(argument: _platform_tools_v1_CallToolRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   callTool(argument: _platform_tools_v1_CallToolRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   callTool(argument: _platform_tools_v1_CallToolRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
   callTool(argument: _platform_tools_v1_CallToolRequest, callback: grpc.requestCallback<_platform_tools_v1_CallToolResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * Runs one tool on behalf of the person named by the delegated token in the metadata, and streams
+   * what it reports: any number of progress and log events, then exactly one final event (a result,
+   * or the questions the tool needs answered before it can go on). Cancelling the call (the client
+   * gave up) aborts the tool's signal.
+   */
+  CallToolStream(argument: _platform_tools_v1_CallToolRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_platform_tools_v1_CallToolEvent__Output>;
+  CallToolStream(argument: _platform_tools_v1_CallToolRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_platform_tools_v1_CallToolEvent__Output>;
+  /**
+   * Runs one tool on behalf of the person named by the delegated token in the metadata, and streams
+   * what it reports: any number of progress and log events, then exactly one final event (a result,
+   * or the questions the tool needs answered before it can go on). Cancelling the call (the client
+   * gave up) aborts the tool's signal.
+   */
+  callToolStream(argument: _platform_tools_v1_CallToolRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_platform_tools_v1_CallToolEvent__Output>;
+  callToolStream(argument: _platform_tools_v1_CallToolRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_platform_tools_v1_CallToolEvent__Output>;
   
   /**
    * The tools this service offers, with their schemas and required permissions.
@@ -42,9 +62,18 @@ export interface ToolServiceClient extends grpc.Client {
 
 export interface ToolServiceHandlers extends grpc.UntypedServiceImplementation {
   /**
-   * Runs one tool on behalf of the person named by the delegated token in the metadata.
+   * The first revision's call: one answer, no events. Served by tool services built before
+   * CallToolStream; the SDK does not serve it.
    */
   CallTool: grpc.handleUnaryCall<_platform_tools_v1_CallToolRequest__Output, _platform_tools_v1_CallToolResponse>;
+  
+  /**
+   * Runs one tool on behalf of the person named by the delegated token in the metadata, and streams
+   * what it reports: any number of progress and log events, then exactly one final event (a result,
+   * or the questions the tool needs answered before it can go on). Cancelling the call (the client
+   * gave up) aborts the tool's signal.
+   */
+  CallToolStream: grpc.handleServerStreamingCall<_platform_tools_v1_CallToolRequest__Output, _platform_tools_v1_CallToolEvent>;
   
   /**
    * The tools this service offers, with their schemas and required permissions.
@@ -55,5 +84,6 @@ export interface ToolServiceHandlers extends grpc.UntypedServiceImplementation {
 
 export interface ToolServiceDefinition extends grpc.ServiceDefinition {
   CallTool: MethodDefinition<_platform_tools_v1_CallToolRequest, _platform_tools_v1_CallToolResponse, _platform_tools_v1_CallToolRequest__Output, _platform_tools_v1_CallToolResponse__Output>
+  CallToolStream: MethodDefinition<_platform_tools_v1_CallToolRequest, _platform_tools_v1_CallToolEvent, _platform_tools_v1_CallToolRequest__Output, _platform_tools_v1_CallToolEvent__Output>
   ListTools: MethodDefinition<_platform_tools_v1_ListToolsRequest, _platform_tools_v1_ListToolsResponse, _platform_tools_v1_ListToolsRequest__Output, _platform_tools_v1_ListToolsResponse__Output>
 }
