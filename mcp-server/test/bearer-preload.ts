@@ -1,6 +1,7 @@
 // Preloaded (`node --import`) into the conformance suite, which has no option for a bearer token:
 // a global undici dispatcher adds `Authorization: Bearer $MCP_BEARER_TOKEN` to every request to
 // $MCP_BEARER_ORIGIN (Node's fetch and userland undici share the global dispatcher slot).
+import http from 'node:http';
 import { Agent, setGlobalDispatcher, type Dispatcher } from 'undici';
 
 const token = process.env.MCP_BEARER_TOKEN;
@@ -30,4 +31,19 @@ if (token) {
       return dispatch(send, handler);
     }),
   );
+}
+
+// Some scenarios send their requests with node:http itself (to send headers fetch would refuse):
+// the same header on those, to the same origin only.
+if (token && onlyOrigin) {
+  const target = new URL(onlyOrigin);
+  const request = http.request.bind(http);
+  const withToken = (options: http.RequestOptions): http.RequestOptions => {
+    const sameOrigin = options.hostname === target.hostname && String(options.port) === target.port;
+    return sameOrigin ? { ...options, headers: withAuthorization(options.headers as Headers, `Bearer ${token}`) as http.OutgoingHttpHeaders } : options;
+  };
+  http.request = ((options: http.RequestOptions | string | URL, ...rest: unknown[]) =>
+    typeof options === 'object' && !(options instanceof URL)
+      ? (request as (...args: unknown[]) => http.ClientRequest)(withToken(options), ...rest)
+      : (request as (...args: unknown[]) => http.ClientRequest)(options, ...rest)) as typeof http.request;
 }

@@ -24,6 +24,7 @@ async function serve(tls: GrpcTls) {
   const refusals: TlsRefusal[] = [];
   const runner: ToolRunner = {
     listing: [],
+    setTools: () => undefined,
     call: (call) => {
       received.push(...call.authorization);
       return Promise.resolve({ result: { content: [{ text: 'done' }], structuredContentJson: '{}', isError: false } });

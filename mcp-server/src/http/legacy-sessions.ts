@@ -116,10 +116,8 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
     let session: Session | undefined;
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Answers as one JSON body, not an SSE stream per POST: the gateway's tools run remotely and
-      // send nothing before their result (cancellation is a POST of its own in this revision), and
-      // list_changed travels on the session's GET stream.
-      enableJsonResponse: true,
+      // Each POST is answered as an SSE stream: a tool call's progress and log messages, and the
+      // questions it puts to the client (elicitation, sampling), travel on it before its result.
       onsessioninitialized: (id) => {
         session = { id, ownerId, server, transport, lastUsed: clock(), expiresAt: 0, cancelExpiry: () => undefined };
         sessions.set(id, session);

@@ -151,7 +151,11 @@ export function createCallNotifications(options: CallNotificationsOptions): Call
       cancelTimer?.();
       sendHeld();
       if (droppedLogs > 0 && minimum !== undefined && minimum <= (levelRank.get('notice') ?? 0)) {
-        send('notifications/message', { level: 'notice', logger: 'gateway', data: `${droppedLogs} log messages of this tool call were dropped (more than ${notificationLimits.logPerSecond} a second)` });
+        send('notifications/message', {
+          level: 'notice',
+          logger: 'gateway',
+          data: `${droppedLogs} log messages of this tool call were dropped (more than ${notificationLimits.logPerSecond} a second)`,
+        });
       }
       droppedLogs = 0;
       await Promise.all(sending.splice(0));

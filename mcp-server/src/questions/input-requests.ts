@@ -71,7 +71,9 @@ function checkedLink(url: string, policy: QuestionPolicy, where: string): { url:
   if (parsed.username !== '' || parsed.password !== '') throw new UnaskableQuestion(`${where} has a URL with user information`);
   const loopback = isLoopbackHost(parsed.hostname);
   if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && loopback && policy.allowLoopbackHttp)) {
-    throw new UnaskableQuestion(`${where} links to ${parsed.protocol.slice(0, -1)} (only https${policy.allowLoopbackHttp ? ', or http on loopback,' : ''} is allowed)`);
+    throw new UnaskableQuestion(
+      `${where} links to ${parsed.protocol.slice(0, -1)} (only https${policy.allowLoopbackHttp ? ', or http on loopback,' : ''} is allowed)`,
+    );
   }
   return { url: parsed.href, host: parsed.host };
 }
@@ -80,7 +82,8 @@ function checkedLink(url: string, policy: QuestionPolicy, where: string): { url:
 export function questionsOf(inputRequired: InputRequired__Output, policy: QuestionPolicy): AskedQuestions {
   const entries = Object.entries(inputRequired.requests);
   if (entries.length === 0) throw new UnaskableQuestion('the call ended with questions but asked none');
-  if (entries.length > questionLimits.maxQuestions) throw new UnaskableQuestion(`the call asked ${entries.length} questions at once; at most ${questionLimits.maxQuestions} are put`);
+  if (entries.length > questionLimits.maxQuestions)
+    throw new UnaskableQuestion(`the call asked ${entries.length} questions at once; at most ${questionLimits.maxQuestions} are put`);
   const inputRequests: Record<string, InputRequests[string]> = {};
   const asked: Record<string, InputMethod> = {};
   const required: Record<string, Record<string, unknown>> = {};
@@ -95,7 +98,8 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
     if (request.form) {
       const message = shownMessage(request.form.message, where);
       const params = { message, requestedSchema: parsedObject(request.form.requestedSchemaJson, `${where}'s requested schema`) };
-      if (!validates('ElicitRequestFormParams', params)) throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
+      if (!validates('ElicitRequestFormParams', params))
+        throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
       inputRequests[key] = { method: 'elicitation/create', params: params as never };
       asked[key] = 'elicitation/create';
       need('elicitation', 'form');

@@ -44,10 +44,10 @@ export async function openPostgresSpentStates(connectionString: string, options:
   sweep.unref();
   return {
     async spend(nonce, expiresAt) {
-      const inserted = await pool.query(`INSERT INTO ${table} (nonce, expires_at) VALUES ($1, to_timestamp($2::double precision / 1000)) ON CONFLICT DO NOTHING`, [
-        nonce,
-        expiresAt,
-      ]);
+      const inserted = await pool.query(
+        `INSERT INTO ${table} (nonce, expires_at) VALUES ($1, to_timestamp($2::double precision / 1000)) ON CONFLICT DO NOTHING`,
+        [nonce, expiresAt],
+      );
       return inserted.rowCount === 1;
     },
     async close() {

@@ -44,7 +44,13 @@ export interface QuestionRounds {
   /** The input-required result for a call that ended with questions, or a result (or error) saying why they are not put. */
   ask(
     questions: InputRequired__Output,
-    context: { readonly round: Round; readonly binding: StateBinding; readonly tool: RemoteTool; readonly declared: ClientCapabilities | undefined; readonly era: 'modern' | 'legacy' },
+    context: {
+      readonly round: Round;
+      readonly binding: StateBinding;
+      readonly tool: RemoteTool;
+      readonly declared: ClientCapabilities | undefined;
+      readonly era: 'modern' | 'legacy';
+    },
   ): AskedOutcome;
 }
 

@@ -71,7 +71,13 @@ describe('callTool', () => {
 
     expect(answer).toEqual({ ok: true, result: { content: [], structuredContentJson: '{"deviceId":"9007199254740993"}', isError: false } });
     const seen = service.received.at(-1);
-    expect(seen?.request).toEqual({ name: 'echo', argumentsJson: '{"deviceId":"9007199254740993"}', requestId: 'req-echo', client: null, inputResponsesJson: {} });
+    expect(seen?.request).toEqual({
+      name: 'echo',
+      argumentsJson: '{"deviceId":"9007199254740993"}',
+      requestId: 'req-echo',
+      client: null,
+      inputResponsesJson: {},
+    });
     expect(seen?.metadata.authorization).toBe('Bearer delegated-token-1');
     // Nothing else of the caller's: only gRPC's own headers besides the one credential.
     expect(Object.keys(seen?.metadata ?? {}).filter((key) => !key.startsWith('grpc-') && key !== 'user-agent')).toEqual(['authorization']);

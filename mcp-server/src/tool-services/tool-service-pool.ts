@@ -269,7 +269,9 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
       }
       const deadline = Date.now() + deadlineMs;
       const send = async (unary: boolean, retried: boolean): Promise<CallOutcome> => {
-        const answer = unary ? await callUnary(held.client, request, metadata, deadline, signal) : await callStream(held.client, request, metadata, deadline, signal, onEvent);
+        const answer = unary
+          ? await callUnary(held.client, request, metadata, deadline, signal)
+          : await callStream(held.client, request, metadata, deadline, signal, onEvent);
         // A service of the other revision at this address (built before CallToolStream, or upgraded since): once more, the other way.
         if (!answer.ok && answer.code === grpc.status.UNIMPLEMENTED && !('eventsSeen' in answer && answer.eventsSeen) && !retried) {
           held.unary = !unary;

@@ -10,16 +10,7 @@ import type { Caller, CallerCompany } from '../caller.ts';
 import type { FormSpec } from './elicitation-form.ts';
 import { createPlatformApiClient, type PlatformApiClient } from './platform-api-client.ts';
 import { permissionDenied } from './tool-errors.ts';
-import type {
-  ElicitationAnswer,
-  FormQuestion,
-  QuestionOptions,
-  Questions,
-  Root,
-  SamplingAnswer,
-  SamplingRequest,
-  UrlQuestion,
-} from './tool-questions.ts';
+import type { ElicitationAnswer, FormQuestion, QuestionOptions, Questions, Root, SamplingAnswer, SamplingRequest, UrlQuestion } from './tool-questions.ts';
 
 /** MCP's log levels, lowest first. */
 export const clientLogLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -207,7 +198,8 @@ class CallContext implements PlatformMcpCallContext {
   }
 
   progress(progress: number, total?: number, message?: string): void {
-    if (!Number.isFinite(progress) || (total !== undefined && !Number.isFinite(total))) throw new TypeError('progress: progress and total must be finite numbers');
+    if (!Number.isFinite(progress) || (total !== undefined && !Number.isFinite(total)))
+      throw new TypeError('progress: progress and total must be finite numbers');
     if (progress <= this.#lastProgress) return;
     this.#lastProgress = progress;
     if (this.client.progress) this.#options.events?.progress(progress, total, message ?? '');

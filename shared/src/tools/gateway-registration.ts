@@ -47,6 +47,8 @@ export interface RegistrationState {
 export interface GatewayRegistration {
   /** Starts registering in the background; resolves at once. */
   start(): void;
+  /** Registers again now, so the gateway lists the service's tools anew (they changed); the registration it replaces goes with it. */
+  announce(): void;
   /** Stops heartbeats and deregisters (best effort, within the call time limit). */
   stop(): Promise<void>;
   readonly state: RegistrationState;
@@ -95,6 +97,8 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
   const isStopped = () => stopped;
   let running: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  /** The tools changed since the last Register: the next turn registers again instead of a heartbeat. */
+  let announcing = false;
 
   /** One registry call with a fresh app token and a time limit. */
   const unary = async <Response>(
@@ -148,8 +152,10 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
     let lastKind: number | string | undefined;
     while (!isStopped()) {
       try {
-        if (registrationId === undefined) await register();
-        else await heartbeat(registrationId);
+        if (registrationId === undefined || announcing) {
+          announcing = false;
+          await register();
+        } else await heartbeat(registrationId);
         failures = 0;
         lastKind = undefined;
         await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
@@ -185,6 +191,11 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
     start() {
       if (running || stopped) return;
       running = loop();
+    },
+    announce() {
+      if (stopped) return;
+      announcing = true;
+      wake?.();
     },
     async stop() {
       if (stopped) return;

@@ -63,8 +63,13 @@ export interface ServingToolApp {
 
 /** A tool service: tools registered on it, then served. */
 export interface ToolApp {
-  /** Adds tools; a name used twice stops the start with a message naming it. */
+  /**
+   * Adds tools; a name used twice is refused with a message naming it. While serving, the gateway
+   * is told at once and its clients see the new list (MCP `notifications/tools/list_changed`).
+   */
   registerTools(tools: readonly ToolDefinition[]): void;
+  /** Withdraws tools by name while serving (or before); the gateway is told at once. Unknown names are ignored. */
+  removeTools(names: readonly string[]): void;
   readonly tools: readonly ToolDefinition[];
   /** Serves the tools over gRPC with health and reflection, then registers at the gateway. */
   serve(options?: ServeOptions): Promise<ServingToolApp>;
@@ -107,14 +112,23 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
     if (!URL.canParse(url)) throw new TypeError(`createToolApp: platformApiBaseUrls.${name} must be an absolute URL`);
   const tools: ToolDefinition[] = [];
   let serving = false;
+  /** Tells the running service and the gateway of a changed list; nothing before serve(). */
+  let changed = () => undefined as void;
 
   return {
     registerTools(added) {
-      if (serving) throw new TypeError('registerTools: the app is already serving; register every tool before serve()');
-      for (const tool of added) {
-        if (tools.some((known) => known.name === tool.name)) throw new ToolDefinitionError(`tool "${tool.name}": name is used by another tool of this service`);
-        tools.push(tool);
+      for (const [index, tool] of added.entries()) {
+        if ([...tools, ...added.slice(0, index)].some((known) => known.name === tool.name)) {
+          throw new ToolDefinitionError(`tool "${tool.name}": name is used by another tool of this service`);
+        }
       }
+      tools.push(...added);
+      changed();
+    },
+    removeTools(names) {
+      const before = tools.length;
+      tools.splice(0, tools.length, ...tools.filter((tool) => !names.includes(tool.name)));
+      if (tools.length !== before) changed();
     },
     get tools() {
       return [...tools];
@@ -137,7 +151,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         },
       });
       const runner = createToolRunner({
-        tools,
+        tools: [...tools],
         checkCaller,
         logger,
         apiBaseUrl: settings.apiBaseUrl,
@@ -177,6 +191,10 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
               ...options.registration,
             });
       registration?.start();
+      changed = () => {
+        runner.setTools([...tools]);
+        registration?.announce();
+      };
       const { metrics: metricsSettings } = options;
       let metricsListener: MetricsListener | undefined;
       if (metricsSettings?.port !== undefined && metricsSettings.access !== undefined) {

@@ -78,7 +78,12 @@ const annotations = z
   })
   .partial();
 const uri = z.string().min(1).max(8192).refine(URL.canParse, 'must be an absolute URI');
-const media = z.strictObject({ type: z.enum(['image', 'audio']), data: bytes, mimeType: z.string().regex(mimeType, 'must be a MIME type'), annotations: annotations.optional() });
+const media = z.strictObject({
+  type: z.enum(['image', 'audio']),
+  data: bytes,
+  mimeType: z.string().regex(mimeType, 'must be a MIME type'),
+  annotations: annotations.optional(),
+});
 const contentSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string(), annotations: annotations.optional() }),
   media,
@@ -107,7 +112,8 @@ const resultSchema = z.strictObject({
   isError: z.boolean().optional(),
 });
 
-const toBytes = (value: Bytes): Buffer => (typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+const toBytes = (value: Bytes): Buffer =>
+  typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
 function annotationsOf(given: ContentAnnotations | undefined): ContentBlock['annotations'] {
   if (given === undefined) return undefined;

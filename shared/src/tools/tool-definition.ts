@@ -27,8 +27,7 @@ export type ArgsOf<Input extends ToolSchema> = Input extends z.ZodObject ? z.out
  * one (the structured content); or, for content blocks (images, resources, text), a `toolResult`.
  */
 export type ResultOf<Output extends ToolSchema | undefined> =
-  | (Output extends z.ZodObject ? z.input<Output> : Output extends JsonSchemaInput<infer T> ? T : ToolResult)
-  | ToolResultValue;
+  (Output extends z.ZodObject ? z.input<Output> : Output extends JsonSchemaInput<infer T> ? T : ToolResult) | ToolResultValue;
 
 /** The outcome of checking a value against a tool's schema: the parsed value, or what is wrong, field by field. */
 export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problems: readonly string[] };

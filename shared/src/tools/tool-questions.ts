@@ -5,17 +5,17 @@
 // first run's promise never settles (the runner answers with the questions and stops the run), and
 // the next run finds the answer under the question's key. A question's key is the tool's own, or
 // made from its order in the run and its content, so a changed question is never given the answer to
-// another. Each answer is checked against its question; one that does not fit is asked again.
+// another. Each answer is checked against its question; one that does not fit fails the call with a
+// ToolError saying why (a client that answers beside the question would only answer beside it again).
 import { createHash } from 'node:crypto';
 import type { InputRequest } from '@platform/proto';
 import { z } from 'zod';
 import { checkedForm, type FormSpec, type FormValue } from './elicitation-form.ts';
+import { ToolError } from './tool-errors.ts';
 
 /** What the person did with a form: accepted it (with the content), declined, or dismissed it. */
 export type ElicitationAnswer<T = Record<string, FormValue>> =
-  | { readonly action: 'accept'; readonly content: T }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
+  { readonly action: 'accept'; readonly content: T } | { readonly action: 'decline' } | { readonly action: 'cancel' };
 
 /** A form to put to the person. */
 export interface FormQuestion<Form extends FormSpec = FormSpec> {
@@ -105,8 +105,6 @@ export interface QuestionsOptions {
   readonly answers: ReadonlyMap<string, string>;
   /** Told once, when the run asks its first question without an answer. */
   readonly onAsked: () => void;
-  /** Told of an answer that did not fit its question (it is asked again). */
-  readonly onUnfit: (key: string, problem: string) => void;
 }
 
 /** The questions of one run, answered from `answers`. */
@@ -132,9 +130,11 @@ export function createQuestions(options: QuestionsOptions): Questions {
       } catch {
         parsed = undefined;
       }
-      const read_ = parsed === undefined ? 'is not JSON' : read(parsed);
-      if (typeof read_ !== 'string') return Promise.resolve(read_);
-      options.onUnfit(key, read_);
+      const answer = parsed === undefined ? 'is not JSON' : read(parsed);
+      if (typeof answer !== 'string') return Promise.resolve(answer);
+      return Promise.reject(
+        new ToolError('UNFIT_ANSWER', `The client's answer to the question ${key} does not fit it: ${answer.slice(0, 300)}.`, { details: { question: key } }),
+      );
     }
     pending.set(key, request);
     if (pending.size === 1) options.onAsked();
@@ -157,14 +157,16 @@ export function createQuestions(options: QuestionsOptions): Questions {
     },
     elicitUrl(question, questionOptions = {}) {
       if (typeof question.message !== 'string' || question.message.trim() === '') throw new TypeError('elicitUrl: message must say why the page is opened');
-      if (!URL.canParse(question.url) || !/^https?:$/.test(new URL(question.url).protocol)) throw new TypeError('elicitUrl: url must be an absolute http or https URL');
+      if (!URL.canParse(question.url) || !/^https?:$/.test(new URL(question.url).protocol))
+        throw new TypeError('elicitUrl: url must be an absolute http or https URL');
       return ask('elicit-url', { url: { message: question.message, url: question.url } }, questionOptions.key, (answer) => {
         const result = elicitResult.safeParse(answer);
         return result.success ? { action: result.data.action } : 'is not an elicitation result';
       });
     },
     sample(samplingRequest, questionOptions = {}) {
-      if (!Array.isArray(samplingRequest.messages) || samplingRequest.messages.length === 0) throw new TypeError('sample: messages must hold at least one message');
+      if (!Array.isArray(samplingRequest.messages) || samplingRequest.messages.length === 0)
+        throw new TypeError('sample: messages must hold at least one message');
       if (!Number.isInteger(samplingRequest.maxTokens) || samplingRequest.maxTokens < 1) throw new TypeError('sample: maxTokens must be a positive integer');
       return ask<SamplingAnswer>('sample', { samplingParamsJson: JSON.stringify(samplingRequest) }, questionOptions.key, (answer) => {
         const result = samplingResult.safeParse(answer);

@@ -38,10 +38,7 @@ export interface ToolCall {
 }
 
 /** How a call ended: a result (a tool error among them), the questions it waits on, or a refusal status. */
-export type ToolCallOutcome =
-  | { readonly result: ToolResultMessage }
-  | { readonly inputRequired: InputRequired }
-  | { readonly refusal: ToolCallError };
+export type ToolCallOutcome = { readonly result: ToolResultMessage } | { readonly inputRequired: InputRequired } | { readonly refusal: ToolCallError };
 
 /** The tools, the caller check and the platform clients a runner uses. */
 export interface ToolRunnerOptions {
@@ -62,6 +59,8 @@ export interface ToolRunnerOptions {
 export interface ToolRunner {
   /** The tools as ListTools answers them, in the order they were registered. */
   readonly listing: readonly Tool[];
+  /** Serves these tools from now on: a call already running keeps its tool. */
+  setTools(tools: readonly ToolDefinition[]): void;
   /** The call's outcome: a result (a tool error among them), its questions, or a refusal with its gRPC status; `events` hears its progress and log messages. */
   call(call: ToolCall, events?: CallEvents): Promise<ToolCallOutcome>;
 }
@@ -151,18 +150,19 @@ function clientOf(abilities: ClientAbilities__Output | null | undefined): CallCl
 export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
   const { checkCaller, logger, apiBaseUrl, platformApiBaseUrls, httpTimeoutMs, fetch } = options;
   // Each tool with its handler's span, whose name and attributes are made once, not on every call.
-  const byName = new Map(
-    options.tools.map((tool) => [
-      tool.name,
-      {
-        tool,
-        spanName: `execute_tool ${tool.name}`,
-        spanOptions: { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
-      },
-    ]),
-  );
-
-  const listing = Object.freeze(options.tools.map(toolMessage));
+  const indexed = (tools: readonly ToolDefinition[]) =>
+    new Map(
+      tools.map((tool) => [
+        tool.name,
+        {
+          tool,
+          spanName: `execute_tool ${tool.name}`,
+          spanOptions: { kind: SpanKind.INTERNAL, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name } },
+        },
+      ]),
+    );
+  let byName = indexed(options.tools);
+  let listing = Object.freeze(options.tools.map(toolMessage));
 
   const call = (request: ToolCall, events?: CallEvents): Promise<ToolCallOutcome> =>
     inSpan(toolCallSpanName, toolCallAttributes(request.traceContext), (span) => run(request, events, span));
@@ -195,9 +195,6 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const questions = createQuestions({
         answers: new Map(Object.entries(request.inputResponses ?? {})),
         onAsked: () => asked?.(),
-        onUnfit: (key, problem) => {
-          logger.info({ requestId, tool: tool.name, question: key, problem }, 'an answer did not fit its question; it is asked again');
-        },
       });
       const ctx = createCallContext({
         client: clientOf(request.client),
@@ -264,7 +261,16 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
     }
   };
 
-  return { listing, call };
+  return {
+    get listing() {
+      return listing;
+    },
+    setTools(tools) {
+      byName = indexed(tools);
+      listing = Object.freeze(tools.map(toolMessage));
+    },
+    call,
+  };
 }
 
 const askedMark = Symbol('asked');
