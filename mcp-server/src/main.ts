@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/tool-sdk';
 import { createMcpGateway } from './mcp-gateway.ts';
+import { openPostgresSpentStates } from './questions/index.ts';
 import { createTokenSeal, openPostgresRegistrationStore } from './registry/index.ts';
 import { loadMcpServerSettings } from './settings.ts';
 import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/tool-sdk/observability';
@@ -21,7 +22,12 @@ const registrationStore =
     : await exitOnStartupFailure(service, () =>
         openPostgresRegistrationStore(databaseUrl, { logger: logger.child({ part: 'registry' }), tokenSeal: createTokenSeal(settings.clientSecret) }),
       );
-const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }) });
+// And the request states answered at any replica, so that none is answered twice anywhere.
+const spentStates =
+  databaseUrl === undefined
+    ? undefined
+    : await exitOnStartupFailure(service, () => openPostgresSpentStates(databaseUrl, { logger: logger.child({ part: 'questions' }) }));
+const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }), ...(spentStates && { spentStates }) });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
 // GET /metrics beside the MCP endpoint, only when MCP_METRICS_TOKEN (or MCP_METRICS_PUBLIC=true) says who may read it.
