@@ -6,6 +6,7 @@ import { appToken, devSecrets, type RunningPlatform } from '@platform/dev-platfo
 import {
   loadRegistryProto,
   loadToolsProto,
+  type CallToolEvent,
   type CallToolRequest__Output,
   type CallToolResponse,
   type Tool,
@@ -226,11 +227,16 @@ export interface RawToolService {
 
 /**
  * A ToolService without the SDK, that answers whatever it is told: `tools` to ListTools, and
- * `answer`'s response (or status) to CallTool. A hostile or broken service, for the gateway's tests.
+ * `answer`'s response (or status) to CallTool; with `stream`, CallToolStream too, writing the events
+ * it gives (then the status it gives, if any). A hostile or broken service, for the gateway's tests.
  */
 export async function startRawToolService(options: {
   readonly tools: readonly Tool[];
   readonly answer?: (request: CallToolRequest__Output) => CallToolResponse | { readonly code: grpc.status; readonly details?: string };
+  readonly stream?: (request: CallToolRequest__Output) => {
+    readonly events: Iterable<CallToolEvent>;
+    readonly status?: { code: grpc.status; details: string };
+  };
 }): Promise<RawToolService> {
   const calls: { request: CallToolRequest__Output; authorization: string }[] = [];
   const server = new grpc.Server({ 'grpc.max_send_message_length': 64 * 1024 * 1024 });
@@ -244,6 +250,15 @@ export async function startRawToolService(options: {
       if ('code' in answer) callback({ code: answer.code, details: answer.details ?? '' });
       else callback(null, answer);
     },
+    ...(options.stream && {
+      CallToolStream: (call: grpc.ServerWritableStream<CallToolRequest__Output, CallToolEvent>) => {
+        calls.push({ request: call.request, authorization: String(call.metadata.get('authorization')[0] ?? '') });
+        const { events, status } = options.stream?.(call.request) ?? { events: [] };
+        for (const event of events) call.write(event);
+        if (status) call.emit('error', status);
+        else call.end();
+      },
+    }),
   });
   const address = await bindOnLoopback(server, grpc.ServerCredentials.createInsecure());
   return {

@@ -22,10 +22,14 @@ function checkedMimeType(value: string, where: string): string {
   return value;
 }
 
+/** Schemes that run code or smuggle content where a client renders a link. */
+const scriptingSchemes = new Set(['javascript:', 'vbscript:', 'data:', 'blob:']);
+
 function checkedUri(value: string, where: string): string {
   if (value === '' || value.length > 8192 || hasUnshowable(value) || /\s/.test(value) || !URL.canParse(value)) {
     throw new UnshowableBlock(`${where} has no valid URI`);
   }
+  if (scriptingSchemes.has(new URL(value).protocol)) throw new UnshowableBlock(`${where} has a ${new URL(value).protocol.slice(0, -1)}: URI`);
   return value;
 }
 
