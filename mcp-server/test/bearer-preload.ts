@@ -40,10 +40,14 @@ if (token && onlyOrigin) {
   const request = http.request.bind(http);
   const withToken = (options: http.RequestOptions): http.RequestOptions => {
     const sameOrigin = options.hostname === target.hostname && String(options.port) === target.port;
-    return sameOrigin ? { ...options, headers: withAuthorization(options.headers as Headers, `Bearer ${token}`) as http.OutgoingHttpHeaders } : options;
+    const given: unknown = options.headers;
+    if (!sameOrigin || Array.isArray(given)) return options;
+    const headers = { ...(given as http.OutgoingHttpHeaders | undefined) };
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) headers.authorization = `Bearer ${token}`;
+    return { ...options, headers };
   };
-  http.request = ((options: http.RequestOptions | string | URL, ...rest: unknown[]) =>
-    typeof options === 'object' && !(options instanceof URL)
-      ? (request as (...args: unknown[]) => http.ClientRequest)(withToken(options), ...rest)
-      : (request as (...args: unknown[]) => http.ClientRequest)(options, ...rest)) as typeof http.request;
+  const send = request as (...args: unknown[]) => http.ClientRequest;
+  const patched = (options: http.RequestOptions | string | URL, ...rest: unknown[]) =>
+    typeof options === 'object' && !(options instanceof URL) ? send(withToken(options), ...rest) : send(options, ...rest);
+  http.request = patched as typeof http.request;
 }

@@ -70,7 +70,11 @@ describe("the gateway's tool-service pool over TLS", () => {
   it('does not call a tool service whose certificate is not for its address, and the MCP result says why in words', async () => {
     const received: (readonly string[])[] = [];
     const server = await startToolServer(
-      { listing: [], call: (call) => (received.push(call.authorization), Promise.resolve({ answer: { resultJson: '{}', isError: false, text: '' } })) },
+      {
+        listing: [],
+        setTools: () => undefined,
+        call: (call) => (received.push(call.authorization), Promise.resolve({ result: { content: [], structuredContentJson: '{}', isError: false } })),
+      },
       '127.0.0.1:0',
       {},
       { tls: createGrpcTls({ caFile: pki.caFile, ...pki.wrongHost, requireClientCert: false, reloadMs: 60_000 }) },
@@ -81,6 +85,7 @@ describe("the gateway's tool-service pool over TLS", () => {
     try {
       const answer = await pool.callTool(server.address, { name: 'echo', argumentsJson: '{}', requestId: '1' }, 'a-delegated-token', { deadlineMs: 10_000 });
       expect(answer).toMatchObject({ ok: false, code: grpc.status.UNAVAILABLE, tlsRefusal: "the peer's certificate is not for the host dialled" });
+      if (answer.ok) throw new Error('the call went through');
       const shown = toolResult(answer, {
         exposedName: 'echo',
         name: 'echo',

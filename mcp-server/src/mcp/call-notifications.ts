@@ -3,13 +3,16 @@
 // second, the newest kept when more come), log messages as `notifications/message` (only at the
 // level the client asked for or above; a bounded rate, with one line saying how many were dropped).
 // Every text is cleaned to show and bounded. Whatever was held back is sent before the result.
-import type { LoggingLevel, ProgressToken } from '@modelcontextprotocol/server';
+import type { ProgressToken } from '@modelcontextprotocol/server';
 import { clip, nestsDeeperThan, systemClock, systemTimers, type Clock, type Timers } from '@platform/tool-sdk';
 import type { ToolCallEvent } from '../tool-services/index.ts';
 import { shownJson, shownText } from '../tool-results/shown-text.ts';
 
 /** MCP's log levels, lowest first. */
-export const loggingLevels: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+export const loggingLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+/** One of MCP's log levels. */
+export type LoggingLevel = (typeof loggingLevels)[number];
 
 /** Rates and sizes: far above what a person reads, far below what floods a client. */
 export const notificationLimits = Object.freeze({
@@ -60,7 +63,7 @@ function bucket(burst: number, perSecond: number, clock: Clock) {
   };
 }
 
-const levelRank = new Map(loggingLevels.map((level, index) => [level, index]));
+const levelRank = new Map<string, number>(loggingLevels.map((level, index) => [level, index]));
 
 /** The MCP level of a wire level (`LOG_LEVEL_WARNING`), or undefined. */
 function levelOf(wire: string): LoggingLevel | undefined {
@@ -145,7 +148,7 @@ export function createCallNotifications(options: CallNotificationsOptions): Call
   return {
     onEvent(event) {
       if ('progress' in event) onProgress(event.progress.progress, event.progress.total, event.progress.message);
-      else onLog(String(event.log.level), event.log.dataJson, event.log.logger);
+      else onLog(event.log.level, event.log.dataJson, event.log.logger);
     },
     async flush() {
       cancelTimer?.();

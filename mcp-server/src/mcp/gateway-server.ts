@@ -15,7 +15,6 @@ import {
   ProtocolErrorCode,
   type CallToolRequest,
   type ClientCapabilities,
-  type LoggingLevel,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ClientAbilities } from '@platform/proto';
@@ -25,7 +24,7 @@ import type { QuestionRounds } from '../questions/index.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import { inMcpSpan, lookUp } from '../observability/gateway-tracing.ts';
 import { requestContextOf } from '../observability/mcp-request-telemetry.ts';
-import { createCallNotifications, loggingLevels } from './call-notifications.ts';
+import { createCallNotifications, loggingLevels, type LoggingLevel } from './call-notifications.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
 const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
@@ -58,7 +57,7 @@ class GatewayMcpServer extends McpServer {
   }
 
   override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
-    return this.#catalog().byName(name)?.inputSchema as Record<string, unknown> | undefined;
+    return this.#catalog().byName(name)?.inputSchema;
   }
 }
 
@@ -123,11 +122,16 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     if ('content' in round) return round;
 
     const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
-    const declared = era === 'modern' ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) : server.getClientCapabilities();
+    const declared =
+      era === 'modern'
+        ? (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+        : // The initialize-scoped capabilities are what a 2025-11-25 session declared; the deprecation steers 2026-07-28 requests to their envelope, as above.
+          // eslint-disable-next-line @typescript-eslint/no-deprecated
+          server.getClientCapabilities();
     const envelopeLevel = envelope?.[LOG_LEVEL_META_KEY];
     const logLevel = era === 'modern' ? (isLoggingLevel(envelopeLevel) ? envelopeLevel : undefined) : sessionLogLevel;
     const progressToken = request.params._meta?.progressToken;
-    const notifications = createCallNotifications({ notify: (notification) => ctx.mcpReq.notify(notification as never), progressToken, logLevel });
+    const notifications = createCallNotifications({ notify: (notification) => ctx.mcpReq.notify(notification), progressToken, logLevel });
     const outcome = await gateway.call(tool, args, {
       ...caller,
       client: abilitiesOf(progressToken, logLevel, declared),

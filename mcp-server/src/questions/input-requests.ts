@@ -90,7 +90,7 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
   const described: string[] = [];
   const need = (capability: string, member?: string) => {
     required[capability] ??= {};
-    if (member !== undefined) (required[capability] as Record<string, unknown>)[member] = {};
+    if (member !== undefined) required[capability][member] = {};
   };
   for (const [key, request] of entries) {
     if (!keyPattern.test(key)) throw new UnaskableQuestion(`a question's key is not 1 to 64 of letters, digits, "_", "." or "-"`);
@@ -126,7 +126,7 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
       described.push("the client's roots");
     } else throw new UnaskableQuestion(`${where} is of no kind MCP knows`);
   }
-  return { inputRequests, asked, required: required as ClientCapabilities, described };
+  return { inputRequests, asked, required, described };
 }
 
 /** The capabilities of `required` that `declared` lacks, in MCP's shape; undefined when none (a bare `elicitation: {}` is form). */
@@ -143,7 +143,7 @@ export function missingCapabilities(required: ClientCapabilities, declared: Clie
     const lacking = Object.keys(members).filter((member) => declaredMembers[member] === undefined && !(bareElicitation && member === 'form'));
     if (lacking.length > 0) missing[capability] = Object.fromEntries(lacking.map((member) => [member, {}]));
   }
-  return Object.keys(missing).length > 0 ? (missing as ClientCapabilities) : undefined;
+  return Object.keys(missing).length > 0 ? missing : undefined;
 }
 
 const resultSchemaOf: Readonly<Record<InputMethod, readonly (keyof typeof specTypeSchemas)[]>> = {

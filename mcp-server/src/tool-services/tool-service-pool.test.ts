@@ -16,7 +16,8 @@ interface Received {
 async function startFakeToolService() {
   const received: Received[] = [];
   const cancelled: string[] = [];
-  const handlers: ToolServiceHandlers = {
+  // A service of the first revision: CallTool only (grpc-js answers CallToolStream UNIMPLEMENTED).
+  const handlers: Pick<ToolServiceHandlers, 'ListTools' | 'CallTool'> = {
     ListTools: (_call, callback) => {
       callback(null, {
         tools: [{ name: 'echo', title: 'Echo', description: 'Echoes.', inputSchemaJson: '{"type":"object"}' }],

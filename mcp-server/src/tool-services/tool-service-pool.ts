@@ -273,7 +273,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
           ? await callUnary(held.client, request, metadata, deadline, signal)
           : await callStream(held.client, request, metadata, deadline, signal, onEvent);
         // A service of the other revision at this address (built before CallToolStream, or upgraded since): once more, the other way.
-        if (!answer.ok && answer.code === grpc.status.UNIMPLEMENTED && !('eventsSeen' in answer && answer.eventsSeen) && !retried) {
+        if (!answer.ok && answer.code === (grpc.status.UNIMPLEMENTED as number) && !('eventsSeen' in answer && answer.eventsSeen) && !retried) {
           held.unary = !unary;
           return send(!unary, true);
         }

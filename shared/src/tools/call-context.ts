@@ -210,7 +210,7 @@ class CallContext implements PlatformMcpCallContext {
     const rank = severity.get(level);
     if (rank === undefined) throw new TypeError(`log: level must be one of ${clientLogLevels.join(', ')}`);
     if (wanted === undefined || rank < (severity.get(wanted) ?? 0)) return;
-    const dataJson = JSON.stringify(data);
+    const dataJson = JSON.stringify(data) as string | undefined;
     if (dataJson === undefined) throw new TypeError('log: data must be a JSON value');
     this.#options.events?.log(level, dataJson, logger ?? '');
   }

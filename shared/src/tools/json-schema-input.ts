@@ -65,7 +65,7 @@ function problemOf(error: ErrorObject): string {
  * ```
  */
 export function jsonSchema<T = Record<string, unknown>>(schema: Record<string, unknown>): JsonSchemaInput<T> {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) throw new TypeError('jsonSchema: the schema must be a JSON object');
+  if ((schema as unknown) === null || typeof schema !== 'object' || Array.isArray(schema)) throw new TypeError('jsonSchema: the schema must be a JSON object');
   const published = structuredClone(schema);
   let validate: ValidateFunction;
   try {

@@ -113,7 +113,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
   const tools: ToolDefinition[] = [];
   let serving = false;
   /** Tells the running service and the gateway of a changed list; nothing before serve(). */
-  let changed = () => undefined as void;
+  let changed: () => void = () => undefined;
 
   return {
     registerTools(added) {
@@ -135,6 +135,7 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
     },
     async serve(serveOptions = {}) {
       if (tools.length === 0) throw new TypeError('serve: register at least one tool first');
+      if (serving) throw new TypeError('serve: the app is already serving');
       serving = true;
       routeGrpcLogs(logger);
       const metrics = createToolServiceMetrics(settings.serviceName);

@@ -77,7 +77,11 @@ const annotations = z
     lastModified: z.iso.datetime({ offset: true }),
   })
   .partial();
-const uri = z.string().min(1).max(8192).refine(URL.canParse, 'must be an absolute URI');
+const uri = z
+  .string()
+  .min(1)
+  .max(8192)
+  .refine((value) => URL.canParse(value), 'must be an absolute URI');
 const media = z.strictObject({
   type: z.enum(['image', 'audio']),
   data: bytes,

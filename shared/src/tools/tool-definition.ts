@@ -117,7 +117,7 @@ function singleTyped(node: unknown): unknown {
 
 function jsonSchemaOf(name: string, field: string, schema: ToolSchema, io: 'input' | 'output'): Record<string, unknown> {
   let jsonSchema: Record<string, unknown>;
-  if (!(schema instanceof z.ZodObject)) jsonSchema = schema.jsonSchema as Record<string, unknown>;
+  if (!(schema instanceof z.ZodObject)) jsonSchema = schema.jsonSchema;
   else {
     try {
       jsonSchema = singleTyped(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw' })) as Record<string, unknown>;
@@ -184,6 +184,6 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
     checksAtCompanyArgument: takesCompanyId(name, inputJsonSchema),
     checkInput: checkerOf(inputSchema),
     checkOutput: outputSchema ? checkerOf(outputSchema) : (value: unknown): SchemaCheck => ({ ok: true, value }),
-    handler: handler as ToolDefinition['handler'],
+    handler,
   });
 }

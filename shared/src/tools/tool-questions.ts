@@ -170,7 +170,7 @@ export function createQuestions(options: QuestionsOptions): Questions {
       if (!Number.isInteger(samplingRequest.maxTokens) || samplingRequest.maxTokens < 1) throw new TypeError('sample: maxTokens must be a positive integer');
       return ask<SamplingAnswer>('sample', { samplingParamsJson: JSON.stringify(samplingRequest) }, questionOptions.key, (answer) => {
         const result = samplingResult.safeParse(answer);
-        return result.success ? (result.data as SamplingAnswer) : 'is not a sampling result';
+        return result.success ? result.data : 'is not a sampling result';
       });
     },
     listRoots(questionOptions = {}) {

@@ -190,7 +190,11 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       // first, so questions asked together (Promise.all) go out together.
       let asked: (() => void) | undefined;
       const waiting = new Promise<typeof askedMark>((resolve) => {
-        asked = () => setImmediate(() => resolve(askedMark));
+        asked = () => {
+          setImmediate(() => {
+            resolve(askedMark);
+          });
+        };
       });
       const questions = createQuestions({
         answers: new Map(Object.entries(request.inputResponses ?? {})),
