@@ -49,5 +49,5 @@ if (token && onlyOrigin) {
   const send = request as (...args: unknown[]) => http.ClientRequest;
   const patched = (options: http.RequestOptions | string | URL, ...rest: unknown[]) =>
     typeof options === 'object' && !(options instanceof URL) ? send(withToken(options), ...rest) : send(options, ...rest);
-  http.request = patched as typeof http.request;
+  http.request = patched;
 }
