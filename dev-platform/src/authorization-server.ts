@@ -7,6 +7,7 @@ import type { Clock } from '@platform/tool-sdk';
 import type { AccessTokenClaims } from './credential-check.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createProviderStore } from './provider-store.ts';
+import { createRegistrationGuard } from './registration-guard.ts';
 import { createRegistrationRate } from './registration-rate.ts';
 import { redirectUriProblem } from './redirect-uri-rules.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -31,6 +32,9 @@ export interface AuthorizationServerOptions {
   /** What the client store's idleness and the registration rate are judged by; default the system's. */
   readonly clock?: Clock;
 }
+
+/** How long a grant lives: a client that got one is in use at least this long. */
+const grantTtlSeconds = 8 * 3600;
 
 export interface AuthorizationServer {
   readonly provider: Provider;
@@ -128,7 +132,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       ClientCredentials: () => settings.clientCredentialsTtlSeconds,
       Interaction: 600,
       Session: 8 * 3600,
-      Grant: 8 * 3600,
+      Grant: grantTtlSeconds,
       AuthorizationCode: 60,
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -147,40 +151,17 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   };
 
   const provider = new Provider(settings.issuer, configuration);
-  // Browser-based MCP clients (the MCP Inspector) register from a page: /reg has no CORS of its own.
-  provider.use(async (ctx, next) => {
-    if (ctx.path === '/reg') {
-      ctx.set('access-control-allow-origin', ctx.get('origin') || '*');
-      ctx.vary('origin');
-      if (ctx.method === 'OPTIONS') {
-        ctx.set('access-control-allow-methods', 'POST');
-        ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'content-type');
-        ctx.status = 204;
-        return;
-      }
-      if (ctx.method === 'POST') {
-        // Registration is open to anyone: each source may register so many a minute, and a full
-        // store takes a new client only in place of one unused for long, never one in use.
-        const waitSeconds = registrationRate(ctx.ip);
-        if (waitSeconds !== undefined) {
-          ctx.status = 429;
-          ctx.set('retry-after', String(waitSeconds));
-          ctx.body = { error: 'temporarily_unavailable', error_description: `Too many registrations from this address; try again in ${waitSeconds} s.` };
-          return;
-        }
-        if (!store.roomForClient()) {
-          ctx.status = 503;
-          ctx.set('retry-after', '3600');
-          ctx.body = {
-            error: 'temporarily_unavailable',
-            error_description: 'The platform holds as many registered clients as it keeps, all in use; try again later.',
-          };
-          return;
-        }
-      }
-    }
-    await next();
-  });
+  provider.use(createRegistrationGuard({ rate: registrationRate, roomForClient: () => store.roomForClient() }));
+  // Only a sign-in or a token is use of a registered client: a full store never drops a client
+  // used within PLATFORM_CLIENT_EVICT_UNUSED_SECONDS, nor while its grant or last token lives.
+  const heldForMs = Math.max(grantTtlSeconds, settings.accessTokenTtlSeconds) * 1000;
+  const now = options.clock ?? Date.now;
+  const used = (ctx: KoaContextWithOIDC) => {
+    const clientId = ctx.oidc.client?.clientId;
+    if (clientId !== undefined) store.markClientUsed(clientId, now() + heldForMs);
+  };
+  provider.on('authorization.success', used);
+  provider.on('grant.success', used);
   registerTokenExchange(provider, {
     world,
     platformAudience,

@@ -29,10 +29,11 @@ export interface DevPlatformSettings {
   readonly seedPath: string;
   /** Where clients registered by dynamic client registration are kept across restarts; none keeps them in memory. */
   readonly clientsFile: string | undefined;
-  /** Registered clients kept at most; a full store takes a new one only in place of one unused for clientEvictUnusedSeconds. */
+  /** Registered clients kept at most; a full store takes a new one in place of the one unused for longest. */
   readonly maxClients: number;
+  /** How long a registered client that signed someone in or got a token is in use: never dropped to make room. */
   readonly clientEvictUnusedSeconds: number;
-  /** Dynamic client registrations one source address may make per minute. */
+  /** Dynamic client registrations one source network (all of loopback, an IPv4 /24, an IPv6 /64) may make per minute. */
   readonly registrationsPerMinute: number;
   readonly tokenExchangeEnabled: boolean;
   /** Resources a person's token may be issued for besides the platform API (the MCP server). */
