@@ -1,9 +1,12 @@
 // The OAuth 2.1 / OpenID authorization server, on oidc-provider: discovery (also at the RFC 8414
-// path), JWKS, authorization code with PKCE S256, dynamic client registration for MCP clients,
-// client_credentials with scope `api` for apps, RFC 8693 token exchange. Every access token is a
-// signed JWT (`typ: at+jwt`) bound to a resource; no refresh token is ever issued.
+// path), JWKS, authorization code with PKCE S256, MCP clients identified by a client ID metadata
+// document or, deprecated, by dynamic client registration, client_credentials with scope `api` for
+// apps, RFC 8693 token exchange. Every access token is a signed JWT (`typ: at+jwt`) bound to a
+// resource; no refresh token is ever issued.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { Clock } from '@platform/tool-sdk';
+import { ClientDocumentError } from './client-document-error.ts';
+import { createClientDocuments, type ClientDocuments } from './client-documents.ts';
 import type { AccessTokenClaims } from './credential-check.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createProviderStore } from './provider-store.ts';
@@ -29,8 +32,10 @@ export interface AuthorizationServerOptions {
   readonly keys: SigningKeys;
   readonly cookieKeys: readonly string[];
   readonly verify: (token: string) => Promise<AccessTokenClaims | null>;
-  /** What the client store's idleness and the registration rate are judged by; default the system's. */
+  /** What the client store's idleness, the registration rate and documents' lifetimes are judged by; default the system's. */
   readonly clock?: Clock;
+  /** Certificates trusted for client ID metadata documents besides the system's (a test's own CA). */
+  readonly clientDocumentCa?: string | undefined;
 }
 
 /** How long a grant lives: a client that got one is in use at least this long. */
@@ -41,6 +46,8 @@ export interface AuthorizationServer {
   /** The resources a token may be issued for: the platform API first, then the MCP server(s). */
   readonly resources: readonly string[];
   resourceServerInfo(resource: string): ResourceServer;
+  /** Clients identified by a client ID metadata document. */
+  readonly clientDocuments: ClientDocuments;
 }
 
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
@@ -67,10 +74,26 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     redirect_uris: [],
   });
 
+  const clientDocuments = createClientDocuments({
+    allowLoopback: settings.allowLoopbackClientIds,
+    ...(options.clock && { clock: options.clock }),
+    ca: options.clientDocumentCa,
+  });
   const store = createProviderStore({
     clientsFile: settings.clientsFile,
     maxClients: settings.maxClients,
     evictUnusedAfterMs: settings.clientEvictUnusedSeconds * 1000,
+    // A client_id that is a URL is its document's, never a registration's: answered from the
+    // document, or refused saying what is wrong with it (invalid_client, never a server error).
+    resolveClient: async (id) => {
+      if (!clientDocuments.handles(id)) return undefined;
+      try {
+        return await clientDocuments.resolve(id);
+      } catch (error) {
+        if (error instanceof ClientDocumentError) throw new errors.InvalidClient(`client_id metadata document: ${error.message}`);
+        throw error;
+      }
+    },
     ...(options.clock && { clock: options.clock }),
   });
   const registrationRate = createRegistrationRate(settings.registrationsPerMinute, options.clock);
@@ -89,6 +112,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         }
       },
     },
+    // MCP clients find here that they may identify themselves by a document (2026-07-28).
+    discovery: { client_id_metadata_document_supported: true },
     jwks: keys.privateJwks,
     cookies: { keys: [...options.cookieKeys] },
     clients: [
@@ -145,7 +170,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       ctx.type = 'html';
       // An unknown client at sign-in is most often an MCP client holding a registration from before
       // the platform's data was reset: say what to do, for the person looking at the page.
-      const advice = out.error === 'invalid_client' ? `<p>${escapeHtml(unknownClientAdvice)}</p>` : '';
+      const advice = out.error === 'invalid_client' && out.error_description === 'client is invalid' ? `<p>${escapeHtml(unknownClientAdvice)}</p>` : '';
       ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>${advice}`;
     },
   };
@@ -171,7 +196,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     mayExchange: (clientId) => world.client(clientId)?.tokenExchange === true,
     resourceServerInfo: () => resourceServerInfo(platformAudience),
   });
-  return { provider, resources, resourceServerInfo };
+  return { provider, resources, resourceServerInfo, clientDocuments };
 }
 
 export function escapeHtml(text: string): string {

@@ -1,13 +1,16 @@
 // The sign-in pages of the authorization-code flow: a plain login form for seeded users, then, the
 // first time a person authorizes a client, a consent page naming the client and the host its
-// redirect goes to. Only a client the person approved is authorized silently afterwards, so a newly
-// registered client cannot get a code for someone who merely signed in before. The grant is exactly
-// the scopes and resources the client asked for.
+// redirect goes to (a client identified by a metadata document is named by its document, whose
+// address the page shows). Only a client the person approved is authorized silently afterwards, so a
+// newly registered client cannot get a code for someone who merely signed in before. The grant is
+// exactly the scopes and resources the client asked for.
 import { timingSafeEqual } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
+import { isLoopbackHost } from '@platform/tool-sdk';
 import { escapeHtml } from './authorization-server.ts';
 import type { ClientApprovals } from './client-approvals.ts';
+import { isClientIdUrl } from './client-id-url.ts';
 import type { World } from './world.ts';
 
 function loginPage(uid: string, clientName: string, error?: string): string {
@@ -38,13 +41,36 @@ async function grantAsked(provider: Provider, req: Request, res: Response, detai
   await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }
 
-function consentPage(uid: string, about: { clientName: string; clientId: string; redirectHost: string; username: string }): string {
+interface ConsentAbout {
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly username: string;
+}
+
+/** Who the client says it is: a registered client by its name and id, a document's by its name and the document's address. */
+function clientIdentity(about: ConsentAbout): string {
+  const name = `<strong>${escapeHtml(about.clientName)}</strong>`;
+  if (!isClientIdUrl(about.clientId)) return `The application ${name} (client <code>${escapeHtml(about.clientId)}</code>)`;
+  const host = new URL(about.clientId).host;
+  return `The application ${name}, as its document at <strong>${escapeHtml(host)}</strong> (<code>${escapeHtml(about.clientId)}</code>) describes it,`;
+}
+
+function consentPage(uid: string, about: ConsentAbout): string {
+  const redirect = URL.canParse(about.redirectUri) ? new URL(about.redirectUri) : undefined;
+  const redirectHost = redirect?.host ?? '';
+  // A loopback redirect proves nothing about who listens there (MCP: warn for localhost redirects).
+  const loopbackWarning =
+    redirect && isLoopbackHost(redirect.hostname)
+      ? `<p class="warning">${escapeHtml(redirectHost)} is a program on this computer. Any program here can claim to be ${escapeHtml(about.clientName)}: allow it only if you started it yourself, just now.</p>`
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Allow access?</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}button{margin:1rem .5rem 0 0;padding:.5rem 1rem}code{word-break:break-all}</style></head>
+<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}button{margin:1rem .5rem 0 0;padding:.5rem 1rem}code{word-break:break-all}.warning{border-left:4px solid #b26a00;padding-left:.75rem}</style></head>
 <body><h1>Allow <strong>${escapeHtml(about.clientName)}</strong>?</h1>
-<p>The application <strong>${escapeHtml(about.clientName)}</strong> (client <code>${escapeHtml(about.clientId)}</code>) asks to act on the platform as <strong>${escapeHtml(about.username)}</strong>.</p>
-<p>If you allow it, you will be sent back to <strong>${escapeHtml(about.redirectHost)}</strong>. Allow it only if you started this sign-in from that application.</p>
+<p>${clientIdentity(about)} asks to act on the platform as <strong>${escapeHtml(about.username)}</strong>.</p>
+<p>If you allow it, you will be sent back to <strong>${escapeHtml(redirectHost)}</strong>. Allow it only if you started this sign-in from that application.</p>
+${loopbackWarning}
 <form method="post" action="/interaction/${escapeHtml(uid)}/consent">
 <button type="submit" name="decision" value="approve">Allow</button><button type="submit" name="decision" value="deny">Deny</button></form></body></html>`;
 }
@@ -66,9 +92,9 @@ export function createInteractionRoutes(provider: Provider, world: World, approv
         await grantAsked(provider, req, res, details, session.accountId);
         return;
       }
-      const redirectHost = URL.canParse(String(params.redirect_uri)) ? new URL(String(params.redirect_uri)).host : '';
       const user = world.user(session.accountId);
-      res.type('html').send(consentPage(details.uid, { clientName: client?.clientName ?? clientId, clientId, redirectHost, username: user?.username ?? '' }));
+      const about = { clientName: client?.clientName ?? clientId, clientId, redirectUri: String(params.redirect_uri), username: user?.username ?? '' };
+      res.type('html').send(consentPage(details.uid, about));
       return;
     }
     res.status(400).type('text').send(`Unexpected sign-in step: ${prompt.name}`);

@@ -1,6 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createProviderStore } from './provider-store.ts';
 
+describe('the Client model', () => {
+  it('is the registered clients, and answers for any other id from resolveClient', async () => {
+    const store = createProviderStore({ resolveClient: (id) => Promise.resolve(id.startsWith('https://') ? { client_id: id } : undefined) });
+    await store('Client').upsert('c1', { client_id: 'c1' });
+    expect(await store('Client').find('c1')).toEqual({ client_id: 'c1' });
+    expect(await store('Client').find('https://app.example/client.json')).toEqual({ client_id: 'https://app.example/client.json' });
+    expect(await store('Client').find('c2')).toBeUndefined();
+  });
+});
+
 describe('everything else the authorization server keeps', () => {
   it('expires with the lifetime it was given', async () => {
     // Fake timers move the store's clock and fire the cache's own timers (its purge, its cached now).

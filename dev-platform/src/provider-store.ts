@@ -1,7 +1,8 @@
 // What the authorization server keeps between requests (oidc-provider's adapter): interactions,
 // sessions, grants, authorization codes and registration access tokens in memory, bounded and
 // expiring; clients registered through dynamic client registration in the registered-clients store
-// (memory, and a file when one is named). Access tokens are JWTs and never stored.
+// (memory, and a file when one is named), and clients that are no registration of this platform
+// (a client ID metadata document) answered by `resolveClient`. Access tokens are JWTs and never stored.
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '@platform/tool-sdk';
@@ -19,6 +20,8 @@ export interface ProviderStoreOptions {
    * signed someone in or got a token. Default 7 days.
    */
   readonly evictUnusedAfterMs?: number;
+  /** Answers for a client id no registration holds (a client ID metadata document); undefined when it knows none. */
+  readonly resolveClient?: (id: string) => Promise<AdapterPayload | undefined>;
   /** Most other entries kept. Default 10 000. */
   readonly maxEntries?: number;
   /** What entries' lifetimes are judged by; default the system's (lifetimes on its monotonic timer). */
@@ -40,7 +43,7 @@ export function createProviderStore(options: ProviderStoreOptions = {}): Provide
   const { clientsFile, maxClients = 1000, maxEntries = 10_000, evictUnusedAfterMs = 7 * 24 * 3600 * 1000 } = options;
   const clock = options.clock ?? systemClock;
   const registered = createRegisteredClients({ file: clientsFile, maxClients, inUseForMs: evictUnusedAfterMs, clock });
-  const clientAdapter = registered.adapter();
+  const clientAdapter = registered.adapter(options.resolveClient);
   const sessionByUid = new Map<string, string>();
   const byUserCode = new Map<string, string>();
   const grantMembers = new Map<string, Set<string>>();

@@ -1,6 +1,7 @@
-// What stands before oidc-provider's dynamic client registration (/reg): CORS for browser-based MCP
-// clients (the MCP Inspector registers from a page), a per-network rate, and a store that makes
-// room before it takes a client.
+// What stands before oidc-provider's dynamic client registration (/reg, deprecated by the MCP
+// authorization spec of 2026-07-28 in favour of client ID metadata documents, kept for the clients
+// that still use it): CORS for browser-based MCP clients (the MCP Inspector registers from a page),
+// a per-network rate, and a store that makes room before it takes a client.
 import type Provider from 'oidc-provider';
 import type { RegistrationRate } from './registration-rate.ts';
 
