@@ -5,9 +5,11 @@
 // resource; no refresh token is ever issued.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { Clock } from '@platform/tool-sdk';
+import { createAuthorizationEndpointGuard, responseModes } from './authorization-endpoint-guard.ts';
 import { ClientDocumentError } from './client-document-error.ts';
 import { createClientDocuments, type ClientDocuments } from './client-documents.ts';
 import type { AccessTokenClaims } from './credential-check.ts';
+import { pageHeaders } from './page-security.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createProviderStore } from './provider-store.ts';
 import { createRegistrationGuard } from './registration-guard.ts';
@@ -101,10 +103,19 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const configuration: Configuration = {
     adapter: store,
     // Every client's redirect URIs, registered or seeded, are held to the platform's rules on top of
-    // oidc-provider's own (which would take http to any host for a web client).
+    // oidc-provider's own (which would take http to any host for a web client); and every client to
+    // the response modes whose answer is a redirect, never a page of its own.
     extraClientMetadata: {
-      properties: ['redirect_uris'],
-      validator: (_ctx, key, value) => {
+      properties: ['redirect_uris', 'response_modes'],
+      validator: (_ctx, key, value, metadata) => {
+        if (key === 'response_modes') {
+          const asked = Array.isArray(value) ? (value as unknown[]) : [...responseModes];
+          const refused = asked.find((mode) => typeof mode !== 'string' || !responseModes.includes(mode));
+          if (refused !== undefined)
+            throw new errors.InvalidClientMetadata(`response_modes: ${JSON.stringify(refused)} is not offered (only ${responseModes.join(' and ')})`);
+          metadata.response_modes = asked as string[];
+          return;
+        }
         if (key !== 'redirect_uris' || !Array.isArray(value)) return;
         for (const uri of value as unknown[]) {
           const problem = redirectUriProblem(uri);
@@ -168,6 +179,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
+      ctx.set(pageHeaders());
       // An unknown client at sign-in is most often an MCP client holding a registration from before
       // the platform's data was reset: say what to do, for the person looking at the page.
       const advice = out.error === 'invalid_client' && out.error_description === 'client is invalid' ? `<p>${escapeHtml(unknownClientAdvice)}</p>` : '';
@@ -177,6 +189,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
   const provider = new Provider(settings.issuer, configuration);
   provider.use(createRegistrationGuard({ rate: registrationRate, roomForClient: () => store.roomForClient() }));
+  provider.use(createAuthorizationEndpointGuard());
   // Only a sign-in or a token is use of a registered client: a full store never drops a client
   // used within PLATFORM_CLIENT_EVICT_UNUSED_SECONDS, nor while its grant or last token lives.
   const heldForMs = Math.max(grantTtlSeconds, settings.accessTokenTtlSeconds) * 1000;

@@ -325,6 +325,7 @@ describe('a client identified by its metadata document', () => {
     expect(answer.status).toBe(400);
     expect(readable(answer.page)).toMatch(problem);
     expect(answer.page).toContain('invalid_client');
+    expect(answer.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it.each([
