@@ -189,7 +189,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
   const provider = new Provider(settings.issuer, configuration);
   provider.use(createRegistrationGuard({ rate: registrationRate, roomForClient: () => store.roomForClient() }));
-  provider.use(createAuthorizationEndpointGuard());
+  provider.use(createAuthorizationEndpointGuard({ defaultScope: 'api' }));
   // Only a sign-in or a token is use of a registered client: a full store never drops a client
   // used within PLATFORM_CLIENT_EVICT_UNUSED_SECONDS, nor while its grant or last token lives.
   const heldForMs = Math.max(grantTtlSeconds, settings.accessTokenTtlSeconds) * 1000;
