@@ -4,7 +4,7 @@
 // chromium, headless, driven by playwright-core): a page of another origin that frames the consent
 // page gets nothing, while the person signs in and allows the client through the real pages with
 // no policy violation on the way.
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type ConsoleMessage } from 'playwright-core';
@@ -18,10 +18,11 @@ const chromiumPath = '/usr/bin/chromium';
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
 const insecure = { execute: [oauth.allowInsecureRequests] };
 
-/** Debian's chromium, headless, in a fresh profile that nothing else shares. */
-async function launchChromium(): Promise<BrowserContext> {
+/** Debian's chromium, headless, in a fresh profile that nothing else shares; `close` ends it and removes the profile. */
+async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   if (!existsSync(chromiumPath)) throw new Error(`no browser at ${chromiumPath}: install Debian's chromium package (apt-get install chromium; .ci/run does)`);
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
+  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     args: [
@@ -35,6 +36,13 @@ async function launchChromium(): Promise<BrowserContext> {
       '--disable-sync',
     ],
   });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    },
+  };
 }
 
 interface Setup extends Listening {
@@ -103,7 +111,8 @@ describe('the sign-in pages in a real browser', () => {
   it('refuse to be framed by another origin, and sign the person in and allow the client through the real pages', { timeout: 60_000 }, async () => {
     const clientId = await registerClient(setup());
     const { url, verifier, client } = await authorization(setup(), clientId);
-    const context = await launchChromium();
+    const browser = await launchChromium();
+    const { context } = browser;
     try {
       const page = await context.newPage();
       const messages: ConsoleMessage[] = [];
@@ -139,7 +148,7 @@ describe('the sign-in pages in a real browser', () => {
       expect(tokens.access_token).toBeTruthy();
       expect(policyViolations(messages)).toEqual([]);
     } finally {
-      await context.close();
+      await browser.close();
     }
   });
 
