@@ -1,12 +1,18 @@
 // The OAuth 2.1 / OpenID authorization server, on oidc-provider: discovery (also at the RFC 8414
-// path), JWKS, authorization code with PKCE S256, dynamic client registration for MCP clients,
-// client_credentials with scope `api` for apps, RFC 8693 token exchange. Every access token is a
-// signed JWT (`typ: at+jwt`) bound to a resource; no refresh token is ever issued.
+// path), JWKS, authorization code with PKCE S256, MCP clients identified by a client ID metadata
+// document or, deprecated, by dynamic client registration, client_credentials with scope `api` for
+// apps, RFC 8693 token exchange. Every access token is a signed JWT (`typ: at+jwt`) bound to a
+// resource; no refresh token is ever issued.
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { Clock } from '@platform/tool-sdk';
+import { createAuthorizationEndpointGuard, responseModes } from './authorization-endpoint-guard.ts';
+import { ClientDocumentError } from './client-document-error.ts';
+import { createClientDocuments, type ClientDocuments } from './client-documents.ts';
 import type { AccessTokenClaims } from './credential-check.ts';
+import { pageHeaders } from './page-security.ts';
 import type { DevPlatformSettings } from './settings.ts';
 import { createProviderStore } from './provider-store.ts';
+import { createRegistrationGuard } from './registration-guard.ts';
 import { createRegistrationRate } from './registration-rate.ts';
 import { redirectUriProblem } from './redirect-uri-rules.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -28,15 +34,22 @@ export interface AuthorizationServerOptions {
   readonly keys: SigningKeys;
   readonly cookieKeys: readonly string[];
   readonly verify: (token: string) => Promise<AccessTokenClaims | null>;
-  /** What the client store's idleness and the registration rate are judged by; default the system's. */
+  /** What the client store's idleness, the registration rate and documents' lifetimes are judged by; default the system's. */
   readonly clock?: Clock;
+  /** Certificates trusted for client ID metadata documents besides the system's (a test's own CA). */
+  readonly clientDocumentCa?: string | undefined;
 }
+
+/** How long a grant lives: a client that got one is in use at least this long. */
+const grantTtlSeconds = 8 * 3600;
 
 export interface AuthorizationServer {
   readonly provider: Provider;
   /** The resources a token may be issued for: the platform API first, then the MCP server(s). */
   readonly resources: readonly string[];
   resourceServerInfo(resource: string): ResourceServer;
+  /** Clients identified by a client ID metadata document. */
+  readonly clientDocuments: ClientDocuments;
 }
 
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
@@ -63,10 +76,26 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     redirect_uris: [],
   });
 
+  const clientDocuments = createClientDocuments({
+    allowLoopback: settings.allowLoopbackClientIds,
+    ...(options.clock && { clock: options.clock }),
+    ca: options.clientDocumentCa,
+  });
   const store = createProviderStore({
     clientsFile: settings.clientsFile,
     maxClients: settings.maxClients,
     evictUnusedAfterMs: settings.clientEvictUnusedSeconds * 1000,
+    // A client_id that is a URL is its document's, never a registration's: answered from the
+    // document, or refused saying what is wrong with it (invalid_client, never a server error).
+    resolveClient: async (id) => {
+      if (!clientDocuments.handles(id)) return undefined;
+      try {
+        return await clientDocuments.resolve(id);
+      } catch (error) {
+        if (error instanceof ClientDocumentError) throw new errors.InvalidClient(`client_id metadata document: ${error.message}`);
+        throw error;
+      }
+    },
     ...(options.clock && { clock: options.clock }),
   });
   const registrationRate = createRegistrationRate(settings.registrationsPerMinute, options.clock);
@@ -74,10 +103,19 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const configuration: Configuration = {
     adapter: store,
     // Every client's redirect URIs, registered or seeded, are held to the platform's rules on top of
-    // oidc-provider's own (which would take http to any host for a web client).
+    // oidc-provider's own (which would take http to any host for a web client); and every client to
+    // the response modes whose answer is a redirect, never a page of its own.
     extraClientMetadata: {
-      properties: ['redirect_uris'],
-      validator: (_ctx, key, value) => {
+      properties: ['redirect_uris', 'response_modes'],
+      validator: (_ctx, key, value, metadata) => {
+        if (key === 'response_modes') {
+          const asked = Array.isArray(value) ? (value as unknown[]) : [...responseModes];
+          const refused = asked.find((mode) => typeof mode !== 'string' || !responseModes.includes(mode));
+          if (refused !== undefined)
+            throw new errors.InvalidClientMetadata(`response_modes: ${JSON.stringify(refused)} is not offered (only ${responseModes.join(' and ')})`);
+          metadata.response_modes = asked as string[];
+          return;
+        }
         if (key !== 'redirect_uris' || !Array.isArray(value)) return;
         for (const uri of value as unknown[]) {
           const problem = redirectUriProblem(uri);
@@ -85,6 +123,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         }
       },
     },
+    // MCP clients find here that they may identify themselves by a document (2026-07-28).
+    discovery: { client_id_metadata_document_supported: true },
     jwks: keys.privateJwks,
     cookies: { keys: [...options.cookieKeys] },
     clients: [
@@ -128,7 +168,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       ClientCredentials: () => settings.clientCredentialsTtlSeconds,
       Interaction: 600,
       Session: 8 * 3600,
-      Grant: 8 * 3600,
+      Grant: grantTtlSeconds,
       AuthorizationCode: 60,
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -139,48 +179,27 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
+      ctx.set(pageHeaders());
       // An unknown client at sign-in is most often an MCP client holding a registration from before
       // the platform's data was reset: say what to do, for the person looking at the page.
-      const advice = out.error === 'invalid_client' ? `<p>${escapeHtml(unknownClientAdvice)}</p>` : '';
+      const advice = out.error === 'invalid_client' && out.error_description === 'client is invalid' ? `<p>${escapeHtml(unknownClientAdvice)}</p>` : '';
       ctx.body = `<!doctype html><meta charset="utf-8"><title>Sign-in error</title><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p>${advice}`;
     },
   };
 
   const provider = new Provider(settings.issuer, configuration);
-  // Browser-based MCP clients (the MCP Inspector) register from a page: /reg has no CORS of its own.
-  provider.use(async (ctx, next) => {
-    if (ctx.path === '/reg') {
-      ctx.set('access-control-allow-origin', ctx.get('origin') || '*');
-      ctx.vary('origin');
-      if (ctx.method === 'OPTIONS') {
-        ctx.set('access-control-allow-methods', 'POST');
-        ctx.set('access-control-allow-headers', ctx.get('access-control-request-headers') || 'content-type');
-        ctx.status = 204;
-        return;
-      }
-      if (ctx.method === 'POST') {
-        // Registration is open to anyone: each source may register so many a minute, and a full
-        // store takes a new client only in place of one unused for long, never one in use.
-        const waitSeconds = registrationRate(ctx.ip);
-        if (waitSeconds !== undefined) {
-          ctx.status = 429;
-          ctx.set('retry-after', String(waitSeconds));
-          ctx.body = { error: 'temporarily_unavailable', error_description: `Too many registrations from this address; try again in ${waitSeconds} s.` };
-          return;
-        }
-        if (!store.roomForClient()) {
-          ctx.status = 503;
-          ctx.set('retry-after', '3600');
-          ctx.body = {
-            error: 'temporarily_unavailable',
-            error_description: 'The platform holds as many registered clients as it keeps, all in use; try again later.',
-          };
-          return;
-        }
-      }
-    }
-    await next();
-  });
+  provider.use(createRegistrationGuard({ rate: registrationRate, roomForClient: () => store.roomForClient() }));
+  provider.use(createAuthorizationEndpointGuard({ defaultScope: 'api' }));
+  // Only a sign-in or a token is use of a registered client: a full store never drops a client
+  // used within PLATFORM_CLIENT_EVICT_UNUSED_SECONDS, nor while its grant or last token lives.
+  const heldForMs = Math.max(grantTtlSeconds, settings.accessTokenTtlSeconds) * 1000;
+  const now = options.clock ?? Date.now;
+  const used = (ctx: KoaContextWithOIDC) => {
+    const clientId = ctx.oidc.client?.clientId;
+    if (clientId !== undefined) store.markClientUsed(clientId, now() + heldForMs);
+  };
+  provider.on('authorization.success', used);
+  provider.on('grant.success', used);
   registerTokenExchange(provider, {
     world,
     platformAudience,
@@ -190,7 +209,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     mayExchange: (clientId) => world.client(clientId)?.tokenExchange === true,
     resourceServerInfo: () => resourceServerInfo(platformAudience),
   });
-  return { provider, resources, resourceServerInfo };
+  return { provider, resources, resourceServerInfo, clientDocuments };
 }
 
 export function escapeHtml(text: string): string {

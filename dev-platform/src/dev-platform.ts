@@ -27,9 +27,20 @@ export interface DevPlatform {
   readonly aiApp: Express;
   readonly world: World;
   readonly provider: Provider;
+  /** Lets go of what the platform holds open besides its servers (the client documents' connections). */
+  close(): Promise<void>;
 }
 
-export async function createDevPlatform(options: { settings: DevPlatformSettings; seed: Seed; logger: Logger; clock?: Clock }): Promise<DevPlatform> {
+export interface DevPlatformOptions {
+  readonly settings: DevPlatformSettings;
+  readonly seed: Seed;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+  /** Certificates trusted for client ID metadata documents besides the system's (a test's own CA). */
+  readonly clientDocumentCa?: string;
+}
+
+export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
   const { settings, seed, logger } = options;
   const world = new World(seed);
   const keys = await createSigningKeys();
@@ -41,6 +52,7 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
     cookieKeys: [randomBytes(32).toString('base64url')],
     verify,
     ...(options.clock && { clock: options.clock }),
+    clientDocumentCa: options.clientDocumentCa,
   });
   const { provider } = authorizationServer;
   provider.on('server_error', (_ctx, error) => {
@@ -79,5 +91,5 @@ export async function createDevPlatform(options: { settings: DevPlatformSettings
   }) satisfies ErrorRequestHandler);
 
   const aiApp = createAiService({ authenticator, audience: settings.issuer, logger: logger.child({ service: 'ai' }) });
-  return { app, aiApp, world, provider };
+  return { app, aiApp, world, provider, close: () => authorizationServer.clientDocuments.close() };
 }

@@ -1,19 +1,24 @@
 // The sign-in pages of the authorization-code flow: a plain login form for seeded users, then, the
 // first time a person authorizes a client, a consent page naming the client and the host its
-// redirect goes to. Only a client the person approved is authorized silently afterwards, so a newly
-// registered client cannot get a code for someone who merely signed in before. The grant is exactly
-// the scopes and resources the client asked for.
+// redirect goes to (a client identified by a metadata document is named by its document, whose
+// address the page shows). Only a client the person approved is authorized silently afterwards, so a
+// newly registered client cannot get a code for someone who merely signed in before. The grant is
+// exactly the scopes and resources the client asked for. Every page is sent with pageHeaders: it
+// cannot be framed, cached, or made to load anything but its own stylesheet.
 import { timingSafeEqual } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
+import { isLoopbackHost } from '@platform/tool-sdk';
 import { escapeHtml } from './authorization-server.ts';
 import type { ClientApprovals } from './client-approvals.ts';
+import { isClientIdUrl } from './client-id-url.ts';
+import { pageHeaders, pageStyleElement, redirectOrigin } from './page-security.ts';
 import type { World } from './world.ts';
 
 function loginPage(uid: string, clientName: string, error?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to the dev platform</title>
-<style>body{font-family:system-ui,sans-serif;max-width:24rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00020}</style></head>
+${pageStyleElement}</head>
 <body><h1>Sign in</h1><p>to continue to <strong>${escapeHtml(clientName)}</strong></p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/interaction/${escapeHtml(uid)}/login">
@@ -38,19 +43,56 @@ async function grantAsked(provider: Provider, req: Request, res: Response, detai
   await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }
 
-function consentPage(uid: string, about: { clientName: string; clientId: string; redirectHost: string; username: string }): string {
+interface ConsentAbout {
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly username: string;
+}
+
+/** Who the client says it is: a registered client by its name and id, a document's by its name and the document's address. */
+function clientIdentity(about: ConsentAbout): string {
+  const name = `<strong>${escapeHtml(about.clientName)}</strong>`;
+  if (!isClientIdUrl(about.clientId)) return `The application ${name} (client <code>${escapeHtml(about.clientId)}</code>)`;
+  const host = new URL(about.clientId).host;
+  return `The application ${name}, as its document at <strong>${escapeHtml(host)}</strong> (<code>${escapeHtml(about.clientId)}</code>) describes it,`;
+}
+
+function consentPage(uid: string, about: ConsentAbout): string {
+  const redirect = URL.canParse(about.redirectUri) ? new URL(about.redirectUri) : undefined;
+  const redirectHost = redirect?.host ?? '';
+  // A loopback redirect proves nothing about who listens there (MCP: warn for localhost redirects).
+  const loopbackWarning =
+    redirect && isLoopbackHost(redirect.hostname)
+      ? `<p class="warning">${escapeHtml(redirectHost)} is a program on this computer. Any program here can claim to be ${escapeHtml(about.clientName)}: allow it only if you started it yourself, just now.</p>`
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Allow access?</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}button{margin:1rem .5rem 0 0;padding:.5rem 1rem}code{word-break:break-all}</style></head>
+${pageStyleElement}</head>
 <body><h1>Allow <strong>${escapeHtml(about.clientName)}</strong>?</h1>
-<p>The application <strong>${escapeHtml(about.clientName)}</strong> (client <code>${escapeHtml(about.clientId)}</code>) asks to act on the platform as <strong>${escapeHtml(about.username)}</strong>.</p>
-<p>If you allow it, you will be sent back to <strong>${escapeHtml(about.redirectHost)}</strong>. Allow it only if you started this sign-in from that application.</p>
+<p>${clientIdentity(about)} asks to act on the platform as <strong>${escapeHtml(about.username)}</strong>.</p>
+<p>If you allow it, you will be sent back to <strong>${escapeHtml(redirectHost)}</strong>. Allow it only if you started this sign-in from that application.</p>
+${loopbackWarning}
 <form method="post" action="/interaction/${escapeHtml(uid)}/consent">
 <button type="submit" name="decision" value="approve">Allow</button><button type="submit" name="decision" value="deny">Deny</button></form></body></html>`;
 }
 
+/** Sends `html` as a page whose forms may lead to `redirectUri`'s origin. */
+function sendPage(res: Response, html: string, redirectUri: unknown, status = 200): void {
+  res
+    .status(status)
+    .set(pageHeaders({ formTargets: redirectOrigin(redirectUri) }))
+    .type('html')
+    .send(html);
+}
+
 export function createInteractionRoutes(provider: Provider, world: World, approvals: ClientApprovals): Router {
   const router = Router();
+  // Every answer under /interaction, redirects and refusals too, before a page sets its own form targets.
+  router.use('/interaction', (_req, res, next) => {
+    res.set(pageHeaders());
+    next();
+  });
 
   router.get('/interaction/:uid', async (req, res) => {
     const details = await provider.interactionDetails(req, res);
@@ -58,7 +100,7 @@ export function createInteractionRoutes(provider: Provider, world: World, approv
     const clientId = String(params.client_id);
     const client = await provider.Client.find(clientId);
     if (prompt.name === 'login') {
-      res.type('html').send(loginPage(details.uid, client?.clientName ?? clientId));
+      sendPage(res, loginPage(details.uid, client?.clientName ?? clientId), params.redirect_uri);
       return;
     }
     if (prompt.name === 'consent' && session) {
@@ -66,9 +108,9 @@ export function createInteractionRoutes(provider: Provider, world: World, approv
         await grantAsked(provider, req, res, details, session.accountId);
         return;
       }
-      const redirectHost = URL.canParse(String(params.redirect_uri)) ? new URL(String(params.redirect_uri)).host : '';
       const user = world.user(session.accountId);
-      res.type('html').send(consentPage(details.uid, { clientName: client?.clientName ?? clientId, clientId, redirectHost, username: user?.username ?? '' }));
+      const about = { clientName: client?.clientName ?? clientId, clientId, redirectUri: String(params.redirect_uri), username: user?.username ?? '' };
+      sendPage(res, consentPage(details.uid, about), params.redirect_uri);
       return;
     }
     res.status(400).type('text').send(`Unexpected sign-in step: ${prompt.name}`);
@@ -101,10 +143,12 @@ export function createInteractionRoutes(provider: Provider, world: World, approv
     const user = typeof body.username === 'string' ? world.userByUsername(body.username.trim()) : undefined;
     if (!user || typeof body.password !== 'string' || !constantTimeEqual(body.password, user.password)) {
       const client = await provider.Client.find(String(details.params.client_id));
-      res
-        .status(401)
-        .type('html')
-        .send(loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'Wrong username or password.'));
+      sendPage(
+        res,
+        loginPage(details.uid, client?.clientName ?? String(details.params.client_id), 'Wrong username or password.'),
+        details.params.redirect_uri,
+        401,
+      );
       return;
     }
     await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
@@ -126,9 +170,10 @@ export const interactionErrorPage: ErrorRequestHandler = (error: unknown, req, r
     : 'Something went wrong on the platform. Please try again.';
   res
     .status(clientError ? status : 500)
+    .set(pageHeaders())
     .type('html')
     .send(
-      `<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign-in</title><body style="font-family:system-ui,sans-serif;max-width:30rem;margin:4rem auto"><h1>Sign-in could not continue</h1><p>${escapeHtml(message)}</p></body></html>`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in</title>${pageStyleElement}</head><body><h1>Sign-in could not continue</h1><p>${escapeHtml(message)}</p></body></html>`,
     );
 };
 

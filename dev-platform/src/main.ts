@@ -51,10 +51,13 @@ logger.info({ seed: settings.seedPath, clientsFile: settings.clientsFile ?? 'mem
 
 stopOnSignals({
   logger,
-  steps: servers.map(
-    ({ server }) =>
-      () =>
-        closeServer(server),
-  ),
+  steps: [
+    ...servers.map(
+      ({ server }) =>
+        () =>
+          closeServer(server),
+    ),
+    () => platform.close(),
+  ],
   deadlineMs: 2_000,
 });

@@ -1,79 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { manualClock } from '@platform/tool-sdk/testing';
-import { ClientsFileError, ClientStoreFullError, createProviderStore } from './provider-store.ts';
+import { createProviderStore } from './provider-store.ts';
 
-const freshFile = () => join(mkdtempSync(join(tmpdir(), 'provider-store-')), 'clients.json');
-const client = (id: string) => ({ client_id: id, redirect_uris: ['http://127.0.0.1:1/cb'] });
-
-describe('registered clients', () => {
-  it('are kept in the file and found by the next store that reads it', async () => {
-    const file = freshFile();
-    await createProviderStore({ clientsFile: file })('Client').upsert('c1', client('c1'));
-    expect(await createProviderStore({ clientsFile: file })('Client').find('c1')).toEqual(client('c1'));
-  });
-
-  it('leave the file when destroyed', async () => {
-    const file = freshFile();
-    const clients = createProviderStore({ clientsFile: file })('Client');
-    await clients.upsert('c1', client('c1'));
-    await clients.upsert('c2', client('c2'));
-    await clients.destroy('c1');
-    const next = createProviderStore({ clientsFile: file })('Client');
-    expect(await next.find('c1')).toBeUndefined();
-    expect(await next.find('c2')).toEqual(client('c2'));
-  });
-
-  it('are bounded: a full store takes no new client while every one is in use, in memory and in the file', async () => {
-    const file = freshFile();
-    const store = createProviderStore({ clientsFile: file, maxClients: 2, evictUnusedAfterMs: 60_000, clock: manualClock() });
-    for (const id of ['c1', 'c2']) await store('Client').upsert(id, client(id));
-
-    expect(store.roomForClient()).toBe(false);
-    await expect(store('Client').upsert('c3', client('c3'))).rejects.toBeInstanceOf(ClientStoreFullError);
-    expect(await store('Client').find('c1')).toEqual(client('c1'));
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, clients: [client('c1'), client('c2')] });
-  });
-
-  it('make room only by dropping the client unused for longest, once it has been unused long enough', async () => {
-    const file = freshFile();
-    const clock = manualClock();
-    const store = createProviderStore({ clientsFile: file, maxClients: 2, evictUnusedAfterMs: 60_000, clock });
-    for (const id of ['c1', 'c2']) await store('Client').upsert(id, client(id));
-    clock.advance(30_000);
-    await store('Client').find('c1'); // c1 is in use: an authorization looked it up
-    clock.advance(30_000);
-
-    expect(store.roomForClient()).toBe(true);
-    await store('Client').upsert('c3', client('c3'));
+describe('the Client model', () => {
+  it('is the registered clients, and answers for any other id from resolveClient', async () => {
+    const store = createProviderStore({ resolveClient: (id) => Promise.resolve(id.startsWith('https://') ? { client_id: id } : undefined) });
+    await store('Client').upsert('c1', { client_id: 'c1' });
+    expect(await store('Client').find('c1')).toEqual({ client_id: 'c1' });
+    expect(await store('Client').find('https://app.example/client.json')).toEqual({ client_id: 'https://app.example/client.json' });
     expect(await store('Client').find('c2')).toBeUndefined();
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, clients: [client('c1'), client('c3')] });
-  });
-
-  it('stay in memory when no file is named', async () => {
-    const store = createProviderStore();
-    await store('Client').upsert('c1', client('c1'));
-    expect(await store('Client').find('c1')).toEqual(client('c1'));
-    expect(await createProviderStore()('Client').find('c1')).toBeUndefined();
-  });
-
-  it('start empty when the file does not exist yet, and write nothing until a client registers', () => {
-    const file = freshFile();
-    createProviderStore({ clientsFile: file });
-    expect(existsSync(file)).toBe(false);
-  });
-
-  it.each([
-    ['not JSON', '{', 'not JSON'],
-    ['another version', '{"version":2,"clients":[]}', 'version 2, expected 1'],
-    ['a client without an id', '{"version":1,"clients":[{"redirect_uris":[]}]}', 'a client without a client_id'],
-  ])('refuse a file with %s, naming it', (_what, text, why) => {
-    const file = freshFile();
-    writeFileSync(file, text);
-    expect(() => createProviderStore({ clientsFile: file })).toThrow(ClientsFileError);
-    expect(() => createProviderStore({ clientsFile: file })).toThrow(`${file} is not a clients file written by this platform (${why})`);
   });
 });
 

@@ -23,7 +23,13 @@ describe('loadDevPlatformSettings', () => {
     expect(loadDevPlatformSettings({ PLATFORM_HOST: '0.0.0.0' })).toMatchObject({ issuer: 'http://127.0.0.1:4000' });
   });
 
-  it('bounds client registration by default: 1000 clients, room only from one unused a week, 20 a minute per source', () => {
+  it('takes loopback client ids (client ID metadata documents on this machine) unless NODE_ENV=production', () => {
+    expect(loadDevPlatformSettings({})).toMatchObject({ allowLoopbackClientIds: true });
+    expect(loadDevPlatformSettings({ NODE_ENV: 'development' })).toMatchObject({ allowLoopbackClientIds: true });
+    expect(loadDevPlatformSettings({ NODE_ENV: 'production' })).toMatchObject({ allowLoopbackClientIds: false });
+  });
+
+  it('bounds client registration by default: 1000 clients, none used within a week dropped, 20 a minute per source', () => {
     expect(loadDevPlatformSettings({})).toMatchObject({ maxClients: 1000, clientEvictUnusedSeconds: 604_800, registrationsPerMinute: 20 });
     expect(settingsFailure(() => loadDevPlatformSettings({ PLATFORM_REGISTRATIONS_PER_MINUTE: '0' }))).toContain(
       'PLATFORM_REGISTRATIONS_PER_MINUTE must be a whole number of registrations',

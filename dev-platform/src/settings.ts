@@ -12,6 +12,7 @@ import {
   type HttpTlsSettings,
   type LogLevel,
 } from '@platform/tool-sdk';
+import { z } from 'zod';
 
 export interface DevPlatformSettings {
   readonly host: string;
@@ -29,11 +30,17 @@ export interface DevPlatformSettings {
   readonly seedPath: string;
   /** Where clients registered by dynamic client registration are kept across restarts; none keeps them in memory. */
   readonly clientsFile: string | undefined;
-  /** Registered clients kept at most; a full store takes a new one only in place of one unused for clientEvictUnusedSeconds. */
+  /** Registered clients kept at most; a full store takes a new one in place of the one unused for longest. */
   readonly maxClients: number;
+  /** How long a registered client that signed someone in or got a token is in use: never dropped to make room. */
   readonly clientEvictUnusedSeconds: number;
-  /** Dynamic client registrations one source address may make per minute. */
+  /** Dynamic client registrations one source network (all of loopback, an IPv4 /24, an IPv6 /64) may make per minute. */
   readonly registrationsPerMinute: number;
+  /**
+   * Whether a client_id may be a loopback URL (http or https on 127.0.0.1, [::1], localhost) of a
+   * client ID metadata document: the dev platform runs on loopback http itself; never with NODE_ENV=production.
+   */
+  readonly allowLoopbackClientIds: boolean;
   readonly tokenExchangeEnabled: boolean;
   /** Resources a person's token may be issued for besides the platform API (the MCP server). */
   readonly extraResources: readonly string[];
@@ -62,6 +69,7 @@ const shape = {
   PLATFORM_ACCESS_TOKEN_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(3600),
   PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS: setting.wholeNumber(1, 'seconds').default(600),
   LOG_LEVEL: setting.logLevel.default('info'),
+  NODE_ENV: z.string().optional(),
 };
 
 /** Every variable the dev platform's settings read: .env.example lists each. */
@@ -95,6 +103,7 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     maxClients: s.PLATFORM_MAX_CLIENTS,
     clientEvictUnusedSeconds: s.PLATFORM_CLIENT_EVICT_UNUSED_SECONDS,
     registrationsPerMinute: s.PLATFORM_REGISTRATIONS_PER_MINUTE,
+    allowLoopbackClientIds: s.NODE_ENV !== 'production',
     tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,
     extraResources: Object.freeze([...s.PLATFORM_EXTRA_RESOURCES]),
     accessTokenTtlSeconds: s.PLATFORM_ACCESS_TOKEN_TTL_SECONDS,

@@ -44,6 +44,18 @@ async function pkceAuthorizationUrl(client: oauth.Configuration, extra: Record<s
 }
 
 describe('authorization code with PKCE for a dynamically registered MCP client', () => {
+  it('takes a request without scope as one for api, the default (OAuth 2.1), rather than refuse it', async () => {
+    const client = await registerMcpClient();
+    const verifier = oauth.randomPKCECodeVerifier();
+    const url = await pkceAuthorizationUrl(client, {}, verifier);
+    url.searchParams.delete('scope');
+    const outcome = await signIn(url.href, 'oscar-dev-password');
+    if (outcome.kind !== 'redirected') throw new Error(`sign-in refused: ${JSON.stringify(outcome)}`);
+    expect(outcome.callback.searchParams.get('error')).toBeNull();
+    const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ sub: 'u-oscar', scope: 'api', aud: running().issuer });
+  });
+
   it('registers, signs the person in through the login form and issues a JWT for the MCP server, with no refresh token', async () => {
     const client = await registerMcpClient();
     expect(client.clientMetadata().client_secret).toBeUndefined();

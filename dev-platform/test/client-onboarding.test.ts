@@ -1,8 +1,8 @@
 // MCP client onboarding as real authorization servers do it: redirect URIs only to loopback http
 // or https without user information or wildcards; a consent page the first time a person
 // authorizes a client, naming it and its redirect host (silent only for clients they approved);
-// registrations rate-limited per source; and a full client store that takes no new client rather
-// than drop one in use.
+// registrations rate-limited per source; and a full client store that makes room from the clients
+// unused for longest, never one in use.
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
@@ -124,22 +124,27 @@ describe('a full client store', () => {
     startPlatform({ env: { PLATFORM_MAX_CLIENTS: '2', PLATFORM_CLIENT_EVICT_UNUSED_SECONDS: '3600', PLATFORM_REGISTRATIONS_PER_MINUTE: '1000' }, clock }),
   );
 
-  it('refuses new registrations while every client is in use, keeps those, and makes room only from one unused for long', async () => {
-    const inUse = await register(platform().issuer, 'In use');
-    const idle = await register(platform().issuer, 'Idle');
+  it('takes a new client in place of the one unused for longest, and refuses (503) only while every client is in use', async () => {
+    const first = await register(platform().issuer, 'First');
+    clock.advance(1_000);
+    const second = await register(platform().issuer, 'Second');
+    clock.advance(1_000);
+    // Neither signed anyone in: the first registered makes room for a newcomer.
+    const newcomer = await register(platform().issuer, 'Newcomer');
+    await expect(authorize(platform().issuer, first)).rejects.toThrow(/stuck at \/auth: 400/);
+    expect(await authorize(platform().issuer, second)).toMatchObject({ kind: 'redirected' });
+    expect(await authorize(platform().issuer, newcomer)).toMatchObject({ kind: 'redirected' });
+
+    // Both signed oscar in: in use, so the store takes no one else.
     const flood = await registration(platform().issuer, metadata({ client_name: 'Flood' }));
     expect(flood.status).toBe(503);
     expect(await flood.json()).toMatchObject({ error: 'temporarily_unavailable' });
-    expect(await authorize(platform().issuer, inUse)).toMatchObject({ kind: 'redirected' });
 
-    clock.advance(3_000_000);
-    expect(await authorize(platform().issuer, inUse)).toMatchObject({ kind: 'redirected' });
-    clock.advance(600_000); // `idle` has now been unused for an hour; `inUse` was used ten minutes ago
-
-    const newcomer = await register(platform().issuer, 'Newcomer');
-    expect(await authorize(platform().issuer, inUse)).toMatchObject({ kind: 'redirected' });
+    // In use as long as the grant they got lives (8 h), past the hour set; then the longest unused goes.
+    clock.advance(8 * 3_600_000);
     expect(await authorize(platform().issuer, newcomer)).toMatchObject({ kind: 'redirected' });
-    // The idle client is gone: the authorization server refuses it (an error page, no redirect).
-    await expect(authorize(platform().issuer, idle)).rejects.toThrow(/stuck at \/auth: 400/);
+    expect((await registration(platform().issuer, metadata({ client_name: 'Later' }))).status).toBe(201);
+    await expect(authorize(platform().issuer, second)).rejects.toThrow(/stuck at \/auth: 400/);
+    expect(await authorize(platform().issuer, newcomer)).toMatchObject({ kind: 'redirected' });
   });
 });

@@ -48,7 +48,15 @@ export function seedWithToolPublishers(...clientIds: readonly string[]): Seed {
   return seed;
 }
 
-export async function startPlatform(options: { env?: Record<string, string>; seed?: unknown; clock?: Clock } = {}): Promise<RunningPlatform> {
+export interface StartPlatformOptions {
+  readonly env?: Record<string, string>;
+  readonly seed?: unknown;
+  readonly clock?: Clock;
+  /** A CA (PEM) the platform trusts for client ID metadata documents served over https by the test. */
+  readonly clientDocumentCa?: string;
+}
+
+export async function startPlatform(options: StartPlatformOptions = {}): Promise<RunningPlatform> {
   const main = await listenOnFreePort();
   const ai = await listenOnFreePort();
   const settings = loadDevPlatformSettings({ PLATFORM_ISSUER: main.url, PLATFORM_AI_BASE_URL: ai.url, ...options.env });
@@ -59,6 +67,7 @@ export async function startPlatform(options: { env?: Record<string, string>; see
     seed,
     logger: createLogger({ name: 'dev-platform', level: 'debug', destination: logs.destination }),
     ...(options.clock && { clock: options.clock }),
+    ...(options.clientDocumentCa !== undefined && { clientDocumentCa: options.clientDocumentCa }),
   });
   main.server.on('request', platform.app);
   ai.server.on('request', platform.aiApp);
@@ -69,6 +78,7 @@ export async function startPlatform(options: { env?: Record<string, string>; see
     logs: logs.lines,
     async close() {
       await Promise.all([main.close(), ai.close()]);
+      await platform.close();
     },
   };
 }
