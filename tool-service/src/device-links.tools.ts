@@ -21,14 +21,38 @@ export const linkDevice = defineTool({
 export const unlinkDevice = defineTool({
   name: 'unlink_device',
   title: 'Unlink a device from a webhook',
-  description: "Unlinks a device from a webhook configuration; the link's scopes go with it and the device's data stops flowing to that endpoint.",
+  description:
+    "Unlinks a device from a webhook configuration; the link's scopes go with it and the device's data stops flowing to that endpoint. " +
+    'When the link has scopes, the person is asked to confirm first when their client can ask; unlinked is false when they do not.',
   inputSchema: z.strictObject({ webhookId, deviceId }),
-  outputSchema: z.object({ unlinked: z.literal(true), webhookId: z.string(), deviceId: z.number() }),
+  outputSchema: z.object({
+    unlinked: z.boolean(),
+    webhookId: z.string(),
+    deviceId: z.number(),
+    reason: z.string().optional().describe('Why it was not unlinked, when it was not.'),
+  }),
   requiresPermission: 'device-overview:manage',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   handler: async (args, ctx) => {
-    await webhookApi(ctx).unlinkDevice(args.webhookId, args.deviceId);
-    return { unlinked: true as const, webhookId: args.webhookId, deviceId: args.deviceId };
+    const api = webhookApi(ctx);
+    if (ctx.client.elicitation.form) {
+      const scopes = await api.listScopes(args.webhookId, args.deviceId);
+      if (scopes.length > 0) {
+        const webhook = await api.getWebhook(args.webhookId);
+        const forwarding = scopes.filter((scope) => scope.enabled).length;
+        const answer = await ctx.elicit({
+          message:
+            `Unlink device ${args.deviceId} from the webhook "${webhook.name}"? Its ${scopes.length} scope${scopes.length === 1 ? '' : 's'} ` +
+            `(${forwarding} forwarding now) go with it, and its data stops flowing to ${webhook.url}.`,
+          requestedSchema: z.object({}),
+        });
+        if (answer.action !== 'accept') {
+          return { unlinked: false, webhookId: args.webhookId, deviceId: args.deviceId, reason: `the person chose ${answer.action}; nothing was unlinked` };
+        }
+      }
+    }
+    await api.unlinkDevice(args.webhookId, args.deviceId);
+    return { unlinked: true, webhookId: args.webhookId, deviceId: args.deviceId };
   },
 });
 

@@ -126,14 +126,31 @@ export const updateWebhook = defineTool({
 export const deleteWebhook = defineTool({
   name: 'delete_webhook',
   title: 'Delete a webhook',
-  description: 'Deletes a webhook configuration with its device links and scopes. Delivery stops at once for every linked device; this cannot be undone.',
+  description:
+    'Deletes a webhook configuration with its device links and scopes. Delivery stops at once for every linked device; this cannot be undone. ' +
+    'The person is asked to confirm first (naming the configuration and its linked devices) when their client can ask; deleted is false when they do not.',
   inputSchema: z.strictObject({ webhookId }),
-  outputSchema: z.object({ deleted: z.literal(true), webhookId: z.string() }),
+  outputSchema: z.object({
+    deleted: z.boolean(),
+    webhookId: z.string(),
+    reason: z.string().optional().describe('Why it was not deleted, when it was not.'),
+  }),
   requiresPermission: manage,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   handler: async (args, ctx) => {
-    await webhookApi(ctx).deleteWebhook(args.webhookId);
-    return { deleted: true as const, webhookId: args.webhookId };
+    const api = webhookApi(ctx);
+    if (ctx.client.elicitation.form) {
+      // Asked before anything changes: the tool runs again from the start with the answer.
+      const [webhook, links] = await Promise.all([api.getWebhook(args.webhookId), api.listLinks(args.webhookId)]);
+      const devices = links.length === 1 ? '1 linked device' : `${links.length} linked devices`;
+      const answer = await ctx.elicit({
+        message: `Delete the webhook "${webhook.name}" (${webhook.url})? Delivery stops at once for its ${devices}, and this cannot be undone.`,
+        requestedSchema: z.object({}),
+      });
+      if (answer.action !== 'accept') return { deleted: false, webhookId: args.webhookId, reason: `the person chose ${answer.action}; nothing was deleted` };
+    }
+    await api.deleteWebhook(args.webhookId);
+    return { deleted: true, webhookId: args.webhookId };
   },
 });
 

@@ -114,3 +114,32 @@ describe('the delivery tools', () => {
     expect((await result<{ attempts: Attempt[] }>('list_deliveries', { webhookId })).attempts.map((a) => a.outcome).sort()).toEqual(['dropped', 'retrying']);
   });
 });
+
+describe('resend_failed_deliveries', () => {
+  const since = new Date(Date.now() - 60_000).toISOString();
+
+  it('sends every dropped or failed delivery since a time again, reporting progress as it goes, and skips what was sent again already', async () => {
+    const { webhookId, waiting, dropped } = await webhookWithAttempts();
+    const progress: number[] = [];
+    const answer = await tools().client.call('resend_failed_deliveries', { webhookId, since }, tokens.oscar, {
+      client: { progress: true },
+      onEvent: (event) => {
+        if (event.progress) progress.push(event.progress.progress);
+      },
+    });
+    expect(answer).toMatchObject({ ok: true, isError: false });
+    const recovered = (answer as { result: { found: number; resent: { deliveryId: string }[]; skipped: number; more: boolean } }).result;
+    expect(recovered).toMatchObject({ found: 1, skipped: 0, more: false });
+    expect(recovered.resent.map((sent) => sent.deliveryId)).toEqual([dropped]);
+    expect(recovered.resent.map((sent) => sent.deliveryId)).not.toContain(waiting);
+    expect(progress).toEqual([0, 1]);
+
+    // A second recovery finds the same delivery, already sent again: skipped, nothing queued twice.
+    expect(await result('resend_failed_deliveries', { webhookId, since })).toMatchObject({ found: 1, resent: [], skipped: 1 });
+  });
+
+  it('is refused to a viewer', async () => {
+    const { webhookId } = await webhookWithAttempts();
+    expect(await call('resend_failed_deliveries', { webhookId, since }, tokens.vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+  });
+});

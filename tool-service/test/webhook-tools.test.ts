@@ -41,7 +41,16 @@ describe('the webhook tools', () => {
     const listing = await tools().client.list();
     const byName = Object.fromEntries(listing.map((tool) => [tool.name, tool]));
     const view = ['list_webhooks', 'get_webhook', 'list_linked_devices', 'list_scopes', 'list_devices', 'list_deliveries'];
-    const manage = ['create_webhook', 'update_webhook', 'delete_webhook', 'link_device', 'unlink_device', 'retry_delivery', 'resend_delivery'];
+    const manage = [
+      'create_webhook',
+      'update_webhook',
+      'delete_webhook',
+      'link_device',
+      'unlink_device',
+      'retry_delivery',
+      'resend_delivery',
+      'resend_failed_deliveries',
+    ];
     const scopes = ['add_scope', 'update_scope', 'enable_scope', 'disable_scope', 'remove_scope'];
     expect(Object.keys(byName).sort()).toEqual([...view, ...manage, ...scopes, 'whoami', 'list_companies', 'app_info'].sort());
     for (const name of view) expect(byName[name]).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true, destructiveHint: false });
@@ -325,7 +334,7 @@ describe('the webhook tools', () => {
       const service = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: fake.url });
       try {
         const get = (webhookId: string) => service.client.call('get_webhook', { webhookId }, tokens.oscar);
-        expect(await get('c-1')).toEqual({ ok: true, isError: false, text: '', result: { webhook: { ...config, companyId: 1 } } });
+        expect(await get('c-1')).toMatchObject({ ok: true, isError: false, text: '', result: { webhook: { ...config, companyId: 1 } } });
         expect(await get('down')).toMatchObject({
           ok: true,
           isError: true,
@@ -362,5 +371,55 @@ describe('the webhook tools', () => {
         expect(text.includes(value), `${service} logged ${what}`).toBe(false);
     }
     expect(tools().logs.join('')).toContain('"tool":"get_webhook"');
+  });
+
+  describe('when the person can be asked (a client that declared elicitation)', () => {
+    const asking = { client: { elicitationForm: true } };
+    const ask = (name: string, args: unknown, inputResponses?: Record<string, unknown>) =>
+      tools().client.call(name, args, tokens.oscar, { ...asking, ...(inputResponses && { inputResponses }) });
+
+    it('delete_webhook asks to confirm, naming the configuration and its linked devices, and deletes only on accept', async () => {
+      const { id: webhookId } = await createdWebhook({ name: 'Boiler feed' });
+      await result('link_device', { webhookId, deviceId: 1001 });
+      const asked = await ask('delete_webhook', { webhookId });
+      const [key, question] = Object.entries(asked.ok ? (asked.inputRequired ?? {}) : {})[0] ?? [];
+      expect(question?.form?.message).toBe(
+        `Delete the webhook "Boiler feed" (https://receiver.example/hook)? Delivery stops at once for its 1 linked device, and this cannot be undone.`,
+      );
+      expect((await result('get_webhook', { webhookId })).webhook).toBeDefined();
+
+      const declined = await ask('delete_webhook', { webhookId }, { [key ?? '']: { action: 'decline' } });
+      expect(declined).toMatchObject({
+        ok: true,
+        isError: false,
+        result: { deleted: false, webhookId, reason: 'the person chose decline; nothing was deleted' },
+      });
+      expect((await result('get_webhook', { webhookId })).webhook).toBeDefined();
+
+      const accepted = await ask('delete_webhook', { webhookId }, { [key ?? '']: { action: 'accept', content: {} } });
+      expect(accepted).toMatchObject({ ok: true, isError: false, result: { deleted: true, webhookId } });
+      expect((await toolError('get_webhook', { webhookId })).status).toBe(404);
+    });
+
+    it('unlink_device asks to confirm when the link has scopes, naming them, and not when it has none', async () => {
+      const { id: webhookId } = await createdWebhook({ name: 'Pump feed' });
+      await result('link_device', { webhookId, deviceId: 1001 });
+      await result('link_device', { webhookId, deviceId: 1002 });
+      await result('add_scope', { webhookId, deviceId: 1001, scopeLevel: 'Device' });
+      const asked = await ask('unlink_device', { webhookId, deviceId: 1001 });
+      const [key, question] = Object.entries(asked.ok ? (asked.inputRequired ?? {}) : {})[0] ?? [];
+      expect(question?.form?.message).toBe(
+        'Unlink device 1001 from the webhook "Pump feed"? Its 1 scope (1 forwarding now) go with it, and its data stops flowing to https://receiver.example/hook.',
+      );
+      expect(await ask('unlink_device', { webhookId, deviceId: 1001 }, { [key ?? '']: { action: 'accept', content: {} } })).toMatchObject({
+        ok: true,
+        result: { unlinked: true, deviceId: 1001 },
+      });
+      expect(await ask('unlink_device', { webhookId, deviceId: 1002 })).toMatchObject({
+        ok: true,
+        inputRequired: undefined,
+        result: { unlinked: true, deviceId: 1002 },
+      });
+    });
   });
 });
