@@ -17,7 +17,7 @@ import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger
 import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
 import { listenOnFreePort, toolClient, until, type Listening } from '@platform/tool-sdk/testing';
 import { delegatedToken, devSecrets, personToken, seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { loadToolsProto, type CallToolResponse, type CallToolResponse__Output } from '@platform/proto';
+import { loadToolsProto, type CallToolEvent__Output, type ToolResult, type ToolResult__Output } from '@platform/proto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
@@ -77,8 +77,8 @@ const meCacheTtlSeconds = '600';
 const logger = (name: string): Logger => createLogger({ name, level: 'warn' });
 
 /** What the no-op answers, as the gateway's pool hands it on: `{ ok: true }`. */
-const noopResponse = { resultJson: '{"ok":true}', isError: false, text: '' } satisfies CallToolResponse;
-const noopAnswer: ToolServiceAnswer = { ok: true, ...noopResponse };
+const noopResult = { content: [], structuredContentJson: '{"ok":true}', isError: false } satisfies ToolResult;
+const noopAnswer: ToolServiceAnswer = { ok: true, result: noopResult };
 
 const proxy = await startCountingProxy();
 const gatewayHttp = await listenOnFreePort();
@@ -144,6 +144,17 @@ async function startNoopService(registryAddress: string, gateway: McpGateway, en
       annotations: { readOnlyHint: true },
       handler: () => ({ ok: true }),
     }),
+    defineTool({
+      name: 'progress10',
+      title: 'Ten progress reports',
+      description: 'Reports progress ten times, then answers { ok: true }; for the benchmark.',
+      inputSchema: z.strictObject({}),
+      annotations: { readOnlyHint: true },
+      handler: (_args, ctx) => {
+        for (let step = 1; step <= 10; step += 1) ctx.progress(step, 10);
+        return { ok: true };
+      },
+    }),
   ]);
   const served = await tools.serve();
   await until(() => gateway.registry.catalog().byName('noop') !== undefined, 'the tool service registered its no-op');
@@ -177,21 +188,31 @@ const grpcLegToken = await delegatedToken(proxy.url, 'oscar', 'fleet-insights', 
 
 // The gRPC hop's floor: a grpc-js ToolService that answers the no-op at once, no SDK, called by
 // the gateway's pool with the same delegated token and deadline.
-const floor = await startFloorServer(noopResponse);
+const floor = await startFloorServer(noopResult);
 const floorAddress = floor.address;
 const floorPool = createToolServicePool();
 const floorLease = floorPool.lease(floorAddress);
 
-// The gateway's floor: the bare MCP server whose no-op makes one grpc-js unary CallTool to the bare
+// The gateway's floor: the bare MCP server whose no-op makes one grpc-js CallToolStream to the bare
 // grpc-js server above and answers its result. No caller check, no token, no registry, no SDK on
 // either side: an MCP-to-gRPC proxy built from the same two libraries, in the same process layout.
 const minimalProxyClient = new (loadToolsProto().ToolService)(floorAddress, grpc.credentials.createInsecure());
 const minimalProxy = createBareMcpServer(
   () =>
     new Promise<CallToolResult>((resolve, reject) => {
-      minimalProxyClient.CallTool({ name: 'noop', argumentsJson: '{}', requestId: '' }, (error, response?: CallToolResponse__Output) => {
-        if (error || !response) reject(error ?? new Error('CallTool answered nothing'));
-        else resolve({ content: [{ type: 'text', text: response.resultJson }], structuredContent: JSON.parse(response.resultJson) as Record<string, unknown> });
+      let result: ToolResult__Output | undefined;
+      const stream = minimalProxyClient.CallToolStream({ name: 'noop', argumentsJson: '{}', requestId: '' });
+      stream.on('data', (event: CallToolEvent__Output) => {
+        result ??= event.result ?? undefined;
+      });
+      stream.on('error', reject);
+      stream.on('end', () => {
+        if (!result) reject(new Error('CallToolStream answered nothing'));
+        else
+          resolve({
+            content: [{ type: 'text', text: result.structuredContentJson }],
+            structuredContent: JSON.parse(result.structuredContentJson) as Record<string, unknown>,
+          });
       });
     }),
 );

@@ -21,6 +21,8 @@ export interface EraResult {
   readonly hopless: Turns;
   /** The gateway with gRPC over mutual TLS. */
   readonly tls: Turns;
+  /** The gateway calling a tool that reports progress ten times (with a progress token): sequential only. */
+  readonly progress: Turns;
   readonly platform: Record<string, number>;
   /** Profiles of a sequential turn of the gateway and the proxy, when the p50 target was missed. */
   readonly sequentialProfiles?: { readonly gateway: ProfiledTurn; readonly proxy: ProfiledTurn };
@@ -86,6 +88,11 @@ export function printEra(result: EraResult, { clients, inFlightPerClient, loadRo
   console.log(row('p50 latency, sequential (ms)', g.p50, p.p50, b.p50, 3));
   console.log(row('p99 latency, sequential (ms)', g.p99, p.p99, b.p99, 3));
   console.log(row('p50, gateway without its gRPC hop (ms)', hoplessP50, p.p50, b.p50, 3));
+  const progressP50 = latencyQuantile(result.progress, 0.5);
+  console.log(row('p50, a tool streaming 10 progress events (ms)', progressP50, p.p50, b.p50, 3));
+  console.log(
+    `  the ten progress events cost ${((progressP50 - g.p50) * 1000).toFixed(0)} µs over the gateway's no-op (${p50Ratio(result.progress, result.gateway).ratio.toFixed(3)}x its p50)`,
+  );
   console.log(row(`calls/s, ${inFlightPerClient * clients} in flight over ${clients} clients`, g.callsPerSecond, p.callsPerSecond, b.callsPerSecond, 0));
   console.log(row('p50 latency at that load (ms)', g.loadP50, p.loadP50, b.loadP50, 3));
   console.log(row('p99 latency at that load (ms)', g.loadP99, p.loadP99, b.loadP99, 3));

@@ -79,13 +79,21 @@ const profileServers = (start: boolean) => ask<unknown>({ kind: 'profile', start
 async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
   const bareUrl = `${ready.bareUrl}/${era}`;
   const connectAll = (url: string, tokens = ready.tokens) => Promise.all(tokens.map((token) => connect(url, era, token)));
-  const side = (name: string, clients: readonly Client[], sequentialOnly = false): Side => ({ name, clients, sequentialOnly, turns: newTurns() });
+  const side = (name: string, clients: readonly Client[], sequentialOnly = false, tool?: Side['tool']): Side => ({
+    name,
+    clients,
+    sequentialOnly,
+    ...(tool && { tool }),
+    turns: newTurns(),
+  });
   const gateway = side('gateway', await connectAll(ready.gatewayUrl));
   const bare = side('bare', await connectAll(bareUrl));
   const minimalProxy = side('proxy', await connectAll(`${ready.minimalProxyUrl}/${era}`));
   const hopless = side('hopless', [await connect(ready.hoplessUrl, era, ready.hoplessToken)], true);
   const tls = side('tls', await connectAll(ready.tlsUrl, ready.tlsTokens));
-  const sides = [gateway, tls, minimalProxy, bare, hopless];
+  // A tool that streams ten progress events to a client that gave a progress token, priced beside the no-op.
+  const progress = side('progress', gateway.clients.slice(0, 1), true, 'progress10');
+  const sides = [gateway, tls, minimalProxy, bare, hopless, progress];
   try {
     // The warm-up fills the caches: each token's caller check and delegated token, the tool service's caller check.
     for (const { clients } of sides) await callLoad(clients, inFlightPerClient, warmUpSeconds);
@@ -116,6 +124,7 @@ async function measureEra(ready: ServersReady, era: Era): Promise<EraResult> {
       bare: bare.turns,
       hopless: hopless.turns,
       tls: tls.turns,
+      progress: progress.turns,
       platform,
       ...(sequentialProfiles && { sequentialProfiles }),
       ...(loadProfiles && { loadProfiles }),

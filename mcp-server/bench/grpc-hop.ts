@@ -1,8 +1,9 @@
-// The gRPC hop measured alone, in the gateway bench's servers process: the leg (CallTool of the
-// tool service on the SDK, calls in flight, its CPU per call) and the floor (sequential CallTool of
-// a grpc-js server that answers at once, no SDK), which is also the minimal proxy's upstream.
+// The gRPC hop measured alone, in the gateway bench's servers process: the leg (CallToolStream of
+// the tool service on the SDK, calls in flight, its CPU per call) and the floor (sequential
+// CallToolStream of a grpc-js server that answers at once, no SDK), which is also the minimal
+// proxy's upstream: the contract every tool service on the SDK serves.
 import * as grpc from '@grpc/grpc-js';
-import { loadToolsProto, type CallToolResponse } from '@platform/proto';
+import { loadToolsProto, type CallToolEvent, type ToolResult } from '@platform/proto';
 import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 export interface GrpcFloorFigures {
@@ -15,15 +16,16 @@ export interface GrpcLegFigures {
   readonly cpuMicrosPerCall: number;
 }
 
-/** A grpc-js ToolService on a free loopback port whose CallTool answers `response` at once. */
-export async function startFloorServer(response: CallToolResponse): Promise<{ readonly address: string; close(): void }> {
+/** A grpc-js ToolService on a free loopback port whose CallToolStream answers `result` at once. */
+export async function startFloorServer(result: ToolResult): Promise<{ readonly address: string; close(): void }> {
   const server = new grpc.Server();
   server.addService(loadToolsProto().ToolService.service, {
     ListTools: (_call: unknown, callback: grpc.sendUnaryData<{ tools: [] }>) => {
       callback(null, { tools: [] });
     },
-    CallTool: (_call: unknown, callback: grpc.sendUnaryData<CallToolResponse>) => {
-      callback(null, response);
+    CallToolStream: (call: grpc.ServerWritableStream<unknown, CallToolEvent>) => {
+      call.write({ result });
+      call.end();
     },
   });
   const address = await bindOnLoopback(server, grpc.ServerCredentials.createInsecure());

@@ -7,7 +7,7 @@
 // ratios, which one or two noisy rounds cannot move.
 import type { Client } from '@modelcontextprotocol/client';
 import { collectGarbage } from '@platform/devtools/bench-report';
-import { callLoad, quantile, sequentialCalls, type LoadFigures } from './tool-call-load.ts';
+import { callLoad, quantile, sequentialCalls, type BenchTool, type LoadFigures } from './tool-call-load.ts';
 
 /** What one side measured. */
 export interface Turns {
@@ -24,6 +24,8 @@ export interface Side {
   readonly clients: readonly Client[];
   /** Only sequential calls (a side that only takes the p50 apart). */
   readonly sequentialOnly?: boolean;
+  /** The tool its sequential calls make; the no-op by default. */
+  readonly tool?: BenchTool;
   readonly turns: Turns;
 }
 
@@ -76,7 +78,7 @@ export async function measureSequential(sides: readonly Side[], options: Sequent
       const [first] = side.clients;
       if (!first) throw new Error(`${side.name}: no client`);
       await options.beforeBlock?.(side);
-      side.turns.blocks.push({ round, latenciesMs: await sequentialCalls(first, options.blockCalls) });
+      side.turns.blocks.push({ round, latenciesMs: await sequentialCalls(first, options.blockCalls, side.tool) });
     }
   }
 }

@@ -65,12 +65,25 @@ export async function callLoad(clients: readonly Client[], inFlight: number, sec
   };
 }
 
-/** `calls` sequential calls from `client`, their latencies in ms in the order made. */
-export async function sequentialCalls(client: Client, calls: number): Promise<number[]> {
+/** The tool a side calls: the no-op by default; `progress10` with a progress token, its ten reports counted. */
+export type BenchTool = 'noop' | 'progress10';
+
+async function callOnce(client: Client, tool: BenchTool): Promise<void> {
+  if (tool === 'noop') {
+    checkNoop(await client.callTool({ name: 'noop', arguments: {} }));
+    return;
+  }
+  let reports = 0;
+  checkNoop(await client.callTool({ name: tool, arguments: {} }, { onprogress: () => (reports += 1) }));
+  if (reports !== 10) throw new Error(`progress10 reported ${reports} times instead of 10`);
+}
+
+/** `calls` sequential calls of `tool` from `client`, their latencies in ms in the order made. */
+export async function sequentialCalls(client: Client, calls: number, tool: BenchTool = 'noop'): Promise<number[]> {
   const latencies: number[] = [];
   for (let call = 0; call < calls; call++) {
     const before = performance.now();
-    checkNoop(await client.callTool({ name: 'noop', arguments: {} }));
+    await callOnce(client, tool);
     latencies.push(performance.now() - before);
   }
   return latencies;

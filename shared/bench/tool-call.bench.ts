@@ -1,6 +1,6 @@
-// CallTool of a no-op tool through the SDK (cached caller check, argument schema, permission check,
-// the per-call log line), in requests/s and p50/p99 latency, next to a bare grpc-js unary handler of
-// the same ToolService measured in the same run; and the servers' CPU time per call, which the
+// CallToolStream of a no-op tool through the SDK (cached caller check, argument schema, permission
+// check, the per-call log line), in requests/s and p50/p99 latency, next to a bare grpc-js handler of
+// the same ToolService (one result event) measured in the same run; and the servers' CPU time per call, which the
 // machine's other load moves far less than requests/s. The servers run in a process of their own,
 // so the load driver's client work does not share their event loop.
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { UnsecuredJWT } from 'jose';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { loadToolsProto, type CallToolResponse__Output, type ToolServiceClient, type ToolServiceHandlers } from '@platform/proto';
+import { loadToolsProto, type CallToolEvent__Output, type ToolServiceClient, type ToolServiceHandlers } from '@platform/proto';
 import { collectGarbage, printComparison, printLatencies } from '@platform/devtools/bench-report';
 import { createLogger } from '../src/logger.ts';
 import { platformAppIdentity } from '../src/platform-app-identity.ts';
@@ -61,12 +61,13 @@ async function serve(platformUrl: string): Promise<void> {
   const sdk = await app.serve({ listenAddress: '127.0.0.1:0', register: false });
 
   const bare = new grpc.Server();
-  const handlers: ToolServiceHandlers = {
+  const handlers: Pick<ToolServiceHandlers, 'ListTools' | 'CallToolStream'> = {
     ListTools: (_call, callback) => {
       callback(null, { tools: [] });
     },
-    CallTool: (_call, callback) => {
-      callback(null, { resultJson: okResult, isError: false, text: '' });
+    CallToolStream: (call) => {
+      call.write({ result: { content: [], structuredContentJson: okResult, isError: false } });
+      call.end();
     },
   };
   bare.addService(loadToolsProto().ToolService.service, handlers);
@@ -90,20 +91,22 @@ interface Round {
   readonly p99Ms: number;
 }
 
-/** One unary CallTool; rejects unless the answer is OK, not is_error, and the no-op's result. */
+/** One CallToolStream; rejects unless it ends OK with the no-op's result, not is_error. */
 function callTool(client: ToolServiceClient, metadata: grpc.Metadata): Promise<void> {
   return new Promise((resolve, reject) => {
-    client.CallTool(
-      { name: 'bench_noop', argumentsJson, requestId: '' },
-      metadata,
-      { deadline: Date.now() + 10_000 },
-      (error, response?: CallToolResponse__Output) => {
-        if (error) reject(new Error(`CallTool failed: ${grpc.status[error.code]} ${error.details}`));
-        else if (!response || response.isError || response.resultJson !== okResult)
-          reject(new Error(`CallTool answered something else than the no-op's result: ${JSON.stringify(response)}`));
-        else resolve();
-      },
-    );
+    let result: CallToolEvent__Output['result'];
+    const stream = client.CallToolStream({ name: 'bench_noop', argumentsJson, requestId: '' }, metadata, { deadline: Date.now() + 10_000 });
+    stream.on('data', (event: CallToolEvent__Output) => {
+      result ??= event.result;
+    });
+    stream.on('error', (error: grpc.ServiceError) => {
+      reject(new Error(`CallToolStream failed: ${grpc.status[error.code]} ${error.details}`));
+    });
+    stream.on('end', () => {
+      if (!result || result.isError || result.structuredContentJson !== okResult)
+        reject(new Error(`CallToolStream answered something else than the no-op's result: ${JSON.stringify(result)}`));
+      else resolve();
+    });
   });
 }
 
@@ -211,7 +214,7 @@ async function measure(): Promise<void> {
     printComparison(
       'CallTool, no-op tool, cached caller (requests/s)',
       { name: 'SDK ToolService', value: sdk.requestsPerSecond, unit: 'req/s' },
-      { name: 'bare grpc-js unary handler', value: bare.requestsPerSecond, unit: 'req/s' },
+      { name: 'bare grpc-js handler', value: bare.requestsPerSecond, unit: 'req/s' },
     );
     const ratio = sdk.requestsPerSecond / bare.requestsPerSecond;
     console.log(`  target ratio ≥ ${targetRatio.toFixed(2)}: ${ratio >= targetRatio ? 'met' : 'NOT met'}`);
@@ -219,12 +222,12 @@ async function measure(): Promise<void> {
     printLatencies(
       'CallTool latency at that load (median of the rounds)',
       { name: 'SDK ToolService', p50Ms: sdk.p50Ms, p99Ms: sdk.p99Ms },
-      { name: 'bare grpc-js unary handler', p50Ms: bare.p50Ms, p99Ms: bare.p99Ms },
+      { name: 'bare grpc-js handler', p50Ms: bare.p50Ms, p99Ms: bare.p99Ms },
     );
     printComparison(
       'Server CPU time per CallTool (user + system of the servers process, median of the rounds)',
       { name: 'SDK ToolService', value: sdk.cpuMicrosPerCall, unit: 'µs/call' },
-      { name: 'bare grpc-js unary handler', value: bare.cpuMicrosPerCall, unit: 'µs/call' },
+      { name: 'bare grpc-js handler', value: bare.cpuMicrosPerCall, unit: 'µs/call' },
     );
     console.log(`\nGET /api/me for the bench token during the run: ${meCalls} (the caller check is cached)`);
   } finally {

@@ -86,7 +86,10 @@ describe('toolResult for each MCP block kind', () => {
     expect(messageOf({ type: 'resource', resource: { uri: 'file:///blob.bin', blob: hiBase64 } }).content).toEqual([
       { resource: { uri: 'file:///blob.bin', mimeType: '', blob: hiBytes } },
     ]);
-    const fromBytes = messageOf({ type: 'resource', resource: { uri: 'file:///blob.bin', mimeType: 'application/octet-stream', blob: new Uint8Array(hiBytes) } });
+    const fromBytes = messageOf({
+      type: 'resource',
+      resource: { uri: 'file:///blob.bin', mimeType: 'application/octet-stream', blob: new Uint8Array(hiBytes) },
+    });
     expect(Buffer.from(fromBytes.content?.[0]?.resource?.blob as Uint8Array)).toEqual(hiBytes);
     expect(fromBytes.content?.[0]?.resource?.mimeType).toBe('application/octet-stream');
   });
@@ -146,9 +149,14 @@ describe('toolResult refusals, naming the block and the field', () => {
     ['with a line break', 'aGkh\naGkh'],
     ['with padding in the middle', 'aG==aGkh'],
   ])('refuses base64 %s', (_case, data) => {
-    expect(refusal({ content: [{ type: 'text', text: 'x' }, { type: 'image', data, mimeType: 'image/png' }] })).toBe(
-      'toolResult: content.1.data: must be base64 (RFC 4648, padded)',
-    );
+    expect(
+      refusal({
+        content: [
+          { type: 'text', text: 'x' },
+          { type: 'image', data, mimeType: 'image/png' },
+        ],
+      }),
+    ).toBe('toolResult: content.1.data: must be base64 (RFC 4648, padded)');
   });
 
   it('refuses bad base64 in an embedded blob', () => {
