@@ -4,7 +4,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // store tests run on SQLite and PostgreSQL) and start:pg's. A rule by folder, not a list of files,
 // so the webhook API's files can move within it; a file that needs PostgreSQL outside this rule
 // fails saying so (freshDatabase).
-const postgresTests = ['webhook-api/**/*.test.ts', 'scripts/test/start-pg.test.ts', 'mcp-server/test/replicas.test.ts', 'scripts/test/haproxy.test.ts'];
+const postgresTests = [
+  'webhook-api/**/*.test.ts',
+  'scripts/test/start-pg.test.ts',
+  'mcp-server/test/replicas.test.ts',
+  'scripts/test/haproxy.test.ts',
+  'mcp-server/src/questions/postgres-spent-states.test.ts',
+];
 // The gateway registry's tests of its store's behaviour: run in both projects, on the in-memory
 // store in one and on PostgreSQL in the other (registry-harness.ts picks by inject('postgresUrl')).
 const registryStoreTests = ['tool-registry', 'registry-server', 'publishers', 'callback-addresses', 'name-ownership'].map(

@@ -123,6 +123,7 @@ export function createCallNotifications(options: CallNotificationsOptions): Call
     };
     if (progressBucket.take()) {
       cancelTimer?.();
+      cancelTimer = undefined;
       heldProgress = undefined;
       send('notifications/progress', params);
       return;

@@ -24,7 +24,7 @@ import type { QuestionRounds } from '../questions/index.ts';
 import type { ToolCatalog } from '../remote-tools.ts';
 import { inMcpSpan, lookUp } from '../observability/gateway-tracing.ts';
 import { requestContextOf } from '../observability/mcp-request-telemetry.ts';
-import { createCallNotifications, loggingLevels, type LoggingLevel } from './call-notifications.ts';
+import { createCallNotifications, loggingLevels, type CallNotifications, type LoggingLevel } from './call-notifications.ts';
 import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
 
 const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
@@ -85,6 +85,9 @@ function abilitiesOf(progressToken: unknown, logLevel: LoggingLevel | undefined,
 
 const isLoggingLevel = (value: unknown): value is LoggingLevel => loggingLevels.includes(value as LoggingLevel);
 
+/** A first round: no state to open, no answers. */
+const firstRound = Object.freeze({ round: 0, answers: Object.freeze({}) });
+
 export function createGatewayServer(options: GatewayServerOptions): McpServer {
   const { gateway, rounds, era } = options;
   const mcp = new GatewayMcpServer(options.catalog, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions });
@@ -118,7 +121,10 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     const caller = callerRequest(ctx);
     const args = request.params.arguments ?? {};
     const binding = { callerId: caller.caller.id, appClientId: tool.service.appClientId, tool: tool.exposedName, args };
-    const round = await rounds.begin(ctx.mcpReq.requestState(), ctx.mcpReq.inputResponses, binding);
+    const requestState = ctx.mcpReq.requestState();
+    const { inputResponses } = ctx.mcpReq;
+    // Most calls are a first round with nothing to open.
+    const round = requestState === undefined && inputResponses === undefined ? firstRound : await rounds.begin(requestState, inputResponses, binding);
     if ('content' in round) return round;
 
     const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
@@ -131,16 +137,18 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     const envelopeLevel = envelope?.[LOG_LEVEL_META_KEY];
     const logLevel = era === 'modern' ? (isLoggingLevel(envelopeLevel) ? envelopeLevel : undefined) : sessionLogLevel;
     const progressToken = request.params._meta?.progressToken;
-    const notifications = createCallNotifications({ notify: (notification) => ctx.mcpReq.notify(notification), progressToken, logLevel });
+    // Made at the call's first event: most calls have none.
+    let notifications: CallNotifications | undefined;
     const outcome = await gateway.call(tool, args, {
       ...caller,
       client: abilitiesOf(progressToken, logLevel, declared),
       answers: round.answers,
       onEvent: (event) => {
+        notifications ??= createCallNotifications({ notify: (notification) => ctx.mcpReq.notify(notification), progressToken, logLevel });
         notifications.onEvent(event);
       },
     });
-    await notifications.flush();
+    if (notifications) await notifications.flush();
     if ('inputRequired' in outcome) return rounds.ask(outcome.inputRequired, { round, binding, tool, declared, era });
     return server.projectCallToolResult(outcome.result, tool.outputSchema);
   };

@@ -7,7 +7,7 @@
 import { specTypeSchemas, type ClientCapabilities, type InputRequests } from '@modelcontextprotocol/server';
 import type { InputRequired__Output } from '@platform/proto';
 import { clip, isLoopbackHost } from '@platform/tool-sdk';
-import { shownText } from '../tool-results/shown-text.ts';
+import { hasHiddenCharacters, shownText } from '../tool-results/shown-text.ts';
 import type { InputMethod } from './request-state.ts';
 
 /** Bounds of one round's questions and of the answers carried between rounds. */
@@ -66,7 +66,7 @@ function shownMessage(message: string, where: string): string {
 
 /** A link the person may be sent to, and its host as they are shown it. */
 function checkedLink(url: string, policy: QuestionPolicy, where: string): { url: string; host: string } {
-  if (!URL.canParse(url) || /[\s\p{Cc}\p{Cf}]/u.test(url)) throw new UnaskableQuestion(`${where} has no valid URL`);
+  if (!URL.canParse(url) || hasHiddenCharacters(url)) throw new UnaskableQuestion(`${where} has no valid URL`);
   const parsed = new URL(url);
   if (parsed.username !== '' || parsed.password !== '') throw new UnaskableQuestion(`${where} has a URL with user information`);
   const loopback = isLoopbackHost(parsed.hostname);
@@ -84,8 +84,9 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
   if (entries.length === 0) throw new UnaskableQuestion('the call ended with questions but asked none');
   if (entries.length > questionLimits.maxQuestions)
     throw new UnaskableQuestion(`the call asked ${entries.length} questions at once; at most ${questionLimits.maxQuestions} are put`);
-  const inputRequests: Record<string, InputRequests[string]> = {};
-  const asked: Record<string, InputMethod> = {};
+  // Entries, made into objects at the end: a key "__proto__" stays a key, never the prototype.
+  const inputRequests: [string, InputRequests[string]][] = [];
+  const asked: [string, InputMethod][] = [];
   const required: Record<string, Record<string, unknown>> = {};
   const described: string[] = [];
   const need = (capability: string, member?: string) => {
@@ -100,33 +101,33 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
       const params = { message, requestedSchema: parsedObject(request.form.requestedSchemaJson, `${where}'s requested schema`) };
       if (!validates('ElicitRequestFormParams', params))
         throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
-      inputRequests[key] = { method: 'elicitation/create', params: params as never };
-      asked[key] = 'elicitation/create';
+      inputRequests.push([key, { method: 'elicitation/create', params: params as never }]);
+      asked.push([key, 'elicitation/create']);
       need('elicitation', 'form');
       described.push(`a form ("${clip(message, 120)}")`);
     } else if (request.url) {
       const { url, host } = checkedLink(request.url.url, policy, where);
       const message = `${shownMessage(request.url.message, where)}\n\nThe link opens ${host}.`;
-      inputRequests[key] = { method: 'elicitation/create', params: { mode: 'url', message, url } as never };
-      asked[key] = 'elicitation/create';
+      inputRequests.push([key, { method: 'elicitation/create', params: { mode: 'url', message, url } as never }]);
+      asked.push([key, 'elicitation/create']);
       need('elicitation', 'url');
       described.push(`a page to open at ${host}`);
     } else if (request.samplingParamsJson !== undefined) {
       const params = parsedObject(request.samplingParamsJson, `${where}'s sampling request`);
       if (!validates('CreateMessageRequestParams', params)) throw new UnaskableQuestion(`${where} is a sampling request MCP does not accept`);
-      inputRequests[key] = { method: 'sampling/createMessage', params: params as never };
-      asked[key] = 'sampling/createMessage';
+      inputRequests.push([key, { method: 'sampling/createMessage', params: params as never }]);
+      asked.push([key, 'sampling/createMessage']);
       if (params.tools !== undefined || params.toolChoice !== undefined) need('sampling', 'tools');
       else need('sampling');
       described.push("a completion from the client's model");
     } else if (request.roots) {
-      inputRequests[key] = { method: 'roots/list' } as never;
-      asked[key] = 'roots/list';
+      inputRequests.push([key, { method: 'roots/list' } as never]);
+      asked.push([key, 'roots/list']);
       need('roots');
       described.push("the client's roots");
     } else throw new UnaskableQuestion(`${where} is of no kind MCP knows`);
   }
-  return { inputRequests, asked, required, described };
+  return { inputRequests: Object.fromEntries(inputRequests), asked: Object.fromEntries(asked), required, described };
 }
 
 /** The capabilities of `required` that `declared` lacks, in MCP's shape; undefined when none (a bare `elicitation: {}` is form). */
@@ -163,9 +164,9 @@ export function answersOf(
   asked: Readonly<Record<string, InputMethod>> | undefined,
   responses: Readonly<Record<string, unknown>> | undefined,
 ): Record<string, string> {
-  const answers: Record<string, string> = { ...had };
+  const answers = new Map(Object.entries(had));
   for (const [key, response] of Object.entries(responses ?? {})) {
-    if (Object.keys(answers).length >= questionLimits.maxAnswers) break;
+    if (answers.size >= questionLimits.maxAnswers) break;
     // An answer the tool had stands: a question answered is not answered again.
     if (Object.hasOwn(had, key) || !keyPattern.test(key)) continue;
     const method = asked === undefined ? undefined : Object.hasOwn(asked, key) ? asked[key] : null;
@@ -173,7 +174,7 @@ export function answersOf(
     if (method !== undefined && !resultSchemaOf[method].some((schema) => validates(schema, response))) continue;
     if (response === null || typeof response !== 'object' || Array.isArray(response)) continue;
     const json = JSON.stringify(response);
-    if (Buffer.byteLength(json) <= questionLimits.maxAnswerBytes) answers[key] = json;
+    if (Buffer.byteLength(json) <= questionLimits.maxAnswerBytes) answers.set(key, json);
   }
-  return answers;
+  return Object.fromEntries(answers);
 }

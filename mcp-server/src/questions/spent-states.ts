@@ -14,7 +14,8 @@ const maxRemembered = 200_000;
 
 /** Spent states in memory, each kept until its state would have expired anyway. */
 export function createMemorySpentStates(clock: () => number = Date.now): SpentStates {
-  const spent = new LRUCache<string, true>({ max: maxRemembered, perf: { now: clock } });
+  // ttlResolution 0: the clock is read at every check, not reused for a millisecond (a test's clock moves in steps).
+  const spent = new LRUCache<string, true>({ max: maxRemembered, perf: { now: clock }, ttlResolution: 0 });
   return {
     spend(nonce, expiresAt) {
       if (spent.has(nonce)) return Promise.resolve(false);

@@ -4,7 +4,7 @@
 // breaks a rule makes the whole result unreadable (never a result shown in part), naming the block.
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import type { Annotations__Output, ContentBlock__Output } from '@platform/proto';
-import { hasUnshowable, shownText } from './shown-text.ts';
+import { hasHiddenCharacters, shownText } from './shown-text.ts';
 
 /** A MIME type, `type/subtype` with RFC 6838's characters, parameters allowed. */
 const mimeType = /^[A-Za-z0-9][\w!#$&^.+-]{0,126}\/[A-Za-z0-9][\w!#$&^.+-]{0,126}(?:;[\x20-\x7e]{0,256})?$/;
@@ -26,7 +26,7 @@ function checkedMimeType(value: string, where: string): string {
 const scriptingSchemes = new Set(['javascript:', 'vbscript:', 'data:', 'blob:']);
 
 function checkedUri(value: string, where: string): string {
-  if (value === '' || value.length > 8192 || hasUnshowable(value) || /\s/.test(value) || !URL.canParse(value)) {
+  if (value === '' || value.length > 8192 || hasHiddenCharacters(value) || !URL.canParse(value)) {
     throw new UnshowableBlock(`${where} has no valid URI`);
   }
   if (scriptingSchemes.has(new URL(value).protocol)) throw new UnshowableBlock(`${where} has a ${new URL(value).protocol.slice(0, -1)}: URI`);

@@ -22,6 +22,14 @@ export function hasUnshowable(text: string): boolean {
   return unshowable.test(text) || separators.test(text);
 }
 
+/** Whitespace, controls and invisible format characters (zero-width, soft hyphen, bidi): what an address a person reads must not hold. */
+const hidden = /[\s\p{Cc}\p{Cf}]/u;
+
+/** True when `address` (a URI, a link) holds a character a person would not see, or would misread. */
+export function hasHiddenCharacters(address: string): boolean {
+  return hidden.test(address);
+}
+
 /** Two keys of one object that read the same once shown: an object that would lose a value if shown. */
 export class ShownKeyCollision extends Error {
   override readonly name = 'ShownKeyCollision';

@@ -78,19 +78,37 @@ function refuse(error: z.ZodError): never {
   throw new TypeError(`elicit: ${path} is outside what MCP lets a form ask (${issue?.message ?? 'not a flat object of primitive fields'})`);
 }
 
-/** The form's JSON Schema from a zod object: what MCP takes (type, properties, required), nothing else. */
+/**
+ * The form's JSON Schema from a zod object: what MCP takes (type, properties, required), nothing
+ * else. zod writes the regular expression of its string formats (z.email(), z.iso.date()) beside the
+ * format; MCP forms take the format alone, and the zod schema still checks the answer.
+ */
 function fromZod(schema: z.ZodObject): Record<string, unknown> {
   const { properties = {}, required } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' }) as {
-    properties?: Record<string, unknown>;
+    properties?: Record<string, Record<string, unknown>>;
     required?: string[];
   };
-  return { type: 'object', properties, ...(required && required.length > 0 && { required }) };
+  const formsOnly = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => {
+      if (property.format === undefined) return [name, property];
+      const { pattern: _pattern, ...rest } = property;
+      return [name, rest];
+    }),
+  );
+  return { type: 'object', properties: formsOnly, ...(required && required.length > 0 && { required }) };
+}
+
+/** A day that exists: Date.parse rolls 2026-02-30 over into March, a round trip does not. */
+function realDay(value: string): boolean {
+  const [year = 0, month = 0, day = 0] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 const formats: Readonly<Record<string, (value: string) => boolean>> = {
   email: (value) => /^[^\s@]+@[^\s@]+$/.test(value),
   uri: (value) => URL.canParse(value),
-  date: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)),
+  date: (value) => z.iso.date().safeParse(value).success && realDay(value),
   'date-time': (value) => z.iso.datetime({ offset: true }).safeParse(value).success,
 };
 
@@ -130,7 +148,7 @@ function fieldProblem(spec: Field, value: unknown): string | undefined {
 function checkAgainst(parsed: z.infer<typeof formSchema>, content: unknown): string | undefined {
   if (content === null || typeof content !== 'object' || Array.isArray(content)) return 'content must be an object';
   const given = content as Record<string, unknown>;
-  for (const name of parsed.required ?? []) if (given[name] === undefined) return `${name} is required`;
+  for (const name of parsed.required ?? []) if (!Object.hasOwn(given, name) || given[name] === undefined) return `${name} is required`;
   for (const [name, value] of Object.entries(given)) {
     const spec = Object.hasOwn(parsed.properties, name) ? parsed.properties[name] : undefined;
     if (spec === undefined) return `${name} is not a field of the form`;

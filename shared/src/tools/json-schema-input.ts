@@ -31,7 +31,9 @@ function ajvFor(dialect: keyof typeof dialects) {
   let ajv = validators.get(dialect);
   if (!ajv) {
     // strict: false: MCP schemas carry keywords JSON Schema does not define (enumNames, x-mcp-header).
-    ajv = new dialects[dialect]({ strict: false, allErrors: false, validateFormats: true });
+    // addUsedSchema: false: a schema's $id is not kept in the shared instance, so two tools (or two
+    // services' copies) may publish the same schema with the same $id.
+    ajv = new dialects[dialect]({ strict: false, allErrors: false, validateFormats: true, addUsedSchema: false });
     addFormats(ajv);
     validators.set(dialect, ajv);
   }
@@ -48,9 +50,10 @@ function dialectOf(schema: Readonly<Record<string, unknown>>): keyof typeof dial
 
 function problemOf(error: ErrorObject): string {
   const path = error.instancePath === '' ? '' : error.instancePath.slice(1).replaceAll('/', '.');
-  const missing = error.keyword === 'required' ? String((error.params as { missingProperty?: unknown }).missingProperty) : undefined;
-  const where = [path, missing].filter((part) => part !== undefined && part !== '').join('.');
-  const said = error.keyword === 'required' ? 'is required' : (error.message ?? 'is not allowed');
+  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  const named = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+  const where = [path, named === undefined ? undefined : String(named)].filter((part) => part !== undefined && part !== '').join('.');
+  const said = error.keyword === 'required' ? 'is required' : error.keyword === 'additionalProperties' ? 'is not allowed' : (error.message ?? 'is not allowed');
   return `${where === '' ? 'arguments' : where}: ${said}`;
 }
 

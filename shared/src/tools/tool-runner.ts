@@ -186,19 +186,10 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { tool } = found;
       const args = parseArguments(tool, request.argumentsJson);
 
-      // The run ends with its questions once it waits on one: one turn of the event loop after the
-      // first, so questions asked together (Promise.all) go out together.
-      let asked: (() => void) | undefined;
-      const waiting = new Promise<typeof askedMark>((resolve) => {
-        asked = () => {
-          setImmediate(() => {
-            resolve(askedMark);
-          });
-        };
-      });
+      const interrupted = interruption(request.signal);
       const questions = createQuestions({
         answers: new Map(Object.entries(request.inputResponses ?? {})),
-        onAsked: () => asked?.(),
+        onAsked: interrupted.asked,
       });
       const ctx = createCallContext({
         client: clientOf(request.client),
@@ -224,7 +215,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       request.signal.throwIfAborted();
       let value: unknown;
       try {
-        value = await inSpan(found.spanName, found.spanOptions, () => untilAborted(tool.handler(args as never, ctx), request.signal, waiting));
+        value = await inSpan(found.spanName, found.spanOptions, () => untilInterrupted(tool.handler(args as never, ctx), interrupted.promise));
       } catch (error) {
         // A run that threw after asking (its own timeout, say) still ends with its questions.
         if (questions.pending.size === 0) throw error;
@@ -280,27 +271,36 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
 const askedMark = Symbol('asked');
 
 /**
- * What the handler answered, or a rejection with the signal's reason once it is aborted, so a
- * handler that ignores the signal does not hold the answer; or the mark that it waits on a
- * question. A handler that answered at once (no promise) needs no race: the runner checks the signal
- * and the questions right after.
+ * What ends a run before its handler does: its signal aborted (a rejection with the signal's
+ * reason, so a handler that ignores the signal does not hold the answer), or a question it waits on
+ * (the mark, one turn of the event loop after the first question, so questions asked together with
+ * Promise.all go out together). One promise for both, made once per call.
  */
-function untilAborted(answer: unknown, signal: AbortSignal, waiting: Promise<typeof askedMark>): unknown {
-  if (typeof (answer as { then?: unknown } | null)?.then !== 'function') return answer;
-  return Promise.race([answer, aborted(signal), waiting]);
+function interruption(signal: AbortSignal): { readonly promise: Promise<typeof askedMark>; readonly asked: () => void } {
+  const { promise, resolve, reject } = Promise.withResolvers<typeof askedMark>();
+  if (signal.aborted) reject(signal.reason as Error);
+  else
+    signal.addEventListener(
+      'abort',
+      () => {
+        reject(signal.reason as Error);
+      },
+      { once: true },
+    );
+  // A run answered before anything interrupts it leaves the promise unsettled: no unhandled rejection if it is aborted later.
+  promise.catch(() => undefined);
+  return {
+    promise,
+    asked: () => {
+      setImmediate(() => {
+        resolve(askedMark);
+      });
+    },
+  };
 }
 
-/** Rejects with the signal's reason once it is aborted. */
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_resolve, reject) => {
-    if (signal.aborted) reject(signal.reason as Error);
-    else
-      signal.addEventListener(
-        'abort',
-        () => {
-          reject(signal.reason as Error);
-        },
-        { once: true },
-      );
-  });
+/** What the handler answered, or what interrupted it. A handler that answered at once (no promise) needs no race: the runner checks the signal and the questions right after. */
+function untilInterrupted(answer: unknown, interrupted: Promise<typeof askedMark>): unknown {
+  if (typeof (answer as { then?: unknown } | null)?.then !== 'function') return answer;
+  return Promise.race([answer, interrupted]);
 }
