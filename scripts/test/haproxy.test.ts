@@ -1,8 +1,10 @@
 // start:pg's balancer for real: HAProxy, with the configuration start:pg generates, in front of two
 // gateway processes sharing their registrations in PostgreSQL. A tool service registers through it;
-// MCP SDK clients list and call through it on both revisions; one gateway is killed (SIGKILL) and
-// the stateless revision's calls go on through the other, while the 2025-11-25 session it held is
-// answered 404 and a new one works.
+// MCP SDK clients list and call through it on both revisions; a tool's question to the person,
+// asked at one gateway, is answered at the other (its sealed state is all that travels, and the
+// answered state is refused at either); one gateway is killed (SIGKILL) and the stateless
+// revision's calls go on through the other, while the 2025-11-25 session it held is answered 404
+// and a new one works.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -48,6 +50,35 @@ async function mcpClient(mcpUrl: string, token: string, era: 'legacy' | 'modern'
   return { client, sessionId: transport.sessionId };
 }
 
+/** One raw 2026-07-28 tools/call of confirm_thing at `url`: the last JSON-RPC message of its answer. */
+async function statelessCall(url: string, token: string, args: Record<string, unknown>, round: Record<string, unknown> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'confirm_thing',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'confirm_thing',
+        arguments: args,
+        ...round,
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } },
+      },
+    }),
+  });
+  const text = await response.text();
+  const messages = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
+  return JSON.parse(messages.at(-1) ?? '{}') as { result?: unknown; error?: unknown };
+}
+
 const echoed = async (client: Client, text: string) => {
   const result = await client.callTool({ name: 'echo', arguments: { text } });
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
@@ -86,7 +117,7 @@ describe('two gateways behind HAProxy', () => {
         .replace('defaults\n', 'defaults\n  log global\n  option httplog\n')
         .replace(
           'frontend mcp\n',
-          'frontend mcp\n  capture request header mcp-protocol-version len 12\n  log-format "%ci:%cp [%tr] %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST B=%B U=%U %tsc %ac/%fc/%bc/%sc/%rc %hr %{+Q}r"\n',
+          'frontend mcp\n  capture request header mcp-protocol-version len 12\n  capture request header mcp-name len 64\n  log-format "%ci:%cp [%tr] %b/%s %TR/%Tw/%Tc/%Tr/%Ta %ST B=%B U=%U %tsc %ac/%fc/%bc/%sc/%rc %hr %{+Q}r"\n',
         ),
     );
     const balancer = started('haproxy', ['-db', '-f', config], {});
@@ -123,6 +154,16 @@ describe('two gateways behind HAProxy', () => {
         annotations: { readOnlyHint: true },
         handler: ({ text }) => ({ echoed: text }),
       }),
+      defineTool({
+        name: 'confirm_thing',
+        title: 'Confirm a thing',
+        description: 'Asks the person to confirm, then says what they answered.',
+        inputSchema: z.strictObject({ thing: z.string() }),
+        handler: async ({ thing }, ctx) => {
+          const answer = await ctx.elicit({ message: `Go ahead with ${thing}?`, requestedSchema: z.object({ sure: z.boolean() }) });
+          return { thing, answered: answer.action === 'accept' && answer.content.sure ? 'yes' : 'no' };
+        },
+      }),
     ]);
     const serving = await step('the tool service registers through HAProxy', () => app.serve({ register: true }));
     closers.push(() => serving.close(1_000));
@@ -134,6 +175,50 @@ describe('two gateways behind HAProxy', () => {
     );
     // Round robin: consecutive stateless calls reach both gateways, and each knows the tool.
     for (const text of ['one', 'two', 'three', 'four']) expect(await step(`call ${text} (before the kill)`, () => echoed(modern.client, text))).toContain(text);
+
+    // A question asked at one gateway and answered at the other: the two rounds of the call go to
+    // both replicas (round robin), and the call completes with the answer.
+    const asking = new Client(
+      { name: 'balanced-asking', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+    );
+    asking.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { sure: true } }));
+    await asking.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: { token: () => Promise.resolve(token) } }));
+    closers.push(() => asking.close());
+    const loggedBefore = balancer.output().length;
+    const confirmed = await step('a question is answered across the replicas', () =>
+      asking.callTool({ name: 'confirm_thing', arguments: { thing: 'the export' } }),
+    );
+    expect(confirmed.structuredContent).toEqual({ thing: 'the export', answered: 'yes' });
+    await until(
+      () =>
+        balancer
+          .output()
+          .slice(loggedBefore)
+          .split('\n')
+          .filter((line) => line.includes('confirm_thing')).length >= 2,
+      'HAProxy logged both rounds',
+    );
+    const rounds = balancer
+      .output()
+      .slice(loggedBefore)
+      .split('\n')
+      .filter((line) => line.includes('confirm_thing'));
+    const servedBy = new Set(rounds.map((line) => /gateways\/(gateway-\d)/.exec(line)?.[1]));
+    expect(servedBy, rounds.join('\n')).toEqual(new Set(['gateway-1', 'gateway-2']));
+    // A state answered at one replica is refused at the other: the replicas spend states in PostgreSQL.
+    const [first, second] = replicas.map((replica) => `http://127.0.0.1:${replica.http.port}/mcp`);
+    const asked = await step('a raw first round at gateway 1', () => statelessCall(first ?? '', token, { thing: 'the purge' }));
+    const requestState = (asked.result as { requestState?: string } | undefined)?.requestState ?? '';
+    const [key = ''] = Object.keys((asked.result as { inputRequests?: Record<string, unknown> } | undefined)?.inputRequests ?? {});
+    const answer = { inputResponses: { [key]: { action: 'accept', content: { sure: true } } }, requestState };
+    expect((await step('answered at gateway 2', () => statelessCall(second ?? '', token, { thing: 'the purge' }, answer))).result).toMatchObject({
+      structuredContent: { answered: 'yes' },
+    });
+    expect((await step('replayed at gateway 1', () => statelessCall(first ?? '', token, { thing: 'the purge' }, answer))).error).toMatchObject({
+      code: -32602,
+      message: 'Invalid or expired requestState',
+    });
     const legacy = await step('a 2025-11-25 session opens', () => mcpClient(mcpUrl, token, 'legacy'));
     expect((await step('the session lists', () => legacy.client.listTools())).tools.map((tool) => tool.name)).toContain('echo');
     expect(await step('the session calls', () => echoed(legacy.client, 'pinned'))).toContain('pinned');
