@@ -10,35 +10,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { devSecrets } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
-import { createToolApp } from '@platform/tool-sdk/tools';
-import { startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import { registerConformanceTools } from '../../examples/conformance-tools.ts';
-import { stackForTests, until } from './harness.ts';
+import { conformanceToolsForTests, stackForTests } from './harness.ts';
 
 const stack = stackForTests();
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const suite = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
 
-/** The fixture tools as a second service of the plain-named app (webhook-tools), so the suite finds them by their own names. */
-startedForTests(async () => {
-  const settings = loadPlatformMcpSettings({
-    PLATFORM_API_BASE_URL: stack().issuer,
-    APP_CLIENT_ID: 'webhook-tools',
-    APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
-    SERVICE_NAME: 'conformance-tools',
-    GATEWAY_ADDRESS: stack().registryAddress,
-    CALLBACK_ADDRESS: '127.0.0.1:0',
-  });
-  const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'conformance-tools', level: 'warn' }) });
-  registerConformanceTools(app);
-  const serving = await app.serve();
-  await until(() => stack().gateway.registry.catalog().byName('test_simple_text') !== undefined, 'the conformance tools registered');
-  return { close: () => serving.close() };
-});
+conformanceToolsForTests(stack);
 
 interface Check {
   readonly id: string;

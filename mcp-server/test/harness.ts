@@ -17,6 +17,7 @@ import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
 import { z } from 'zod';
+import { registerConformanceTools } from '../../examples/conformance-tools.ts';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
 import { loadMcpServerSettings, type McpServerSettings } from '../src/settings.ts';
 
@@ -234,6 +235,28 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
     exposed: (tool) => (appClientId === 'webhook-tools' ? tool : `${appClientId}__${tool}`),
     close: () => serving.close(),
   };
+}
+
+/**
+ * The MCP conformance suite's fixture tools (examples/conformance-tools.ts) for the file's tests, as
+ * a second service of the plain-named app (webhook-tools), so that they keep their own names.
+ */
+export function conformanceToolsForTests(stack: () => Stack): void {
+  startedForTests(async () => {
+    const settings = loadPlatformMcpSettings({
+      PLATFORM_API_BASE_URL: stack().issuer,
+      APP_CLIENT_ID: 'webhook-tools',
+      APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+      SERVICE_NAME: 'conformance-tools',
+      GATEWAY_ADDRESS: stack().registryAddress,
+      CALLBACK_ADDRESS: '127.0.0.1:0',
+    });
+    const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'conformance-tools', level: 'warn' }) });
+    registerConformanceTools(app);
+    const serving = await app.serve();
+    await until(() => stack().gateway.registry.catalog().byName('test_simple_text') !== undefined, 'the conformance tools registered');
+    return { close: () => serving.close() };
+  });
 }
 
 /**

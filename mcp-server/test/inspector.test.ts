@@ -1,15 +1,20 @@
 // The MCP Inspector's command line against the gateway, as a developer would run it: tools/list
-// and tools/call with a person's token in --header, on both protocol revisions.
+// and tools/call with a person's token in --header, on both protocol revisions; a tool's image
+// result written out as the bytes the tool made, its progress reported, and a tool that needs an
+// answer from the person (which a command line cannot give) refused with a message saying so.
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { stackForTests } from './harness.ts';
+import { conformanceToolsForTests, stackForTests } from './harness.ts';
 
 const stack = stackForTests();
+conformanceToolsForTests(stack);
+/** The conformance suite's 1x1 PNG, as examples/conformance-tools.ts answers it. */
+const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const inspector = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'clients/launcher/build/index.js');
@@ -70,5 +75,22 @@ describe.each(['legacy', 'modern'])('the MCP Inspector CLI on the %s revision', 
   it('is told to sign in when the token is refused', async () => {
     const { exitCode } = await inspect(['--protocol-era', era, '--method', 'tools/list'], 'not-a-token');
     expect(exitCode).toBe(3);
+  });
+
+  it("writes a tool's image out as the bytes the tool made", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'inspector-out-')), 'image.png');
+    const args = ['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'test_image_content', '--output', file, '--output-format', 'raw'];
+    const { exitCode, stderr } = await inspect(args, await stack().tokenFor('oscar'));
+    expect(exitCode, stderr).toBe(0);
+    expect(readFileSync(file)).toEqual(png);
+  });
+
+  it('sees a tool that needs the person’s answer refused with a message saying so, never a hang', async () => {
+    const args = ['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'test_input_required_result_elicitation'];
+    const started = performance.now();
+    const { stdout, stderr } = await inspect(args, await stack().tokenFor('oscar'));
+    expect(performance.now() - started).toBeLessThan(30_000);
+    const said = `${stdout}${stderr}`.replaceAll('\\"', '"');
+    expect(said).toContain('needs a form ("What is your name?") to go on, but this client did not declare that it can answer');
   });
 });
