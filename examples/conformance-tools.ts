@@ -1,9 +1,10 @@
 // The official MCP conformance suite's fixture tools, as a tool service on the SDK: what a tool
 // behind the gateway can do (every content type, progress, logging, questions to the person and to
 // the client's model, multi-round questions, a JSON Schema as it is, arguments mirrored in headers),
-// shown by the suite itself. Run it against a running stack, then the suite at the gateway:
+// shown by the suite itself. Run it against a running stack, then the suite at the gateway (signed
+// in as a seeded person):
 //   npm run example -- conformance-tools
-//   npx conformance server --url http://127.0.0.1:3000/mcp --requirements 2026-07-28   (with a person's token; see docs/mcp-clients.md)
+//   npm run conformance -- --requirements 2026-07-28      (or 2025-11-25, or --scenario <name>)
 // Like any tool service it takes the SDK's variables (APP_CLIENT_ID, APP_CLIENT_SECRET, SERVICE_NAME,
 // GATEWAY_ADDRESS, CALLBACK_ADDRESS); the suite calls its tools by their own names, so the gateway
 // must keep its app's names plain (REGISTRY_PLAIN_NAMES_APP, webhook-tools on npm start).

@@ -1,23 +1,17 @@
 // The official MCP conformance suite against the gateway, as a client would meet it: signed in
-// with a person's token (added by a preloaded undici dispatcher, since the suite has no option for
-// one), with the suite's fixture tools served behind the gateway by a tool service on the SDK
+// with a person's token (added by a preloaded module, since the suite has no option for one), with
+// the suite's fixture tools served behind the gateway by a tool service on the SDK
 // (examples/conformance-tools.ts, as the plain-named app). Each revision's requirement set passes
 // with the baseline, which names every scenario that does not apply and why; the scenarios of tool
-// calls, questions and the stateless revision are run one by one too, with no warning allowed.
-import { execFile } from 'node:child_process';
+// calls, questions and the stateless revision must each have run and passed with no warning.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join, resolve } from 'node:path';
+import { runConformance } from '@platform/devtools/conformance-suite';
 import { describe, expect, it } from 'vitest';
 import { conformanceToolsForTests, stackForTests } from './harness.ts';
 
 const stack = stackForTests();
-const run = promisify(execFile);
-const require = createRequire(import.meta.url);
-const suite = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
-
 conformanceToolsForTests(stack);
 
 interface Check {
@@ -31,18 +25,12 @@ const baseline = resolve(import.meta.dirname, 'conformance-baseline.yml');
 /** Runs the suite with `selection`: its exit code, the checks of every scenario run, and what it printed. */
 async function conformance(...selection: string[]): Promise<{ exitCode: number; checks: (Check & { scenario: string })[]; output: string }> {
   const out = mkdtempSync(join(tmpdir(), 'conformance-'));
-  const args = ['--import', resolve(import.meta.dirname, 'bearer-preload.ts'), suite, 'server', '--url', stack().mcpUrl, ...selection, '-o', out];
-  args.push('--expected-failures', baseline);
-  const env = { ...process.env, MCP_BEARER_TOKEN: await stack().tokenFor('oscar'), MCP_BEARER_ORIGIN: stack().mcpUrl };
-  let exitCode = 0;
-  let output: string;
-  try {
-    output = (await run(process.execPath, args, { env, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 })).stdout;
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    exitCode = typeof failed.code === 'number' ? failed.code : 1;
-    output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
-  }
+  const { exitCode, output } = await runConformance(
+    stack().mcpUrl,
+    await stack().tokenFor('oscar'),
+    [...selection, '-o', out, '--expected-failures', baseline],
+    240_000,
+  );
   const checks = readdirSync(out).flatMap((results) =>
     (JSON.parse(readFileSync(join(out, results, 'checks.json'), 'utf8')) as Check[]).map((check) => ({ ...check, scenario: results })),
   );

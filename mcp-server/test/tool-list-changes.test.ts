@@ -6,7 +6,9 @@
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { loadRegistryProto, type RegisterResponse__Output } from '@platform/proto';
-import { heartbeatDelay } from '@platform/tool-sdk/tools';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
+import { createToolApp, defineTool, heartbeatDelay } from '@platform/tool-sdk/tools';
+import { z } from 'zod';
 import { manualClock } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
@@ -68,6 +70,46 @@ describe.each(eras)('on the %s revision', (era) => {
     await until(() => changes >= 2, 'list_changed announced the expiry');
     expect(await names()).not.toContain(beacon);
     await expect(client.callTool({ name: beacon, arguments: {} })).rejects.toThrow(/not found/);
+  });
+
+  it('announces a tool a running service adds, and the one it withdraws, without a restart', async () => {
+    const client = await stack().connect('oscar', era);
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes += 1;
+    });
+    if (era === 'modern') await client.listen({ toolsListChanged: true });
+    else await until(() => stack().gateway.sessions().streams > 0, 'the session’s GET stream is open');
+    const settings = loadPlatformMcpSettings({
+      PLATFORM_API_BASE_URL: stack().issuer,
+      APP_CLIENT_ID: 'fleet-insights',
+      APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
+      SERVICE_NAME: `growing-${era}`,
+      GATEWAY_ADDRESS: stack().registryAddress,
+      CALLBACK_ADDRESS: '127.0.0.1:0',
+    });
+    const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'growing', level: 'silent' }), timers: clock });
+    const tool = (name: string) =>
+      defineTool({ name, title: name, description: `Answers ${name}.`, inputSchema: z.strictObject({}), handler: () => ({ said: name }) });
+    app.registerTools([tool(`first_${era}`)]);
+    const serving = await app.serve();
+    try {
+      await until(() => stack().gateway.registry.catalog().byName(`fleet-insights__first_${era}`) !== undefined, 'the service registered');
+      const before = changes;
+      app.registerTools([tool(`second_${era}`)]);
+      await until(() => changes > before, 'list_changed announced the added tool');
+      const names = async () => (await client.listTools()).tools.map((listed) => listed.name);
+      expect(await names()).toEqual(expect.arrayContaining([`fleet-insights__first_${era}`, `fleet-insights__second_${era}`]));
+      expect((await client.callTool({ name: `fleet-insights__second_${era}`, arguments: {} })).structuredContent).toEqual({ said: `second_${era}` });
+
+      const added = changes;
+      app.removeTools([`first_${era}`]);
+      await until(() => changes > added, 'list_changed announced the withdrawn tool');
+      expect(await names()).not.toContain(`fleet-insights__first_${era}`);
+      await expect(client.callTool({ name: `fleet-insights__first_${era}`, arguments: {} })).rejects.toThrow(/not found/);
+    } finally {
+      await serving.close();
+    }
   });
 
   it('keeps a service that heartbeats, and drops its tools at once when it deregisters', async () => {

@@ -73,7 +73,12 @@ describe('gRPC contracts', () => {
         expect(call.request.inputResponsesJson).toEqual({ confirm: '{"action":"accept"}' });
         call.write({ progress: { progress: 1, total: 2, message: 'half' } });
         call.write({ log: { level: 'LOG_LEVEL_ERROR', logger: 'probe', dataJson: '{"n":1}' } });
-        call.write({ result: { content: [{ text: 'done' }, { image: { data: png, mimeType: 'image/png' }, annotations: { audience: ['user'], priority: 0.5 } }], structuredContentJson: '{"n":9007199254740993}' } });
+        call.write({
+          result: {
+            content: [{ text: 'done' }, { image: { data: png, mimeType: 'image/png' }, annotations: { audience: ['user'], priority: 0.5 } }],
+            structuredContentJson: '{"n":9007199254740993}',
+          },
+        });
         call.end();
       },
     });

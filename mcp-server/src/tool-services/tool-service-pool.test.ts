@@ -3,8 +3,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { closedPort } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadToolsProto, type CallToolRequest__Output, type ToolServiceHandlers } from '@platform/proto';
-import { createToolServicePool, ToolServiceError, type ToolServicePool } from './tool-service-pool.ts';
+import { loadToolsProto, type CallToolEvent, type CallToolRequest__Output, type ToolServiceHandlers } from '@platform/proto';
+import { createToolServicePool, ToolServiceError, type ToolCallEvent, type ToolServicePool } from './tool-service-pool.ts';
 import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 interface Received {
@@ -212,5 +212,134 @@ describe('channels', () => {
     expect(pool.openAddresses()).toEqual([]);
     expect(await pool.callTool(service.address, request('echo'), 'delegated', generous)).toMatchObject({ ok: false, code: grpc.status.UNAVAILABLE });
     await expect(pool.listTools(service.address, generous)).rejects.toBeInstanceOf(ToolServiceError);
+  });
+});
+
+/** A service of the second revision: CallToolStream only, its events chosen by the tool's name; `revision` switches it to the first (CallTool only) to stand for a downgrade at the same address. */
+async function startStreamingService() {
+  let calls = { stream: 0, unary: 0 };
+  let revision: 1 | 2 = 2;
+  const server = new grpc.Server();
+  server.addService(loadToolsProto().ToolService.service, {
+    ListTools: (_call: unknown, callback: grpc.sendUnaryData<{ tools: [] }>) => {
+      callback(null, { tools: [] });
+    },
+    CallToolStream: (call: grpc.ServerWritableStream<CallToolRequest__Output, CallToolEvent>) => {
+      if (revision === 1) {
+        call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'no such method' });
+        return;
+      }
+      calls.stream += 1;
+      if (call.request.name === 'asks') {
+        call.write({ inputRequired: { requests: { confirm: { form: { message: 'Sure?', requestedSchemaJson: '{"type":"object","properties":{}}' } } } } });
+        call.end();
+        return;
+      }
+      if (call.request.name === 'breaks') {
+        call.write({ progress: { progress: 1 } });
+        call.emit('error', { code: grpc.status.UNIMPLEMENTED, details: 'a status after events' });
+        return;
+      }
+      call.write({ progress: { progress: 1, total: 2, message: 'half' } });
+      call.write({ log: { level: 'LOG_LEVEL_INFO', logger: 'svc', dataJson: '"hello"' } });
+      call.write({ result: { content: [{ text: `answered ${call.request.name}` }], structuredContentJson: call.request.argumentsJson, isError: false } });
+      call.end();
+    },
+    CallTool: (call: grpc.ServerUnaryCall<CallToolRequest__Output, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      if (revision === 2) {
+        callback({ code: grpc.status.UNIMPLEMENTED, details: 'no such method' });
+        return;
+      }
+      calls.unary += 1;
+      callback(null, { resultJson: call.request.argumentsJson, isError: false, text: 'unary' });
+    },
+  });
+  const address = await bindOnLoopback(server, grpc.ServerCredentials.createInsecure());
+  return {
+    address,
+    calls: () => calls,
+    reset: () => {
+      calls = { stream: 0, unary: 0 };
+    },
+    become: (next: 1 | 2) => {
+      revision = next;
+    },
+    close: () => {
+      server.forceShutdown();
+    },
+  };
+}
+
+describe('a service of the second revision (CallToolStream)', () => {
+  it('hands on its progress and log events as they arrive, then its result', async () => {
+    const streaming = await startStreamingService();
+    pool = createToolServicePool();
+    try {
+      const events: ToolCallEvent[] = [];
+      const answer = await pool.callTool(streaming.address, request('echo', { n: 1 }), 'delegated', { ...generous, onEvent: (event) => events.push(event) });
+      expect(answer).toMatchObject({ ok: true, result: { structuredContentJson: '{"n":1}', content: [{ block: 'text', text: 'answered echo' }] } });
+      expect(events).toEqual([
+        { progress: { progress: 1, total: 2, message: 'half', _total: 'total' } },
+        { log: { level: 'LOG_LEVEL_INFO', logger: 'svc', dataJson: '"hello"' } },
+      ]);
+      expect(streaming.calls()).toEqual({ stream: 1, unary: 0 });
+    } finally {
+      streaming.close();
+    }
+  });
+
+  it('answers the questions a call ended with', async () => {
+    const streaming = await startStreamingService();
+    pool = createToolServicePool();
+    try {
+      expect(await pool.callTool(streaming.address, request('asks'), 'delegated', generous)).toMatchObject({
+        ok: true,
+        inputRequired: { requests: { confirm: { form: { message: 'Sure?' } } } },
+      });
+    } finally {
+      streaming.close();
+    }
+  });
+
+  it('is not called again another way when it fails after sending events', async () => {
+    const streaming = await startStreamingService();
+    pool = createToolServicePool();
+    try {
+      expect(await pool.callTool(streaming.address, request('breaks'), 'delegated', generous)).toEqual({
+        ok: false,
+        code: grpc.status.UNIMPLEMENTED,
+        details: 'a status after events',
+      });
+      expect(streaming.calls()).toEqual({ stream: 1, unary: 0 });
+    } finally {
+      streaming.close();
+    }
+  });
+
+  it('is called with CallTool once it answers CallToolStream UNIMPLEMENTED (a service built before), and with CallToolStream again once upgraded', async () => {
+    const streaming = await startStreamingService();
+    pool = createToolServicePool();
+    const lease = pool.lease(streaming.address);
+    try {
+      streaming.become(1);
+      expect(await pool.callTool(streaming.address, request('echo', { n: 2 }), 'delegated', generous)).toMatchObject({
+        ok: true,
+        result: { structuredContentJson: '{"n":2}', content: [{ text: 'unary' }] },
+      });
+      // Remembered for the address: straight to CallTool from now on.
+      await pool.callTool(streaming.address, request('echo'), 'delegated', generous);
+      expect(streaming.calls()).toEqual({ stream: 0, unary: 2 });
+
+      streaming.reset();
+      streaming.become(2);
+      expect(await pool.callTool(streaming.address, request('echo', { n: 3 }), 'delegated', generous)).toMatchObject({
+        ok: true,
+        result: { structuredContentJson: '{"n":3}' },
+      });
+      expect(streaming.calls()).toEqual({ stream: 1, unary: 0 });
+    } finally {
+      lease.release();
+      streaming.close();
+    }
   });
 });

@@ -8,6 +8,6 @@ export { rejectionOf } from './rejection.ts';
 export { startedForTests, type StartedForTestsOptions, type StartedPart } from './started-for-tests.ts';
 export { startPlatformFixture, type PlatformFixture, type StagedCaller, type StagedFailure } from './platform-fixture.ts';
 export { startRegistryFixture, type FixtureRegistration, type RegistryCall, type RegistryFixture, type RegistryFixtureOptions } from './registry-fixture.ts';
-export { toolClient, type CallAnswer, type ToolClient } from './tool-client.ts';
+export { toolClient, type CallAnswer, type ToolClient, type ToolClientCallOptions } from './tool-client.ts';
 export { healthClient, healthStatus, reflectedServices, type HealthClient } from './grpc-probes.ts';
 export { until } from './until.ts';

@@ -34,7 +34,9 @@ export interface CallClient {
 
 /** Where a call's progress and log messages go: the gRPC stream to the gateway. */
 export interface CallEvents {
+  /** One progress report, already known to grow and to be wanted by the client. */
   progress(progress: number, total: number | undefined, message: string): void;
+  /** One log message at a level the client wants; `dataJson` is its data as JSON. */
   log(level: ClientLogLevel, dataJson: string, logger: string): void;
 }
 

@@ -34,6 +34,7 @@ export {
   type ElicitationAnswer,
   type FormQuestion,
   type QuestionOptions,
+  type Questions,
   type Root,
   type SamplingAnswer,
   type SamplingMessage,

@@ -50,9 +50,10 @@ function dialectOf(schema: Readonly<Record<string, unknown>>): keyof typeof dial
 
 function problemOf(error: ErrorObject): string {
   const path = error.instancePath === '' ? '' : error.instancePath.slice(1).replaceAll('/', '.');
-  const params = error.params as { missingProperty?: unknown; additionalProperty?: unknown };
+  // Ajv names the property of these two in its params, not in the path.
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
   const named = error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
-  const where = [path, named === undefined ? undefined : String(named)].filter((part) => part !== undefined && part !== '').join('.');
+  const where = [path, named].filter((part) => part !== undefined && part !== '').join('.');
   const said = error.keyword === 'required' ? 'is required' : error.keyword === 'additionalProperties' ? 'is not allowed' : (error.message ?? 'is not allowed');
   return `${where === '' ? 'arguments' : where}: ${said}`;
 }

@@ -78,9 +78,13 @@ export interface QuestionOptions {
 export interface Questions {
   /** Asked questions without an answer yet, by key, as the call's final event sends them. */
   readonly pending: ReadonlyMap<string, InputRequest>;
+  /** A form for the person (`ctx.elicit`): its answer when the call has one, else a promise that never settles. */
   elicit<T>(question: FormQuestion, options?: QuestionOptions): Promise<ElicitationAnswer<T>>;
+  /** A page for the person (`ctx.elicitUrl`), answered as `elicit`. */
   elicitUrl(question: UrlQuestion, options?: QuestionOptions): Promise<{ readonly action: 'accept' | 'decline' | 'cancel' }>;
+  /** A completion of the client's model (`ctx.sample`), answered as `elicit`. */
   sample(request: SamplingRequest, options?: QuestionOptions): Promise<SamplingAnswer>;
+  /** The client's roots (`ctx.listRoots`), answered as `elicit`. */
   listRoots(options?: QuestionOptions): Promise<readonly Root[]>;
 }
 
