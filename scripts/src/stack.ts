@@ -128,6 +128,8 @@ export function stackProcesses(
     ...platformApi,
     MCP_PUBLIC_URL: at.mcpUrl,
     MCP_GATEWAY_CLIENT_SECRET: secrets.MCP_GATEWAY_CLIENT_SECRET ?? '',
+    // The stack on one machine: a tool may send the person to a page on loopback (a local tool's own page).
+    MCP_ELICITATION_LOOPBACK_HTTP: env.MCP_ELICITATION_LOOPBACK_HTTP ?? 'true',
     MCP_METRICS_TOKEN: env.MCP_METRICS_PUBLIC === 'true' ? '' : (secrets.MCP_METRICS_TOKEN ?? ''),
     ...(grpcTls && grpcTlsEnv(grpcTls, 'gateway')),
   };
