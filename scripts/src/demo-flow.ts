@@ -161,7 +161,11 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     });
 
     await step(stepTitles[1], async () => {
-      operatorClient = await connectToGateway(at.mcpUrl, gatewayToken, 'telemetry-demo');
+      // The demo is the person too: it says yes to what a tool asks (delete_webhook's confirmation, at cleanup).
+      operatorClient = await connectToGateway(at.mcpUrl, gatewayToken, 'telemetry-demo', (message) => {
+        print(`${operator} is asked: "${message}": the demo answers yes`);
+        return { action: 'accept', content: {} };
+      });
       clients.push(operatorClient);
       const { tools } = await operatorClient.listTools();
       const needed = ['create_webhook', 'link_device', 'add_scope', 'disable_scope', 'delete_webhook'];

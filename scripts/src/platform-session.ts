@@ -33,8 +33,15 @@ export async function personToken(platformUrl: string, username: string, resourc
 }
 
 /** An MCP SDK client connected to the gateway as the holder of `token` (the current revision by default). */
-export async function connectToGateway(mcpUrl: string, token: string, name: string): Promise<Client> {
-  const client = new Client({ name, version: '1.0.0' });
+export async function connectToGateway(
+  mcpUrl: string,
+  token: string,
+  name: string,
+  /** Answers a form a tool puts to the person; without it the client declares it cannot ask. */
+  answerForm?: (message: string) => { readonly action: 'accept' | 'decline' | 'cancel'; readonly content?: Record<string, string | number | boolean> },
+): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' }, answerForm ? { capabilities: { elicitation: { form: {} } } } : {});
+  if (answerForm) client.setRequestHandler('elicitation/create', (request) => answerForm(request.params.message));
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: { token: () => Promise.resolve(token) } }));
   return client;
 }

@@ -35,15 +35,29 @@ export class ShownKeyCollision extends Error {
   override readonly name = 'ShownKeyCollision';
 }
 
+/** True when some string of `value`, an object key included, holds something `shownText` changes. */
+function needsShowing(value: unknown): boolean {
+  if (typeof value === 'string') return hasUnshowable(value) || value.includes('\r\n');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(needsShowing);
+  for (const [key, item] of Object.entries(value)) if (hasUnshowable(key) || key.includes('\r\n') || needsShowing(item)) return true;
+  return false;
+}
+
 /**
- * A parsed JSON value with every string in it, object keys included, made safe to show. Recursive:
- * call it only on values whose nesting is already known to be bounded. Throws ShownKeyCollision
- * when two keys of one object become the same, rather than dropping a value.
+ * A parsed JSON value with every string in it, object keys included, made safe to show: the value
+ * itself when nothing in it changes (the common case, read without a copy). Recursive: call it only
+ * on values whose nesting is already known to be bounded. Throws ShownKeyCollision when two keys of
+ * one object become the same, rather than dropping a value.
  */
 export function shownJson(value: unknown): unknown {
+  return needsShowing(value) ? shownCopy(value) : value;
+}
+
+function shownCopy(value: unknown): unknown {
   if (typeof value === 'string') return shownText(value);
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(shownJson);
+  if (Array.isArray(value)) return value.map(shownCopy);
   // Entries, not assignments: a key "__proto__" stays a key (as JSON.parse made it), never the prototype.
   const keys = new Set<string>();
   const entries: [string, unknown][] = [];
@@ -51,7 +65,7 @@ export function shownJson(value: unknown): unknown {
     const shownKey = shownText(key);
     if (keys.has(shownKey)) throw new ShownKeyCollision(`two keys read as ${JSON.stringify(shownKey.slice(0, 64))} once cleaned`);
     keys.add(shownKey);
-    entries.push([shownKey, shownJson(item)]);
+    entries.push([shownKey, shownCopy(item)]);
   }
   return Object.fromEntries(entries);
 }

@@ -61,7 +61,7 @@ function resultOf(result: ToolResult__Output, tool: RemoteTool, maxResultBytes: 
   let content: CallToolResult['content'];
   let structured: Record<string, unknown> | undefined;
   try {
-    content = mcpContentOf(result.content);
+    content = result.content.length === 0 ? [] : mcpContentOf(result.content);
     structured = isJsonObject(parsed) ? (shownJson(parsed) as Record<string, unknown>) : undefined;
   } catch (error) {
     if (error instanceof UnshowableBlock || error instanceof ShownKeyCollision) return unreadable(tool, `a result that cannot be shown (${error.message})`);
@@ -87,9 +87,10 @@ function resultOf(result: ToolResult__Output, tool: RemoteTool, maxResultBytes: 
         `the tool's output schema (${clip(sentence(checked.problem), 300)}), so its result is unknown. ${mayHaveRun(tool)}`,
     );
   }
-  // Structured content without blocks is shown as its JSON too, for clients that read text only.
+  // Structured content without blocks is shown as its JSON too, for clients that read text only:
+  // the service's own JSON when nothing in it needed cleaning (JSON escapes the controls it can).
   if (content.length === 0 && structuredJson.trim() !== '') {
-    const text = structured === undefined ? shownText(structuredJson) : JSON.stringify(structured);
+    const text = structured === undefined ? shownText(structuredJson) : structured === parsed ? shownText(structuredJson) : JSON.stringify(structured);
     content = [{ type: 'text', text }];
   }
   return { content, ...(structured && { structuredContent: structured }) };

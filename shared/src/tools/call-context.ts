@@ -122,8 +122,8 @@ export interface CallContextOptions {
   readonly client?: CallClient;
   /** Where progress and log messages go; nowhere by default. */
   readonly events?: CallEvents;
-  /** The call's questions and their answers; without them, a question fails the call. */
-  readonly questions?: Questions;
+  /** The call's questions and their answers, made at the first question; without them, a question fails the call. */
+  readonly questions?: () => Questions;
 }
 
 const severity = new Map<string, number>(clientLogLevels.map((level, index) => [level, index]));
@@ -236,7 +236,7 @@ class CallContext implements PlatformMcpCallContext {
   #questions(): Questions {
     const { questions } = this.#options;
     if (!questions) throw new TypeError('this call cannot ask questions: it was made without the means to answer them');
-    return questions;
+    return questions();
   }
 
   toJSON(): { requestId: string; toolName: string; callerId: string } {

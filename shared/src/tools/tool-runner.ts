@@ -15,7 +15,7 @@ import { outcomeOf } from './grpc-status.ts';
 import { isToolResultValue, resultMessageOf } from './tool-content.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 import { permissionDenied, ToolCallError, toolCallCatalog } from './tool-errors.ts';
-import { createQuestions } from './tool-questions.ts';
+import { createQuestions, type Questions } from './tool-questions.ts';
 import { inSpan, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 import { toolCallSpanName, toolCallAttributes, type ToolCallObserver } from '../observability/tool-call-telemetry.ts';
 
@@ -187,14 +187,14 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const args = parseArguments(tool, request.argumentsJson);
 
       const interrupted = interruption(request.signal);
-      const questions = createQuestions({
-        answers: new Map(Object.entries(request.inputResponses ?? {})),
-        onAsked: interrupted.asked,
-      });
+      // Made at the first question: most calls ask none.
+      let questions: Questions | undefined;
+      const questionsOfCall = () =>
+        (questions ??= createQuestions({ answers: new Map(Object.entries(request.inputResponses ?? {})), onAsked: interrupted.asked }));
       const ctx = createCallContext({
         client: clientOf(request.client),
         ...(events && { events }),
-        questions,
+        questions: questionsOfCall,
         token: credential.token,
         caller,
         toolName: tool.name,
@@ -218,9 +218,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         value = await inSpan(found.spanName, found.spanOptions, () => untilInterrupted(tool.handler(args as never, ctx), interrupted.promise));
       } catch (error) {
         // A run that threw after asking (its own timeout, say) still ends with its questions.
-        if (questions.pending.size === 0) throw error;
+        if (!questions || questions.pending.size === 0) throw error;
       }
-      if (questions.pending.size > 0) return settle({ inputRequired: { requests: Object.fromEntries(questions.pending) } });
+      if (questions && questions.pending.size > 0) return settle({ inputRequired: { requests: Object.fromEntries(questions.pending) } });
       request.signal.throwIfAborted();
       return settle({ result: resultOf(tool, value) });
     } catch (error) {
