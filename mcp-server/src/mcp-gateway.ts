@@ -161,7 +161,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     policy: { allowLoopbackHttp: settings.elicitationLoopbackHttp },
     logger: logger.child({ part: 'questions' }),
   });
-  const newServer = (era: ServedEra) => createGatewayServer({ gateway, catalog: () => registry.catalog(), rounds, era });
+  const newServer = (era: ServedEra) => createGatewayServer({ gateway, catalog: () => registry.catalog(), rounds, maxRounds: settings.inputMaxRounds, era });
 
   const checkCaller = createCallerCheck({
     apiBaseUrl: settings.apiBaseUrl,

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { errorMetaKey } from '../src/tool-results/index.ts';
 import { eras, stackForTests, textOf, until, type Era, type Stack } from './harness.ts';
 
-const stack = stackForTests();
+const stack = stackForTests({ gatewayEnv: { MCP_INPUT_MAX_ROUNDS: '3' } });
 const text = (value: string) => toolResult({ content: [{ type: 'text', text: value }] });
 /** Every call of `wait_for_cancel` the service ran, and whether its signal was aborted, and why. */
 const waits: { aborted: boolean; reason: string }[] = [];
@@ -64,6 +64,15 @@ const abilityTools = [
     handler: async ({ url }, ctx) => {
       const answer = await ctx.elicitUrl({ message: 'Approve the export at your bank', url });
       return text(`link: ${answer.action}`);
+    },
+  }),
+  defineTool({
+    name: 'ask_forever',
+    title: 'Ask for ever',
+    description: 'Asks one more question each round, and never answers.',
+    inputSchema: z.strictObject({}),
+    handler: async (_args, ctx) => {
+      for (let round = 0; ; round += 1) await ctx.elicit({ message: `Question ${round}?`, requestedSchema: z.object({}) }, { key: `q${round}` });
     },
   }),
   defineTool({
@@ -280,6 +289,23 @@ describe('a form put to the person', () => {
     expect((refused as ProtocolError).code).toBe(-32021);
     expect((refused as ProtocolError).message).toContain('needs a form ("What is your name?") to go on');
     expect((refused as ProtocolError).data).toEqual({ requiredCapabilities: { elicitation: { form: {} } } });
+  });
+});
+
+describe('rounds of questions', () => {
+  it.each(eras)('end on the %s revision once a call has asked MCP_INPUT_MAX_ROUNDS times, saying so', async (era) => {
+    let asked = 0;
+    const client = await v2Client(stack(), era, {
+      answer: () => {
+        asked += 1;
+        return { action: 'accept', content: {} };
+      },
+    });
+    const result = await client.callTool({ name: tool('ask_forever'), arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result._meta?.[errorMetaKey]).toMatchObject({ code: 'TOO_MANY_ROUNDS' });
+    expect(textOf(result)).toContain('asked questions 4 times in one call; the gateway allows 3');
+    expect(asked).toBe(3);
   });
 });
 

@@ -40,6 +40,8 @@ export interface GatewayServerOptions {
   readonly gateway: ToolGateway;
   readonly catalog: () => ToolCatalog;
   readonly rounds: QuestionRounds;
+  /** Rounds of questions one call may go through (the rounds' own check decides; the SDK's loop for 2025-11-25 allows one more). */
+  readonly maxRounds: number;
   readonly era: ServedEra;
 }
 
@@ -90,7 +92,11 @@ const firstRound = Object.freeze({ round: 0, answers: Object.freeze({}) });
 
 export function createGatewayServer(options: GatewayServerOptions): McpServer {
   const { gateway, rounds, era } = options;
-  const mcp = new GatewayMcpServer(options.catalog, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions });
+  const mcp = new GatewayMcpServer(options.catalog, {
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    instructions,
+    inputRequired: { maxRounds: options.maxRounds + 1 },
+  });
   const { server } = mcp;
   // A 2025-11-25 session's log level, set by logging/setLevel; until then every level is sent (the revision's default).
   let sessionLogLevel: LoggingLevel = 'debug';
