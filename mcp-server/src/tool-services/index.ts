@@ -1,13 +1,10 @@
 // The gateway's gRPC clients of the tool services.
+export { answerTooLarge, maxEventsPerCall, type ToolCallEvent, type ToolCallRequest } from './tool-service-calls.ts';
 export {
-  answerTooLarge,
   createToolServicePool,
   ToolServiceError,
   type CallToolOptions,
   type ListToolsOptions,
-  maxEventsPerCall,
-  type ToolCallEvent,
-  type ToolCallRequest,
   type ToolServiceLease,
   type ToolServicePool,
   type ToolServicePoolOptions,

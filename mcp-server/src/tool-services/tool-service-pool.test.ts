@@ -4,7 +4,8 @@ import * as grpc from '@grpc/grpc-js';
 import { closedPort } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadToolsProto, type CallToolEvent, type CallToolRequest__Output, type ToolServiceHandlers } from '@platform/proto';
-import { createToolServicePool, ToolServiceError, type ToolCallEvent, type ToolServicePool } from './tool-service-pool.ts';
+import type { ToolCallEvent } from './tool-service-calls.ts';
+import { createToolServicePool, ToolServiceError, type ToolServicePool } from './tool-service-pool.ts';
 import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
 
 interface Received {

@@ -7,30 +7,10 @@
 // an address whose service answers that with UNIMPLEMENTED (one built before it) is called with the
 // first revision's unary CallTool from then on, and its answer read as a result.
 import * as grpc from '@grpc/grpc-js';
-import {
-  loadToolsProto,
-  type CallToolEvent__Output,
-  type CallToolRequest,
-  type CallToolResponse__Output,
-  type ListToolsResponse__Output,
-  type ToolLogMessage__Output,
-  type ToolProgress__Output,
-  type Tool__Output,
-  type ToolServiceClient,
-} from '@platform/proto';
-import { tlsRefusalReason } from '@platform/tool-sdk';
+import { loadToolsProto, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 import { injectTraceContext, type Context } from '@platform/tool-sdk/observability';
-
-/** What a call sends besides the token: the tool's own name, its arguments as JSON, the MCP request id, what the client can take, the answers so far. */
-export type ToolCallRequest = Pick<CallToolRequest, 'client' | 'inputResponsesJson'> & {
-  readonly name: string;
-  readonly argumentsJson: string;
-  readonly requestId: string;
-};
-
-/** An event of a running call: progress, or a log message for the client. */
-export type ToolCallEvent = { readonly progress: ToolProgress__Output } | { readonly log: ToolLogMessage__Output };
+import { callStream, callUnary, inWords, type CallOutcome, type ToolCallEvent, type ToolCallRequest } from './tool-service-calls.ts';
 
 export interface CallToolOptions {
   /** Time limit of the call, from now; the tool service sees it as the gRPC deadline. */
@@ -97,12 +77,7 @@ interface Channel {
   unary: boolean;
 }
 
-/** Most progress and log events taken from one call; later ones are not handed on. */
-export const maxEventsPerCall = 10_000;
-
 const shuttingDown = 'the gateway is shutting down';
-/** The details of a CallTool whose answer was larger than the gateway reads (its own limit, not the service's). */
-export const answerTooLarge = 'the tool service answered more than the gateway reads';
 const closedAnswer: ToolServiceAnswer = Object.freeze({ ok: false, code: grpc.status.UNAVAILABLE, details: shuttingDown });
 const noTokenAnswer: ToolServiceAnswer = Object.freeze({
   ok: false,
@@ -111,27 +86,10 @@ const noTokenAnswer: ToolServiceAnswer = Object.freeze({
 });
 const cancelledAnswer: ToolServiceAnswer = Object.freeze({ ok: false, code: grpc.status.CANCELLED, details: 'the call was cancelled before it was sent' });
 
-/** A failure's details, a refused TLS handshake said in words before what grpc-js said. */
-function inWords(error: grpc.ServiceError | null): string {
-  if (!error) return '';
-  const tls = error.code === grpc.status.UNAVAILABLE ? tlsRefusalReason(error.details) : undefined;
-  return tls === undefined ? error.details : `the gateway refused the TLS connection: ${tls} (${error.details})`;
-}
-
 function failureOf(error: unknown): { code: grpc.status; details: string } {
   const { code, details } = error as Partial<grpc.ServiceError>;
   if (typeof code === 'number') return { code, details: typeof details === 'string' ? details : '' };
   return { code: grpc.status.INTERNAL, details: 'the call could not be sent' };
-}
-
-/** A failure as the pool reads it: the answer, and whether events had arrived (then the call is not sent again another way). */
-type CallOutcome = ToolServiceAnswer | (Extract<ToolServiceAnswer, { ok: false }> & { readonly eventsSeen?: boolean });
-
-/** The failure of a call as an answer: a refused TLS handshake said in words, an answer too large named as the gateway's own limit. */
-function failedAnswer(error: grpc.ServiceError, readTooMuch: (error: grpc.ServiceError) => boolean, eventsSeen: boolean): CallOutcome {
-  const tlsRefusal = error.code === grpc.status.UNAVAILABLE ? tlsRefusalReason(error.details) : undefined;
-  if (tlsRefusal !== undefined) return { ok: false, code: error.code, details: inWords(error), tlsRefusal, eventsSeen };
-  return { ok: false, code: error.code, details: readTooMuch(error) ? answerTooLarge : error.details, eventsSeen };
 }
 
 export function createToolServicePool(options: ToolServicePoolOptions = {}): ToolServicePool {
@@ -143,62 +101,6 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
     error.code === grpc.status.RESOURCE_EXHAUSTED && new RegExp(`^Received message larger than max \\(\\d+ vs\\.? ${maxAnswerBytes}\\)`).test(error.details);
   const credentials = options.channelCredentials ?? grpc.credentials.createInsecure();
 
-  /** The first revision's call: one answer, read as a result of text and structured content. */
-  const callUnary = (client: ToolServiceClient, request: ToolCallRequest, metadata: grpc.Metadata, deadline: number, signal: AbortSignal | undefined) =>
-    new Promise<CallOutcome>((resolve) => {
-      const { name, argumentsJson, requestId } = request;
-      const call = client.CallTool({ name, argumentsJson, requestId }, metadata, { deadline }, (error, response?: CallToolResponse__Output) => {
-        signal?.removeEventListener('abort', cancel);
-        if (error) resolve(failedAnswer(error, readTooMuch, false));
-        else if (!response) resolve({ ok: false, code: grpc.status.INTERNAL, details: 'the tool service answered nothing' });
-        else {
-          const content = response.text === '' ? [] : [{ text: response.text, block: 'text' as const, annotations: null }];
-          // Its text, or (with none) its JSON, is what the agent reads; its JSON object is the structured content.
-          resolve({ ok: true, result: { content, structuredContentJson: response.resultJson, isError: response.isError } });
-        }
-      });
-      function cancel() {
-        call.cancel();
-      }
-      signal?.addEventListener('abort', cancel, { once: true });
-    });
-
-  /** The call as a stream: its events handed on as they arrive, then its final event. */
-  const callStream = (
-    client: ToolServiceClient,
-    request: ToolCallRequest,
-    metadata: grpc.Metadata,
-    deadline: number,
-    signal: AbortSignal | undefined,
-    onEvent: ((event: ToolCallEvent) => void) | undefined,
-  ) =>
-    new Promise<CallOutcome>((resolve) => {
-      const call = client.CallToolStream(request, metadata, { deadline });
-      let events = 0;
-      let final: CallOutcome | undefined;
-      const cancel = () => {
-        call.cancel();
-      };
-      signal?.addEventListener('abort', cancel, { once: true });
-      call.on('data', (event: CallToolEvent__Output) => {
-        if (final !== undefined) return;
-        if (event.result) final = { ok: true, result: event.result };
-        else if (event.inputRequired) final = { ok: true, inputRequired: event.inputRequired };
-        else if (events < maxEventsPerCall) {
-          events += 1;
-          if (event.progress) onEvent?.({ progress: event.progress });
-          else if (event.log) onEvent?.({ log: event.log });
-        }
-      });
-      call.on('error', (error: grpc.ServiceError) => {
-        signal?.removeEventListener('abort', cancel);
-        resolve(failedAnswer(error, readTooMuch, events > 0 || final !== undefined));
-      });
-      call.on('end', () => {
-        signal?.removeEventListener('abort', cancel);
-        resolve(final ?? { ok: false, code: grpc.status.INTERNAL, details: 'the tool service ended the call without a result' });
-      });
-    });
   const channels = new Map<string, Channel>();
   let closed = false;
 
@@ -269,9 +171,8 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
       }
       const deadline = Date.now() + deadlineMs;
       const send = async (unary: boolean, retried: boolean): Promise<CallOutcome> => {
-        const answer = unary
-          ? await callUnary(held.client, request, metadata, deadline, signal)
-          : await callStream(held.client, request, metadata, deadline, signal, onEvent);
+        const settings = { metadata, deadline, signal, onEvent, readTooMuch };
+        const answer = unary ? await callUnary(held.client, request, settings) : await callStream(held.client, request, settings);
         // A service of the other revision at this address (built before CallToolStream, or upgraded since): once more, the other way.
         if (!answer.ok && answer.code === (grpc.status.UNIMPLEMENTED as number) && !('eventsSeen' in answer && answer.eventsSeen) && !retried) {
           held.unary = !unary;
