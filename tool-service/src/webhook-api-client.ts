@@ -105,7 +105,25 @@ export interface WebhookApi {
   listAttempts(webhookId: string, filter: AttemptFilter): Promise<{ attempts: DeliveryAttempt[]; nextCursor: string | undefined }>;
   retryDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string; nextAttemptAt: string }>;
   resendDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string }>;
+  /** Whether the configuration is Active or Disabled, and when and why it was disabled. */
+  getWebhookStatus(webhookId: string): Promise<WebhookStatus>;
+  /** Sets the status (the API's PUT needs name, url and deliveryMode: read first, the other fields kept). */
+  setWebhookStatus(webhookId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
 }
+
+export const webhookStatuses = ['Active', 'Disabled'] as const;
+
+/** A configuration's endpoint health as the API shows it. */
+export const webhookStatus = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  deliveryMode: z.enum(deliveryModes),
+  status: z.enum(webhookStatuses),
+  disabledReason: z.string().nullable(),
+  disabledAt: z.string().nullable(),
+});
+export type WebhookStatus = z.output<typeof webhookStatus>;
 
 const segment = encodeURIComponent;
 const configPath = (webhookId: string) => `/v2/webhooks/${segment(webhookId)}`;
@@ -158,5 +176,10 @@ export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
     retryDelivery: (webhookId, deliveryId) =>
       send(z.object({ deliveryId: z.string(), nextAttemptAt: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/retry`),
     resendDelivery: (webhookId, deliveryId) => send(z.object({ deliveryId: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/resend`),
+    getWebhookStatus: (webhookId) => send(webhookStatus, 'GET', configPath(webhookId)),
+    async setWebhookStatus(webhookId, status) {
+      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
+      return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, status } });
+    },
   };
 }

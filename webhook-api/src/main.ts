@@ -58,8 +58,8 @@ const app = createApp({
   limits: settings.limits,
   ingest: {
     ...settings.ingest,
-    onIngested: (points, queued) => {
-      metrics.ingested(points, queued);
+    onIngested: (points, queued, skipped) => {
+      metrics.ingested(points, queued, skipped);
     },
   },
   metrics: metricsHandler({ metrics, access: settings.metricsAccess }),

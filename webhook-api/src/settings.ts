@@ -17,6 +17,7 @@ import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
 import { defaultBatchRules } from './queue/batch-fill.ts';
+import { defaultHealthRules } from './queue/endpoint-health.ts';
 import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
 import type { MetricsAccess } from './http/metrics.routes.ts';
 
@@ -117,6 +118,8 @@ const shape = {
   WEBHOOK_RETRY_SCHEDULE: durationList.default([...defaultRetrySchedule]),
   WEBHOOK_RETRY_JITTER: fraction.default(defaultJitter),
   WEBHOOK_MAX_DELIVERY_AGE: duration(1).default(30 * 3_600_000),
+  WEBHOOK_DISABLE_AFTER: duration(1).default(defaultHealthRules.disableAfterMs),
+  WEBHOOK_DISABLE_MIN_ATTEMPTS: setting.wholeNumber(1, 'attempts').default(defaultHealthRules.minFailedAttempts),
   WEBHOOK_BATCH_MAX_POINTS: setting.wholeNumber(1, 'points').default(defaultBatchRules.maxPoints),
   WEBHOOK_BATCH_LINGER: duration(0).default(defaultBatchRules.lingerMs),
   WEBHOOK_MAX_IN_FLIGHT: setting.wholeNumber(1, 'requests').default(256),
@@ -231,6 +234,8 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       retrySchedule: Object.freeze([...s.WEBHOOK_RETRY_SCHEDULE]),
       retryJitter: s.WEBHOOK_RETRY_JITTER,
       maxAgeMs: s.WEBHOOK_MAX_DELIVERY_AGE,
+      disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+      disableMinAttempts: s.WEBHOOK_DISABLE_MIN_ATTEMPTS,
       batchMaxPoints: s.WEBHOOK_BATCH_MAX_POINTS,
       batchLingerMs: s.WEBHOOK_BATCH_LINGER,
       maxInFlight: s.WEBHOOK_MAX_IN_FLIGHT,

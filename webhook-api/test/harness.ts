@@ -18,14 +18,16 @@ import { personToken } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
 import type { BatchRules } from '../src/queue/batch-fill.ts';
+import type { HealthRules } from '../src/queue/endpoint-health.ts';
+import { createDeliveryMetrics, type DeliveryMetrics } from '../src/delivery/metrics.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 
 export interface StoreLocation {
   readonly backend: Backend;
-  /** Opens the store; ingest makes batches as testDeliverySettings say unless `batch` is given. */
-  readonly open: (options?: { readonly batch?: BatchRules }) => Promise<WebhookDatabase>;
+  /** Opens the store; ingest makes batches as testDeliverySettings say unless `batch` is given, and endpoints are disabled by `health` (the defaults otherwise). */
+  readonly open: (options?: { readonly batch?: BatchRules; readonly health?: HealthRules }) => Promise<WebhookDatabase>;
   /** The SQLite file, or the PostgreSQL database's URL: for another process to open the same store. */
   readonly sqlitePath?: string;
   readonly postgresUrl?: string;
@@ -34,10 +36,14 @@ export interface StoreLocation {
 export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
-    return { backend, open: ({ batch = testBatchRules } = {}) => openSqliteDatabase(path, { batch }), sqlitePath: path };
+    return { backend, open: ({ batch = testBatchRules, health } = {}) => openSqliteDatabase(path, { batch, ...(health && { health }) }), sqlitePath: path };
   }
   const url = await freshDatabase(postgresUrl);
-  return { backend, open: ({ batch = testBatchRules } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch }), postgresUrl: url };
+  return {
+    backend,
+    open: ({ batch = testBatchRules, health } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch, ...(health && { health }) }),
+    postgresUrl: url,
+  };
 }
 
 /** The ingest token of every API the harness starts. */
@@ -52,6 +58,8 @@ export const testDeliverySettings: DeliverySettings = Object.freeze({
   retrySchedule: [50, 100, 200, 400],
   retryJitter: 0,
   maxAgeMs: 60_000,
+  disableAfterMs: 86_400_000,
+  disableMinAttempts: 5,
   batchMaxPoints: 100,
   batchLingerMs: 50,
   maxInFlight: 64,
@@ -72,6 +80,8 @@ export interface RunningApi {
   readonly logs: string[];
   /** The deliverer beside the API, when the options asked for one. */
   readonly delivery: DeliveryService | undefined;
+  /** The metrics of ingest and of the deliverer, as src/main.ts wires them. */
+  readonly metrics: DeliveryMetrics;
   /** POSTs points to /internal/telemetry with the ingest token: the status and body. */
   readonly ingest: (points: readonly unknown[]) => Promise<{ status: number; body: unknown }>;
   /** A client sending a person's own token (scripted login at the platform). */
@@ -96,7 +106,11 @@ export interface StartOptions {
 }
 
 export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
-  const store = await options.location.open();
+  const deliverySettings = { ...testDeliverySettings, ...options.deliverer };
+  const store = await options.location.open({
+    health: { disableAfterMs: deliverySettings.disableAfterMs, minFailedAttempts: deliverySettings.disableMinAttempts },
+  });
+  const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs = captureLogs();
   // Generous: a loaded CI machine must not turn a slow platform answer into a 503.
@@ -104,9 +118,7 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const listening = await listenOnFreePort();
   const { server, url } = listening;
   const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
-  const delivery = options.deliverer
-    ? await startDeliveryService({ queue: store.deliveries, vault, settings: { ...testDeliverySettings, ...options.deliverer }, logger })
-    : undefined;
+  const delivery = options.deliverer ? await startDeliveryService({ queue: store.deliveries, vault, settings: deliverySettings, logger, metrics }) : undefined;
   const app = createApp({
     store,
     queue: store.deliveries,
@@ -122,7 +134,14 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     logger,
     publicUrl: url,
     ...(options.limits && { limits: options.limits }),
-    ingest: { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 },
+    ingest: {
+      token: testIngestToken,
+      maxPoints: 1000,
+      maxBodyBytes: 1_048_576,
+      onIngested: (points, queued, skipped) => {
+        metrics.ingested(points, queued, skipped);
+      },
+    },
   });
   server.on('request', app);
   answerClientErrors(server);
@@ -132,6 +151,7 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     vault,
     logs: logs.lines,
     delivery,
+    metrics,
     ingest: (points) => postTelemetry(url, points),
     clientAs: async (username) => apiClient(url, `Bearer ${await personToken(options.platformUrl, username)}`),
     async close() {

@@ -46,6 +46,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
         customHeaders: null,
         includeMetadataHeaders: true,
         includeRetryHeader: true,
+        status: 'Active',
+        disabledReason: null,
+        disabledAt: null,
       });
       expect(JSON.stringify(created)).not.toContain('receiver-secret-token-1');
     });

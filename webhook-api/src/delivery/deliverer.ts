@@ -6,7 +6,7 @@
 // process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, DisabledEndpoint, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
@@ -17,6 +17,10 @@ import { startDeliverySpan } from './delivery-tracing.ts';
 export interface AttemptMetrics {
   attempt(outcome: Settlement['outcome'], durationMs: number): void;
   delivered(ingestToDeliveryMs: number, points: number): void;
+  /** An endpoint this deliverer disabled, by what disabled it. */
+  endpointDisabled?(cause: DisabledEndpoint['cause']): void;
+  /** Deliveries of disabled endpoints that aged past the maximum delivery age while they waited, failed. */
+  expired?(deliveries: number): void;
 }
 
 export interface DelivererOptions {
@@ -222,6 +226,20 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     writer.add(settlement);
   }
 
+  /** Fails what waited for a disabled endpoint past the maximum delivery age. */
+  async function expireWaiting(): Promise<void> {
+    try {
+      let expired = 0;
+      for (let n = pruneChunk; n === pruneChunk; expired += n) n = await queue.expireWaiting(now(), settings.maxAgeMs, pruneChunk);
+      if (expired > 0) {
+        metrics?.expired?.(expired);
+        log.warn({ expired }, 'deliveries that waited for a disabled endpoint past the maximum delivery age were failed');
+      }
+    } catch (error) {
+      log.warn({ err: error }, 'deliveries waiting for disabled endpoints could not be expired; tried again later');
+    }
+  }
+
   async function prune(): Promise<void> {
     try {
       let removed = 0;
@@ -237,7 +255,19 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     async start() {
       if (!stopped) return;
       stopped = false;
-      unsubscribe = queue.onWork(wake);
+      const stopWorkListener = queue.onWork(wake);
+      // Once per disabling, in the process whose settlement made it.
+      const stopDisabledListener = queue.onEndpointDisabled((endpoint) => {
+        metrics?.endpointDisabled?.(endpoint.cause);
+        log.warn(
+          { webhookConfigId: endpoint.configId, companyId: endpoint.companyId, cause: endpoint.cause, reason: endpoint.reason },
+          'a webhook endpoint was disabled: new points are not queued for it and what is queued waits until it is enabled again',
+        );
+      });
+      unsubscribe = () => {
+        stopWorkListener();
+        stopDisabledListener();
+      };
       if (queue.onWorkElsewhere) {
         try {
           stopListening = await queue.onWorkElsewhere(wake);
@@ -257,9 +287,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           Math.max(50, Math.floor(settings.leaseMs / 3)),
         ),
         setInterval(() => void prune(), pruneEveryMs),
+        setInterval(() => void expireWaiting(), Math.max(settings.pollMs, 1_000)),
       );
       for (const timer of timers) timer.unref();
       void prune();
+      void expireWaiting();
       wake();
       log.info({ maxInFlight: settings.maxInFlight, perEndpoint: settings.maxInFlightPerEndpoint }, 'deliverer started');
     },

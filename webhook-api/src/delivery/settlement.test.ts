@@ -40,6 +40,7 @@ describe('the settlement of an attempt', () => {
       startedAt: 9_990,
       durationMs: 3,
       pointCount: 2,
+      endpoint: { configId: 'cfg', wasFailing: false },
     });
   });
 

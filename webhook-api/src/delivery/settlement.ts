@@ -26,6 +26,7 @@ export function settlementOf({ delivery, result, startedAt, now, settings, rando
     startedAt,
     durationMs: result.durationMs,
     pointCount: delivery.points.length,
+    endpoint: { configId: delivery.config.id, wasFailing: delivery.config.health.failingSince !== null },
   };
   if (result.outcome === 'delivered') return { ...common, outcome: 'delivered', error: null };
   if (result.outcome === 'dropped') return { ...common, outcome: 'dropped', error: result.error };

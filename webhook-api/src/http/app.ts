@@ -87,7 +87,7 @@ export function createApp(deps: AppDependencies): Express {
   if (deps.metrics) app.get('/metrics', deps.metrics);
   if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
   app.use('/v2/webhooks', chain(requireCaller(deps.checkCaller), ...jsonBody(64 * 1024)));
-  addWebhookRoutes(app, { store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
+  addWebhookRoutes(app, { store: deps.store, queue: deps.queue, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
   addDeliveryRoutes(app, { store: deps.store, queue: deps.queue });
   addSigningSecretRoutes(app, { store: deps.store, vault: deps.vault });
   app.use(() => {

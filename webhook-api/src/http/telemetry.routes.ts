@@ -16,8 +16,11 @@ export interface IngestDependencies {
   readonly maxBodyBytes: number;
   /** The body's checks and parser (the app's: JSON only, no key given twice), given the size limit. */
   readonly jsonBody: (limitBytes: number) => RequestHandler[];
-  /** Told how many points were accepted and how many (point, configuration) pairs they queued. */
-  readonly onIngested?: (points: number, queued: number) => void;
+  /**
+   * Told how many points were accepted, how many (point, configuration) pairs they queued, and how
+   * many they did not queue because the configuration is disabled.
+   */
+  readonly onIngested?: (points: number, queued: number, skipped: number) => void;
   readonly now?: () => number;
 }
 
@@ -41,7 +44,7 @@ export function createIngestRoutes(deps: IngestDependencies): Router {
     refuseProtoKeys(req.body);
     const { points } = parse(schema, req.body, 'body');
     const result = await deps.queue.ingest(points.map(toQueuedPoint), deps.now?.() ?? Date.now());
-    deps.onIngested?.(points.length, result.queued);
+    deps.onIngested?.(points.length, result.queued, result.skipped ?? 0);
     res.status(202).json({ accepted: points.length, queued: result.queued });
   });
   return router;

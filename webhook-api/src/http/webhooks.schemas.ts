@@ -13,6 +13,7 @@ export const httpMethods = ['POST', 'PUT', 'PATCH'] as const;
 export const deliveryModes = ['Realtime', 'Batch'] as const;
 export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
 export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
+export const configStatuses = ['Active', 'Disabled'] as const;
 
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
@@ -61,6 +62,13 @@ export const webhookConfigUpdate = webhookConfigInput
     authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).optional(),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).optional(),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).optional(),
+    status: z
+      .enum(configStatuses, { error: `must be one of ${configStatuses.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'Disabled: no new point is queued for the configuration and what is queued waits (until Active again, or until it is older than the maximum delivery age). Active: delivered to again, its health counted afresh.',
+      }),
   })
   .register(apiSchemas, { id: 'WebhookConfigUpdate' });
 
@@ -78,6 +86,12 @@ export const webhookConfig = z
     customHeaders: z.string().nullable(),
     includeMetadataHeaders: z.boolean(),
     includeRetryHeader: z.boolean(),
+    status: z.enum(configStatuses).meta({
+      description:
+        'Active, or Disabled: by a manager (PUT), or by the deliverers when the endpoint answered 410 Gone or every attempt failed for WEBHOOK_DISABLE_AFTER (24 h by default).',
+    }),
+    disabledReason: z.string().nullable().meta({ description: 'Why it is disabled; null while Active.' }),
+    disabledAt: z.iso.datetime().nullable().meta({ description: 'When it was disabled; null while Active.' }),
   })
   .register(apiSchemas, { id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
 

@@ -17,6 +17,12 @@ export interface QueuedPoint {
   readonly point: string;
 }
 
+/** What ingest queued: (point, configuration) pairs, and those not queued because the configuration is disabled (when any were not). */
+export interface IngestResult {
+  readonly queued: number;
+  readonly skipped?: number;
+}
+
 /**
  * The Standard Webhooks message id (`webhook-id`) of a delivery, from the delivery id in SQL: `msg_`
  * and the id. Kept on every retry, and copied to a resend.
@@ -59,6 +65,21 @@ export interface Settlement {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly pointCount: number;
+  /**
+   * The configuration the attempt went to, and whether its endpoint was failing when the delivery
+   * was claimed: what the attempt tells of the endpoint's health (endpoint-health.ts). Without it
+   * the attempt is recorded and the health left as it is.
+   */
+  readonly endpoint?: { readonly configId: string; readonly wasFailing: boolean } | undefined;
+}
+
+/** A configuration a deliverer disabled as it settled an attempt: its endpoint is gone or has failed too long. */
+export interface DisabledEndpoint {
+  readonly configId: string;
+  readonly companyId: number;
+  readonly reason: string;
+  /** What disabled it: a 410 Gone, or failures for WEBHOOK_DISABLE_AFTER. */
+  readonly cause: 'gone' | 'failing';
 }
 
 export interface SettledAndClaimed {
@@ -117,9 +138,10 @@ export interface DeliveryQueue {
   /**
    * Routes the points per the scopes as they are now and queues what they match, in one
    * transaction: a Realtime point as a delivery of its own, a Batch point in its group's open batch
-   * (batch-fill.ts); the number of (point, configuration) pairs queued.
+   * (batch-fill.ts); the number of (point, configuration) pairs queued, and of those not queued
+   * because the configuration is disabled.
    */
-  ingest(points: readonly QueuedPoint[], now: number): Promise<{ readonly queued: number }>;
+  ingest(points: readonly QueuedPoint[], now: number): Promise<IngestResult>;
   /** Leases due deliveries (an open batch is closed as it is claimed). */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
@@ -157,9 +179,30 @@ export interface DeliveryQueue {
     deliveryId: string,
     now: number,
   ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked'>;
+  /**
+   * Fails the deliveries of disabled endpoints accepted more than `maxAgeMs` before `now` (at most
+   * `limit`), each with a line in the attempt log; how many.
+   */
+  expireWaiting(now: number, maxAgeMs: number, limit: number): Promise<number>;
+  /**
+   * Tells the deliverers of every process that work may be due that they would not otherwise hear
+   * of: an endpoint enabled again, whose deliveries waited.
+   */
+  announce(): Promise<void>;
   /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
+  /**
+   * Called in this process when one of its deliverer's settlements disabled an endpoint (once per
+   * disabling, whichever process made it): for the log line and the metric.
+   */
+  onEndpointDisabled(listener: (endpoint: DisabledEndpoint) => void): () => void;
+  /**
+   * Called in this process with the configurations whose endpoint health its deliverer's
+   * settlements wrote (through the same connection as the store, where a cache of configurations
+   * would not see the change otherwise).
+   */
+  onEndpointHealthWritten(listener: (configIds: readonly string[]) => void): () => void;
   /** Called in this process when new work is queued (ingest, resend, a batch made or full). */
   onWork(listener: () => void): () => void;
   /**

@@ -1,5 +1,7 @@
-// The queue's size for the metrics and the pruning of settled deliveries past their retention: the
-// same statements in both dialects.
+// The queue's size for the metrics, the pruning of settled deliveries past their retention, and the
+// end of deliveries that waited for a disabled endpoint past the maximum delivery age: the same
+// statements in both dialects.
+import { formatDuration } from './duration-text.ts';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 
@@ -24,3 +26,37 @@ export const stats =
       oldestAcceptedAt: numberOrUndefined(row?.oldest),
     };
   };
+
+const expiredInput = { id: 'text', cfg: 'text', a: 'bigint', n: 'bigint' } as const;
+
+/**
+ * A disabled endpoint's deliveries wait (they are neither retried nor failed) until it is enabled
+ * again or they are older than the maximum delivery age: then they are failed, each with a line in
+ * the attempt log saying so. `false = (1 = 0)` in either dialect: an expired batch is closed too.
+ */
+export const expireWaiting =
+  (driver: SqlDriver): DeliveryQueue['expireWaiting'] =>
+  (now, maxAgeMs, limit) =>
+    driver.transaction(async (tx) => {
+      const expired = await tx.all(
+        `UPDATE deliveries SET state = 'failed', settled_at = $1, lease_owner = NULL, lease_until = NULL, batch_open = (1 = 0)
+         WHERE id IN (SELECT d.id FROM deliveries d
+           WHERE d.state = 'queued' AND d.accepted_at < $2 AND (d.lease_until IS NULL OR d.lease_until < $1)
+             AND d.webhook_config_id IN (SELECT id FROM webhook_configs WHERE status <> 'Active') LIMIT $3)
+         RETURNING id, webhook_config_id, attempts, point_count`,
+        [now, now - maxAgeMs, limit],
+      );
+      if (expired.length === 0) return 0;
+      await tx.run(
+        `INSERT INTO delivery_attempts (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
+         SELECT x.id, x.cfg, x.a, 'failed', NULL, $2, '', $3, 0, x.n FROM ${driver.dialect.jsonRows('$1', 'x', expiredInput)}`,
+        [
+          JSON.stringify(
+            expired.map((row) => ({ id: String(row.id), cfg: String(row.webhook_config_id), a: Number(row.attempts), n: Number(row.point_count) })),
+          ),
+          `not sent: older than the maximum delivery age (${formatDuration(maxAgeMs)}) while its endpoint was disabled`,
+          now,
+        ],
+      );
+      return expired.length;
+    });

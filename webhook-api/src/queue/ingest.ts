@@ -24,7 +24,7 @@ export const ingest =
         });
         // Points that only joined an open batch change nothing a deliverer waits for.
         if (routed.announce) signal.announce();
-        return { queued: routed.queued };
+        return routed.skipped > 0 ? { queued: routed.queued, skipped: routed.skipped } : { queued: routed.queued };
       } catch (error) {
         // A configuration deleted between routing and insert (possible where transactions run side
         // by side): route again, without it.

@@ -20,6 +20,8 @@ export type OpenBatchLock = (tx: SqlQueryable, groups: readonly BatchGroup[], li
 export interface Routed {
   /** (point, configuration) pairs queued. */
   readonly queued: number;
+  /** (point, configuration) pairs the scopes matched but not queued, the configuration being disabled. */
+  readonly skipped: number;
   /** Whether a deliverer has something new to look at: a Realtime delivery, a batch made or due now. */
   readonly announce: boolean;
 }
@@ -35,7 +37,7 @@ export async function routeAndQueue(
   traceContext: string | null = null,
 ): Promise<Routed> {
   const routes = await tx.all(
-    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode
+    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status
      FROM ${jsonRows('$1', 'p', pointInput)}
      JOIN device_links l ON l.device_id = p.d
      JOIN webhook_configs c ON c.id = l.webhook_config_id
@@ -43,7 +45,8 @@ export async function routeAndQueue(
        AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`,
     [JSON.stringify(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))],
   );
-  if (routes.length === 0) return { queued: 0, announce: false };
+  if (routes.length === 0) return { queued: 0, skipped: 0, announce: false };
+  let skipped = 0;
   // In the order the points came, so a receiver sees them in that order when nothing is retried.
   routes.sort((a, b) => Number(a.i) - Number(b.i));
   const realtime: { id: string; cfg: string; g: string; m: string; t: string | null }[] = [];
@@ -55,6 +58,11 @@ export async function routeAndQueue(
   for (const route of routes) {
     const point = points[Number(route.i)];
     if (!point) throw new Error('routing answered a point that was not sent');
+    // A disabled endpoint gets nothing new: what is queued for it waits, what comes meanwhile is not kept.
+    if (route.status !== 'Active') {
+      skipped += 1;
+      continue;
+    }
     const cfg = String(route.cfg);
     const row = { cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point };
     if (route.mode === 'Realtime') {
@@ -74,6 +82,7 @@ export async function routeAndQueue(
     batchLinks.set(`${cfg}\n${point.deviceId}`, { cfg, d: point.deviceId });
     rows.push({ ...row, did: null, group: index });
   }
+  if (rows.length === 0) return { queued: 0, skipped, announce: false };
   if (realtime.length > 0) {
     await tx.run(
       `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context)
@@ -98,7 +107,7 @@ export async function routeAndQueue(
      SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, $2 FROM ${jsonRows('$1', 'x', pointRowInput)}`,
     [JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p }))), now],
   );
-  return { queued: rows.length, announce: realtime.length > 0 || fill?.changedDue === true };
+  return { queued: rows.length, skipped, announce: realtime.length > 0 || fill?.changedDue === true };
 }
 
 /** The open batches' new counts (closed and due now when full), and the new batches. */

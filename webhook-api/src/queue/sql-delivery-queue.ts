@@ -3,7 +3,7 @@
 // processes) given by its folder.
 import { pageAttempts } from './attempt-log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
-import { prune, stats } from './housekeeping.ts';
+import { expireWaiting, prune, stats } from './housekeeping.ts';
 import { ingest } from './ingest.ts';
 import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
@@ -24,7 +24,14 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     resend: resend(deps),
     retryNow: retryNow(deps),
     prune: prune(delivererDriver),
+    expireWaiting: expireWaiting(delivererDriver),
+    async announce() {
+      await deps.tellOthers(driver);
+      deps.signal.announce();
+    },
     stats: stats(driver),
     onWork: deps.signal.onWork,
+    onEndpointDisabled: deps.endpoints.onDisabled,
+    onEndpointHealthWritten: deps.endpoints.onWritten,
   };
 }

@@ -27,7 +27,7 @@ const statement = {
   text: `WITH due AS (
      SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.seq AS position
      FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
-     WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+     WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1) AND c.status = 'Active'
        AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
        AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
      ORDER BY d.next_attempt_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED

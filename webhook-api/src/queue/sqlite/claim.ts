@@ -24,6 +24,7 @@ export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<
     `SELECT rowid AS r, webhook_config_id, mode FROM deliveries
      WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
        AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
+       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')
      ORDER BY next_attempt_at, rowid LIMIT $3`,
     [now, JSON.stringify(full), claimWindow(limit, perConfig)],
   );

@@ -1,0 +1,74 @@
+// The endpoint tools end to end: a real dev platform, a real webhook API on SQLite and the tool
+// service on loopback, called with delegated tokens from a real token exchange.
+import { startPlatform } from '@platform/dev-platform/testing';
+import { startedForTests } from '@platform/tool-sdk/testing';
+import { startedApiForTests } from '@platform/webhook-api/testing';
+import { describe, expect, it } from 'vitest';
+import { delegatedCalls, startedToolServiceForTests } from './harness.ts';
+
+const platform = startedForTests(() => startPlatform());
+const api = startedApiForTests('SQLite', () => platform().issuer);
+const tools = startedToolServiceForTests(() => ({ platformUrl: platform().issuer, webhookApiUrl: api().url }));
+const { tokens, call, result } = delegatedCalls(() => platform().issuer, tools);
+
+interface Status {
+  id: string;
+  status: string;
+  disabledReason: string | null;
+  disabledAt: string | null;
+}
+
+async function createdWebhook(): Promise<string> {
+  const { webhook } = await result<{ webhook: { id: string } }>('create_webhook', {
+    companyId: 1,
+    name: 'Boiler feed',
+    url: 'https://receiver.example/hook',
+    deliveryMode: 'Realtime',
+  });
+  return webhook.id;
+}
+
+describe('the endpoint tools', () => {
+  it('are offered with the permission each needs and honest hints', async () => {
+    const byName = Object.fromEntries((await tools().client.list()).map((tool) => [tool.name, tool]));
+    expect(byName.get_webhook_status).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true });
+    expect(byName.set_webhook_status).toMatchObject({
+      requiresPermission: 'device-overview:manage',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
+  });
+
+  it('show a webhook’s status, disable it and enable it again, keeping its other fields', async () => {
+    const webhookId = await createdWebhook();
+    expect((await result<{ webhook: Status }>('get_webhook_status', { webhookId })).webhook).toMatchObject({
+      id: webhookId,
+      status: 'Active',
+      disabledReason: null,
+      disabledAt: null,
+    });
+    const disabled = (await result<{ webhook: Status }>('set_webhook_status', { webhookId, status: 'Disabled' })).webhook;
+    expect(disabled).toMatchObject({ status: 'Disabled', disabledReason: 'disabled by a manager (PUT with status Disabled)' });
+    expect(disabled.disabledAt).toMatch(/^\d{4}-/);
+    expect((await api().store.getConfig(webhookId))?.status).toBe('Disabled');
+    const enabled = (await result<{ webhook: Status }>('set_webhook_status', { webhookId, status: 'Active' })).webhook;
+    expect(enabled).toMatchObject({ status: 'Active', disabledReason: null, disabledAt: null });
+    expect((await result<{ webhook: { name: string; url: string } }>('get_webhook', { webhookId })).webhook).toMatchObject({
+      name: 'Boiler feed',
+      url: 'https://receiver.example/hook',
+    });
+  });
+
+  it('let a viewer read the status but not change it', async () => {
+    const webhookId = await createdWebhook();
+    expect((await result<{ webhook: Status }>('get_webhook_status', { webhookId }, tokens.vera)).webhook.status).toBe('Active');
+    expect(await call('set_webhook_status', { webhookId, status: 'Disabled' }, tokens.vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+    expect((await api().store.getConfig(webhookId))?.status).toBe('Active');
+  });
+
+  it('refuse a status that is neither Active nor Disabled before calling the API', async () => {
+    const webhookId = await createdWebhook();
+    expect(await call('set_webhook_status', { webhookId, status: 'Paused' })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+  });
+});
