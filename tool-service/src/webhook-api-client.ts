@@ -109,6 +109,8 @@ export interface WebhookApi {
   getWebhookStatus(webhookId: string): Promise<WebhookStatus>;
   /** Sets the status (the API's PUT needs name, url and deliveryMode: read first, the other fields kept). */
   setWebhookStatus(webhookId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
+  /** Sends one test delivery of a sample point now, as a real delivery would go; what came of it. */
+  sendTestDelivery(webhookId: string): Promise<TestDeliveryResult>;
 }
 
 export const webhookStatuses = ['Active', 'Disabled'] as const;
@@ -124,6 +126,17 @@ export const webhookStatus = z.object({
   disabledAt: z.string().nullable(),
 });
 export type WebhookStatus = z.output<typeof webhookStatus>;
+
+/** What a test delivery came to. */
+export const testDeliveryResult = z.object({
+  delivered: z.boolean(),
+  status: z.number().int().nullable(),
+  durationMs: z.number(),
+  error: z.string().nullable(),
+  deliveryId: z.string(),
+  webhookId: z.string(),
+});
+export type TestDeliveryResult = z.output<typeof testDeliveryResult>;
 
 const segment = encodeURIComponent;
 const configPath = (webhookId: string) => `/v2/webhooks/${segment(webhookId)}`;
@@ -181,5 +194,6 @@ export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
       const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
       return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, status } });
     },
+    sendTestDelivery: (webhookId) => send(testDeliveryResult, 'POST', `${configPath(webhookId)}/test`),
   };
 }

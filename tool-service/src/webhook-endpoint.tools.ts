@@ -1,11 +1,12 @@
-// Tools over a webhook's endpoint, for an agent asked "why does Acme get no data?": whether the
-// configuration is Active or was disabled (by a manager, or by the deliverers when the endpoint
-// answered 410 Gone or failed every attempt for a day), and disabling or enabling it again once the
-// endpoint is fixed. The same rights as the REST API: view to read, manage to change.
+// Tools over a webhook's endpoint, for an agent asked "why does Acme get no data?" or "is our new
+// endpoint set up right?": whether the configuration is Active or was disabled (by a manager, or by
+// the deliverers when the endpoint answered 410 Gone or failed every attempt for a day), disabling
+// or enabling it again once the endpoint is fixed, and a test delivery that shows at once what the
+// endpoint does with one. The same rights as the REST API: view to read, manage to change or send.
 import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { webhookId } from './tool-inputs.ts';
-import { webhookApi, webhookStatus, webhookStatuses } from './webhook-api-client.ts';
+import { testDeliveryResult, webhookApi, webhookStatus, webhookStatuses } from './webhook-api-client.ts';
 
 const statusOutput = z.object({ webhook: webhookStatus });
 
@@ -40,4 +41,18 @@ export const setWebhookStatus = defineTool({
   handler: async (args, ctx) => ({ webhook: await webhookApi(ctx).setWebhookStatus(args.webhookId, args.status) }),
 });
 
-export const webhookEndpointTools: readonly ToolDefinition[] = [getWebhookStatus, setWebhookStatus];
+export const sendTestDelivery = defineTool({
+  name: 'send_test_delivery',
+  title: 'Send a test delivery to a webhook’s endpoint',
+  description:
+    'Sends one request with a sample data point (measurement "webhook-test") to the endpoint now, exactly as a real delivery would go ' +
+    '(method, headers, credentials, signature), and says whether it was delivered, the HTTP status, how long it took and why it failed. ' +
+    'Also works on a disabled webhook, to check a fix before set_webhook_status enables it. It shows in list_deliveries marked as a test.',
+  inputSchema: z.strictObject({ webhookId }),
+  outputSchema: testDeliveryResult,
+  requiresPermission: 'device-overview:manage',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  handler: (args, ctx) => webhookApi(ctx).sendTestDelivery(args.webhookId),
+});
+
+export const webhookEndpointTools: readonly ToolDefinition[] = [getWebhookStatus, setWebhookStatus, sendTestDelivery];

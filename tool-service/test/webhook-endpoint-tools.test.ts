@@ -1,9 +1,9 @@
-// The endpoint tools end to end: a real dev platform, a real webhook API on SQLite and the tool
-// service on loopback, called with delegated tokens from a real token exchange.
+// The endpoint tools end to end: a real dev platform, a real webhook API on SQLite, a real receiver
+// and the tool service on loopback, called with delegated tokens from a real token exchange.
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/tool-sdk/testing';
-import { startedApiForTests } from '@platform/webhook-api/testing';
-import { describe, expect, it } from 'vitest';
+import { startedApiForTests, startReceiver, type Receiver } from '@platform/webhook-api/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delegatedCalls, startedToolServiceForTests } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -18,13 +18,8 @@ interface Status {
   disabledAt: string | null;
 }
 
-async function createdWebhook(): Promise<string> {
-  const { webhook } = await result<{ webhook: { id: string } }>('create_webhook', {
-    companyId: 1,
-    name: 'Boiler feed',
-    url: 'https://receiver.example/hook',
-    deliveryMode: 'Realtime',
-  });
+async function createdWebhook(url = 'https://receiver.example/hook'): Promise<string> {
+  const { webhook } = await result<{ webhook: { id: string } }>('create_webhook', { companyId: 1, name: 'Boiler feed', url, deliveryMode: 'Realtime' });
   return webhook.id;
 }
 
@@ -32,6 +27,7 @@ describe('the endpoint tools', () => {
   it('are offered with the permission each needs and honest hints', async () => {
     const byName = Object.fromEntries((await tools().client.list()).map((tool) => [tool.name, tool]));
     expect(byName.get_webhook_status).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true });
+    expect(byName.send_test_delivery).toMatchObject({ requiresPermission: 'device-overview:manage', readOnlyHint: false, idempotentHint: false });
     expect(byName.set_webhook_status).toMatchObject({
       requiresPermission: 'device-overview:manage',
       readOnlyHint: false,
@@ -70,5 +66,36 @@ describe('the endpoint tools', () => {
   it('refuse a status that is neither Active nor Disabled before calling the API', async () => {
     const webhookId = await createdWebhook();
     expect(await call('set_webhook_status', { webhookId, status: 'Paused' })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+  });
+
+  describe('send_test_delivery', () => {
+    let receiver: Receiver;
+    beforeAll(async () => {
+      receiver = await startReceiver({ respond: (request) => (request.path === '/broken' ? { status: 500 } : { status: 200 }) });
+    });
+    afterAll(async () => {
+      await receiver.close();
+    });
+
+    it('sends one sample point to the endpoint now and says what came of it, also for a disabled webhook', async () => {
+      const webhookId = await createdWebhook(`${receiver.url}/fine`);
+      await result('set_webhook_status', { webhookId, status: 'Disabled' });
+      const sent = await result<{ delivered: boolean; status: number; error: string | null; deliveryId: string }>('send_test_delivery', { webhookId });
+      expect(sent).toMatchObject({ delivered: true, status: 200, error: null });
+      expect(receiver.received.filter((r) => r.path === '/fine').map((r) => r.json)).toMatchObject([{ Point: { Measurement: 'webhook-test' } }]);
+      const log = await result<{ attempts: { deliveryId: string }[] }>('list_deliveries', { webhookId });
+      expect(log.attempts.map((a) => a.deliveryId)).toEqual([sent.deliveryId]);
+    });
+
+    it('says why a broken endpoint did not take it', async () => {
+      const webhookId = await createdWebhook(`${receiver.url}/broken`);
+      expect(await result('send_test_delivery', { webhookId })).toMatchObject({ delivered: false, status: 500, error: 'the endpoint answered 500' });
+    });
+
+    it('is refused to a viewer, and nothing is sent', async () => {
+      const webhookId = await createdWebhook(`${receiver.url}/viewer`);
+      expect(await call('send_test_delivery', { webhookId }, tokens.vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
+      expect(receiver.received.filter((r) => r.path === '/viewer')).toEqual([]);
+    });
   });
 });

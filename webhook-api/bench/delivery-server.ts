@@ -15,7 +15,7 @@ import { createApp } from '../src/http/app.ts';
 import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
-import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
+import { createDeliverySender, startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { loadDelivererSettings } from '../src/settings.ts';
@@ -41,11 +41,13 @@ const vault = new CredentialVault([{ id: 'bench-1', key: randomBytes(32) }]);
 const platform = await startPlatform();
 const http = createHttpClient({ timeoutMs: 10_000 });
 const ingest = { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 };
+const testSender = createDeliverySender(vault, deliverySettings);
 
 /** The API on `store` as src/main.ts builds it; its URL. */
 async function serveApi(store: WebhookDatabase, onIngested?: (points: number, queued: number) => void): Promise<string> {
   const listening = await listenOnFreePort();
   const app = createApp({
+    sender: testSender,
     store,
     queue: store.deliveries,
     vault,

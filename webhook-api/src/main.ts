@@ -17,7 +17,7 @@ import {
 import { createApp } from './http/app.ts';
 import { createWebhookCallerCheck } from './http/caller-guard.ts';
 import { answerClientErrors } from './http/client-errors.ts';
-import { startDeliveryService } from './delivery/delivery-service.ts';
+import { createDeliverySender, startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './http/device-directory.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
@@ -47,6 +47,8 @@ const metrics = createDeliveryMetrics({ queue: database.deliveries });
 const delivery = settings.runDeliverer
   ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
   : undefined;
+// Test deliveries go from the API process, as the deliverers would send them.
+const testSender = createDeliverySender(vault, settings.delivery);
 const app = createApp({
   store: database,
   queue: database.deliveries,
@@ -63,6 +65,7 @@ const app = createApp({
     },
   },
   metrics: metricsHandler({ metrics, access: settings.metricsAccess }),
+  sender: testSender,
 });
 
 const server = createServer(app);
@@ -89,6 +92,7 @@ stopOnSignals({
   steps: [
     async () => {
       await Promise.all([closeServer(server), tlsServer && closeServer(tlsServer), delivery?.stop()]);
+      await testSender.close();
     },
     () => database.close(),
     () => telemetry.shutdown(),

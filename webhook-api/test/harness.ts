@@ -12,7 +12,7 @@ import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/htt
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
-import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
+import { createDeliverySender, startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import type { WebhookLimits } from '../src/configs/limits.ts';
 import { personToken } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
@@ -23,6 +23,9 @@ import { createDeliveryMetrics, type DeliveryMetrics } from '../src/delivery/met
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
+
+/** A real webhook endpoint on loopback, for other packages' tests too. */
+export { startReceiver, type Receiver } from './receiver.ts';
 
 export interface StoreLocation {
   readonly backend: Backend;
@@ -119,7 +122,9 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const { server, url } = listening;
   const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
   const delivery = options.deliverer ? await startDeliveryService({ queue: store.deliveries, vault, settings: deliverySettings, logger, metrics }) : undefined;
+  const testSender = createDeliverySender(vault, deliverySettings);
   const app = createApp({
+    sender: testSender,
     store,
     queue: store.deliveries,
     vault,
@@ -157,6 +162,7 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     async close() {
       await listening.close();
       await delivery?.stop(0);
+      await testSender.close();
       await store.close();
     },
   };

@@ -13,6 +13,8 @@ import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { addSigningSecretRoutes } from './signing-secret.routes.ts';
+import { addTestDeliveryRoutes } from './test-delivery.routes.ts';
+import type { WebhookSender } from '../delivery/outgoing.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
@@ -35,6 +37,8 @@ export interface AppDependencies {
   readonly ingest?: Omit<IngestDependencies, 'queue' | 'jsonBody'>;
   /** GET /metrics. */
   readonly metrics?: RequestHandler;
+  /** Sends test deliveries (POST /v2/webhooks/{id}/test) as the deliverers send (createDeliverySender). */
+  readonly sender: WebhookSender;
 }
 
 /** Maps any failure to the error body: ours as they are, platform trouble as 502/503, the rest as 500. */
@@ -90,6 +94,7 @@ export function createApp(deps: AppDependencies): Express {
   addWebhookRoutes(app, { store: deps.store, queue: deps.queue, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
   addDeliveryRoutes(app, { store: deps.store, queue: deps.queue });
   addSigningSecretRoutes(app, { store: deps.store, vault: deps.vault });
+  addTestDeliveryRoutes(app, { store: deps.store, queue: deps.queue, sender: deps.sender });
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });

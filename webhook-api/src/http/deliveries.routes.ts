@@ -70,6 +70,7 @@ function publicAttempt(record: AttemptRecord): DeliveryAttempt {
     startedAt: record.startedAt,
     pointCount: record.pointCount,
     nextAttemptAt: record.nextAttemptAt,
+    test: record.test,
   };
 }
 
@@ -110,6 +111,7 @@ const handlers: Record<OperationId, Handler> = {
     if (resent === 'delivered') throw new WebhookApiError('CONFLICT', `${what} was delivered; only a dropped or failed delivery can be sent again`);
     if (resent === 'resend-queued') throw new WebhookApiError('CONFLICT', `${what} is already being sent again`);
     if (resent === 'unlinked') throw new WebhookApiError('CONFLICT', `${what} has no point of a device still linked to send again`);
+    if (resent === 'test') throw new WebhookApiError('CONFLICT', `${what} is a test delivery; send another test instead`);
     res.status(202).json({ deliveryId: resent.resent });
   },
 };

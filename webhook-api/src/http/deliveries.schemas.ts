@@ -34,6 +34,7 @@ export const deliveryAttempt = z
       .datetime()
       .nullable()
       .meta({ description: 'On the latest attempt of a delivery that waits for its retry: when it is due (POST .../retry sends it now); otherwise null.' }),
+    test: z.boolean().meta({ description: 'A test delivery (POST /v2/webhooks/{id}/test) with a sample point, not telemetry.' }),
   })
   .register(apiSchemas, {
     id: 'DeliveryAttempt',

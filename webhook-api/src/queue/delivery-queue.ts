@@ -27,7 +27,10 @@ export interface IngestResult {
  * The Standard Webhooks message id (`webhook-id`) of a delivery, from the delivery id in SQL: `msg_`
  * and the id. Kept on every retry, and copied to a resend.
  */
-export const messageIdOf = (idExpression: string) => `'msg_' || ${idExpression}`;
+export const messageIdOf = (idExpression: string) => `'${messageIdPrefix}' || ${idExpression}`;
+
+/** What a `webhook-id` is made of: this, and the delivery id. */
+export const messageIdPrefix = 'msg_';
 
 /** A queued delivery a deliverer holds under its lease, with its configuration as it is now. */
 export interface ClaimedDelivery {
@@ -103,6 +106,25 @@ export interface AttemptRecord {
   readonly pointCount: number;
   /** On the latest attempt of a delivery waiting for its retry: when the retry is due (ISO 8601). */
   readonly nextAttemptAt: string | null;
+  /** A test delivery (POST /v2/webhooks/{id}/test), not a delivery of telemetry. */
+  readonly test: boolean;
+}
+
+/** A test delivery as it was made: one attempt, recorded as a settled delivery marked as a test. */
+export interface TestDelivery {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly configId: string;
+  readonly mode: DeliveryMode;
+  readonly gatewayId: string;
+  readonly measurement: string;
+  /** A test is never retried: what would have been retried is failed. */
+  readonly outcome: 'delivered' | 'dropped' | 'failed';
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly responseBody: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
 }
 
 /** What a retry-now came to: the time it is due, or why it is not waiting. */
@@ -172,13 +194,15 @@ export interface DeliveryQueue {
   /**
    * Queues a dropped or failed delivery of `configId` again, as a new delivery with its points of
    * devices still linked (`resent`: its id). Refused while it or a resend of it is queued, when it
-   * was delivered, and when none of its devices is linked any more.
+   * was delivered, for a test delivery, and when none of its devices is linked any more.
    */
   resend(
     configId: string,
     deliveryId: string,
     now: number,
-  ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked'>;
+  ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked' | 'test'>;
+  /** Records a test delivery and its attempt in the attempt log; 'not-found' when its configuration is gone. */
+  recordTest(test: TestDelivery): Promise<'recorded' | 'not-found'>;
   /**
    * Fails the deliveries of disabled endpoints accepted more than `maxAgeMs` before `now` (at most
    * `limit`), each with a line in the attempt log; how many.

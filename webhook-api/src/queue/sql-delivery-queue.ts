@@ -9,6 +9,7 @@ import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 import { resend } from './resend.ts';
 import { retryNow } from './retry-now.ts';
+import { recordTest } from './test-deliveries.ts';
 
 export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'settleAndClaim' | 'onWorkElsewhere'>;
 
@@ -22,6 +23,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     nextDueAt: nextDueAt(delivererDriver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),
+    recordTest: recordTest(deps),
     retryNow: retryNow(deps),
     prune: prune(delivererDriver),
     expireWaiting: expireWaiting(delivererDriver),
