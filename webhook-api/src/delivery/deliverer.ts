@@ -245,6 +245,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       let removed = 0;
       for (let n = pruneChunk; n === pruneChunk; removed += n) n = await queue.prune(now() - settings.retentionMs, pruneChunk);
       if (removed > 0) log.info({ removed }, 'pruned settled deliveries past their retention');
+      let keys = 0;
+      for (let n = pruneChunk; n === pruneChunk; keys += n) n = await queue.pruneIngestKeys(now(), pruneChunk);
+      if (keys > 0) log.info({ removed: keys }, 'pruned ingest idempotency keys past their 24 hours');
     } catch (error) {
       log.warn({ err: error }, 'settled deliveries could not be pruned; tried again later');
     }

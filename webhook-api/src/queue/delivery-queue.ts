@@ -21,6 +21,15 @@ export interface QueuedPoint {
 export interface IngestResult {
   readonly queued: number;
   readonly skipped?: number;
+  /** Present when an earlier request with the same Idempotency-Key and points was answered: that answer, and nothing queued now. */
+  readonly replayed?: { readonly accepted: number; readonly queued: number };
+}
+
+/** An ingest request's Idempotency-Key, kept per ingest caller, with a digest of the points it came with. */
+export interface IdempotencyKey {
+  readonly caller: string;
+  readonly key: string;
+  readonly bodyHash: string;
 }
 
 /**
@@ -161,9 +170,11 @@ export interface DeliveryQueue {
    * Routes the points per the scopes as they are now and queues what they match, in one
    * transaction: a Realtime point as a delivery of its own, a Batch point in its group's open batch
    * (batch-fill.ts); the number of (point, configuration) pairs queued, and of those not queued
-   * because the configuration is disabled.
+   * because the configuration is disabled. With an Idempotency-Key (ingest-keys.ts), a repeat of
+   * an earlier request within the window gets its answer and queues nothing, and the same key with
+   * other points is 'key-conflict'.
    */
-  ingest(points: readonly QueuedPoint[], now: number): Promise<IngestResult>;
+  ingest(points: readonly QueuedPoint[], now: number, idempotency?: IdempotencyKey): Promise<IngestResult | 'key-conflict'>;
   /** Leases due deliveries (an open batch is closed as it is claimed). */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
@@ -213,6 +224,8 @@ export interface DeliveryQueue {
    * of: an endpoint enabled again, whose deliveries waited.
    */
   announce(): Promise<void>;
+  /** Deletes the Idempotency-Keys past their window at `now`, at most `limit`; how many. */
+  pruneIngestKeys(now: number, limit: number): Promise<number>;
   /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;

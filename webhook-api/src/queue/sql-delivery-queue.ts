@@ -5,6 +5,7 @@ import { pageAttempts } from './attempt-log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { expireWaiting, prune, stats } from './housekeeping.ts';
 import { ingest } from './ingest.ts';
+import { pruneIngestKeys } from './ingest-keys.ts';
 import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 import { resend } from './resend.ts';
@@ -26,6 +27,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     recordTest: recordTest(deps),
     retryNow: retryNow(deps),
     prune: prune(delivererDriver),
+    pruneIngestKeys: (now, limit) => pruneIngestKeys(delivererDriver, now, limit),
     expireWaiting: expireWaiting(delivererDriver),
     async announce() {
       await deps.tellOthers(driver);

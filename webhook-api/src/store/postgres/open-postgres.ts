@@ -10,11 +10,20 @@ import { postgresSchema } from './postgres-schema.ts';
 import { traceContextColumn } from '../trace-context-schema.ts';
 import { endpointHealthColumns } from '../endpoint-health-schema.ts';
 import { testDeliveriesPostgres } from '../test-deliveries-schema.ts';
+import { ingestKeysTable } from '../ingest-keys-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [postgresSchema, traceContextColumn, openBatchesPostgres, queueStorageTuning, endpointHealthColumns, testDeliveriesPostgres];
+const schemaVersions = [
+  postgresSchema,
+  traceContextColumn,
+  openBatchesPostgres,
+  queueStorageTuning,
+  endpointHealthColumns,
+  testDeliveriesPostgres,
+  ingestKeysTable,
+];
 
 export interface PostgresStoreOptions {
   maxConnections?: number;

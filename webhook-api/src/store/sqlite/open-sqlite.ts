@@ -15,10 +15,11 @@ import { sqliteSchema } from './sqlite-schema.ts';
 import { traceContextColumn } from '../trace-context-schema.ts';
 import { endpointHealthColumns } from '../endpoint-health-schema.ts';
 import { testDeliveriesSqlite } from '../test-deliveries-schema.ts';
+import { ingestKeysTable } from '../ingest-keys-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite, endpointHealthColumns, testDeliveriesSqlite];
+const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite, endpointHealthColumns, testDeliveriesSqlite, ingestKeysTable];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;
