@@ -4,7 +4,8 @@ import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/tool-sdk/testing';
 import { startedApiForTests, startReceiver, type Receiver } from '@platform/webhook-api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { delegatedCalls, startedToolServiceForTests } from './harness.ts';
+import type { CallAnswer } from '@platform/tool-sdk/testing';
+import { delegatedCalls, startedToolServiceForTests, startToolService, type RunningToolService } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 const api = startedApiForTests('SQLite', () => platform().issuer);
@@ -96,6 +97,31 @@ describe('the endpoint tools', () => {
       const webhookId = await createdWebhook(`${receiver.url}/viewer`);
       expect(await call('send_test_delivery', { webhookId }, tokens.vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
       expect(receiver.received.filter((r) => r.path === '/viewer')).toEqual([]);
+    });
+  });
+});
+
+describe('the webhook tools where the webhook feature is switched off', () => {
+  const disabledApi = startedApiForTests('SQLite', () => platform().issuer, { featureEnabled: false });
+  let disabledTools: RunningToolService;
+  beforeAll(async () => {
+    disabledTools = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: disabledApi().url });
+  });
+  afterAll(async () => {
+    await disabledTools.close();
+  });
+
+  it.each([
+    ['list_webhooks', { companyId: 1 }],
+    ['get_webhook_status', { webhookId: 'a1b2c3' }],
+    ['send_test_delivery', { webhookId: 'a1b2c3' }],
+  ])('%s tells the agent the feature is not enabled in this environment', async (name, args) => {
+    const answer = await disabledTools.client.call(name, args, tokens.oscar);
+    expect(answer).toMatchObject({ ok: true, isError: true });
+    const { result: body } = answer as Extract<CallAnswer, { ok: true }>;
+    expect(body).toMatchObject({
+      status: 403,
+      message: expect.stringContaining('The webhook feature is not enabled in this environment; no webhook can be configured or delivered here.') as unknown,
     });
   });
 });

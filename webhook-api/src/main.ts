@@ -44,9 +44,12 @@ const checkCaller = createWebhookCallerCheck({
 });
 const publicUrl = localOrigin(settings.host, settings.port);
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
-const delivery = settings.runDeliverer
-  ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
-  : undefined;
+if (!settings.featureEnabled)
+  logger.warn('the webhook feature is disabled (WEBHOOK_FEATURE_ENABLED=false): /v2/webhooks refuses every call, ingest queues nothing, no delivery is made');
+const delivery =
+  settings.runDeliverer && settings.featureEnabled
+    ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
+    : undefined;
 // Test deliveries go from the API process, as the deliverers would send them.
 const testSender = createDeliverySender(vault, settings.delivery);
 const app = createApp({
@@ -60,12 +63,13 @@ const app = createApp({
   limits: settings.limits,
   ingest: {
     ...settings.ingest,
-    onIngested: (points, queued, skipped) => {
-      metrics.ingested(points, queued, skipped);
+    onIngested: (points, queued, skipped, featureDisabled) => {
+      metrics.ingested(points, queued, skipped, featureDisabled);
     },
   },
   metrics: metricsHandler({ metrics, access: settings.metricsAccess }),
   sender: testSender,
+  featureEnabled: settings.featureEnabled,
 });
 
 const server = createServer(app);

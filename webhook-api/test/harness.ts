@@ -106,6 +106,8 @@ export interface StartOptions {
   permissionsMaxAgeMs?: number | null;
   /** The caller cache's clock, for tests that move time instead of waiting. */
   clock?: Clock;
+  /** Default true; false as WEBHOOK_FEATURE_ENABLED=false: the API refuses /v2/webhooks and ingest queues nothing, and no deliverer runs. */
+  featureEnabled?: boolean;
 }
 
 export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
@@ -121,7 +123,10 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const listening = await listenOnFreePort();
   const { server, url } = listening;
   const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
-  const delivery = options.deliverer ? await startDeliveryService({ queue: store.deliveries, vault, settings: deliverySettings, logger, metrics }) : undefined;
+  const delivery =
+    options.deliverer && options.featureEnabled !== false
+      ? await startDeliveryService({ queue: store.deliveries, vault, settings: deliverySettings, logger, metrics })
+      : undefined;
   const testSender = createDeliverySender(vault, deliverySettings);
   const app = createApp({
     sender: testSender,
@@ -143,10 +148,11 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
       token: testIngestToken,
       maxPoints: 1000,
       maxBodyBytes: 1_048_576,
-      onIngested: (points, queued, skipped) => {
-        metrics.ingested(points, queued, skipped);
+      onIngested: (points, queued, skipped, featureDisabled) => {
+        metrics.ingested(points, queued, skipped, featureDisabled);
       },
     },
+    ...(options.featureEnabled !== undefined && { featureEnabled: options.featureEnabled }),
   });
   server.on('request', app);
   answerClientErrors(server);

@@ -11,7 +11,7 @@ import type { DeliveryOutcome, DeliveryQueue, DisabledEndpoint, QueueStats } fro
 export interface DeliveryMetrics {
   readonly registry: Registry;
   /** Points accepted by ingest, the (point, configuration) pairs they queued, and those not queued because the configuration is disabled. */
-  ingested(points: number, queued: number, skipped?: number): void;
+  ingested(points: number, queued: number, skipped?: number, featureDisabled?: number): void;
   /** An endpoint a deliverer of this process disabled: counts webhook_endpoints_disabled_total{cause}. */
   endpointDisabled(cause: DisabledEndpoint['cause']): void;
   /** Deliveries of disabled endpoints failed for their age: counted as webhook_deliveries_total{outcome="failed"}. */
@@ -52,7 +52,7 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
   });
   const pointsNotQueued = new Counter({
     name: 'webhook_points_not_queued_total',
-    help: 'Pairs of a data point and a configuration its scopes matched, not queued: the configuration is disabled.',
+    help: 'Not queued: pairs of a data point and a configuration its scopes matched while the configuration is disabled (endpoint_disabled), or data points taken in while the webhook feature is off here (feature_disabled).',
     labelNames: ['reason'] as const,
     registers: [registry],
   });
@@ -112,10 +112,11 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
 
   return {
     registry,
-    ingested(points, queued, skipped = 0) {
+    ingested(points, queued, skipped = 0, featureDisabled = 0) {
       pointsIngested.inc(points);
       pointsQueued.inc(queued);
       if (skipped > 0) pointsNotQueued.inc({ reason: 'endpoint_disabled' }, skipped);
+      if (featureDisabled > 0) pointsNotQueued.inc({ reason: 'feature_disabled' }, featureDisabled);
     },
     endpointDisabled(cause) {
       endpointsDisabled.inc({ cause });

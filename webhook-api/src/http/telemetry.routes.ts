@@ -19,11 +19,14 @@ export interface IngestDependencies {
   /** The body's checks and parser (the app's: JSON only, no key given twice), given the size limit. */
   readonly jsonBody: (limitBytes: number) => RequestHandler[];
   /**
-   * Told how many points were accepted, how many (point, configuration) pairs they queued, and how
-   * many they did not queue because the configuration is disabled.
+   * Told how many points were accepted, how many (point, configuration) pairs they queued, how
+   * many they did not queue because the configuration is disabled, and how many points were not
+   * routed at all because the webhook feature is off.
    */
-  readonly onIngested?: (points: number, queued: number, skipped: number) => void;
+  readonly onIngested?: (points: number, queued: number, skipped: number, featureDisabled?: number) => void;
   readonly now?: () => number;
+  /** Default true. False: the points are checked and answered as accepted, and nothing is queued (the webhook feature is off here). */
+  readonly featureEnabled?: boolean;
 }
 
 /** Asks for the ingest token: one Authorization header, compared in constant time. */
@@ -66,6 +69,12 @@ export function createIngestRoutes(deps: IngestDependencies): Router {
     const key = idempotencyKeyOf(req);
     refuseProtoKeys(req.body);
     const { points } = parse(schema, req.body, 'body');
+    if (deps.featureEnabled === false) {
+      // The platform's pipeline keeps sending; with no webhook here, its points are not for us to keep.
+      deps.onIngested?.(points.length, 0, 0, points.length);
+      res.status(202).json({ accepted: points.length, queued: 0 });
+      return;
+    }
     const queued = points.map(toQueuedPoint);
     const idempotency = key === undefined ? undefined : { caller, key, bodyHash: pointsDigest(queued) };
     const result = await deps.queue.ingest(queued, deps.now?.() ?? Date.now(), idempotency);
