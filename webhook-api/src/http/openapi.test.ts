@@ -61,7 +61,7 @@ describe('the OpenAPI document', () => {
       sender: {} as WebhookSender,
     });
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
-    expect(served).toHaveLength(18);
+    expect(served).toHaveLength(19);
     expect(document.openapi).toBe('3.1.0');
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
@@ -133,7 +133,7 @@ describe('the OpenAPI document', () => {
     );
   });
 
-  it('documents a configuration’s status, and the test delivery with what it answers', () => {
+  it('documents a configuration’s status, the test delivery with what it answers, and the recovery of deliveries', () => {
     const schemas = document.components.schemas;
     expect(schemas.WebhookConfig?.properties.status).toMatchObject({ enum: ['Active', 'Disabled'] });
     expect(Object.keys(schemas.WebhookConfig?.properties ?? {})).toEqual(expect.arrayContaining(['disabledReason', 'disabledAt']));
@@ -143,5 +143,9 @@ describe('the OpenAPI document', () => {
     expect(test?.operationId).toBe('sendTestDelivery');
     expect(JSON.stringify(test?.responses['200'])).toContain('#/components/schemas/TestDeliveryResult');
     expect(Object.keys(schemas.TestDeliveryResult?.properties ?? {}).sort()).toEqual(['delivered', 'deliveryId', 'durationMs', 'error', 'status', 'webhookId']);
+    const recover = document.paths['/v2/webhooks/{id}/deliveries/recover']?.post;
+    expect(JSON.stringify(recover?.requestBody)).toContain('#/components/schemas/RecoverInput');
+    expect(JSON.stringify(recover?.responses['202'])).toContain('#/components/schemas/RecoveredDeliveries');
+    expect(schemas.RecoverInput?.required).toEqual(['since']);
   });
 });

@@ -212,6 +212,12 @@ export interface DeliveryQueue {
     deliveryId: string,
     now: number,
   ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked' | 'test'>;
+  /**
+   * Queues again every failed or dropped delivery of `configId` settled at or after `since` that
+   * was not sent again already, each as a new delivery with its points of devices still linked and
+   * its webhook-id, oldest first and at most `limit`: how many, and whether more are left.
+   */
+  recover(configId: string, since: number, now: number, limit: number): Promise<{ readonly queued: number; readonly more: boolean }>;
   /** Records a test delivery and its attempt in the attempt log; 'not-found' when its configuration is gone. */
   recordTest(test: TestDelivery): Promise<'recorded' | 'not-found'>;
   /**

@@ -8,6 +8,7 @@ import { ingest } from './ingest.ts';
 import { pruneIngestKeys } from './ingest-keys.ts';
 import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
+import { recover } from './recover.ts';
 import { resend } from './resend.ts';
 import { retryNow } from './retry-now.ts';
 import { recordTest } from './test-deliveries.ts';
@@ -24,6 +25,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     nextDueAt: nextDueAt(delivererDriver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),
+    recover: recover(deps),
     recordTest: recordTest(deps),
     retryNow: retryNow(deps),
     prune: prune(delivererDriver),

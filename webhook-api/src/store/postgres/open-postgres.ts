@@ -11,6 +11,7 @@ import { traceContextColumn } from '../trace-context-schema.ts';
 import { endpointHealthColumns } from '../endpoint-health-schema.ts';
 import { testDeliveriesPostgres } from '../test-deliveries-schema.ts';
 import { ingestKeysTable } from '../ingest-keys-schema.ts';
+import { resendIndex } from '../recovery-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
@@ -23,6 +24,7 @@ const schemaVersions = [
   endpointHealthColumns,
   testDeliveriesPostgres,
   ingestKeysTable,
+  resendIndex,
 ];
 
 export interface PostgresStoreOptions {

@@ -16,10 +16,11 @@ import { traceContextColumn } from '../trace-context-schema.ts';
 import { endpointHealthColumns } from '../endpoint-health-schema.ts';
 import { testDeliveriesSqlite } from '../test-deliveries-schema.ts';
 import { ingestKeysTable } from '../ingest-keys-schema.ts';
+import { resendIndex } from '../recovery-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite, endpointHealthColumns, testDeliveriesSqlite, ingestKeysTable];
+const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite, endpointHealthColumns, testDeliveriesSqlite, ingestKeysTable, resendIndex];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;
