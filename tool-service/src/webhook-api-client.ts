@@ -111,6 +111,13 @@ export interface WebhookApi {
   setWebhookStatus(webhookId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
   /** Sends one test delivery of a sample point now, as a real delivery would go; what came of it. */
   sendTestDelivery(webhookId: string): Promise<TestDeliveryResult>;
+  /** Sets how deliveries go (rate limit; null removes it), the other fields kept. */
+  setDeliveryOptions(webhookId: string, options: DeliveryOptions): Promise<WebhookStatus>;
+}
+
+/** How deliveries to a configuration go: what set_webhook_delivery_options changes (omitted: kept). */
+export interface DeliveryOptions {
+  readonly rateLimitPerSecond?: number | null;
 }
 
 export const webhookStatuses = ['Active', 'Disabled'] as const;
@@ -124,6 +131,7 @@ export const webhookStatus = z.object({
   status: z.enum(webhookStatuses),
   disabledReason: z.string().nullable(),
   disabledAt: z.string().nullable(),
+  rateLimitPerSecond: z.number().int().nullable(),
 });
 export type WebhookStatus = z.output<typeof webhookStatus>;
 
@@ -195,5 +203,9 @@ export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
       return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, status } });
     },
     sendTestDelivery: (webhookId) => send(testDeliveryResult, 'POST', `${configPath(webhookId)}/test`),
+    async setDeliveryOptions(webhookId, options) {
+      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
+      return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, ...options } });
+    },
   };
 }

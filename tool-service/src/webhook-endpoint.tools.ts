@@ -1,8 +1,8 @@
 // Tools over a webhook's endpoint, for an agent asked "why does Acme get no data?" or "is our new
 // endpoint set up right?": whether the configuration is Active or was disabled (by a manager, or by
 // the deliverers when the endpoint answered 410 Gone or failed every attempt for a day), disabling
-// or enabling it again once the endpoint is fixed, and a test delivery that shows at once what the
-// endpoint does with one. The same rights as the REST API: view to read, manage to change or send.
+// or enabling it again once the endpoint is fixed, a test delivery that shows at once what the
+// endpoint does with one, and how deliveries go to it (a rate limit). The same rights as the REST API: view to read, manage to change or send.
 import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { webhookId } from './tool-inputs.ts';
@@ -55,4 +55,21 @@ export const sendTestDelivery = defineTool({
   handler: (args, ctx) => webhookApi(ctx).sendTestDelivery(args.webhookId),
 });
 
-export const webhookEndpointTools: readonly ToolDefinition[] = [getWebhookStatus, setWebhookStatus, sendTestDelivery];
+export const setWebhookDeliveryOptions = defineTool({
+  name: 'set_webhook_delivery_options',
+  title: 'Set how deliveries go to a webhook’s endpoint',
+  description:
+    'Sets a rate limit on a webhook configuration: rateLimitPerSecond 1 to 10000 caps the requests a second to the endpoint, all deliverers together ' +
+    '(a Batch request counts once; deliveries wait for their turn, they are not failed); null removes the limit. Give only what to change. ' +
+    'Use it when an endpoint says it can take no more than so many requests a second, or answers 429.',
+  inputSchema: z.strictObject({
+    webhookId,
+    rateLimitPerSecond: z.number().int().min(1).max(10_000).nullable().optional().describe('Requests a second at most, 1 to 10000; null removes the limit.'),
+  }),
+  outputSchema: statusOutput,
+  requiresPermission: 'device-overview:manage',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  handler: async ({ webhookId: id, ...options }, ctx) => ({ webhook: await webhookApi(ctx).setDeliveryOptions(id, options) }),
+});
+
+export const webhookEndpointTools: readonly ToolDefinition[] = [getWebhookStatus, setWebhookStatus, sendTestDelivery, setWebhookDeliveryOptions];

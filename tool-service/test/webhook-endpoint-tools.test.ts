@@ -28,6 +28,7 @@ describe('the endpoint tools', () => {
   it('are offered with the permission each needs and honest hints', async () => {
     const byName = Object.fromEntries((await tools().client.list()).map((tool) => [tool.name, tool]));
     expect(byName.get_webhook_status).toMatchObject({ requiresPermission: 'device-overview:view', readOnlyHint: true });
+    expect(byName.set_webhook_delivery_options).toMatchObject({ requiresPermission: 'device-overview:manage', readOnlyHint: false, idempotentHint: true });
     expect(byName.send_test_delivery).toMatchObject({ requiresPermission: 'device-overview:manage', readOnlyHint: false, idempotentHint: false });
     expect(byName.set_webhook_status).toMatchObject({
       requiresPermission: 'device-overview:manage',
@@ -55,6 +56,24 @@ describe('the endpoint tools', () => {
       name: 'Boiler feed',
       url: 'https://receiver.example/hook',
     });
+  });
+
+  it('set and remove a rate limit, keeping the other fields, and refuse one out of bounds', async () => {
+    const webhookId = await createdWebhook();
+    const limited = (await result<{ webhook: { rateLimitPerSecond: number | null } }>('set_webhook_delivery_options', { webhookId, rateLimitPerSecond: 20 }))
+      .webhook;
+    expect(limited.rateLimitPerSecond).toBe(20);
+    expect((await api().store.getConfig(webhookId))?.rateLimitPerSecond).toBe(20);
+    expect((await result<{ webhook: { rateLimitPerSecond: number | null } }>('get_webhook_status', { webhookId })).webhook.rateLimitPerSecond).toBe(20);
+    expect((await result<{ webhook: { rateLimitPerSecond: number | null } }>('set_webhook_delivery_options', { webhookId })).webhook.rateLimitPerSecond).toBe(
+      20,
+    );
+    expect(
+      (await result<{ webhook: { rateLimitPerSecond: number | null } }>('set_webhook_delivery_options', { webhookId, rateLimitPerSecond: null })).webhook
+        .rateLimitPerSecond,
+    ).toBeNull();
+    expect(await call('set_webhook_delivery_options', { webhookId, rateLimitPerSecond: 0 })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+    expect((await api().store.getConfig(webhookId))?.name).toBe('Boiler feed');
   });
 
   it('let a viewer read the status but not change it', async () => {

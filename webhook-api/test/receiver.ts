@@ -157,3 +157,14 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
   };
 }
+
+/** The most requests that arrived within any `windowMs` (a sliding window starting at each arrival). */
+export function mostInAnyWindow(requests: readonly ReceivedRequest[], windowMs = 1_000): number {
+  const times = requests.map((r) => r.at).sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while ((times[j] ?? Infinity) < (times[i] ?? 0) + windowMs) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}

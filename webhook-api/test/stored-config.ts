@@ -20,6 +20,7 @@ export function storedConfig(overrides: Partial<StoredConfig> = {}): StoredConfi
     status: 'Active',
     disabledReason: null,
     disabledAt: null,
+    rateLimitPerSecond: null,
     health: healthyEndpoint,
     ...overrides,
   };

@@ -49,6 +49,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
         status: 'Active',
         disabledReason: null,
         disabledAt: null,
+        rateLimitPerSecond: null,
       });
       expect(JSON.stringify(created)).not.toContain('receiver-secret-token-1');
     });

@@ -18,6 +18,8 @@ export interface WebhookConfigInput {
   readonly customHeaders?: string | null | undefined;
   readonly includeMetadataHeaders: boolean;
   readonly includeRetryHeader: boolean;
+  /** null or omitted: no limit (on update, omitted keeps the stored one and null removes it). */
+  readonly rateLimitPerSecond?: number | null | undefined;
 }
 
 /** An update body, validated: what is omitted keeps its stored value. */
@@ -45,6 +47,7 @@ export function publicConfig(config: StoredConfig): WebhookConfig {
     status: config.status,
     disabledReason: config.disabledReason,
     disabledAt: config.disabledAt,
+    rateLimitPerSecond: config.rateLimitPerSecond,
   };
 }
 
@@ -71,6 +74,7 @@ function fields(input: WebhookConfigInput, authPayloadEncrypted: string | null, 
     includeMetadataHeaders: input.includeMetadataHeaders,
     includeRetryHeader: input.includeRetryHeader,
     ...status,
+    rateLimitPerSecond: input.rateLimitPerSecond ?? null,
   };
 }
 
@@ -87,6 +91,7 @@ export function fieldsForUpdate(existing: StoredConfig, update: WebhookConfigUpd
     authType: update.authType ?? existing.authType,
     includeMetadataHeaders: update.includeMetadataHeaders ?? existing.includeMetadataHeaders,
     includeRetryHeader: update.includeRetryHeader ?? existing.includeRetryHeader,
+    rateLimitPerSecond: update.rateLimitPerSecond === undefined ? existing.rateLimitPerSecond : update.rateLimitPerSecond,
   };
   const given = input.authPayload;
   let payload: Record<string, unknown> | null;

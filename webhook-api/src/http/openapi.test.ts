@@ -136,7 +136,10 @@ describe('the OpenAPI document', () => {
   it('documents a configuration’s status, the test delivery with what it answers, and the recovery of deliveries', () => {
     const schemas = document.components.schemas;
     expect(schemas.WebhookConfig?.properties.status).toMatchObject({ enum: ['Active', 'Disabled'] });
-    expect(Object.keys(schemas.WebhookConfig?.properties ?? {})).toEqual(expect.arrayContaining(['disabledReason', 'disabledAt']));
+    expect(Object.keys(schemas.WebhookConfig?.properties ?? {})).toEqual(expect.arrayContaining(['disabledReason', 'disabledAt', 'rateLimitPerSecond']));
+    expect(schemas.WebhookConfigInput?.properties.rateLimitPerSecond).toMatchObject({
+      anyOf: [{ type: 'integer', minimum: 1, maximum: 10_000 }, { type: 'null' }],
+    });
     expect(schemas.WebhookConfigUpdate?.properties.status).toMatchObject({ enum: ['Active', 'Disabled'] });
     expect(schemas.WebhookConfigInput?.properties.status).toBeUndefined();
     const test = document.paths['/v2/webhooks/{id}/test']?.post;

@@ -31,6 +31,17 @@ const customHeadersText =
   `No credentials: not Authorization, Cookie or X-API-Key, no name ending in key or containing auth, token, secret, password, passphrase, pwd, api-key, subscription-key, session, cookie, credential, creds or signature, or with pass, sig or psk as a word, and no value that starts with a Bearer, Basic, Token or Digest authorization or holds a JWT ` +
   `(use authType Custom, whose headers are stored encrypted, or Bearer, Basic or ApiKey). None of ${breaking}.`;
 
+const maxRateLimit = 10_000;
+const rateLimit = z
+  .number({ error: `must be a whole number from 1 to ${maxRateLimit}, or null` })
+  .int(`must be a whole number from 1 to ${maxRateLimit}, or null`)
+  .min(1, `must be a whole number from 1 to ${maxRateLimit}, or null`)
+  .max(maxRateLimit, `must be a whole number from 1 to ${maxRateLimit}, or null`)
+  .nullable()
+  .meta({
+    description: `At most this many requests a second to the endpoint, all deliverers together (a Batch request counts once); deliveries wait for their turn, they are not failed. 1 to ${maxRateLimit}; null or omitted: no limit (on PUT, omitted keeps the stored limit and null removes it).`,
+  });
+
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
   .strictObject({
@@ -46,6 +57,7 @@ export const webhookConfigInput = z
     customHeaders: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional().meta({ description: customHeadersText }),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
+    rateLimitPerSecond: rateLimit.optional(),
   })
   .register(apiSchemas, { id: 'WebhookConfigInput' });
 
@@ -92,6 +104,7 @@ export const webhookConfig = z
     }),
     disabledReason: z.string().nullable().meta({ description: 'Why it is disabled; null while Active.' }),
     disabledAt: z.iso.datetime().nullable().meta({ description: 'When it was disabled; null while Active.' }),
+    rateLimitPerSecond: z.number().int().nullable().meta({ description: 'At most this many requests a second to the endpoint; null: no limit.' }),
   })
   .register(apiSchemas, { id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
 

@@ -82,7 +82,16 @@ export interface Settlement {
    * was claimed: what the attempt tells of the endpoint's health (endpoint-health.ts). Without it
    * the attempt is recorded and the health left as it is.
    */
-  readonly endpoint?: { readonly configId: string; readonly wasFailing: boolean } | undefined;
+  readonly endpoint?: EndpointNote | undefined;
+}
+
+/** What an attempt tells of its endpoint beside its outcome. */
+export interface EndpointNote {
+  readonly configId: string;
+  /** Whether the endpoint was failing when the delivery was claimed (a delivered attempt then ends the run). */
+  readonly wasFailing: boolean;
+  /** The endpoint answered 429: nothing more is sent to it for this long (its Retry-After, within bounds). */
+  readonly pauseMs?: number | undefined;
 }
 
 /** A configuration a deliverer disabled as it settled an attempt: its endpoint is gone or has failed too long. */
@@ -150,6 +159,12 @@ export interface ClaimRequest {
   readonly perConfig: number;
   /** ...less what this deliverer already has in flight for it. */
   readonly inFlight: ReadonlyMap<string, number>;
+  /**
+   * A lower bound than perConfig for some configurations this deliverer has in flight: their rate
+   * limit (a second's worth of requests), so one deliverer never holds more than that waiting for
+   * their slots. A configuration not named here is bounded by its rate limit as the claim reads it.
+   */
+  readonly perConfigCaps?: ReadonlyMap<string, number>;
   /** At most this many of one company's configurations together (no bound by default)... */
   readonly perCompany?: number;
   /** ...less what this deliverer already has in flight for the company. */
@@ -187,6 +202,12 @@ export interface DeliveryQueue {
    * deliverer does when requests have ended and it has room again.
    */
   settleAndClaim(settlements: readonly Settlement[], request: ClaimRequest): Promise<SettledAndClaimed>;
+  /**
+   * Reserves `count` send times for a rate-limited configuration, spaced 1000/rate ms apart from
+   * the later of `now` and the end of the last reservation (of any deliverer); undefined when the
+   * configuration has no rate limit (any more).
+   */
+  reserveSlots(configId: string, count: number, now: number): Promise<number[] | undefined>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
   release(owner: string): Promise<number>;
   /** When the next queued delivery becomes due or its lease expires (epoch ms), if any is queued. */

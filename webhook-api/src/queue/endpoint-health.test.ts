@@ -32,14 +32,14 @@ describe('what one write of settlements says of an endpoint', () => {
   it('counts the failed attempts after the last delivered one, from the first of them', () => {
     const settlements = [attempt('c', 'retrying', 30), attempt('a', 'failed', 10), attempt('b', 'delivered', 20), attempt('d', 'dropped', 40)];
     expect(endpointReports(settlements, all(settlements))).toEqual([
-      { configId: 'cfg', recovered: true, failures: 2, firstFailureAt: 30, lastFailure: { deliveryId: 'd' }, gone: false },
+      { configId: 'cfg', recovered: true, failures: 2, firstFailureAt: 30, lastFailure: { deliveryId: 'd' }, gone: false, pausedUntil: null },
     ]);
   });
 
   it('ends a run of failures with a delivered attempt to an endpoint that was failing', () => {
     const settlements = [attempt('a', 'delivered', 1, { endpoint: { configId: 'cfg', wasFailing: true } })];
     expect(endpointReports(settlements, all(settlements))).toEqual([
-      { configId: 'cfg', recovered: true, failures: 0, firstFailureAt: null, lastFailure: undefined, gone: false },
+      { configId: 'cfg', recovered: true, failures: 0, firstFailureAt: null, lastFailure: undefined, gone: false, pausedUntil: null },
     ]);
   });
 
@@ -50,7 +50,7 @@ describe('what one write of settlements says of an endpoint', () => {
       attempt('c', 'failed', 3, { endpoint: undefined }),
     ];
     expect(endpointReports(settlements, new Set(['a', 'c']))).toEqual([
-      { configId: 'cfg', recovered: false, failures: 1, firstFailureAt: 1, lastFailure: { deliveryId: 'a' }, gone: true },
+      { configId: 'cfg', recovered: false, failures: 1, firstFailureAt: 1, lastFailure: { deliveryId: 'a' }, gone: true, pausedUntil: null },
     ]);
   });
 });
@@ -107,7 +107,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('endpoint health on %s', (backe
     const config = await linked();
     await store.deliveries.ingest([point(7)], now);
     expect(await attemptAll(now, 'retrying')).toHaveLength(1);
-    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: now, failedAttempts: 1 });
+    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: now, failedAttempts: 1, pausedUntil: null });
     await attemptAll(now + 1, 'retrying');
     expect((await store.getConfig(config.id))?.status).toBe('Active');
     // Three attempts now, but not for long enough.
@@ -130,13 +130,13 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('endpoint health on %s', (backe
     if (!first || !second) throw new Error('two claimed');
     const endpoint = { configId: config.id, wasFailing: false };
     await store.deliveries.settle('a', [attempt(first.id, 'retrying', now, { endpoint, nextAttemptAt: now + 5_000 })], now);
-    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: now, failedAttempts: 1 });
+    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: now, failedAttempts: 1, pausedUntil: null });
     // Claimed while the endpoint was healthy, delivered after it began to fail: a success all the same.
     await store.deliveries.settle('a', [attempt(second.id, 'delivered', now + 10, { endpoint })], now + 10);
-    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: now, failedAttempts: 1 });
+    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: now, failedAttempts: 1, pausedUntil: null });
     // The next delivered attempt, its configuration read as failing, ends the run.
     await attemptAll(now + 5_000, 'delivered');
-    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: null, failedAttempts: 0 });
+    expect((await store.getConfig(config.id))?.health).toEqual({ failingSince: null, failedAttempts: 0, pausedUntil: null });
     expect(disabled).toEqual([]);
   });
 
@@ -165,7 +165,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('endpoint health on %s', (backe
     ]);
     // Enabled again, it is delivered to as before, its health counted afresh.
     const enabled = await store.updateConfig(config.id, (current) => ({ ...current, status: 'Active', disabledReason: null, disabledAt: null }));
-    expect(enabled).toMatchObject({ status: 'Active', health: { failingSince: null, failedAttempts: 0 } });
+    expect(enabled).toMatchObject({ status: 'Active', health: { failingSince: null, failedAttempts: 0, pausedUntil: null } });
     expect(await store.deliveries.ingest([point(7)], now + 70_000)).toEqual({ queued: 1 });
     expect(await store.deliveries.claim({ owner: 'a', now: now + 70_000, ...claimAll })).toHaveLength(1);
   });

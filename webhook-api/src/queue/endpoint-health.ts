@@ -38,6 +38,8 @@ export interface EndpointReport {
   readonly lastFailure: AttemptRef | undefined;
   /** The endpoint answered 410 Gone after its last delivered attempt. */
   readonly gone: boolean;
+  /** The endpoint answered 429: nothing is claimed for it before this time (epoch ms); null when it did not. */
+  readonly pausedUntil: number | null;
 }
 
 /**
@@ -64,7 +66,10 @@ export function endpointReports(settlements: readonly Settlement[], settled: Rea
     let firstFailureAt: number | null = null;
     let lastFailure: AttemptRef | undefined;
     let gone = false;
+    let pausedUntil: number | null = null;
     for (const s of [...attempts].sort((a, b) => a.startedAt - b.startedAt)) {
+      const pauseMs = s.endpoint?.pauseMs;
+      if (pauseMs !== undefined) pausedUntil = Math.max(pausedUntil ?? 0, Math.round(s.startedAt + s.durationMs + pauseMs));
       if (s.outcome === 'delivered') {
         recovered = true;
         failures = 0;
@@ -78,7 +83,7 @@ export function endpointReports(settlements: readonly Settlement[], settled: Rea
       lastFailure = { deliveryId: s.id };
       if (s.status === goneStatus) gone = true;
     }
-    reports.push({ configId, recovered, failures, firstFailureAt, lastFailure, gone });
+    reports.push({ configId, recovered, failures, firstFailureAt, lastFailure, gone, pausedUntil });
   }
   return reports;
 }
@@ -98,12 +103,15 @@ export const goneReason = 'the endpoint answered 410 Gone';
 export async function applyEndpointHealth(tx: SqlQueryable, reports: readonly EndpointReport[], now: number, rules: HealthRules): Promise<HealthWritten> {
   const disabled: DisabledEndpoint[] = [];
   for (const report of reports) {
+    // A 429 pauses the endpoint, and moves a rate-limited one's next send time past the pause.
     const row = await tx.one(
       `UPDATE webhook_configs SET
          failing_since = CASE WHEN $2 = 1 THEN CAST($3 AS BIGINT) ELSE COALESCE(failing_since, CAST($3 AS BIGINT)) END,
-         failed_attempts = CASE WHEN $2 = 1 THEN 0 ELSE failed_attempts END + $4
+         failed_attempts = CASE WHEN $2 = 1 THEN 0 ELSE failed_attempts END + $4,
+         paused_until = CASE WHEN CAST($5 AS BIGINT) IS NULL OR COALESCE(paused_until, 0) >= $5 THEN paused_until ELSE $5 END,
+         rate_next_slot = CASE WHEN CAST($5 AS BIGINT) IS NULL OR COALESCE(rate_next_slot, 0) >= $5 THEN rate_next_slot ELSE $5 END
        WHERE id = $1 RETURNING status, failing_since, failed_attempts`,
-      [report.configId, report.recovered ? 1 : 0, report.firstFailureAt, report.failures],
+      [report.configId, report.recovered ? 1 : 0, report.firstFailureAt, report.failures, report.pausedUntil],
     );
     if (!row || row.status !== 'Active' || !report.lastFailure) continue;
     const since = row.failing_since === null ? null : Number(row.failing_since);

@@ -9,6 +9,7 @@ import { pruneIngestKeys } from './ingest-keys.ts';
 import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 import { recover } from './recover.ts';
+import { reserveSlots } from './rate-slots.ts';
 import { resend } from './resend.ts';
 import { retryNow } from './retry-now.ts';
 import { recordTest } from './test-deliveries.ts';
@@ -22,6 +23,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     ingest: ingest(deps),
     renewLeases: renewLeases(delivererDriver),
     release: releaseLeases(delivererDriver),
+    reserveSlots: reserveSlots(delivererDriver),
     nextDueAt: nextDueAt(delivererDriver),
     pageAttempts: pageAttempts(driver),
     resend: resend(deps),

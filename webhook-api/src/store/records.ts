@@ -33,6 +33,8 @@ export interface WebhookConfig {
   readonly disabledReason: string | null;
   /** When it was disabled, ISO 8601 UTC (null while active). */
   readonly disabledAt: string | null;
+  /** At most this many requests a second to the endpoint, all deliverers together (a Batch request counts once); null: no limit. */
+  readonly rateLimitPerSecond: number | null;
 }
 
 /**
@@ -43,10 +45,12 @@ export interface EndpointHealth {
   /** When the first attempt of the current failing run started (epoch ms); null when the last attempt delivered. */
   readonly failingSince: number | null;
   readonly failedAttempts: number;
+  /** The endpoint answered 429: nothing is sent to it before this time (epoch ms). */
+  readonly pausedUntil: number | null;
 }
 
 /** The health of a new configuration, or of one whose last attempt delivered. */
-export const healthyEndpoint: EndpointHealth = Object.freeze({ failingSince: null, failedAttempts: 0 });
+export const healthyEndpoint: EndpointHealth = Object.freeze({ failingSince: null, failedAttempts: 0, pausedUntil: null });
 
 /**
  * The secrets a configuration's deliveries are signed with (Standard Webhooks), encrypted by the

@@ -2,7 +2,7 @@
 // transaction as the insert (the parent row locked), and races answered as values.
 import type { ConfigFields, DeviceLink, ScopeRoute } from './records.ts';
 import { countOneLessConfig, type CountedConfigInsert } from './config-counts.ts';
-import { configColumns, configValues, linkColumns, scopeColumns, statusValues, toConfig, toLink, toScope } from './row-mapping.ts';
+import { configColumns, configValues, linkColumns, scopeColumns, optionValues, statusValues, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
 import type { Page, PageRequest, WebhookStore } from './webhook-store.ts';
 import type {} from './records.ts';
@@ -84,9 +84,9 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
           `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
            include_metadata_headers = $8, include_retry_header = $9, updated_at = $10,
            failing_since = CASE WHEN status = $12 THEN failing_since END, failed_attempts = CASE WHEN status = $12 THEN failed_attempts ELSE 0 END,
-           status = $12, disabled_reason = $13, disabled_at = $14
+           status = $12, disabled_reason = $13, disabled_at = $14, rate_limit_per_second = $15
            WHERE id = $11 RETURNING ${configColumns}`,
-          [...configValues(fields), new Date().toISOString(), id, ...statusValues(fields)],
+          [...configValues(fields), new Date().toISOString(), id, ...statusValues(fields), ...optionValues(fields)],
         );
         return row && toConfig(row);
       }),

@@ -12,6 +12,7 @@ import { endpointHealthColumns } from '../endpoint-health-schema.ts';
 import { testDeliveriesPostgres } from '../test-deliveries-schema.ts';
 import { ingestKeysTable } from '../ingest-keys-schema.ts';
 import { resendIndex } from '../recovery-schema.ts';
+import { rateLimitPostgres } from '../rate-limit-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
@@ -25,6 +26,7 @@ const schemaVersions = [
   testDeliveriesPostgres,
   ingestKeysTable,
   resendIndex,
+  rateLimitPostgres,
 ];
 
 export interface PostgresStoreOptions {

@@ -17,10 +17,20 @@ import { endpointHealthColumns } from '../endpoint-health-schema.ts';
 import { testDeliveriesSqlite } from '../test-deliveries-schema.ts';
 import { ingestKeysTable } from '../ingest-keys-schema.ts';
 import { resendIndex } from '../recovery-schema.ts';
+import { rateLimitSqlite } from '../rate-limit-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite, endpointHealthColumns, testDeliveriesSqlite, ingestKeysTable, resendIndex];
+const schemaVersions = [
+  sqliteSchema,
+  traceContextColumn,
+  openBatchesSqlite,
+  endpointHealthColumns,
+  testDeliveriesSqlite,
+  ingestKeysTable,
+  resendIndex,
+  rateLimitSqlite,
+];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;
