@@ -111,14 +111,17 @@ export interface WebhookApi {
   setWebhookStatus(webhookId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
   /** Sends one test delivery of a sample point now, as a real delivery would go; what came of it. */
   sendTestDelivery(webhookId: string): Promise<TestDeliveryResult>;
-  /** Sets how deliveries go (rate limit; null removes it), the other fields kept. */
+  /** Sets how deliveries go (rate limit, null removing it; ordering), the other fields kept. */
   setDeliveryOptions(webhookId: string, options: DeliveryOptions): Promise<WebhookStatus>;
 }
 
 /** How deliveries to a configuration go: what set_webhook_delivery_options changes (omitted: kept). */
 export interface DeliveryOptions {
   readonly rateLimitPerSecond?: number | null;
+  readonly ordering?: (typeof orderings)[number];
 }
+
+export const orderings = ['None', 'PerDevice'] as const;
 
 export const webhookStatuses = ['Active', 'Disabled'] as const;
 
@@ -132,6 +135,7 @@ export const webhookStatus = z.object({
   disabledReason: z.string().nullable(),
   disabledAt: z.string().nullable(),
   rateLimitPerSecond: z.number().int().nullable(),
+  ordering: z.enum(orderings),
 });
 export type WebhookStatus = z.output<typeof webhookStatus>;
 

@@ -2,11 +2,11 @@
 // endpoint set up right?": whether the configuration is Active or was disabled (by a manager, or by
 // the deliverers when the endpoint answered 410 Gone or failed every attempt for a day), disabling
 // or enabling it again once the endpoint is fixed, a test delivery that shows at once what the
-// endpoint does with one, and how deliveries go to it (a rate limit). The same rights as the REST API: view to read, manage to change or send.
+// endpoint does with one, and how deliveries go to it (a rate limit, ordering per device). The same rights as the REST API: view to read, manage to change or send.
 import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { webhookId } from './tool-inputs.ts';
-import { testDeliveryResult, webhookApi, webhookStatus, webhookStatuses } from './webhook-api-client.ts';
+import { orderings, testDeliveryResult, webhookApi, webhookStatus, webhookStatuses } from './webhook-api-client.ts';
 
 const statusOutput = z.object({ webhook: webhookStatus });
 
@@ -59,12 +59,14 @@ export const setWebhookDeliveryOptions = defineTool({
   name: 'set_webhook_delivery_options',
   title: 'Set how deliveries go to a webhook’s endpoint',
   description:
-    'Sets a rate limit on a webhook configuration: rateLimitPerSecond 1 to 10000 caps the requests a second to the endpoint, all deliverers together ' +
-    '(a Batch request counts once; deliveries wait for their turn, they are not failed); null removes the limit. Give only what to change. ' +
-    'Use it when an endpoint says it can take no more than so many requests a second, or answers 429.',
+    'Sets how deliveries go to a webhook configuration’s endpoint; give only what to change. rateLimitPerSecond (1 to 10000) caps the requests a second, ' +
+    'all deliverers together (a Batch request counts once; deliveries wait for their turn, they are not failed); null removes the limit: use it when an ' +
+    'endpoint can take no more than so many requests a second, or answers 429. ordering PerDevice sends each device’s points one at a time in the order ' +
+    'they came (for Batch, each gateway and measurement’s batches), a retrying one holding back only its own device: for a receiver that must not sort; None sends them as they come.',
   inputSchema: z.strictObject({
     webhookId,
     rateLimitPerSecond: z.number().int().min(1).max(10_000).nullable().optional().describe('Requests a second at most, 1 to 10000; null removes the limit.'),
+    ordering: z.enum(orderings).optional().describe('PerDevice: one delivery at a time per device, in ingest order. None: as they come (the default).'),
   }),
   outputSchema: statusOutput,
   requiresPermission: 'device-overview:manage',

@@ -58,7 +58,7 @@ describe('the endpoint tools', () => {
     });
   });
 
-  it('set and remove a rate limit, keeping the other fields, and refuse one out of bounds', async () => {
+  it('set and remove a rate limit, set ordering per device, keeping the other fields, and refuse what is out of bounds', async () => {
     const webhookId = await createdWebhook();
     const limited = (await result<{ webhook: { rateLimitPerSecond: number | null } }>('set_webhook_delivery_options', { webhookId, rateLimitPerSecond: 20 }))
       .webhook;
@@ -73,6 +73,12 @@ describe('the endpoint tools', () => {
         .rateLimitPerSecond,
     ).toBeNull();
     expect(await call('set_webhook_delivery_options', { webhookId, rateLimitPerSecond: 0 })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+    const ordered = (
+      await result<{ webhook: { ordering: string; rateLimitPerSecond: number | null } }>('set_webhook_delivery_options', { webhookId, ordering: 'PerDevice' })
+    ).webhook;
+    expect(ordered).toMatchObject({ ordering: 'PerDevice', rateLimitPerSecond: null });
+    expect((await api().store.getConfig(webhookId))?.ordering).toBe('PerDevice');
+    expect(await call('set_webhook_delivery_options', { webhookId, ordering: 'PerGateway' })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
     expect((await api().store.getConfig(webhookId))?.name).toBe('Boiler feed');
   });
 

@@ -21,6 +21,7 @@ export function storedConfig(overrides: Partial<StoredConfig> = {}): StoredConfi
     disabledReason: null,
     disabledAt: null,
     rateLimitPerSecond: null,
+    ordering: 'None',
     health: healthyEndpoint,
     ...overrides,
   };

@@ -50,6 +50,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
         disabledReason: null,
         disabledAt: null,
         rateLimitPerSecond: null,
+        ordering: 'None',
       });
       expect(JSON.stringify(created)).not.toContain('receiver-secret-token-1');
     });

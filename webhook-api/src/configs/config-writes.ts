@@ -4,7 +4,7 @@
 // an empty string clears them (authType must then be None).
 import type { CredentialVault } from './credential-vault.ts';
 import { authHeaderNames, checkAuthPayload, checkCustomHeaders } from './header-rules.ts';
-import type { AuthType, ConfigFields, ConfigStatus, DeliveryMode, HttpMethod, StoredConfig, WebhookConfig } from '../store/records.ts';
+import type { AuthType, ConfigFields, ConfigStatus, DeliveryMode, HttpMethod, Ordering, StoredConfig, WebhookConfig } from '../store/records.ts';
 import { invalid } from './invalid-input.ts';
 
 /** A create body, validated: what the fields are once their defaults are applied. */
@@ -20,6 +20,8 @@ export interface WebhookConfigInput {
   readonly includeRetryHeader: boolean;
   /** null or omitted: no limit (on update, omitted keeps the stored one and null removes it). */
   readonly rateLimitPerSecond?: number | null | undefined;
+  /** None when omitted on create; kept when omitted on update. */
+  readonly ordering?: Ordering | undefined;
 }
 
 /** An update body, validated: what is omitted keeps its stored value. */
@@ -48,6 +50,7 @@ export function publicConfig(config: StoredConfig): WebhookConfig {
     disabledReason: config.disabledReason,
     disabledAt: config.disabledAt,
     rateLimitPerSecond: config.rateLimitPerSecond,
+    ordering: config.ordering,
   };
 }
 
@@ -75,6 +78,7 @@ function fields(input: WebhookConfigInput, authPayloadEncrypted: string | null, 
     includeRetryHeader: input.includeRetryHeader,
     ...status,
     rateLimitPerSecond: input.rateLimitPerSecond ?? null,
+    ordering: input.ordering ?? 'None',
   };
 }
 
@@ -92,6 +96,7 @@ export function fieldsForUpdate(existing: StoredConfig, update: WebhookConfigUpd
     includeMetadataHeaders: update.includeMetadataHeaders ?? existing.includeMetadataHeaders,
     includeRetryHeader: update.includeRetryHeader ?? existing.includeRetryHeader,
     rateLimitPerSecond: update.rateLimitPerSecond === undefined ? existing.rateLimitPerSecond : update.rateLimitPerSecond,
+    ordering: update.ordering ?? existing.ordering,
   };
   const given = input.authPayload;
   let payload: Record<string, unknown> | null;

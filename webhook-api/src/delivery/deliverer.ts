@@ -286,7 +286,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           Math.max(50, Math.floor(settings.leaseMs / 3)),
         ),
         setInterval(() => void housekeeping.prune(), pruneEveryMs),
-        setInterval(() => void housekeeping.expireWaiting(), Math.max(settings.pollMs, 1_000)),
+        setInterval(() => void housekeeping.expireWaiting().then(() => housekeeping.releaseHeadless()), Math.max(settings.pollMs, 1_000)),
       );
       for (const timer of timers) timer.unref();
       void housekeeping.prune();

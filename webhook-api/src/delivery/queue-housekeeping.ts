@@ -1,6 +1,6 @@
 // What a deliverer does for the queue besides delivering, on its timers: pruning settled
-// deliveries past their retention and ingest keys past their window, and failing what waited for a
-// disabled endpoint past the maximum delivery age. Each runs in chunks, and a failure is logged and
+// deliveries past their retention and ingest keys past their window, failing what waited for a
+// disabled endpoint past the maximum delivery age, and letting ordered streams whose head went go on. Each runs in chunks, and a failure is logged and
 // tried again at the next turn.
 import type { Logger } from '@platform/tool-sdk';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
@@ -47,5 +47,15 @@ export function createQueueHousekeeping({ queue, settings, log, metrics, now }: 
     }
   }
 
-  return { prune, expireWaiting };
+  /** Lets a stream left without a head (an unlink or an expiry took it) go on. */
+  async function releaseHeadless(): Promise<void> {
+    try {
+      const released = await queue.releaseHeadless(pruneChunk);
+      if (released > 0) log.info({ released }, 'ordered streams left without a head go on');
+    } catch (error) {
+      log.warn({ err: error }, 'ordered streams without a head could not be let go; tried again later');
+    }
+  }
+
+  return { prune, expireWaiting, releaseHeadless };
 }

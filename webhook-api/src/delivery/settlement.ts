@@ -31,6 +31,7 @@ export function settlementOf({ delivery, result, startedAt, now, settings, rando
     startedAt,
     durationMs: result.durationMs,
     pointCount: delivery.points.length,
+    ...(delivery.stream !== undefined && delivery.stream !== null && { stream: delivery.stream }),
     endpoint: {
       configId: delivery.config.id,
       wasFailing: delivery.config.health.failingSince !== null,

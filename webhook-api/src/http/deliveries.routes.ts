@@ -114,6 +114,11 @@ const handlers: Record<OperationId, Handler> = {
     const retried = await deps.queue.retryNow(config.id, deliveryId, deps.now?.() ?? Date.now());
     if (retried === 'not-found') throw notFound(what);
     if (retried === 'in-flight') throw new WebhookApiError('CONFLICT', `${what} is being sent right now; its outcome shows in the attempt log`);
+    if (retried === 'held')
+      throw new WebhookApiError(
+        'CONFLICT',
+        `${what} waits for an earlier delivery of its device (ordering PerDevice); it goes once that one is delivered, dropped or failed`,
+      );
     if (retried === 'settled')
       throw new WebhookApiError('CONFLICT', `${what} is not waiting for a retry (it was delivered, dropped or failed); a dropped or failed one can be resent`);
     res.status(202).json({ deliveryId, nextAttemptAt: new Date(retried.nextAttemptAt).toISOString() });

@@ -137,6 +137,8 @@ describe('the OpenAPI document', () => {
     const schemas = document.components.schemas;
     expect(schemas.WebhookConfig?.properties.status).toMatchObject({ enum: ['Active', 'Disabled'] });
     expect(Object.keys(schemas.WebhookConfig?.properties ?? {})).toEqual(expect.arrayContaining(['disabledReason', 'disabledAt', 'rateLimitPerSecond']));
+    expect(schemas.WebhookConfig?.properties.ordering).toMatchObject({ enum: ['None', 'PerDevice'] });
+    expect(schemas.WebhookConfigInput?.properties.ordering).toMatchObject({ enum: ['None', 'PerDevice'] });
     expect(schemas.WebhookConfigInput?.properties.rateLimitPerSecond).toMatchObject({
       anyOf: [{ type: 'integer', minimum: 1, maximum: 10_000 }, { type: 'null' }],
     });

@@ -23,7 +23,7 @@ import { healthyEndpoint, type StoredConfig } from '../store/records.ts';
 export interface RouteDependencies {
   readonly store: WebhookStore;
   /** Told when an endpoint is enabled again, so the deliverers of every process take what waited for it. */
-  readonly queue?: Pick<DeliveryQueue, 'announce'>;
+  readonly queue?: Pick<DeliveryQueue, 'announce' | 'releaseHeadless'>;
   readonly vault: CredentialVault;
   readonly devices: DeviceDirectory;
   readonly limits: WebhookLimits;
@@ -204,15 +204,16 @@ const handlers: Record<OperationId, Handler> = {
     const input = parse(webhookConfigUpdate, req.body, 'body');
     // Merged onto the configuration as it is when the update runs, not as it was read above.
     /** Boxed: set by the update, as the configuration is under its lock. */
-    const change = { enabled: false };
+    const change = { enabled: false, unordered: false };
     const updated = await deps.store.updateConfig(existing.id, (current) => {
       change.enabled = current.status !== 'Active' && input.status === 'Active';
+      change.unordered = current.ordering !== 'None' && input.ordering === 'None';
       return fieldsForUpdate(current, input, deps.vault);
     });
     if (!updated) throw notFound(`webhook configuration ${existing.id}`);
+    // What waited for the endpoint, or for an earlier delivery of its device, is due now: every process's deliverers hear of it at once.
+    if (change.enabled || change.unordered) await deps.queue?.announce();
     if (change.enabled) {
-      // What waited for the endpoint is due now: every process's deliverers hear of it at once.
-      await deps.queue?.announce();
       req.log.info({ webhookConfigId: updated.id }, 'a webhook endpoint was enabled again');
     } else if (existing.status === 'Active' && updated.status === 'Disabled') {
       req.log.info({ webhookConfigId: updated.id, reason: updated.disabledReason }, 'a webhook endpoint was disabled');
@@ -246,6 +247,8 @@ const handlers: Record<OperationId, Handler> = {
     const deviceId = deviceIdOf(req);
     const config = await configFor(req, res, deps, 'manage');
     if (!(await deps.store.unlinkDevice(config.id, deviceId))) throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
+    // A batch stream whose head held only this device's points lost it: its next delivery goes on.
+    if (config.ordering === 'PerDevice') await deps.queue?.releaseHeadless(1000);
     res.status(204).end();
   },
   async createScope(req, res, deps) {

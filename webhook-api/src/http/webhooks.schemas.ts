@@ -14,6 +14,7 @@ export const deliveryModes = ['Realtime', 'Batch'] as const;
 export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
 export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
 export const configStatuses = ['Active', 'Disabled'] as const;
+export const orderings = ['None', 'PerDevice'] as const;
 
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
@@ -58,6 +59,13 @@ export const webhookConfigInput = z
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
     rateLimitPerSecond: rateLimit.optional(),
+    ordering: z
+      .enum(orderings, { error: `must be one of ${orderings.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'None (the default): deliveries go as they come, several at once. PerDevice: the deliveries of one device (for Batch, of one gateway and measurement) go one at a time in ingest order, a retrying one holding back the later ones of that device only. On PUT, omitted keeps it.',
+      }),
   })
   .register(apiSchemas, { id: 'WebhookConfigInput' });
 
@@ -105,6 +113,7 @@ export const webhookConfig = z
     disabledReason: z.string().nullable().meta({ description: 'Why it is disabled; null while Active.' }),
     disabledAt: z.iso.datetime().nullable().meta({ description: 'When it was disabled; null while Active.' }),
     rateLimitPerSecond: z.number().int().nullable().meta({ description: 'At most this many requests a second to the endpoint; null: no limit.' }),
+    ordering: z.enum(orderings).meta({ description: 'None, or PerDevice: one delivery at a time per device (per batch stream), in ingest order.' }),
   })
   .register(apiSchemas, { id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
 

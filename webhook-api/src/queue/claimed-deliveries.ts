@@ -21,7 +21,7 @@ export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, 
 
 /** A claimed row's columns; `sequence` is the dialect's creation order. */
 export const leasedColumns = (table: string, sequence: string) =>
-  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at', 'trace_context']
+  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at', 'trace_context', 'stream']
     .map((c) => `${table}.${c}`)
     .join(', ') + `, ${table}.${sequence} AS position`;
 
@@ -45,6 +45,7 @@ export function toClaimedDeliveries({ claimed, configs, points }: Leased): Claim
       attempts: Number(row.attempts),
       acceptedAt: Number(row.accepted_at),
       traceContexts: typeof row.trace_context === 'string' && row.trace_context !== '' ? row.trace_context.split(' ') : [],
+      stream: typeof row.stream === 'string' ? row.stream : null,
     });
   }
   return result;

@@ -60,9 +60,14 @@ export interface ClaimedDelivery {
    * a batch: batch-fill.ts), for the attempt span's links; none where none was recorded.
    */
   readonly traceContexts?: readonly string[];
+  /** Its stream, when its configuration delivers in order (streams.ts): the settlement that ends it lets the next one of the stream go. */
+  readonly stream?: string | null;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dropped' | 'failed';
+
+/** What a retry-now came to for a delivery that is not its stream's head: it waits for an earlier one of its device. */
+export type HeldBack = 'held';
 export const deliveryOutcomes: readonly DeliveryOutcome[] = ['delivered', 'retrying', 'dropped', 'failed'];
 
 /** What one attempt came to, recorded in the attempt log; `retrying` queues the delivery again at `nextAttemptAt`. */
@@ -83,6 +88,8 @@ export interface Settlement {
    * the attempt is recorded and the health left as it is.
    */
   readonly endpoint?: EndpointNote | undefined;
+  /** The delivery's stream (ClaimedDelivery.stream): delivered, dropped or failed, it lets the stream's next delivery go. */
+  readonly stream?: string | null | undefined;
 }
 
 /** What an attempt tells of its endpoint beside its outcome. */
@@ -146,7 +153,7 @@ export interface TestDelivery {
 }
 
 /** What a retry-now came to: the time it is due, or why it is not waiting. */
-export type RetryNow = { readonly nextAttemptAt: number } | 'not-found' | 'in-flight' | 'settled';
+export type RetryNow = { readonly nextAttemptAt: number } | 'not-found' | 'in-flight' | 'settled' | HeldBack;
 
 export interface ClaimRequest {
   /** This deliverer: leases are taken and settled in its name only. */
@@ -251,6 +258,11 @@ export interface DeliveryQueue {
    * of: an endpoint enabled again, whose deliveries waited.
    */
   announce(): Promise<void>;
+  /**
+   * Lets the next delivery of each ordered stream that has held deliveries and no head go (its head
+   * went with an unlink or an expiry), at most `limit` streams; how many were let go.
+   */
+  releaseHeadless(limit: number): Promise<number>;
   /** Deletes the Idempotency-Keys past their window at `now`, at most `limit`; how many. */
   pruneIngestKeys(now: number, limit: number): Promise<number>;
   /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */

@@ -12,7 +12,7 @@ import type { QueueDependencies } from './queue-dependencies.ts';
 const ingestRetries = 3;
 
 export const ingest =
-  ({ driver, signal, tellOthers, batches }: QueueDependencies): DeliveryQueue['ingest'] =>
+  ({ driver, signal, tellOthers, batches, lockStreams }: QueueDependencies): DeliveryQueue['ingest'] =>
   async (points, now, idempotency) => {
     // Read here, in the ingest request's context: a transaction may run its work in another's turn.
     const traceContext = currentTraceparent() ?? null;
@@ -23,7 +23,7 @@ export const ingest =
             const claimed = await claimIngestKey(tx, idempotency, points.length, now);
             if (claimed !== 'ours') return claimed;
           }
-          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, traceContext);
+          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, traceContext, lockStreams);
           if (idempotency) await answerIngestKey(tx, idempotency, result.queued);
           if (result.announce) await tellOthers(tx);
           return result;

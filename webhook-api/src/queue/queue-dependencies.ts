@@ -5,6 +5,7 @@ import type { SqlDriver, SqlQueryable } from '../store/sql-driver.ts';
 import type { BatchRules } from './batch-fill.ts';
 import type { EndpointHealthSignal } from './endpoint-health-signal.ts';
 import type { HealthRules } from './endpoint-health.ts';
+import type { StreamLock } from './streams.ts';
 import type { OpenBatchLock } from './routing.ts';
 import type { WorkSignal } from './work-signal.ts';
 
@@ -22,4 +23,6 @@ export interface QueueDependencies {
   /** When settlements disable an endpoint, and whom this process tells once one did. */
   readonly health: HealthRules;
   readonly endpoints: EndpointHealthSignal;
+  /** How ordered streams are held by a transaction (PostgreSQL: advisory locks; SQLite: nothing, its transactions being serialized). */
+  readonly lockStreams: StreamLock;
 }

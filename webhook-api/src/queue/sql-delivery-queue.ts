@@ -3,7 +3,7 @@
 // processes) given by its folder.
 import { pageAttempts } from './attempt-log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
-import { expireWaiting, prune, stats } from './housekeeping.ts';
+import { expireWaiting, prune, releaseHeadless, stats } from './housekeeping.ts';
 import { ingest } from './ingest.ts';
 import { pruneIngestKeys } from './ingest-keys.ts';
 import { nextDueAt, releaseLeases, renewLeases } from './leases.ts';
@@ -33,6 +33,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     prune: prune(delivererDriver),
     pruneIngestKeys: (now, limit) => pruneIngestKeys(delivererDriver, now, limit),
     expireWaiting: expireWaiting(delivererDriver),
+    releaseHeadless: releaseHeadless(deps),
     async announce() {
       await deps.tellOthers(driver);
       deps.signal.announce();

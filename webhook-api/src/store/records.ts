@@ -8,12 +8,15 @@ export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as cons
 export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
 /** Active: delivered to. Disabled: by a manager, or by the deliverers when the endpoint is gone or keeps failing. */
 export const configStatuses = ['Active', 'Disabled'] as const;
+/** None: deliveries go as they come. PerDevice: one at a time per device (per batch stream for Batch), in ingest order. */
+export const orderings = ['None', 'PerDevice'] as const;
 
 export type HttpMethod = (typeof httpMethods)[number];
 export type DeliveryMode = (typeof deliveryModes)[number];
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
 export type ConfigStatus = (typeof configStatuses)[number];
+export type Ordering = (typeof orderings)[number];
 
 /** A configuration as the API shows it: never its credentials. */
 export interface WebhookConfig {
@@ -35,6 +38,8 @@ export interface WebhookConfig {
   readonly disabledAt: string | null;
   /** At most this many requests a second to the endpoint, all deliverers together (a Batch request counts once); null: no limit. */
   readonly rateLimitPerSecond: number | null;
+  /** PerDevice: the deliveries of one device (one batch stream) go one at a time, in ingest order; a retrying one holds back the later ones of its stream only. */
+  readonly ordering: Ordering;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { SqlRow, SqlValue } from './sql-driver.ts';
 /** The columns each mapping reads, for the SELECT and RETURNING lists. */
 export const configColumns =
   'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header, ' +
-  'signing_secret_encrypted, previous_signing_secret_encrypted, previous_signing_secret_until, status, disabled_reason, disabled_at, failing_since, failed_attempts, rate_limit_per_second, paused_until';
+  'signing_secret_encrypted, previous_signing_secret_encrypted, previous_signing_secret_until, status, disabled_reason, disabled_at, failing_since, failed_attempts, rate_limit_per_second, paused_until, ordering';
 export const linkColumns = 'webhook_config_id, device_id, created_at';
 export const scopeColumns = 'id, scope_level, connection_tag, measurement, enabled';
 
@@ -21,8 +21,8 @@ const numberOrNull = (value: unknown): number | null => (value === null || value
 /** A configuration's status fields, in the order of the update's status, disabled_reason and disabled_at. */
 export const statusValues = (f: ConfigFields): SqlValue[] => [f.status, f.disabledReason, f.disabledAt];
 
-/** A configuration's delivery options, in the order of rate_limit_per_second. */
-export const optionValues = (f: ConfigFields): SqlValue[] => [f.rateLimitPerSecond];
+/** A configuration's delivery options, in the order of rate_limit_per_second and ordering. */
+export const optionValues = (f: ConfigFields): SqlValue[] => [f.rateLimitPerSecond, f.ordering];
 
 /** A configuration's fields in the order of configColumns after id and company_id. */
 export const configValues = (f: ConfigFields): SqlValue[] => [
@@ -58,6 +58,7 @@ export const toConfig = (r: SqlRow): StoredConfig => ({
   disabledReason: textOrNull(r.disabled_reason ?? null),
   disabledAt: textOrNull(r.disabled_at ?? null),
   rateLimitPerSecond: numberOrNull(r.rate_limit_per_second),
+  ordering: r.ordering === 'PerDevice' ? 'PerDevice' : 'None',
   health: { failingSince: numberOrNull(r.failing_since), failedAttempts: Number(r.failed_attempts ?? 0), pausedUntil: numberOrNull(r.paused_until) },
 });
 

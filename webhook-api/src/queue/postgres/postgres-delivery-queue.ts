@@ -12,6 +12,8 @@ import { createWorkSignal } from '../work-signal.ts';
 import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
+import { lockStreams } from './stream-locks.ts';
+import { endedStreams, releaseStreams } from '../streams.ts';
 import { listenForWork, notifyOthers } from './work-notifications.ts';
 
 export interface PostgresQueueOptions {
@@ -43,6 +45,7 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
     batches: { rules: options.batch ?? defaultBatchRules, lockOpen: lockOpenBatches },
     health: options.health ?? defaultHealthRules,
     endpoints: createEndpointHealthSignal(),
+    lockStreams,
   };
   /**
    * The settlements, each statement committing on its own, then what they say of their endpoints:
@@ -50,9 +53,38 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
    */
   const settleWithHealth = async (owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>> => {
     if (settlements.length === 0) return new Set<string>();
-    const settled = await settleIn(deps.delivererDriver, owner, settlements, now);
+    const inOrder = settlements.filter((s) => s.stream);
+    const settled =
+      inOrder.length === settlements.length
+        ? new Set<string>()
+        : await settleIn(
+            deps.delivererDriver,
+            owner,
+            settlements.filter((s) => !s.stream),
+            now,
+          );
+    if (inOrder.length > 0) for (const id of await settleInOrder(owner, inOrder, now)) settled.add(id);
     const reports = endpointReports(settlements, settled);
     if (reports.length > 0) deps.endpoints.tell(await deps.delivererDriver.transaction((tx) => applyEndpointHealth(tx, reports, now, deps.health)));
+    return settled;
+  };
+  /**
+   * The settlements of ordered deliveries, in a transaction holding their streams' locks: a head
+   * ended and its stream's next delivery let go together, so no ingest or other settlement sees the
+   * stream without a head, or with two.
+   */
+  const settleInOrder = async (owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>> => {
+    const { settled, released } = await deps.delivererDriver.transaction(async (tx) => {
+      await lockStreams(
+        tx,
+        settlements.flatMap((s) => (s.stream && s.endpoint ? [{ cfg: s.endpoint.configId, stream: s.stream }] : [])),
+      );
+      const done = await settleIn(tx, owner, settlements, now);
+      const letGo = await releaseStreams(tx, driver.dialect.sequence, endedStreams(settlements, done));
+      if (letGo > 0) await notifyOthers(tx);
+      return { settled: done, released: letGo };
+    });
+    if (released > 0) deps.signal.announce();
     return settled;
   };
   return createSqlDeliveryQueue(deps, {

@@ -10,6 +10,7 @@ import { createWorkSignal, type WorkSignal } from '../work-signal.ts';
 import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
+import { endedStreams, releaseStreams } from '../streams.ts';
 
 export interface SqliteQueueOptions {
   /** Wakes this process's deliverer; the off-loop queue shares it with the in-loop one. */
@@ -32,15 +33,19 @@ export function createSqliteDeliveryQueue(driver: SqlDriver, options: SqliteQueu
     batches: { rules: options.batch ?? defaultBatchRules, lockOpen: lockOpenBatches },
     health: options.health ?? defaultHealthRules,
     endpoints: createEndpointHealthSignal(),
+    lockStreams: () => Promise.resolve(),
   };
-  /** The settlements and what they say of their endpoints, in the transaction `tx`. */
+  /** The settlements, what they say of their endpoints, and the next delivery of each stream whose head they ended, in the transaction `tx`. */
   const settleWithHealth = async (tx: SqlQueryable, owner: string, settlements: readonly Settlement[], now: number) => {
     const settled = await settleIn(tx, owner, settlements, now);
-    return { settled, health: await applyEndpointHealth(tx, endpointReports(settlements, settled), now, deps.health) };
+    const health = await applyEndpointHealth(tx, endpointReports(settlements, settled), now, deps.health);
+    const released = await releaseStreams(tx, driver.dialect.sequence, endedStreams(settlements, settled));
+    return { settled, health, released };
   };
-  /** What was written of the endpoints' health is told once its transaction committed. */
-  const told = <T extends { health: HealthWritten }>(result: T): T => {
+  /** What was written of the endpoints' health is told, and this process's deliverer woken for what a stream let go, once the transaction committed. */
+  const told = <T extends { health: HealthWritten; released: number }>(result: T): T => {
     deps.endpoints.tell(result.health);
+    if (result.released > 0) deps.signal.announce();
     return result;
   };
   return createSqlDeliveryQueue(deps, {

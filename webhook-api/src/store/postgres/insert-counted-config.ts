@@ -12,8 +12,8 @@ const statement = {
      RETURNING configs
    )
    INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header,
-     signing_secret_encrypted, rate_limit_per_second)
-   SELECT $1, $2::bigint, $3, $4, $5, $6, $7, $8, $9, $10::boolean, $11::boolean, $12, $14::integer FROM counted
+     signing_secret_encrypted, rate_limit_per_second, ordering)
+   SELECT $1, $2::bigint, $3, $4, $5, $6, $7, $8, $9, $10::boolean, $11::boolean, $12, $14::integer, $15 FROM counted
    RETURNING ${configColumns}`,
 };
 

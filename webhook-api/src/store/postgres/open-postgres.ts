@@ -13,6 +13,7 @@ import { testDeliveriesPostgres } from '../test-deliveries-schema.ts';
 import { ingestKeysTable } from '../ingest-keys-schema.ts';
 import { resendIndex } from '../recovery-schema.ts';
 import { rateLimitPostgres } from '../rate-limit-schema.ts';
+import { orderingPostgres } from '../ordering-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
@@ -27,6 +28,7 @@ const schemaVersions = [
   ingestKeysTable,
   resendIndex,
   rateLimitPostgres,
+  orderingPostgres,
 ];
 
 export interface PostgresStoreOptions {

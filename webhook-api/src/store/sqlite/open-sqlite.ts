@@ -18,6 +18,7 @@ import { testDeliveriesSqlite } from '../test-deliveries-schema.ts';
 import { ingestKeysTable } from '../ingest-keys-schema.ts';
 import { resendIndex } from '../recovery-schema.ts';
 import { rateLimitSqlite } from '../rate-limit-schema.ts';
+import { orderingSqlite } from '../ordering-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
@@ -30,6 +31,7 @@ const schemaVersions = [
   ingestKeysTable,
   resendIndex,
   rateLimitSqlite,
+  orderingSqlite,
 ];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
