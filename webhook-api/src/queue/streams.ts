@@ -25,12 +25,19 @@ export const streamKey = ({ cfg, stream }: StreamKey) => JSON.stringify([cfg, st
 
 const streamInput = { cfg: 'text', s: 'text' } as const;
 
+/**
+ * The predicate of the stream index (deliveries_stream), word for word: SQLite uses a partial index
+ * only for a query whose WHERE holds its terms (it does not see that state = 'held' implies them),
+ * and would otherwise read the whole queue in creation order to find a stream's next delivery.
+ */
+const inStream = (alias: string) => `${alias}.stream IS NOT NULL AND ${alias}.state IN ('queued', 'held')`;
+
 /** Which of `streams` have a delivery queued or held: a new delivery of one of those waits its turn. */
 export async function busyStreams(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], streams: readonly StreamKey[]): Promise<Set<string>> {
   if (streams.length === 0) return new Set();
   const rows = await tx.all(
     `SELECT DISTINCT d.webhook_config_id AS cfg, d.stream AS s FROM ${jsonRows('$1', 'x', streamInput)}
-     JOIN deliveries d ON d.webhook_config_id = x.cfg AND d.stream = x.s AND d.state IN ('queued', 'held')`,
+     JOIN deliveries d ON d.webhook_config_id = x.cfg AND d.stream = x.s AND ${inStream('d')}`,
     [JSON.stringify(streams.map(({ cfg, stream }) => ({ cfg, s: stream })))],
   );
   return new Set(rows.map((row) => streamKey({ cfg: String(row.cfg), stream: String(row.s) })));
@@ -46,8 +53,8 @@ export async function releaseStreams(tx: SqlQueryable, sequence: string, streams
   for (const { cfg, stream } of streams) {
     released += await tx.run(
       `UPDATE deliveries SET state = 'queued'
-       WHERE id = (SELECT id FROM deliveries WHERE webhook_config_id = $1 AND stream = $2 AND state = 'held' ORDER BY ${sequence} LIMIT 1)
-         AND NOT EXISTS (SELECT 1 FROM deliveries WHERE webhook_config_id = $1 AND stream = $2 AND state = 'queued')`,
+       WHERE id = (SELECT h.id FROM deliveries h WHERE h.webhook_config_id = $1 AND h.stream = $2 AND ${inStream('h')} AND h.state = 'held' ORDER BY h.${sequence} LIMIT 1)
+         AND NOT EXISTS (SELECT 1 FROM deliveries q WHERE q.webhook_config_id = $1 AND q.stream = $2 AND ${inStream('q')} AND q.state = 'queued')`,
       [cfg, stream],
     );
   }
@@ -58,8 +65,8 @@ export async function releaseStreams(tx: SqlQueryable, sequence: string, streams
 export async function headlessStreams(db: SqlQueryable, limit: number): Promise<StreamKey[]> {
   const rows = await db.all(
     `SELECT DISTINCT h.webhook_config_id AS cfg, h.stream AS s FROM deliveries h
-     WHERE h.state = 'held' AND h.stream IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM deliveries q WHERE q.webhook_config_id = h.webhook_config_id AND q.stream = h.stream AND q.state = 'queued')
+     WHERE ${inStream('h')} AND h.state = 'held'
+       AND NOT EXISTS (SELECT 1 FROM deliveries q WHERE q.webhook_config_id = h.webhook_config_id AND q.stream = h.stream AND ${inStream('q')} AND q.state = 'queued')
      LIMIT $1`,
     [limit],
   );
