@@ -14,11 +14,16 @@ import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-q
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
 const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
-/** A configuration's columns but its id, which the delivery's webhook_config_id gives. */
+/**
+ * The configuration columns a deliverer sends by: not its id (the delivery's webhook_config_id
+ * gives it), nor what only the API shows (status and why, its other health counts, its ordering):
+ * the pg client reads every column of every claimed row, and each costs.
+ */
+const unsent = new Set(['id', 'status', 'disabled_reason', 'disabled_at', 'failed_attempts', 'paused_until', 'ordering']);
 const configColumnsOf = (table: string) =>
   configColumns
     .split(', ')
-    .filter((column) => column !== 'id')
+    .filter((column) => !unsent.has(column))
     .map((column) => `${table}.${column}`)
     .join(', ');
 
