@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, type Backend } from '../../test/harness.ts';
+import { newStoreLocation, type Backend, type StoreLocation } from '../../test/harness.ts';
 import { storedConfig } from '../../test/stored-config.ts';
 import type { WebhookDatabase } from '../database.ts';
 import type { StoredConfig } from '../store/records.ts';
@@ -66,10 +66,11 @@ const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Ma
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('endpoint health on %s', (backend) => {
   let store: WebhookDatabase;
+  let location: StoreLocation;
   let disabled: DisabledEndpoint[];
   const now = 1_000_000;
   beforeEach(async () => {
-    const location = await newStoreLocation(backend, inject('postgresUrl'));
+    location = await newStoreLocation(backend, inject('postgresUrl'));
     store = await location.open({ health: { disableAfterMs: 1_000, minFailedAttempts: 3 } });
     disabled = [];
     store.deliveries.onEndpointDisabled((endpoint) => disabled.push(endpoint));
@@ -121,6 +122,34 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('endpoint health on %s', (backe
     expect(await store.getConfig(config.id)).toMatchObject({ status: 'Disabled', disabledReason: reason, disabledAt: new Date(now + 1_001).toISOString() });
     expect((await attemptLog(config.id))[0]?.error).toBe(`the endpoint answered 503; the endpoint is disabled: ${reason}`);
     expect((await attemptLog(config.id))[1]?.error).toBe('the endpoint answered 503');
+  });
+
+  it('counts one run across deliverers, and disables the endpoint once whichever of them brings it to the rules', async () => {
+    const config = await linked();
+    const other = await location.open({ health: { disableAfterMs: 1_000, minFailedAttempts: 3 } });
+    const otherDisabled: DisabledEndpoint[] = [];
+    other.deliveries.onEndpointDisabled((endpoint) => otherDisabled.push(endpoint));
+    try {
+      await store.deliveries.ingest([point(7), point(7), point(7), point(7)], now);
+      const claimed = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+      const settleOn = (queue: WebhookDatabase, owner: string, ids: string[], at: number) =>
+        queue.deliveries.settle(
+          owner,
+          ids.map((id) => attempt(id, 'retrying', at, { nextAttemptAt: at + 1, endpoint: { configId: config.id, wasFailing: false } })),
+          at,
+        );
+      // Two deliverers: the first fails two attempts, the second two more a second later, both at once.
+      const [a, b, c, d] = claimed.map((delivery) => delivery.id);
+      if (!a || !b || !c || !d) throw new Error('four claimed');
+      await settleOn(store, 'a', [a, b], now);
+      await store.deliveries.release('a');
+      await other.deliveries.claim({ owner: 'b', now: now + 2, ...claimAll });
+      await Promise.all([settleOn(other, 'b', [c], now + 1_000), settleOn(other, 'b', [d], now + 1_001)]);
+      expect((await other.getConfig(config.id))?.status).toBe('Disabled');
+      expect([...disabled, ...otherDisabled]).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('counts from the last delivered attempt: one delivery ends the run', async () => {
