@@ -2,7 +2,7 @@
 // (what each attempt came to, and when a waiting retry is due), sending a waiting delivery now,
 // sending a dropped or failed one again, and all of those since a time (after an endpoint's outage),
 // with progress as it goes. The same rights as the REST API: view to read, manage to act.
-import { defineTool, ToolError, type ToolDefinition } from '@platform/tool-sdk/tools';
+import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { deliveryId, webhookId } from './tool-inputs.ts';
 import { deliveryAttempt, deliveryOutcomes, webhookApi } from './webhook-api-client.ts';
@@ -59,63 +59,38 @@ export const resendDelivery = defineTool({
   handler: (args, ctx) => webhookApi(ctx).resendDelivery(args.webhookId, args.deliveryId),
 });
 
-/** Most deliveries one recovery sends again; the agent calls it again for the rest. */
-const maxRecovered = 500;
-/** Attempts read per page while finding what to send again. */
-const pageSize = 100;
+/** Rounds of the API's recovery (each queues at most 1,000) one call goes through; the agent calls again for the rest. */
+const maxRounds = 10;
 
 export const resendFailedDeliveries = defineTool({
   name: 'resend_failed_deliveries',
   title: 'Send failed deliveries again since a time',
   description:
     'After an endpoint was down or misconfigured: queues again every delivery of a webhook configuration that was dropped or failed since a time, ' +
-    `each as a new delivery with the same points and webhook-id (at most ${maxRecovered} a call, oldest first; call again for more). ` +
-    'Reports progress as it goes; deliveries already sent again are skipped.',
+    'each as a new delivery with the same points and webhook-id (the webhook API recovers them in rounds of 1,000, oldest first; ' +
+    `after ${maxRounds} rounds, more says to call again). Reports progress after each round; deliveries already queued again are not queued twice.`,
   inputSchema: z.strictObject({
     webhookId,
-    since: z.iso.datetime({ offset: true }).describe('Deliveries whose failing attempt started at or after this ISO 8601 time, such as 2026-11-22T12:00:00Z.'),
-    limit: z.number().int().min(1).max(maxRecovered).optional().describe(`How many to send again at most, 1 to ${maxRecovered}; ${maxRecovered} by default.`),
+    since: z.iso.datetime({ offset: true }).describe('Deliveries dropped or failed at or after this ISO 8601 time, such as 2026-11-22T12:00:00Z.'),
   }),
   outputSchema: z.object({
-    found: z.number().int().describe('Dropped or failed deliveries found since then (up to the limit).'),
-    resent: z.array(z.object({ deliveryId: z.string(), newDeliveryId: z.string() })),
-    skipped: z.number().int().describe('Deliveries already sent again, or no longer possible to send again.'),
-    more: z.boolean().describe('True when more remain past the limit: call again.'),
+    queued: z.number().int().describe('Deliveries queued again by this call.'),
+    more: z.boolean().describe('True when more are left than this call queues: call again.'),
   }),
   requiresPermission: 'device-overview:manage',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  handler: async ({ webhookId: id, since, limit = maxRecovered }, ctx) => {
+  handler: async ({ webhookId: id, since }, ctx) => {
     const api = webhookApi(ctx);
-    // Each delivery once, by the attempt that ended it (the log is newest first).
-    const found = new Set<string>();
-    let more = false;
-    for (const outcome of ['failed', 'dropped'] as const) {
-      let cursor: string | undefined;
-      do {
-        const page = await api.listAttempts(id, { outcome, since, limit: pageSize, cursor });
-        for (const attempt of page.attempts) {
-          if (found.size >= limit) more = true;
-          else found.add(attempt.deliveryId);
-        }
-        cursor = page.nextCursor;
-      } while (cursor !== undefined && !more);
-    }
-    const deliveries = [...found].reverse();
-    ctx.progress(0, deliveries.length, `Found ${deliveries.length} deliveries to send again`);
-    const resent: { deliveryId: string; newDeliveryId: string }[] = [];
-    let skipped = 0;
-    for (const [index, deliveryId] of deliveries.entries()) {
+    let queued = 0;
+    let more = true;
+    for (let round = 0; round < maxRounds && more; round += 1) {
       ctx.signal.throwIfAborted();
-      try {
-        resent.push({ deliveryId, newDeliveryId: (await api.resendDelivery(id, deliveryId)).deliveryId });
-      } catch (error) {
-        // Already sent again, or no longer sendable (its devices unlinked): the others go on.
-        if (!(error instanceof ToolError) || !['CONFLICT', 'NOT_FOUND'].includes(error.code)) throw error;
-        skipped += 1;
-      }
-      ctx.progress(index + 1, deliveries.length, `Sent ${resent.length} of ${deliveries.length} again`);
+      const recovered = await api.recoverDeliveries(id, since);
+      queued += recovered.queued;
+      more = recovered.more;
+      ctx.progress(round + 1, more ? undefined : round + 1, `Queued ${queued} deliveries again`);
     }
-    return { found: deliveries.length, resent, skipped, more };
+    return { queued, more };
   },
 });
 

@@ -9,6 +9,7 @@ import { scopeTools } from './scopes.tools.ts';
 import type { ToolServiceSettings } from './settings.ts';
 import { webhookApiPart } from './webhook-api-client.ts';
 import { webhookTools } from './webhooks.tools.ts';
+import { webhookEndpointTools } from './webhook-endpoint.tools.ts';
 
 export interface ToolServiceOptions {
   readonly settings: ToolServiceSettings;
@@ -33,6 +34,6 @@ export function createToolService(options: ToolServiceOptions): ToolApp {
     ...(options.registration && { registration: options.registration }),
     ...(options.metrics && { metrics: options.metrics }),
   });
-  app.registerTools([...webhookTools, ...deviceLinkTools, ...scopeTools, ...deliveryTools, ...platformTools(identity)]);
+  app.registerTools([...webhookTools, ...deviceLinkTools, ...scopeTools, ...deliveryTools, ...platformTools(identity), ...webhookEndpointTools]);
   return app;
 }

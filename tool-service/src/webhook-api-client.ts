@@ -105,7 +105,52 @@ export interface WebhookApi {
   listAttempts(webhookId: string, filter: AttemptFilter): Promise<{ attempts: DeliveryAttempt[]; nextCursor: string | undefined }>;
   retryDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string; nextAttemptAt: string }>;
   resendDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string }>;
+  /** Queues again the deliveries dropped or failed since `since` (at most 1,000 a call); how many, and whether more are left. */
+  recoverDeliveries(webhookId: string, since: string): Promise<{ queued: number; more: boolean }>;
+  /** Whether the configuration is Active or Disabled, and when and why it was disabled. */
+  getWebhookStatus(webhookId: string): Promise<WebhookStatus>;
+  /** Sets the status (the API's PUT needs name, url and deliveryMode: read first, the other fields kept). */
+  setWebhookStatus(webhookId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
+  /** Sends one test delivery of a sample point now, as a real delivery would go; what came of it. */
+  sendTestDelivery(webhookId: string): Promise<TestDeliveryResult>;
+  /** Sets how deliveries go (rate limit, null removing it; ordering), the other fields kept. */
+  setDeliveryOptions(webhookId: string, options: DeliveryOptions): Promise<WebhookStatus>;
 }
+
+/** How deliveries to a configuration go: what set_webhook_delivery_options changes (omitted: kept). */
+export interface DeliveryOptions {
+  readonly rateLimitPerSecond?: number | null;
+  readonly ordering?: (typeof orderings)[number];
+}
+
+export const orderings = ['None', 'PerDevice'] as const;
+
+export const webhookStatuses = ['Active', 'Disabled'] as const;
+
+/** A configuration's endpoint health as the API shows it. */
+export const webhookStatus = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  deliveryMode: z.enum(deliveryModes),
+  status: z.enum(webhookStatuses),
+  disabledReason: z.string().nullable(),
+  disabledAt: z.string().nullable(),
+  rateLimitPerSecond: z.number().int().nullable(),
+  ordering: z.enum(orderings),
+});
+export type WebhookStatus = z.output<typeof webhookStatus>;
+
+/** What a test delivery came to. */
+export const testDeliveryResult = z.object({
+  delivered: z.boolean(),
+  status: z.number().int().nullable(),
+  durationMs: z.number(),
+  error: z.string().nullable(),
+  deliveryId: z.string(),
+  webhookId: z.string(),
+});
+export type TestDeliveryResult = z.output<typeof testDeliveryResult>;
 
 const segment = encodeURIComponent;
 const configPath = (webhookId: string) => `/v2/webhooks/${segment(webhookId)}`;
@@ -158,5 +203,17 @@ export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
     retryDelivery: (webhookId, deliveryId) =>
       send(z.object({ deliveryId: z.string(), nextAttemptAt: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/retry`),
     resendDelivery: (webhookId, deliveryId) => send(z.object({ deliveryId: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/resend`),
+    recoverDeliveries: (webhookId, since) =>
+      send(z.object({ queued: z.number().int(), more: z.boolean() }), 'POST', `${configPath(webhookId)}/deliveries/recover`, { body: { since } }),
+    getWebhookStatus: (webhookId) => send(webhookStatus, 'GET', configPath(webhookId)),
+    async setWebhookStatus(webhookId, status) {
+      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
+      return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, status } });
+    },
+    sendTestDelivery: (webhookId) => send(testDeliveryResult, 'POST', `${configPath(webhookId)}/test`),
+    async setDeliveryOptions(webhookId, options) {
+      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
+      return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, ...options } });
+    },
   };
 }

@@ -40,7 +40,7 @@ describe('the webhook tools', () => {
   it('offers every tool with the permission it needs and honest hints', async () => {
     const listing = await tools().client.list();
     const byName = Object.fromEntries(listing.map((tool) => [tool.name, tool]));
-    const view = ['list_webhooks', 'get_webhook', 'list_linked_devices', 'list_scopes', 'list_devices', 'list_deliveries'];
+    const view = ['list_webhooks', 'get_webhook', 'get_webhook_status', 'list_linked_devices', 'list_scopes', 'list_devices', 'list_deliveries'];
     const manage = [
       'create_webhook',
       'update_webhook',
@@ -50,6 +50,9 @@ describe('the webhook tools', () => {
       'retry_delivery',
       'resend_delivery',
       'resend_failed_deliveries',
+      'set_webhook_status',
+      'send_test_delivery',
+      'set_webhook_delivery_options',
     ];
     const scopes = ['add_scope', 'update_scope', 'enable_scope', 'disable_scope', 'remove_scope'];
     expect(Object.keys(byName).sort()).toEqual([...view, ...manage, ...scopes, 'whoami', 'list_companies', 'app_info'].sort());
@@ -60,7 +63,11 @@ describe('the webhook tools', () => {
       expect(byName[name]?.destructiveHint, name).toBe(true);
     for (const name of ['create_webhook', 'link_device', 'add_scope', 'enable_scope', 'disable_scope', 'retry_delivery', 'resend_delivery'])
       expect(byName[name]?.destructiveHint, name).toBe(false);
-    expect(listing.filter((tool) => !tool.readOnlyHint && !tool.idempotentHint).map((tool) => tool.name)).toEqual(['create_webhook', 'resend_delivery']);
+    expect(listing.filter((tool) => !tool.readOnlyHint && !tool.idempotentHint).map((tool) => tool.name)).toEqual([
+      'create_webhook',
+      'resend_delivery',
+      'send_test_delivery',
+    ]);
     for (const name of ['whoami', 'list_companies', 'app_info']) expect(byName[name]).toMatchObject({ requiresPermission: '', readOnlyHint: true });
     for (const tool of listing) {
       expect(tool.description.length).toBeGreaterThan(40);

@@ -3,7 +3,7 @@
 // PostgreSQL, plus the same app whose queue accepts points without touching the store (the ingest
 // baseline). The deliverer runs only between startDeliverer and stopDeliverer, so points can be
 // queued first and then delivered against the clock; its queue calls and requests are timed.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { createApp } from '../src/http/app.ts';
 import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
-import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
+import { createDeliverySender, startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { loadDelivererSettings } from '../src/settings.ts';
@@ -28,8 +28,23 @@ import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '
 /** 'SQLite, queue thread': SQLite with the deliverer's statements in the queue's worker thread (openSqliteDatabase's queueThread). */
 export type Backend = 'SQLite' | 'PostgreSQL' | 'SQLite, queue thread';
 
-/** Devices of company 1 in the dev platform's seed: one feeds the Realtime configuration, the other the Batch one. */
-const devices = { realtime: 1001, batch: 1002 };
+/**
+ * Devices of company 1 in the dev platform's seed: one feeds the Realtime configuration, the other
+ * the Batch one. The configurations with ordering PerDevice or a rate limit are fed by devices of
+ * their own, linked through the store (the seed has no more devices of the company): 16 for the
+ * ordered Realtime one (a device is a stream, sent one at a time), one for each other.
+ */
+const devices = {
+  realtime: 1001,
+  batch: 1002,
+  realtimeOrdered: Array.from({ length: 16 }, (_, i) => 7001 + i),
+  batchOrdered: 7101,
+  realtimeLimited: 7201,
+  batchLimited: 7301,
+};
+
+/** The rate limits of the rate-limited configurations, requests a second. */
+const limits = { realtime: 1_000, batch: 50 };
 
 /** The production defaults of src/settings.ts, loopback targets allowed (the receiver is on 127.0.0.1). */
 const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_METRICS_PUBLIC: 'true' }).delivery;
@@ -41,11 +56,13 @@ const vault = new CredentialVault([{ id: 'bench-1', key: randomBytes(32) }]);
 const platform = await startPlatform();
 const http = createHttpClient({ timeoutMs: 10_000 });
 const ingest = { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 };
+const testSender = createDeliverySender(vault, deliverySettings);
 
 /** The API on `store` as src/main.ts builds it; its URL. */
 async function serveApi(store: WebhookDatabase, onIngested?: (points: number, queued: number) => void): Promise<string> {
   const listening = await listenOnFreePort();
   const app = createApp({
+    sender: testSender,
     store,
     queue: store.deliveries,
     vault,
@@ -66,7 +83,7 @@ async function serveApi(store: WebhookDatabase, onIngested?: (points: number, qu
 }
 
 /** A Realtime and a Batch configuration of company 1 sending to the receiver, each with its device linked at Device scope. */
-async function configure(url: string): Promise<void> {
+async function configure(url: string, store: WebhookDatabase): Promise<void> {
   const oscar = apiClient(url, `Bearer ${await personToken(platform.issuer, 'oscar')}`);
   for (const [mode, device] of [
     ['Realtime', devices.realtime],
@@ -78,6 +95,21 @@ async function configure(url: string): Promise<void> {
     const scoped = await oscar('POST', `/v2/webhooks/${id}/devices/${device}/routes`, { enabled: true, scopeLevel: 'Device' });
     if (created.status !== 201 || linked.status !== 201 || scoped.status !== 201) {
       throw new Error(`configuring the ${mode} webhook failed: ${created.status}, ${linked.status}, ${scoped.status}`);
+    }
+  }
+  const options = [
+    ['realtime-ordered', 'Realtime', { ordering: 'PerDevice' }, devices.realtimeOrdered],
+    ['batch-ordered', 'Batch', { ordering: 'PerDevice' }, [devices.batchOrdered]],
+    ['realtime-limited', 'Realtime', { rateLimitPerSecond: limits.realtime }, [devices.realtimeLimited]],
+    ['batch-limited', 'Batch', { rateLimitPerSecond: limits.batch }, [devices.batchLimited]],
+  ] as const;
+  for (const [name, mode, fields, linked] of options) {
+    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiverUrl}/${name}`, deliveryMode: mode, ...fields });
+    if (created.status !== 201) throw new Error(`configuring the ${name} webhook failed: ${created.status}`);
+    const { id } = created.body as { id: string };
+    for (const device of linked) {
+      await store.linkDevice({ webhookConfigId: id, deviceId: device, createdAt: new Date().toISOString() });
+      await store.createScope(id, device, { id: randomUUID(), scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true });
     }
   }
 }
@@ -112,7 +144,7 @@ for (const backend of ['SQLite', 'PostgreSQL', 'SQLite, queue thread'] as const)
   const url = await serveApi(store, (points, queued) => {
     metrics.ingested(points, queued);
   });
-  await configure(url);
+  await configure(url, store);
   served.set(backend, { url, store, metrics });
 }
 // The ingest baseline: the same app, token check, body parsing and validation, but a queue whose ingest writes nothing.
@@ -179,11 +211,13 @@ export const serverCalls = {
 export interface ServerReady {
   readonly urls: Readonly<Record<Backend | 'bare', string>>;
   readonly devices: typeof devices;
+  readonly limits: typeof limits;
   readonly settings: typeof deliverySettings;
 }
 
 serveCalls(serverCalls, {
   urls: { SQLite: servedOn('SQLite').url, PostgreSQL: servedOn('PostgreSQL').url, 'SQLite, queue thread': servedOn('SQLite, queue thread').url, bare },
   devices,
+  limits,
   settings: deliverySettings,
 } satisfies ServerReady);

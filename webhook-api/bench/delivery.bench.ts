@@ -1,7 +1,8 @@
 // The delivery pipeline on SQLite and on PostgreSQL, each figure next to a baseline from the same
 // run: Realtime points/s against raw undici requests/s to the same receiver, Batch points/s against
 // Realtime, ingest-to-delivery latency at a steady 500 points/s against raw undici at that rate, and
-// ingest points/s against the same app with a queue that writes nothing. Three processes: this one
+// ingest points/s against the same app with a queue that writes nothing; and Realtime and Batch with
+// ordering PerDevice and with a rate limit, each against today's figure. Three processes: this one
 // (the load), the API with its deliverer (delivery-server.ts), the receiver (delivery-receiver.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -45,6 +46,9 @@ const latencyWarmupMs = 500;
 const ingestPointsPerRequest = 100;
 const ingestConnections = 8;
 const targets = { realtimeRatio: 0.5, batchRatio: 20, p99Ms: 25 };
+/** Points of the rate-limited runs: two seconds' worth at their limits (1000 requests/s Realtime, 50 Batch requests/s of 100 points). */
+const limitedRealtimePoints = 2_000;
+const limitedBatchPoints = 10_000;
 
 function child(file: string, env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, file)], {
@@ -68,7 +72,7 @@ try {
   const receiverUrl = (receiver.ready as { url: string }).url;
   serverProcess = child('delivery-server.ts', { BENCH_RECEIVER_URL: receiverUrl, BENCH_POSTGRES_URL: cluster.url });
   const server = await callerOf<typeof serverCalls>(serverProcess);
-  const { urls, devices, settings } = server.ready as ServerReady;
+  const { urls, devices, limits, settings } = server.ready as ServerReady;
   const perEndpoint = settings.maxInFlightPerEndpoint;
   const apiPools = new Map([...backends, queueThread].map((backend) => [backend, new Pool(urls[backend], { connections: 32 })]));
   const ingestHeaders = { authorization: `Bearer ${testIngestToken}`, 'content-type': 'application/json' };
@@ -81,16 +85,17 @@ try {
     if (response.statusCode !== 202) throw new Error(`ingest on ${backend} answered ${response.statusCode}: ${text}`);
   }
 
-  /** Queues `count` points of `device` while no deliverer runs, 1000 to a request, 4 requests at a time. */
-  async function preIngest(backend: Backend, device: number, count: number): Promise<void> {
+  /** Queues `count` points of `feed`'s devices in turn while no deliverer runs, 1000 to a request, 4 requests at a time. */
+  async function preIngest(backend: Backend, feed: readonly number[], count: number): Promise<void> {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < count) {
         const size = Math.min(ingestChunk, count - next);
+        const first = next;
         next += size;
         await ingest(
           backend,
-          Array.from({ length: size }, () => telemetryPoint(device)),
+          Array.from({ length: size }, (_, i) => telemetryPoint(feed[(first + i) % feed.length] ?? 0)),
         );
       }
     };
@@ -103,9 +108,9 @@ try {
   }
 
   /** Points/s from starting a deliverer on a queue of `count` points to the receiver counting the last of them. */
-  async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, profile = false, unsigned = false) {
+  async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, profile = false, unsigned = false, feed?: readonly number[]) {
     await receiver.call('reset');
-    await preIngest(backend, mode === 'Realtime' ? devices.realtime : devices.batch, count);
+    await preIngest(backend, feed ?? [mode === 'Realtime' ? devices.realtime : devices.batch], count);
     const waiting = await server.call('queueStats', { backend });
     // Batch points are in full batches from ingest on: the batches waiting, each of batchMaxPoints.
     const expected = mode === 'Realtime' ? waiting.queued : waiting.queued * settings.batchMaxPoints + waiting.gathering;
@@ -164,6 +169,13 @@ try {
     record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
     record(`${queueThread} Realtime`, await deliverQueued(queueThread, 'Realtime', realtimePoints));
     for (const backend of backends) record(`${backend} Batch`, await deliverQueued(backend, 'Batch', batchPoints));
+    // The same with ordering PerDevice (Realtime: 16 devices, a stream each; Batch: one batch stream), and with a rate limit.
+    for (const backend of backends) {
+      record(`${backend} Realtime PerDevice`, await deliverQueued(backend, 'Realtime', realtimePoints, false, false, devices.realtimeOrdered));
+      record(`${backend} Batch PerDevice`, await deliverQueued(backend, 'Batch', batchPoints, false, false, [devices.batchOrdered]));
+      record(`${backend} Realtime limited`, await deliverQueued(backend, 'Realtime', limitedRealtimePoints, false, false, [devices.realtimeLimited]));
+      record(`${backend} Batch limited`, await deliverQueued(backend, 'Batch', limitedBatchPoints, false, false, [devices.batchLimited]));
+    }
   }
   const rawPerSecond = median(rawSamples);
   const throughput = (key: string) => median(delivered.get(key)?.samples ?? []);
@@ -239,6 +251,26 @@ try {
       `Batch delivery on ${backend} (full batches of ${settings.batchMaxPoints}: the linger never applies)`,
       { name: 'Batch points/s delivered', value: batch, unit: 'points/s' },
       { name: `Realtime points/s delivered on ${backend}`, value: realtime, unit: 'points/s' },
+    );
+    printComparison(
+      `Realtime delivery with ordering PerDevice on ${backend} (16 devices, each a stream sent one at a time)`,
+      { name: 'Realtime points/s delivered, PerDevice', value: throughput(`${backend} Realtime PerDevice`), unit: 'points/s' },
+      { name: 'the same with ordering None (today’s)', value: realtime, unit: 'points/s' },
+    );
+    printComparison(
+      `Batch delivery with ordering PerDevice on ${backend} (one batch stream: its batches one at a time)`,
+      { name: 'Batch points/s delivered, PerDevice', value: throughput(`${backend} Batch PerDevice`), unit: 'points/s' },
+      { name: 'the same with ordering None (today’s)', value: batch, unit: 'points/s' },
+    );
+    printComparison(
+      `Realtime delivery with rateLimitPerSecond ${limits.realtime} on ${backend}`,
+      { name: `Realtime points/s delivered, limited to ${limits.realtime} requests/s`, value: throughput(`${backend} Realtime limited`), unit: 'points/s' },
+      { name: 'the same without a limit (today’s)', value: realtime, unit: 'points/s' },
+    );
+    printComparison(
+      `Batch delivery with rateLimitPerSecond ${limits.batch} on ${backend} (full batches: ${limits.batch * settings.batchMaxPoints} points/s at the limit)`,
+      { name: `Batch points/s delivered, limited to ${limits.batch} requests/s`, value: throughput(`${backend} Batch limited`), unit: 'points/s' },
+      { name: 'the same without a limit (today’s)', value: batch, unit: 'points/s' },
     );
     verdicts.push(
       { name: `Realtime ${backend}`, figure: realtime / rawPerSecond, unit: 'x', of: 'raw undici', atLeast: targets.realtimeRatio },

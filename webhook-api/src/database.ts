@@ -15,6 +15,7 @@ import { offLoopQueue } from './queue/sqlite/off-loop-queue.ts';
 import { createSqliteDeliveryQueue } from './queue/sqlite/sqlite-delivery-queue.ts';
 import { createWorkSignal } from './queue/work-signal.ts';
 import type { BatchRules } from './queue/batch-fill.ts';
+import type { HealthRules } from './queue/endpoint-health.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
@@ -31,13 +32,15 @@ export interface StoreSettings {
   readonly dataDir: string;
   readonly encryptionKeys: readonly EncryptionKey[] | undefined;
   /** How ingest makes batches (the process that ingests applies them). */
-  readonly delivery: Pick<DeliverySettings, 'batchMaxPoints' | 'batchLingerMs'>;
+  readonly delivery: Pick<DeliverySettings, 'batchMaxPoints' | 'batchLingerMs' | 'disableAfterMs' | 'disableMinAttempts'>;
 }
 
 /** What a database is opened with besides the dialect's own options. */
 interface QueueOptions {
   /** How ingest makes batches; the settings' defaults when not given. */
   readonly batch?: BatchRules;
+  /** When the deliverers' settlements disable an endpoint; the settings' defaults when not given. */
+  readonly health?: HealthRules;
 }
 
 interface SqliteQueueThread {
@@ -58,7 +61,17 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
   const driver = tracedDriver(untraced, 'sqlite');
   const store = createSqliteWebhookStore(driver);
   const signal = createWorkSignal();
-  const inLoop = createSqliteDeliveryQueue(driver, { signal, delivererDriver: untraced, ...(options.batch && { batch: options.batch }) });
+  const inLoop = createSqliteDeliveryQueue(driver, {
+    signal,
+    delivererDriver: untraced,
+    ...(options.batch && { batch: options.batch }),
+    ...(options.health && { health: options.health }),
+  });
+  // Configurations this connection's deliverer wrote (their health, a disabling): the cache cannot
+  // tell, this connection's own writes not changing data_version.
+  inLoop.onEndpointHealthWritten((configIds) => {
+    for (const id of configIds) store.forget(id);
+  });
   // An in-memory database has no file a thread's connection could open.
   if (path === ':memory:' || options.queueThread !== true) return { ...store, deliveries: inLoop };
   const deliveries = offLoopQueue(inLoop, path, options);
@@ -82,7 +95,7 @@ export async function openPostgresDatabase(connectionString: string, options: Po
   // The queue's statements are spans too, as on SQLite (ingest, the attempt log, resend); LISTEN is the driver's own.
   const deliveries = createPostgresDeliveryQueue(
     { ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) },
-    { ...(options.batch && { batch: options.batch }), ...(delivererDriver && { delivererDriver }) },
+    { ...(options.batch && { batch: options.batch }), ...(options.health && { health: options.health }), ...(delivererDriver && { delivererDriver }) },
   );
   return {
     ...store,
@@ -96,14 +109,16 @@ export async function openPostgresDatabase(connectionString: string, options: Po
 
 export function openDatabase(settings: StoreSettings, logger: Logger): Promise<WebhookDatabase> {
   const batch = { maxPoints: settings.delivery.batchMaxPoints, lingerMs: settings.delivery.batchLingerMs };
+  const health = { disableAfterMs: settings.delivery.disableAfterMs, minFailedAttempts: settings.delivery.disableMinAttempts };
   return settings.databaseUrl
     ? openPostgresDatabase(settings.databaseUrl, {
         batch,
+        health,
         onIdleConnectionError: (error) => {
           logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it');
         },
       })
-    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'), { batch });
+    : openSqliteDatabase(join(settings.dataDir, 'webhooks.db'), { batch, health });
 }
 
 /**

@@ -19,18 +19,27 @@ const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemet
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
-const delivery = await exitOnStartupFailure(service, () =>
-  startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }),
-);
+// With the webhook feature off in this environment, the deliverer sends nothing: it is not started.
+const delivery = settings.featureEnabled
+  ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
+  : undefined;
+if (!delivery) logger.warn('the webhook feature is disabled (WEBHOOK_FEATURE_ENABLED=false): this deliverer sends nothing');
 
 const app = express();
 app.disable('x-powered-by');
 app.get('/health', (_req, res) => {
-  res.json({ status: 'ok', owner: delivery.deliverer.owner, inFlight: delivery.deliverer.inFlight() });
+  res.json(
+    delivery
+      ? { status: 'ok', delivering: true, owner: delivery.deliverer.owner, inFlight: delivery.deliverer.inFlight() }
+      : { status: 'ok', delivering: false, reason: 'the webhook feature is disabled (WEBHOOK_FEATURE_ENABLED=false)' },
+  );
 });
 app.get('/metrics', metricsHandler({ metrics, access: settings.metricsAccess }));
 const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
-logger.info({ store: settings.databaseUrl ? 'postgresql' : 'sqlite' }, `delivering; health and metrics at ${localOrigin(settings.host, settings.port)}`);
+logger.info(
+  { store: settings.databaseUrl ? 'postgresql' : 'sqlite' },
+  `${delivery ? 'delivering' : 'not delivering'}; health and metrics at ${localOrigin(settings.host, settings.port)}`,
+);
 
-stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery.stop(), () => closeServer(server), () => database.close(), () => telemetry.shutdown()] });
+stopOnSignals({ logger, deadlineMs: 10_000, steps: [() => delivery?.stop(), () => closeServer(server), () => database.close(), () => telemetry.shutdown()] });

@@ -17,7 +17,7 @@ import {
 import { createApp } from './http/app.ts';
 import { createWebhookCallerCheck } from './http/caller-guard.ts';
 import { answerClientErrors } from './http/client-errors.ts';
-import { startDeliveryService } from './delivery/delivery-service.ts';
+import { createDeliverySender, startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './http/device-directory.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
@@ -44,9 +44,14 @@ const checkCaller = createWebhookCallerCheck({
 });
 const publicUrl = localOrigin(settings.host, settings.port);
 const metrics = createDeliveryMetrics({ queue: database.deliveries });
-const delivery = settings.runDeliverer
-  ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
-  : undefined;
+if (!settings.featureEnabled)
+  logger.warn('the webhook feature is disabled (WEBHOOK_FEATURE_ENABLED=false): /v2/webhooks refuses every call, ingest queues nothing, no delivery is made');
+const delivery =
+  settings.runDeliverer && settings.featureEnabled
+    ? await exitOnStartupFailure(service, () => startDeliveryService({ queue: database.deliveries, vault, settings: settings.delivery, logger, metrics }))
+    : undefined;
+// Test deliveries go from the API process, as the deliverers would send them.
+const testSender = createDeliverySender(vault, settings.delivery);
 const app = createApp({
   store: database,
   queue: database.deliveries,
@@ -58,11 +63,13 @@ const app = createApp({
   limits: settings.limits,
   ingest: {
     ...settings.ingest,
-    onIngested: (points, queued) => {
-      metrics.ingested(points, queued);
+    onIngested: (points, queued, skipped, featureDisabled) => {
+      metrics.ingested(points, queued, skipped, featureDisabled);
     },
   },
   metrics: metricsHandler({ metrics, access: settings.metricsAccess }),
+  sender: testSender,
+  featureEnabled: settings.featureEnabled,
 });
 
 const server = createServer(app);
@@ -89,6 +96,7 @@ stopOnSignals({
   steps: [
     async () => {
       await Promise.all([closeServer(server), tlsServer && closeServer(tlsServer), delivery?.stop()]);
+      await testSender.close();
     },
     () => database.close(),
     () => telemetry.shutdown(),

@@ -43,6 +43,27 @@ describe('loadWebhookApiSettings', () => {
     });
   });
 
+  it('switches the webhook feature off with WEBHOOK_FEATURE_ENABLED=false, in the API and a deliverer alone; on by default', () => {
+    expect(loadWebhookApiSettings(required).featureEnabled).toBe(true);
+    expect(loadWebhookApiSettings({ ...required, WEBHOOK_FEATURE_ENABLED: 'false' }).featureEnabled).toBe(false);
+    expect(loadDelivererSettings({ ...required, WEBHOOK_FEATURE_ENABLED: 'false' }).featureEnabled).toBe(false);
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...required, WEBHOOK_FEATURE_ENABLED: 'off' }))).toContain(
+      'WEBHOOK_FEATURE_ENABLED must be true or false',
+    );
+  });
+
+  it('reads when an endpoint is disabled: WEBHOOK_DISABLE_AFTER (24h) and WEBHOOK_DISABLE_MIN_ATTEMPTS (5)', () => {
+    expect(loadWebhookApiSettings(required).delivery).toMatchObject({ disableAfterMs: 86_400_000, disableMinAttempts: 5 });
+    expect(loadDelivererSettings({ ...required, WEBHOOK_DISABLE_AFTER: '3d', WEBHOOK_DISABLE_MIN_ATTEMPTS: '10' }).delivery).toMatchObject({
+      disableAfterMs: 3 * 86_400_000,
+      disableMinAttempts: 10,
+    });
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...required, WEBHOOK_DISABLE_AFTER: 'never' }))).toContain(
+      'WEBHOOK_DISABLE_AFTER must be a duration',
+    );
+    expect(settingsFailure(() => loadWebhookApiSettings({ ...required, WEBHOOK_DISABLE_MIN_ATTEMPTS: '0' }))).toContain('WEBHOOK_DISABLE_MIN_ATTEMPTS');
+  });
+
   it('reads the permissions max age as a duration of 100 ms or more', () => {
     expect(loadWebhookApiSettings({ ...required, WEBHOOK_PERMISSIONS_MAX_AGE: '500ms' }).permissionsMaxAgeMs).toBe(500);
     for (const value of ['0s', '50ms', 'soon']) {

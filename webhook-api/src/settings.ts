@@ -17,6 +17,7 @@ import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { defaultJitter, defaultRetrySchedule, parseDuration, parseDurationList } from './delivery/retry-schedule.ts';
 import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
 import { defaultBatchRules } from './queue/batch-fill.ts';
+import { defaultHealthRules } from './queue/endpoint-health.ts';
 import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
 import type { MetricsAccess } from './http/metrics.routes.ts';
 
@@ -44,6 +45,12 @@ export interface WebhookApiSettings {
   readonly delivery: DeliverySettings;
   /** Whether this process runs a deliverer beside the API (the default), or leaves delivery to `npm run deliverer`. */
   readonly runDeliverer: boolean;
+  /**
+   * Whether the webhook feature is on in this environment (WEBHOOK_FEATURE_ENABLED, default true).
+   * Off: every /v2/webhooks call is refused as FEATURE_DISABLED, ingest queues nothing, and no
+   * deliverer sends anything (SPEC: the feature may be disabled on some environments).
+   */
+  readonly featureEnabled: boolean;
   /** Who may GET /metrics: a bearer token's holders (WEBHOOK_METRICS_TOKEN), or anyone (WEBHOOK_METRICS_PUBLIC=true). */
   readonly metricsAccess: MetricsAccess;
   readonly logLevel: LogLevel;
@@ -110,6 +117,7 @@ const shape = {
   WEBHOOK_INGEST_MAX_POINTS: setting.wholeNumber(1, 'points').default(1000),
   WEBHOOK_INGEST_MAX_BYTES: setting.wholeNumber(1024, 'bytes').default(1_048_576),
   WEBHOOK_RUN_DELIVERER: setting.flag.default(true),
+  WEBHOOK_FEATURE_ENABLED: setting.flag.default(true),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: setting.flag.default(false),
   WEBHOOK_CONNECT_TIMEOUT: duration(1).default(10_000),
   WEBHOOK_REQUEST_TIMEOUT: duration(1).default(30_000),
@@ -117,6 +125,8 @@ const shape = {
   WEBHOOK_RETRY_SCHEDULE: durationList.default([...defaultRetrySchedule]),
   WEBHOOK_RETRY_JITTER: fraction.default(defaultJitter),
   WEBHOOK_MAX_DELIVERY_AGE: duration(1).default(30 * 3_600_000),
+  WEBHOOK_DISABLE_AFTER: duration(1).default(defaultHealthRules.disableAfterMs),
+  WEBHOOK_DISABLE_MIN_ATTEMPTS: setting.wholeNumber(1, 'attempts').default(defaultHealthRules.minFailedAttempts),
   WEBHOOK_BATCH_MAX_POINTS: setting.wholeNumber(1, 'points').default(defaultBatchRules.maxPoints),
   WEBHOOK_BATCH_LINGER: duration(0).default(defaultBatchRules.lingerMs),
   WEBHOOK_MAX_IN_FLIGHT: setting.wholeNumber(1, 'requests').default(256),
@@ -231,6 +241,8 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       retrySchedule: Object.freeze([...s.WEBHOOK_RETRY_SCHEDULE]),
       retryJitter: s.WEBHOOK_RETRY_JITTER,
       maxAgeMs: s.WEBHOOK_MAX_DELIVERY_AGE,
+      disableAfterMs: s.WEBHOOK_DISABLE_AFTER,
+      disableMinAttempts: s.WEBHOOK_DISABLE_MIN_ATTEMPTS,
       batchMaxPoints: s.WEBHOOK_BATCH_MAX_POINTS,
       batchLingerMs: s.WEBHOOK_BATCH_LINGER,
       maxInFlight: s.WEBHOOK_MAX_IN_FLIGHT,
@@ -240,6 +252,7 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       pollMs: s.WEBHOOK_POLL_INTERVAL,
       retentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
+    featureEnabled: s.WEBHOOK_FEATURE_ENABLED,
     metricsAccess: s.WEBHOOK_METRICS_TOKEN === undefined ? ('public' as const) : { token: s.WEBHOOK_METRICS_TOKEN },
     logLevel: s.LOG_LEVEL,
   };

@@ -152,6 +152,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
           startedAt: new Date(startedAt).toISOString(),
           pointCount: 1,
           nextAttemptAt: null,
+          test: false,
         },
         {
           deliveryId: second.id,
@@ -165,6 +166,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
           startedAt: new Date(startedAt - 1000).toISOString(),
           pointCount: 1,
           nextAttemptAt: null,
+          test: false,
         },
         {
           deliveryId: first.id,
@@ -178,6 +180,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s',
           startedAt: new Date(startedAt - 2000).toISOString(),
           pointCount: 1,
           nextAttemptAt: null,
+          test: false,
         },
       ]);
     });

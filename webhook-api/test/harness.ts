@@ -12,20 +12,25 @@ import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/htt
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
-import { startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
+import { createDeliverySender, startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import type { WebhookLimits } from '../src/configs/limits.ts';
 import { personToken } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
 import type { BatchRules } from '../src/queue/batch-fill.ts';
+import type { HealthRules } from '../src/queue/endpoint-health.ts';
+import { createDeliveryMetrics, type DeliveryMetrics } from '../src/delivery/metrics.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 
+/** A real webhook endpoint on loopback, for other packages' tests too. */
+export { startReceiver, type Receiver } from './receiver.ts';
+
 export interface StoreLocation {
   readonly backend: Backend;
-  /** Opens the store; ingest makes batches as testDeliverySettings say unless `batch` is given. */
-  readonly open: (options?: { readonly batch?: BatchRules }) => Promise<WebhookDatabase>;
+  /** Opens the store; ingest makes batches as testDeliverySettings say unless `batch` is given, and endpoints are disabled by `health` (the defaults otherwise). */
+  readonly open: (options?: { readonly batch?: BatchRules; readonly health?: HealthRules }) => Promise<WebhookDatabase>;
   /** The SQLite file, or the PostgreSQL database's URL: for another process to open the same store. */
   readonly sqlitePath?: string;
   readonly postgresUrl?: string;
@@ -34,10 +39,14 @@ export interface StoreLocation {
 export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
-    return { backend, open: ({ batch = testBatchRules } = {}) => openSqliteDatabase(path, { batch }), sqlitePath: path };
+    return { backend, open: ({ batch = testBatchRules, health } = {}) => openSqliteDatabase(path, { batch, ...(health && { health }) }), sqlitePath: path };
   }
   const url = await freshDatabase(postgresUrl);
-  return { backend, open: ({ batch = testBatchRules } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch }), postgresUrl: url };
+  return {
+    backend,
+    open: ({ batch = testBatchRules, health } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch, ...(health && { health }) }),
+    postgresUrl: url,
+  };
 }
 
 /** The ingest token of every API the harness starts. */
@@ -52,6 +61,8 @@ export const testDeliverySettings: DeliverySettings = Object.freeze({
   retrySchedule: [50, 100, 200, 400],
   retryJitter: 0,
   maxAgeMs: 60_000,
+  disableAfterMs: 86_400_000,
+  disableMinAttempts: 5,
   batchMaxPoints: 100,
   batchLingerMs: 50,
   maxInFlight: 64,
@@ -72,6 +83,8 @@ export interface RunningApi {
   readonly logs: string[];
   /** The deliverer beside the API, when the options asked for one. */
   readonly delivery: DeliveryService | undefined;
+  /** The metrics of ingest and of the deliverer, as src/main.ts wires them. */
+  readonly metrics: DeliveryMetrics;
   /** POSTs points to /internal/telemetry with the ingest token: the status and body. */
   readonly ingest: (points: readonly unknown[]) => Promise<{ status: number; body: unknown }>;
   /** A client sending a person's own token (scripted login at the platform). */
@@ -93,10 +106,16 @@ export interface StartOptions {
   permissionsMaxAgeMs?: number | null;
   /** The caller cache's clock, for tests that move time instead of waiting. */
   clock?: Clock;
+  /** Default true; false as WEBHOOK_FEATURE_ENABLED=false: the API refuses /v2/webhooks and ingest queues nothing, and no deliverer runs. */
+  featureEnabled?: boolean;
 }
 
 export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
-  const store = await options.location.open();
+  const deliverySettings = { ...testDeliverySettings, ...options.deliverer };
+  const store = await options.location.open({
+    health: { disableAfterMs: deliverySettings.disableAfterMs, minFailedAttempts: deliverySettings.disableMinAttempts },
+  });
+  const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs = captureLogs();
   // Generous: a loaded CI machine must not turn a slow platform answer into a 503.
@@ -104,10 +123,13 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const listening = await listenOnFreePort();
   const { server, url } = listening;
   const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
-  const delivery = options.deliverer
-    ? await startDeliveryService({ queue: store.deliveries, vault, settings: { ...testDeliverySettings, ...options.deliverer }, logger })
-    : undefined;
+  const delivery =
+    options.deliverer && options.featureEnabled !== false
+      ? await startDeliveryService({ queue: store.deliveries, vault, settings: deliverySettings, logger, metrics })
+      : undefined;
+  const testSender = createDeliverySender(vault, deliverySettings);
   const app = createApp({
+    sender: testSender,
     store,
     queue: store.deliveries,
     vault,
@@ -122,7 +144,15 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     logger,
     publicUrl: url,
     ...(options.limits && { limits: options.limits }),
-    ingest: { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 },
+    ingest: {
+      token: testIngestToken,
+      maxPoints: 1000,
+      maxBodyBytes: 1_048_576,
+      onIngested: (points, queued, skipped, featureDisabled) => {
+        metrics.ingested(points, queued, skipped, featureDisabled);
+      },
+    },
+    ...(options.featureEnabled !== undefined && { featureEnabled: options.featureEnabled }),
   });
   server.on('request', app);
   answerClientErrors(server);
@@ -132,11 +162,13 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     vault,
     logs: logs.lines,
     delivery,
+    metrics,
     ingest: (points) => postTelemetry(url, points),
     clientAs: async (username) => apiClient(url, `Bearer ${await personToken(options.platformUrl, username)}`),
     async close() {
       await listening.close();
       await delivery?.stop(0);
+      await testSender.close();
       await store.close();
     },
   };

@@ -2,8 +2,6 @@
 // again and again under continuous ingest loses no point; two deliverers on PostgreSQL share the
 // work without sending anything twice; a second API process routes by the configuration as it is
 // now, without a restart.
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { dirname } from 'node:path';
 import { createLogger } from '@platform/tool-sdk';
 import { startPlatform } from '@platform/dev-platform/testing';
@@ -15,7 +13,7 @@ import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { openPostgresDatabase } from '../src/database.ts';
-import { startService } from './service-process.ts';
+import { deliveryChildEnv, killChild as kill, startedChild as startChild, type DatabaseEnv } from './service-process.ts';
 import {
   newStoreLocation,
   postTelemetry,
@@ -23,7 +21,6 @@ import {
   telemetryPoint,
   testDeliverySettings,
   testIngestToken,
-  testKeyRing,
   type ApiClient,
   type Backend,
   type RunningApi,
@@ -33,44 +30,8 @@ const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
 /** The children's in-flight limit per endpoint: what a kill can leave sent but not recorded, with the settlements not yet written. */
 const perEndpoint = 8;
-
-/** Where a child process finds the test's database: DATABASE_URL, or the SQLite file's folder. */
-interface DatabaseEnv {
-  readonly DATABASE_URL?: string;
-  readonly WEBHOOK_DATA_DIR?: string;
-}
-
-function childEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, WEBHOOK_DATA_DIR: _dir, ...rest } = process.env;
-  return {
-    ...rest,
-    ...database,
-    WEBHOOK_ENCRYPTION_KEY: testKeyRing.map(({ id, key }) => `${id}:${key.toString('base64')}`).join(','),
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,200ms,400ms',
-    WEBHOOK_LEASE: '1s',
-    WEBHOOK_POLL_INTERVAL: '100ms',
-    WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(perEndpoint),
-    WEBHOOK_METRICS_TOKEN: 'test-metrics-token-0123456789',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'test',
-    ...extra,
-  };
-}
-
-/** Starts `script` of webhook-api (service-process.ts) and waits until GET `<url>/health` answers. */
-async function startChild(script: 'main.ts' | 'deliverer-main.ts', env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const service = startService(script, env);
-  await service.ready(port);
-  return service.child;
-}
-
-async function kill(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill(signal);
-  await exited;
-}
+const childEnv = (database: DatabaseEnv, extra: Record<string, string>) =>
+  deliveryChildEnv(database, { WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(perEndpoint), ...extra });
 
 /** The `seq` tag of every point a receiver got, Realtime envelopes. */
 const seqsOf = (receiver: Receiver) => receiver.received.map((r) => Number((r.json as { Point: { Tags: { seq: string } } }).Point.Tags.seq));

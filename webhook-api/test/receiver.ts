@@ -157,3 +157,48 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     },
   };
 }
+
+/** The most requests that arrived within any `windowMs` (a sliding window starting at each arrival). */
+export function mostInAnyWindow(requests: readonly ReceivedRequest[], windowMs = 1_000): number {
+  const times = requests.map((r) => r.at).sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while ((times[j] ?? Infinity) < (times[i] ?? 0) + windowMs) j++;
+    most = Math.max(most, j - i);
+  }
+  return most;
+}
+
+/**
+ * Notes, for a receiver's responder, each device's requests (by the `device` and `seq` tags of a
+ * Realtime point) in the order they arrive, and the most requests of one device it held at once
+ * (each counted from its arrival until its answer is written).
+ */
+export function orderedArrivals() {
+  const seqs = new Map<string, string[]>();
+  const open = new Map<string, number>();
+  const most = new Map<string, number>();
+  const tagsOf = (request: ReceivedRequest) => (request.json as { Point?: { Tags?: Record<string, string> } } | undefined)?.Point?.Tags ?? {};
+  const deviceOf = (request: ReceivedRequest) => Number(tagsOf(request).device);
+  return {
+    deviceOf,
+    /** The seq tags of a device's requests to `path`, in arrival order (a retried point shows again). */
+    seqs: (path: string, device: number) => seqs.get(`${path} ${device}`) ?? [],
+    /** The most requests of one device to `path` the receiver held at once. */
+    mostAtOnce: (path: string) => most.get(path) ?? 0,
+    /** `answer` wrapped: the notes taken around it (a delay it asks for is waited out here, before the answer is written). */
+    responder(answer: (request: ReceivedRequest) => ReceiverAnswer): Responder {
+      return async (request) => {
+        const key = `${request.path} ${deviceOf(request)}`;
+        (seqs.get(key) ?? seqs.set(key, []).get(key))?.push(String(tagsOf(request).seq));
+        const holding = (open.get(key) ?? 0) + 1;
+        open.set(key, holding);
+        most.set(request.path, Math.max(most.get(request.path) ?? 0, holding));
+        const { delayMs, ...reply } = answer(request);
+        if (delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        open.set(key, (open.get(key) ?? 1) - 1);
+        return reply;
+      };
+    },
+  };
+}

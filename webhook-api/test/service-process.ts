@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { until } from '@platform/tool-sdk/testing';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { testKeyRing } from './harness.ts';
 
 const workspace = resolve(import.meta.dirname, '..');
 
@@ -71,4 +72,41 @@ export function startService(script: 'main.ts' | 'deliverer-main.ts', env: NodeJ
       await exited;
     },
   };
+}
+
+/**
+ * The environment of an API or deliverer child of a delivery test: the parent's, the database, the
+ * test key ring (so it decrypts what the test's API encrypted), loopback delivery, quick retries, a
+ * one-second lease (so a killed deliverer's work is taken over soon), a quick poll; then `extra`.
+ */
+export function deliveryChildEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _url, WEBHOOK_DATA_DIR: _dir, ...rest } = process.env;
+  return {
+    ...rest,
+    ...database,
+    WEBHOOK_ENCRYPTION_KEY: testKeyRing.map(({ id, key }) => `${id}:${key.toString('base64')}`).join(','),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_SCHEDULE: '50ms,100ms,200ms,400ms',
+    WEBHOOK_LEASE: '1s',
+    WEBHOOK_POLL_INTERVAL: '100ms',
+    WEBHOOK_METRICS_TOKEN: 'test-metrics-token-0123456789',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'test',
+    ...extra,
+  };
+}
+
+/** Starts `script` and waits until GET http://127.0.0.1:<port>/health answers. */
+export async function startedChild(script: 'main.ts' | 'deliverer-main.ts', env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
+  const service = startService(script, env);
+  await service.ready(port);
+  return service.child;
+}
+
+/** Ends a child with `signal` (SIGKILL: as a crash) and waits for its exit. */
+export async function killChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
 }

@@ -46,6 +46,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
         customHeaders: null,
         includeMetadataHeaders: true,
         includeRetryHeader: true,
+        status: 'Active',
+        disabledReason: null,
+        disabledAt: null,
+        rateLimitPerSecond: null,
+        ordering: 'None',
       });
       expect(JSON.stringify(created)).not.toContain('receiver-secret-token-1');
     });

@@ -6,17 +6,23 @@
 // process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, DisabledEndpoint, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
 import { settlementOf } from './settlement.ts';
 import { startDeliverySpan } from './delivery-tracing.ts';
+import { reserveSendSlots, untilSlot, type SendSlot } from './send-slots.ts';
+import { createQueueHousekeeping, pruneEveryMs } from './queue-housekeeping.ts';
 
 /** What the deliverer tells the metrics (DeliveryMetrics has these). */
 export interface AttemptMetrics {
   attempt(outcome: Settlement['outcome'], durationMs: number): void;
   delivered(ingestToDeliveryMs: number, points: number): void;
+  /** An endpoint this deliverer disabled, by what disabled it. */
+  endpointDisabled?(cause: DisabledEndpoint['cause']): void;
+  /** Deliveries of disabled endpoints that aged past the maximum delivery age while they waited, failed. */
+  expired?(deliveries: number): void;
 }
 
 export interface DelivererOptions {
@@ -47,17 +53,16 @@ export interface Deliverer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** How often delivered, dropped and failed deliveries past their retention are pruned. */
-const pruneEveryMs = 10 * 60_000;
-const pruneChunk = 1000;
-
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { queue, sender, settings, logger, metrics } = options;
   const now = options.now ?? Date.now;
   const owner = `deliverer-${randomUUID()}`;
   const log = logger.child({ deliverer: owner });
+  const housekeeping = createQueueHousekeeping({ queue, settings, log, metrics, now });
 
   const inFlightByConfig = new Map<string, number>();
+  /** The rate limits of the rate-limited configurations in flight: a lower bound than perConfig on their claims. */
+  const rateCaps = new Map<string, number>();
   const inFlightByCompany = new Map<number, number>();
   const running = new Set<Promise<void>>();
   /** The deliveries in flight, whose leases are renewed while they are. */
@@ -131,6 +136,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           limit: room,
           perConfig: settings.maxInFlightPerEndpoint,
           inFlight: inFlightByConfig,
+          perConfigCaps: rateCaps,
           perCompany: settings.maxInFlightPerCompany,
           inFlightByCompany,
         };
@@ -150,7 +156,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           writer.written(settlements, answer.settled);
           claimed = answer.claimed;
         }
-        for (const delivery of claimed) send(delivery);
+        const slots = reserveSendSlots(claimed, queue, at);
+        for (const delivery of claimed) send(delivery, slots.get(delivery.id));
         foundNothing = claimed.length === 0;
         if (claimed.length === 0) {
           const next = await queue.nextDueAt();
@@ -168,15 +175,39 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     }
   }
 
-  function send(delivery: ClaimedDelivery): void {
+  /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot, counted in flight from now. */
+  function send(delivery: ClaimedDelivery, slot?: SendSlot): void {
     const configId = delivery.config.id;
     const companyId = delivery.config.companyId;
     leased.add(delivery.id);
     inFlightByConfig.set(configId, (inFlightByConfig.get(configId) ?? 0) + 1);
     inFlightByCompany.set(companyId, (inFlightByCompany.get(companyId) ?? 0) + 1);
+    // A rate-limited endpoint's claims are bounded by its rate too, while this deliverer has it in flight.
+    if (delivery.config.rateLimitPerSecond !== null) rateCaps.set(configId, delivery.config.rateLimitPerSecond);
+    const attempt = (slot === undefined ? attemptNow(delivery) : waitThenAttempt(delivery, slot)).finally(() => {
+      running.delete(attempt);
+      leased.delete(delivery.id);
+      const left = (inFlightByConfig.get(configId) ?? 1) - 1;
+      if (left > 0) inFlightByConfig.set(configId, left);
+      else {
+        inFlightByConfig.delete(configId);
+        rateCaps.delete(configId);
+      }
+      const companyLeft = (inFlightByCompany.get(companyId) ?? 1) - 1;
+      if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
+      else inFlightByCompany.delete(companyId);
+      // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
+      // half of its own (crossing it, or empty), rather than one claim for each request that ends.
+      const total = inFlightCount();
+      if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wake();
+    });
+    running.add(attempt);
+  }
+
+  function attemptNow(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = now();
     const span = startDeliverySpan(delivery);
-    const attempt = span
+    return span
       .run(() => sender.send(toOutgoing(delivery), shutdown.signal))
       .then((outcome) => {
         span.settled(outcome);
@@ -187,22 +218,18 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       .catch((error: unknown) => {
         span.failed();
         log.error({ err: error, deliveryId: delivery.id }, 'a delivery attempt failed unexpectedly; its lease runs out and it is made again');
-      })
-      .finally(() => {
-        running.delete(attempt);
-        leased.delete(delivery.id);
-        const left = (inFlightByConfig.get(configId) ?? 1) - 1;
-        if (left > 0) inFlightByConfig.set(configId, left);
-        else inFlightByConfig.delete(configId);
-        const companyLeft = (inFlightByCompany.get(companyId) ?? 1) - 1;
-        if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
-        else inFlightByCompany.delete(companyId);
-        // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
-        // half of its own (crossing it, or empty), rather than one claim for each request that ends.
-        const total = inFlightCount();
-        if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wake();
       });
-    running.add(attempt);
+  }
+
+  /** Waits for the delivery's slot, then attempts it; a stop meanwhile leaves it unsent (its lease is given back). */
+  async function waitThenAttempt(delivery: ClaimedDelivery, slot: SendSlot): Promise<void> {
+    try {
+      if (!(await untilSlot(slot, now, shutdown.signal))) return;
+    } catch (error) {
+      log.error({ err: error, deliveryId: delivery.id }, 'no send time could be reserved for a rate-limited delivery; its lease runs out and it is made again');
+      return;
+    }
+    await attemptNow(delivery);
   }
 
   /** Records what an attempt came to, to be written with the others that end in this turn. */
@@ -222,22 +249,24 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     writer.add(settlement);
   }
 
-  async function prune(): Promise<void> {
-    try {
-      let removed = 0;
-      for (let n = pruneChunk; n === pruneChunk; removed += n) n = await queue.prune(now() - settings.retentionMs, pruneChunk);
-      if (removed > 0) log.info({ removed }, 'pruned settled deliveries past their retention');
-    } catch (error) {
-      log.warn({ err: error }, 'settled deliveries could not be pruned; tried again later');
-    }
-  }
-
   return {
     owner,
     async start() {
       if (!stopped) return;
       stopped = false;
-      unsubscribe = queue.onWork(wake);
+      const stopWorkListener = queue.onWork(wake);
+      // Once per disabling, in the process whose settlement made it.
+      const stopDisabledListener = queue.onEndpointDisabled((endpoint) => {
+        metrics?.endpointDisabled?.(endpoint.cause);
+        log.warn(
+          { webhookConfigId: endpoint.configId, companyId: endpoint.companyId, cause: endpoint.cause, reason: endpoint.reason },
+          'a webhook endpoint was disabled: new points are not queued for it and what is queued waits until it is enabled again',
+        );
+      });
+      unsubscribe = () => {
+        stopWorkListener();
+        stopDisabledListener();
+      };
       if (queue.onWorkElsewhere) {
         try {
           stopListening = await queue.onWorkElsewhere(wake);
@@ -256,10 +285,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           },
           Math.max(50, Math.floor(settings.leaseMs / 3)),
         ),
-        setInterval(() => void prune(), pruneEveryMs),
+        setInterval(() => void housekeeping.prune(), pruneEveryMs),
+        setInterval(() => void housekeeping.expireWaiting().then(() => housekeeping.releaseHeadless()), Math.max(settings.pollMs, 1_000)),
       );
       for (const timer of timers) timer.unref();
-      void prune();
+      void housekeeping.prune();
+      void housekeeping.expireWaiting();
       wake();
       log.info({ maxInFlight: settings.maxInFlight, perEndpoint: settings.maxInFlightPerEndpoint }, 'deliverer started');
     },

@@ -6,6 +6,7 @@ import type { CredentialVault } from '../configs/credential-vault.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import { createDeliverer, type AttemptMetrics, type Deliverer } from './deliverer.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
+import type { WebhookSender } from './outgoing.ts';
 import { createWebhookSender } from './webhook-sender.ts';
 
 export interface DeliveryServiceOptions {
@@ -24,9 +25,13 @@ export interface DeliveryService {
   stop(graceMs?: number): Promise<void>;
 }
 
-export async function startDeliveryService(options: DeliveryServiceOptions): Promise<DeliveryService> {
-  const { queue, vault, settings, logger } = options;
-  const sender = createWebhookSender({
+/**
+ * The sender of deliveries as the settings configure it, with credentials decrypted through the
+ * vault at send time: the deliverer's, and the API's for test deliveries, which must go exactly as
+ * a real delivery would.
+ */
+export function createDeliverySender(vault: CredentialVault, settings: DeliverySettings, options: { signDeliveries?: boolean } = {}): WebhookSender {
+  return createWebhookSender({
     decryptCredentials: (encrypted, configId) => vault.decrypt(encrypted, configId),
     allowPrivateTargets: settings.allowPrivateTargets,
     connectTimeoutMs: settings.connectTimeoutMs,
@@ -37,6 +42,11 @@ export async function startDeliveryService(options: DeliveryServiceOptions): Pro
     maxConnectionsPerOrigin: settings.maxInFlight,
     ...(options.signDeliveries === false && { signDeliveries: false }),
   });
+}
+
+export async function startDeliveryService(options: DeliveryServiceOptions): Promise<DeliveryService> {
+  const { queue, vault, settings, logger } = options;
+  const sender = createDeliverySender(vault, settings, { ...(options.signDeliveries === false && { signDeliveries: false }) });
   const deliverer = createDeliverer({ queue, sender, settings, logger, metrics: options.metrics });
   await deliverer.start();
   return {

@@ -9,8 +9,14 @@ export interface DeliverySettings {
   /** The wait after each failed attempt; its length is the number of retries. */
   readonly retrySchedule: readonly number[];
   readonly retryJitter: number;
-  /** A delivery older than this is failed at its next failure, whatever the schedule says. */
+  /**
+   * A delivery older than this is failed at its next failure, whatever the schedule says; one that
+   * waits for a disabled endpoint is failed once it is this old.
+   */
   readonly maxAgeMs: number;
+  /** An endpoint whose every attempt failed for this long, with at least disableMinAttempts of them, is disabled. */
+  readonly disableAfterMs: number;
+  readonly disableMinAttempts: number;
   readonly batchMaxPoints: number;
   readonly batchLingerMs: number;
   /** Requests one deliverer has in flight at most, in all and to one endpoint (configuration). */

@@ -6,12 +6,16 @@
 // is a time series Prometheus keeps. The attempt log (GET /v2/webhooks/{id}/deliveries) is where one
 // configuration's deliveries are looked at.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { DeliveryOutcome, DeliveryQueue, QueueStats } from '../queue/delivery-queue.ts';
+import type { DeliveryOutcome, DeliveryQueue, DisabledEndpoint, QueueStats } from '../queue/delivery-queue.ts';
 
 export interface DeliveryMetrics {
   readonly registry: Registry;
-  /** Points accepted by ingest, and the (point, configuration) pairs they queued. */
-  ingested(points: number, queued: number): void;
+  /** Points accepted by ingest, the (point, configuration) pairs they queued, and those not queued because the configuration is disabled. */
+  ingested(points: number, queued: number, skipped?: number, featureDisabled?: number): void;
+  /** An endpoint a deliverer of this process disabled: counts webhook_endpoints_disabled_total{cause}. */
+  endpointDisabled(cause: DisabledEndpoint['cause']): void;
+  /** Deliveries of disabled endpoints failed for their age: counted as webhook_deliveries_total{outcome="failed"}. */
+  expired(deliveries: number): void;
   /** One attempt finished: counts webhook_deliveries_total{outcome="delivered"|"dropped"|"failed"} or webhook_retries_total, and observes webhook_attempt_duration_seconds{outcome}. */
   attempt(outcome: DeliveryOutcome, durationMs: number): void;
   /** A delivery delivered: observes webhook_ingest_to_delivery_seconds once per point it carried, with the time since its acceptance. */
@@ -44,6 +48,18 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
     name: 'webhook_deliveries_total',
     help: 'Deliveries settled for good: delivered, dropped (the endpoint refused it) or failed (retries ran out).',
     labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const pointsNotQueued = new Counter({
+    name: 'webhook_points_not_queued_total',
+    help: 'Not queued: pairs of a data point and a configuration its scopes matched while the configuration is disabled (endpoint_disabled), or data points taken in while the webhook feature is off here (feature_disabled).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const endpointsDisabled = new Counter({
+    name: 'webhook_endpoints_disabled_total',
+    help: 'Configurations the deliverers of this process disabled: their endpoint answered 410 Gone (gone), or every attempt failed for WEBHOOK_DISABLE_AFTER (failing).',
+    labelNames: ['cause'] as const,
     registers: [registry],
   });
   const retries = new Counter({ name: 'webhook_retries_total', help: 'Attempts that failed and were queued again.', registers: [registry] });
@@ -96,9 +112,17 @@ export function createDeliveryMetrics({ queue, now = Date.now }: DeliveryMetrics
 
   return {
     registry,
-    ingested(points, queued) {
+    ingested(points, queued, skipped = 0, featureDisabled = 0) {
       pointsIngested.inc(points);
       pointsQueued.inc(queued);
+      if (skipped > 0) pointsNotQueued.inc({ reason: 'endpoint_disabled' }, skipped);
+      if (featureDisabled > 0) pointsNotQueued.inc({ reason: 'feature_disabled' }, featureDisabled);
+    },
+    endpointDisabled(cause) {
+      endpointsDisabled.inc({ cause });
+    },
+    expired(n) {
+      deliveries.inc({ outcome: 'failed' }, n);
     },
     attempt(outcome, durationMs) {
       if (outcome === 'retrying') retries.inc();

@@ -40,6 +40,7 @@ describe('the settlement of an attempt', () => {
       startedAt: 9_990,
       durationMs: 3,
       pointCount: 2,
+      endpoint: { configId: 'cfg', wasFailing: false },
     });
   });
 
@@ -84,5 +85,14 @@ describe('the settlement of an attempt', () => {
     const low = settlementOf({ delivery: delivery(0), result: failedWith(), startedAt: at, now: at, settings: jittered, random: () => 0 });
     const high = settlementOf({ delivery: delivery(0), result: failedWith(), startedAt: at, now: at, settings: jittered, random: () => 1 });
     expect([low.nextAttemptAt, high.nextAttemptAt]).toEqual([at + 500, at + 1_500]);
+  });
+
+  it('pauses the endpoint after a 429 for its Retry-After, a second without one, at most a minute; no pause otherwise', () => {
+    const tooMany = (retryAfterMs?: number): AttemptResult => ({ ...failedWith(retryAfterMs), status: 429 });
+    const pauseOf = (result: AttemptResult) => settlementOf({ delivery: delivery(0), result, startedAt: at, now: at, settings }).endpoint?.pauseMs;
+    expect(pauseOf(tooMany(5_000))).toBe(5_000);
+    expect(pauseOf(tooMany())).toBe(1_000);
+    expect(pauseOf(tooMany(3_600_000))).toBe(60_000);
+    expect(pauseOf(failedWith(5_000))).toBeUndefined();
   });
 });

@@ -17,6 +17,11 @@ export interface SettlementInput {
   readonly random?: (() => number) | undefined;
 }
 
+/** How long an endpoint that answered 429 without a Retry-After is left alone. */
+export const defaultPauseMs = 1_000;
+/** The longest pause a Retry-After buys for the whole endpoint (the delivery itself honours it up to the schedule's longest step). */
+export const maxPauseMs = 60_000;
+
 export function settlementOf({ delivery, result, startedAt, now, settings, random }: SettlementInput): Settlement {
   const common = {
     id: delivery.id,
@@ -26,6 +31,13 @@ export function settlementOf({ delivery, result, startedAt, now, settings, rando
     startedAt,
     durationMs: result.durationMs,
     pointCount: delivery.points.length,
+    ...(delivery.stream !== undefined && delivery.stream !== null && { stream: delivery.stream }),
+    endpoint: {
+      configId: delivery.config.id,
+      wasFailing: delivery.config.health.failingSince !== null,
+      // The endpoint asks to be sent less: the next attempts of every delivery to it wait too.
+      ...(result.status === 429 && { pauseMs: Math.min(result.outcome === 'retrying' ? (result.retryAfterMs ?? defaultPauseMs) : defaultPauseMs, maxPauseMs) }),
+    },
   };
   if (result.outcome === 'delivered') return { ...common, outcome: 'delivered', error: null };
   if (result.outcome === 'dropped') return { ...common, outcome: 'dropped', error: result.error };

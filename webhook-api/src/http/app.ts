@@ -1,5 +1,6 @@
 // Builds the webhook API: request logging, the caller check, JSON bodies, the routes, the OpenAPI
-// document, and one error edge that maps every failure to the API's error body.
+// document, and one error edge that maps every failure to the API's error body; with the webhook
+// feature off in the environment, one refusal of every /v2/webhooks call.
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { createRequestLogging, isPlatformError, type Logger } from '@platform/tool-sdk';
 import { requireCaller, type CallerCheck } from './caller-guard.ts';
@@ -13,6 +14,8 @@ import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { addSigningSecretRoutes } from './signing-secret.routes.ts';
+import { addTestDeliveryRoutes } from './test-delivery.routes.ts';
+import type { WebhookSender } from '../delivery/outgoing.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
@@ -35,6 +38,14 @@ export interface AppDependencies {
   readonly ingest?: Omit<IngestDependencies, 'queue' | 'jsonBody'>;
   /** GET /metrics. */
   readonly metrics?: RequestHandler;
+  /** Sends test deliveries (POST /v2/webhooks/{id}/test) as the deliverers send (createDeliverySender). */
+  readonly sender: WebhookSender;
+  /**
+   * Default true. False (WEBHOOK_FEATURE_ENABLED=false): every /v2/webhooks call is answered
+   * FEATURE_DISABLED before anything else (not a 404 that reads like a missing configuration), and
+   * ingest takes points in and queues nothing.
+   */
+  readonly featureEnabled?: boolean;
 }
 
 /** Maps any failure to the error body: ours as they are, platform trouble as 502/503, the rest as 500. */
@@ -85,11 +96,18 @@ export function createApp(deps: AppDependencies): Express {
   });
 
   if (deps.metrics) app.get('/metrics', deps.metrics);
-  if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody }));
+  const featureEnabled = deps.featureEnabled ?? true;
+  if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody, featureEnabled }));
+  if (!featureEnabled) {
+    app.use('/v2/webhooks', () => {
+      throw new WebhookApiError('FEATURE_DISABLED');
+    });
+  }
   app.use('/v2/webhooks', chain(requireCaller(deps.checkCaller), ...jsonBody(64 * 1024)));
-  addWebhookRoutes(app, { store: deps.store, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
+  addWebhookRoutes(app, { store: deps.store, queue: deps.queue, vault: deps.vault, devices: deps.devices, limits: deps.limits ?? defaultLimits });
   addDeliveryRoutes(app, { store: deps.store, queue: deps.queue });
   addSigningSecretRoutes(app, { store: deps.store, vault: deps.vault });
+  addTestDeliveryRoutes(app, { store: deps.store, queue: deps.queue, sender: deps.sender });
   app.use(() => {
     throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
   });

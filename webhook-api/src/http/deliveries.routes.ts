@@ -1,8 +1,18 @@
 // The delivery endpoints of a configuration, in the route-table style of webhooks.routes.ts (the
 // OpenAPI document reads every table): its attempt log, newest first; sending a delivery that waits
-// for its retry now; and sending a dropped or failed delivery again.
+// for its retry now; sending a dropped or failed delivery again; and sending again every one that
+// failed or was dropped since a time (recovery after an outage).
 import { z } from 'zod';
-import { deliveriesQuery, deliveryAttempt, resentDelivery, retriedDelivery, type DeliveryAttempt } from './deliveries.schemas.ts';
+import {
+  deliveriesQuery,
+  deliveryAttempt,
+  maxRecoveredPerCall,
+  recoveredDeliveries,
+  recoverInput,
+  resentDelivery,
+  retriedDelivery,
+  type DeliveryAttempt,
+} from './deliveries.schemas.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { idOf, parse } from './route-inputs.ts';
@@ -52,6 +62,16 @@ export const deliveryRouteSpecs = [
     success: { status: 202, schema: resentDelivery, description: 'Queued: the id of the new delivery' },
     errors: [400, 403, 404, 409],
   },
+  {
+    operationId: 'recoverDeliveries',
+    method: 'post',
+    path: '/v2/webhooks/:id/deliveries/recover',
+    summary: `Send again every failed or dropped delivery since a time (at most ${maxRecoveredPerCall} a call): each a new delivery with the same points and webhook-id; what was sent again already is not sent again twice`,
+    right: 'manage',
+    body: recoverInput,
+    success: { status: 202, schema: recoveredDeliveries, description: 'Queued: how many, and whether more are left' },
+    errors: [400, 403, 404],
+  },
 ] as const satisfies readonly DeliveryRouteSpec[];
 
 type OperationId = (typeof deliveryRouteSpecs)[number]['operationId'];
@@ -70,6 +90,7 @@ function publicAttempt(record: AttemptRecord): DeliveryAttempt {
     startedAt: record.startedAt,
     pointCount: record.pointCount,
     nextAttemptAt: record.nextAttemptAt,
+    test: record.test,
   };
 }
 
@@ -93,6 +114,11 @@ const handlers: Record<OperationId, Handler> = {
     const retried = await deps.queue.retryNow(config.id, deliveryId, deps.now?.() ?? Date.now());
     if (retried === 'not-found') throw notFound(what);
     if (retried === 'in-flight') throw new WebhookApiError('CONFLICT', `${what} is being sent right now; its outcome shows in the attempt log`);
+    if (retried === 'held')
+      throw new WebhookApiError(
+        'CONFLICT',
+        `${what} waits for an earlier delivery of its device (ordering PerDevice); it goes once that one is delivered, dropped or failed`,
+      );
     if (retried === 'settled')
       throw new WebhookApiError('CONFLICT', `${what} is not waiting for a retry (it was delivered, dropped or failed); a dropped or failed one can be resent`);
     res.status(202).json({ deliveryId, nextAttemptAt: new Date(retried.nextAttemptAt).toISOString() });
@@ -110,7 +136,15 @@ const handlers: Record<OperationId, Handler> = {
     if (resent === 'delivered') throw new WebhookApiError('CONFLICT', `${what} was delivered; only a dropped or failed delivery can be sent again`);
     if (resent === 'resend-queued') throw new WebhookApiError('CONFLICT', `${what} is already being sent again`);
     if (resent === 'unlinked') throw new WebhookApiError('CONFLICT', `${what} has no point of a device still linked to send again`);
+    if (resent === 'test') throw new WebhookApiError('CONFLICT', `${what} is a test delivery; send another test instead`);
     res.status(202).json({ deliveryId: resent.resent });
+  },
+  async recoverDeliveries(req, res, deps) {
+    const config = await configFor(req, res, deps, 'manage');
+    const { since } = parse(recoverInput, req.body, 'body');
+    const recovered = await deps.queue.recover(config.id, Date.parse(since), deps.now?.() ?? Date.now(), maxRecoveredPerCall);
+    req.log.info({ webhookConfigId: config.id, since, ...recovered }, 'deliveries recovered');
+    res.status(202).json(recovered);
   },
 };
 

@@ -34,6 +34,7 @@ export const deliveryAttempt = z
       .datetime()
       .nullable()
       .meta({ description: 'On the latest attempt of a delivery that waits for its retry: when it is due (POST .../retry sends it now); otherwise null.' }),
+    test: z.boolean().meta({ description: 'A test delivery (POST /v2/webhooks/{id}/test) with a sample point, not telemetry.' }),
   })
   .register(apiSchemas, {
     id: 'DeliveryAttempt',
@@ -52,3 +53,23 @@ export const retriedDelivery = z
 export const resentDelivery = z
   .object({ deliveryId: z.string().meta({ description: 'The new delivery, queued with the points of the one sent again.' }) })
   .register(apiSchemas, { id: 'ResentDelivery' });
+
+/** How many deliveries one recovery queues at most: a bounded transaction; `more` says to call again. */
+export const maxRecoveredPerCall = 1000;
+
+export const recoverInput = z
+  .strictObject({
+    since: z.iso
+      .datetime({ offset: true, error: (i) => (i.input === undefined ? 'is required' : 'must be an ISO 8601 timestamp, such as 2026-11-22T12:00:00Z') })
+      .meta({ description: 'Failed and dropped deliveries settled at or after this time are queued again.' }),
+  })
+  .register(apiSchemas, { id: 'RecoverInput' });
+
+export const recoveredDeliveries = z
+  .object({
+    queued: z.number().int().meta({ description: 'Deliveries queued again, each a new delivery with the points and webhook-id of the one it sends again.' }),
+    more: z.boolean().meta({
+      description: `Whether more failed or dropped deliveries since then are left than one call queues (${maxRecoveredPerCall}): call again to queue them.`,
+    }),
+  })
+  .register(apiSchemas, { id: 'RecoveredDeliveries' });

@@ -7,6 +7,10 @@ export const errorCatalog = {
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid; the message and `field` name what to fix.' },
   UNAUTHENTICATED: { status: 401, message: 'AuthVersion must be V0.0.1, and the token present, valid, unexpired and issued for this API.' },
   FORBIDDEN: { status: 403, message: 'The token is valid, but Device Overview View/Manage is missing on the owning company.' },
+  FEATURE_DISABLED: {
+    status: 403,
+    message: 'The webhook feature is not enabled in this environment; no webhook can be configured or delivered here.',
+  },
   NOT_FOUND: { status: 404, message: 'The company, configuration, device, link or route was not found, or is not within the caller’s company.' },
   CONFLICT: {
     status: 409,

@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import { CredentialVault } from '../configs/credential-vault.ts';
 import { createOpenApiDocument, openApiPath } from './openapi.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
+import type { WebhookSender } from '../delivery/outgoing.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 
 /** Every method and path the Express app routes, read from its router. */
@@ -57,9 +58,10 @@ describe('the OpenAPI document', () => {
       devices: () => Promise.resolve(undefined),
       logger: createLogger({ name: 'test', level: 'silent' }),
       publicUrl: 'http://127.0.0.1:4100',
+      sender: {} as WebhookSender,
     });
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
-    expect(served).toHaveLength(17);
+    expect(served).toHaveLength(19);
     expect(document.openapi).toBe('3.1.0');
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
@@ -115,6 +117,7 @@ describe('the OpenAPI document', () => {
       'responseBody',
       'responseStatus',
       'startedAt',
+      'test',
       'webhookId',
     ]);
     expect(parameter('since')).toMatchObject({ in: 'query', required: false, schema: { type: 'string', format: 'date-time' } });
@@ -128,5 +131,26 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(document.paths['/v2/webhooks']?.get)).toContain(
       '{"name":"companyId","in":"query","required":true,"schema":{"type":"integer","minimum":1}}',
     );
+  });
+
+  it('documents a configuration’s status, the test delivery with what it answers, and the recovery of deliveries', () => {
+    const schemas = document.components.schemas;
+    expect(schemas.WebhookConfig?.properties.status).toMatchObject({ enum: ['Active', 'Disabled'] });
+    expect(Object.keys(schemas.WebhookConfig?.properties ?? {})).toEqual(expect.arrayContaining(['disabledReason', 'disabledAt', 'rateLimitPerSecond']));
+    expect(schemas.WebhookConfig?.properties.ordering).toMatchObject({ enum: ['None', 'PerDevice'] });
+    expect(schemas.WebhookConfigInput?.properties.ordering).toMatchObject({ enum: ['None', 'PerDevice'] });
+    expect(schemas.WebhookConfigInput?.properties.rateLimitPerSecond).toMatchObject({
+      anyOf: [{ type: 'integer', minimum: 1, maximum: 10_000 }, { type: 'null' }],
+    });
+    expect(schemas.WebhookConfigUpdate?.properties.status).toMatchObject({ enum: ['Active', 'Disabled'] });
+    expect(schemas.WebhookConfigInput?.properties.status).toBeUndefined();
+    const test = document.paths['/v2/webhooks/{id}/test']?.post;
+    expect(test?.operationId).toBe('sendTestDelivery');
+    expect(JSON.stringify(test?.responses['200'])).toContain('#/components/schemas/TestDeliveryResult');
+    expect(Object.keys(schemas.TestDeliveryResult?.properties ?? {}).sort()).toEqual(['delivered', 'deliveryId', 'durationMs', 'error', 'status', 'webhookId']);
+    const recover = document.paths['/v2/webhooks/{id}/deliveries/recover']?.post;
+    expect(JSON.stringify(recover?.requestBody)).toContain('#/components/schemas/RecoverInput');
+    expect(JSON.stringify(recover?.responses['202'])).toContain('#/components/schemas/RecoveredDeliveries');
+    expect(schemas.RecoverInput?.required).toEqual(['since']);
   });
 });

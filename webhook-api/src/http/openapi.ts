@@ -8,6 +8,7 @@ import { deliveryRouteSpecs } from './deliveries.routes.ts';
 import { deliveryRequestDocument } from './delivery-request.openapi.ts';
 import type { DeliveryRouteSpec, FixedPaging, RouteSpec } from './route-spec.ts';
 import { signingSecretRouteSpecs } from './signing-secret.routes.ts';
+import { testDeliveryRouteSpecs } from './test-delivery.routes.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
 import { routeSpecs } from './webhooks.routes.ts';
 
@@ -125,7 +126,7 @@ function operation(spec: DocumentedRoute) {
 
 export function createOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const spec of [...routeSpecs, ...deliveryRouteSpecs, ...signingSecretRouteSpecs]) {
+  for (const spec of [...routeSpecs, ...deliveryRouteSpecs, ...signingSecretRouteSpecs, ...testDeliveryRouteSpecs]) {
     (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);
   }
   return {

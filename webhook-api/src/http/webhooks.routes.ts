@@ -17,10 +17,13 @@ import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
 import { companyQuery, deviceIdOf, idOf, parse } from './route-inputs.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
-import type { StoredConfig } from '../store/records.ts';
+import type { DeliveryQueue } from '../queue/delivery-queue.ts';
+import { healthyEndpoint, type StoredConfig } from '../store/records.ts';
 
 export interface RouteDependencies {
   readonly store: WebhookStore;
+  /** Told when an endpoint is enabled again, so the deliverers of every process take what waited for it. */
+  readonly queue?: Pick<DeliveryQueue, 'announce' | 'releaseHeadless'>;
   readonly vault: CredentialVault;
   readonly devices: DeviceDirectory;
   readonly limits: WebhookLimits;
@@ -181,7 +184,7 @@ const handlers: Record<OperationId, Handler> = {
     const input = parse(webhookConfigInput, req.body, 'body');
     const id = randomUUID();
     const limit = deps.limits.configsPerCompany;
-    const config = { id, companyId, ...fieldsForCreate(id, input, deps.vault), signingSecrets: firstSigningSecrets(deps.vault, id) };
+    const config = { id, companyId, ...fieldsForCreate(id, input, deps.vault), signingSecrets: firstSigningSecrets(deps.vault, id), health: healthyEndpoint };
     const created = await deps.store.createConfig(config, limit);
     if (created === 'limit-reached') throw limitReached(`company ${companyId} already has ${plural(limit, 'webhook configuration', 'webhook configurations')}`);
     res.status(201).json(publicConfig(created));
@@ -200,8 +203,21 @@ const handlers: Record<OperationId, Handler> = {
     const existing = await configFor(req, res, deps, 'manage');
     const input = parse(webhookConfigUpdate, req.body, 'body');
     // Merged onto the configuration as it is when the update runs, not as it was read above.
-    const updated = await deps.store.updateConfig(existing.id, (current) => fieldsForUpdate(current, input, deps.vault));
+    /** Boxed: set by the update, as the configuration is under its lock. */
+    const change = { enabled: false, unordered: false };
+    const updated = await deps.store.updateConfig(existing.id, (current) => {
+      change.enabled = current.status !== 'Active' && input.status === 'Active';
+      change.unordered = current.ordering !== 'None' && input.ordering === 'None';
+      return fieldsForUpdate(current, input, deps.vault);
+    });
     if (!updated) throw notFound(`webhook configuration ${existing.id}`);
+    // What waited for the endpoint, or for an earlier delivery of its device, is due now: every process's deliverers hear of it at once.
+    if (change.enabled || change.unordered) await deps.queue?.announce();
+    if (change.enabled) {
+      req.log.info({ webhookConfigId: updated.id }, 'a webhook endpoint was enabled again');
+    } else if (existing.status === 'Active' && updated.status === 'Disabled') {
+      req.log.info({ webhookConfigId: updated.id, reason: updated.disabledReason }, 'a webhook endpoint was disabled');
+    }
     res.json(publicConfig(updated));
   },
   async deleteWebhook(req, res, deps) {
@@ -231,6 +247,8 @@ const handlers: Record<OperationId, Handler> = {
     const deviceId = deviceIdOf(req);
     const config = await configFor(req, res, deps, 'manage');
     if (!(await deps.store.unlinkDevice(config.id, deviceId))) throw notFound(`device ${deviceId} on webhook configuration ${config.id}`);
+    // A batch stream whose head held only this device's points lost it: its next delivery goes on.
+    if (config.ordering === 'PerDevice') await deps.queue?.releaseHeadless(1000);
     res.status(204).end();
   },
   async createScope(req, res, deps) {

@@ -13,6 +13,8 @@ export const httpMethods = ['POST', 'PUT', 'PATCH'] as const;
 export const deliveryModes = ['Realtime', 'Batch'] as const;
 export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
 export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
+export const configStatuses = ['Active', 'Disabled'] as const;
+export const orderings = ['None', 'PerDevice'] as const;
 
 export type AuthType = (typeof authTypes)[number];
 export type ScopeLevel = (typeof scopeLevels)[number];
@@ -30,6 +32,17 @@ const customHeadersText =
   `No credentials: not Authorization, Cookie or X-API-Key, no name ending in key or containing auth, token, secret, password, passphrase, pwd, api-key, subscription-key, session, cookie, credential, creds or signature, or with pass, sig or psk as a word, and no value that starts with a Bearer, Basic, Token or Digest authorization or holds a JWT ` +
   `(use authType Custom, whose headers are stored encrypted, or Bearer, Basic or ApiKey). None of ${breaking}.`;
 
+const maxRateLimit = 10_000;
+const rateLimit = z
+  .number({ error: `must be a whole number from 1 to ${maxRateLimit}, or null` })
+  .int(`must be a whole number from 1 to ${maxRateLimit}, or null`)
+  .min(1, `must be a whole number from 1 to ${maxRateLimit}, or null`)
+  .max(maxRateLimit, `must be a whole number from 1 to ${maxRateLimit}, or null`)
+  .nullable()
+  .meta({
+    description: `At most this many requests a second to the endpoint, all deliverers together (a Batch request counts once); deliveries wait for their turn, they are not failed. 1 to ${maxRateLimit}; null or omitted: no limit (on PUT, omitted keeps the stored limit and null removes it).`,
+  });
+
 /** The fields of a configuration as sent on create and update (PUT replaces them all). */
 export const webhookConfigInput = z
   .strictObject({
@@ -45,6 +58,14 @@ export const webhookConfigInput = z
     customHeaders: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional().meta({ description: customHeadersText }),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
+    rateLimitPerSecond: rateLimit.optional(),
+    ordering: z
+      .enum(orderings, { error: `must be one of ${orderings.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'None (the default): deliveries go as they come, several at once. PerDevice: the deliveries of one device (for Batch, of one gateway and measurement) go one at a time in ingest order, a retrying one holding back the later ones of that device only. On PUT, omitted keeps it.',
+      }),
   })
   .register(apiSchemas, { id: 'WebhookConfigInput' });
 
@@ -61,6 +82,13 @@ export const webhookConfigUpdate = webhookConfigInput
     authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).optional(),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).optional(),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).optional(),
+    status: z
+      .enum(configStatuses, { error: `must be one of ${configStatuses.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          'Disabled: no new point is queued for the configuration and what is queued waits (until Active again, or until it is older than the maximum delivery age). Active: delivered to again, its health counted afresh.',
+      }),
   })
   .register(apiSchemas, { id: 'WebhookConfigUpdate' });
 
@@ -78,6 +106,14 @@ export const webhookConfig = z
     customHeaders: z.string().nullable(),
     includeMetadataHeaders: z.boolean(),
     includeRetryHeader: z.boolean(),
+    status: z.enum(configStatuses).meta({
+      description:
+        'Active, or Disabled: by a manager (PUT), or by the deliverers when the endpoint answered 410 Gone or every attempt failed for WEBHOOK_DISABLE_AFTER (24 h by default).',
+    }),
+    disabledReason: z.string().nullable().meta({ description: 'Why it is disabled; null while Active.' }),
+    disabledAt: z.iso.datetime().nullable().meta({ description: 'When it was disabled; null while Active.' }),
+    rateLimitPerSecond: z.number().int().nullable().meta({ description: 'At most this many requests a second to the endpoint; null: no limit.' }),
+    ordering: z.enum(orderings).meta({ description: 'None, or PerDevice: one delivery at a time per device (per batch stream), in ingest order.' }),
   })
   .register(apiSchemas, { id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
 

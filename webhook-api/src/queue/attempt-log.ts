@@ -19,6 +19,7 @@ function toAttempt(row: SqlRow): AttemptRecord {
     durationMs: Number(row.duration_ms),
     pointCount: Number(row.point_count),
     nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+    test: row.test === true || row.test === 1,
   };
 }
 
@@ -31,7 +32,7 @@ export const pageAttempts =
     if (filter.since !== undefined) conditions.push(` AND a.started_at >= $${values.push(filter.since)}`);
     // A delivery's next attempt time belongs on its latest attempt, while it waits for it.
     const rows = await db.all(
-      `SELECT a.seq, a.delivery_id, d.webhook_id, a.attempt, a.outcome, a.response_status, a.error, a.response_body, a.started_at, a.duration_ms, a.point_count,
+      `SELECT a.seq, a.delivery_id, d.webhook_id, d.test, a.attempt, a.outcome, a.response_status, a.error, a.response_body, a.started_at, a.duration_ms, a.point_count,
          CASE WHEN d.state = 'queued' AND a.attempt = d.attempts - 1 THEN d.next_attempt_at END AS next_attempt_at
        FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
        WHERE a.webhook_config_id = $1 AND a.seq < $2${conditions.join('')}

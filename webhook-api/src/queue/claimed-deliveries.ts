@@ -2,7 +2,7 @@
 // what it leased turned into the deliveries a deliverer sends.
 import type { StoredConfig } from '../store/records.ts';
 import type { SqlRow } from '../store/sql-driver.ts';
-import type { ClaimedDelivery } from './delivery-queue.ts';
+import type { ClaimedDelivery, ClaimRequest } from './delivery-queue.ts';
 
 /** What a claim leased: the rows, their configurations as they are now, and each one's points in order. */
 export interface Leased {
@@ -21,7 +21,7 @@ export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, 
 
 /** A claimed row's columns; `sequence` is the dialect's creation order. */
 export const leasedColumns = (table: string, sequence: string) =>
-  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at', 'trace_context']
+  ['id', 'webhook_id', 'webhook_config_id', 'mode', 'gateway_id', 'measurement', 'attempts', 'accepted_at', 'next_attempt_at', 'trace_context', 'stream']
     .map((c) => `${table}.${c}`)
     .join(', ') + `, ${table}.${sequence} AS position`;
 
@@ -45,7 +45,16 @@ export function toClaimedDeliveries({ claimed, configs, points }: Leased): Claim
       attempts: Number(row.attempts),
       acceptedAt: Number(row.accepted_at),
       traceContexts: typeof row.trace_context === 'string' && row.trace_context !== '' ? row.trace_context.split(' ') : [],
+      stream: typeof row.stream === 'string' ? row.stream : null,
     });
   }
   return result;
 }
+
+/** How many of a configuration one deliverer may have in flight: perConfig, or less for a rate-limited one (its rate a second). */
+export const configCap = (perConfig: number, rateLimitPerSecond: number | null | undefined) =>
+  rateLimitPerSecond === null || rateLimitPerSecond === undefined ? perConfig : Math.min(perConfig, rateLimitPerSecond);
+
+/** Each configuration in flight with the room it has left under its cap. */
+export const configRoom = (request: Pick<ClaimRequest, 'perConfig' | 'inFlight' | 'perConfigCaps'>): { cfg: string; n: number }[] =>
+  [...request.inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, Math.min(request.perConfig, request.perConfigCaps?.get(cfg) ?? request.perConfig) - n) }));

@@ -17,11 +17,29 @@ export interface QueuedPoint {
   readonly point: string;
 }
 
+/** What ingest queued: (point, configuration) pairs, and those not queued because the configuration is disabled (when any were not). */
+export interface IngestResult {
+  readonly queued: number;
+  readonly skipped?: number;
+  /** Present when an earlier request with the same Idempotency-Key and points was answered: that answer, and nothing queued now. */
+  readonly replayed?: { readonly accepted: number; readonly queued: number };
+}
+
+/** An ingest request's Idempotency-Key, kept per ingest caller, with a digest of the points it came with. */
+export interface IdempotencyKey {
+  readonly caller: string;
+  readonly key: string;
+  readonly bodyHash: string;
+}
+
 /**
  * The Standard Webhooks message id (`webhook-id`) of a delivery, from the delivery id in SQL: `msg_`
  * and the id. Kept on every retry, and copied to a resend.
  */
-export const messageIdOf = (idExpression: string) => `'msg_' || ${idExpression}`;
+export const messageIdOf = (idExpression: string) => `'${messageIdPrefix}' || ${idExpression}`;
+
+/** What a `webhook-id` is made of: this, and the delivery id. */
+export const messageIdPrefix = 'msg_';
 
 /** A queued delivery a deliverer holds under its lease, with its configuration as it is now. */
 export interface ClaimedDelivery {
@@ -42,9 +60,14 @@ export interface ClaimedDelivery {
    * a batch: batch-fill.ts), for the attempt span's links; none where none was recorded.
    */
   readonly traceContexts?: readonly string[];
+  /** Its stream, when its configuration delivers in order (streams.ts): the settlement that ends it lets the next one of the stream go. */
+  readonly stream?: string | null;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dropped' | 'failed';
+
+/** What a retry-now came to for a delivery that is not its stream's head: it waits for an earlier one of its device. */
+export type HeldBack = 'held';
 export const deliveryOutcomes: readonly DeliveryOutcome[] = ['delivered', 'retrying', 'dropped', 'failed'];
 
 /** What one attempt came to, recorded in the attempt log; `retrying` queues the delivery again at `nextAttemptAt`. */
@@ -59,6 +82,32 @@ export interface Settlement {
   readonly startedAt: number;
   readonly durationMs: number;
   readonly pointCount: number;
+  /**
+   * The configuration the attempt went to, and whether its endpoint was failing when the delivery
+   * was claimed: what the attempt tells of the endpoint's health (endpoint-health.ts). Without it
+   * the attempt is recorded and the health left as it is.
+   */
+  readonly endpoint?: EndpointNote | undefined;
+  /** The delivery's stream (ClaimedDelivery.stream): delivered, dropped or failed, it lets the stream's next delivery go. */
+  readonly stream?: string | null | undefined;
+}
+
+/** What an attempt tells of its endpoint beside its outcome. */
+export interface EndpointNote {
+  readonly configId: string;
+  /** Whether the endpoint was failing when the delivery was claimed (a delivered attempt then ends the run). */
+  readonly wasFailing: boolean;
+  /** The endpoint answered 429: nothing more is sent to it for this long (its Retry-After, within bounds). */
+  readonly pauseMs?: number | undefined;
+}
+
+/** A configuration a deliverer disabled as it settled an attempt: its endpoint is gone or has failed too long. */
+export interface DisabledEndpoint {
+  readonly configId: string;
+  readonly companyId: number;
+  readonly reason: string;
+  /** What disabled it: a 410 Gone, or failures for WEBHOOK_DISABLE_AFTER. */
+  readonly cause: 'gone' | 'failing';
 }
 
 export interface SettledAndClaimed {
@@ -82,10 +131,29 @@ export interface AttemptRecord {
   readonly pointCount: number;
   /** On the latest attempt of a delivery waiting for its retry: when the retry is due (ISO 8601). */
   readonly nextAttemptAt: string | null;
+  /** A test delivery (POST /v2/webhooks/{id}/test), not a delivery of telemetry. */
+  readonly test: boolean;
+}
+
+/** A test delivery as it was made: one attempt, recorded as a settled delivery marked as a test. */
+export interface TestDelivery {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly configId: string;
+  readonly mode: DeliveryMode;
+  readonly gatewayId: string;
+  readonly measurement: string;
+  /** A test is never retried: what would have been retried is failed. */
+  readonly outcome: 'delivered' | 'dropped' | 'failed';
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly responseBody: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
 }
 
 /** What a retry-now came to: the time it is due, or why it is not waiting. */
-export type RetryNow = { readonly nextAttemptAt: number } | 'not-found' | 'in-flight' | 'settled';
+export type RetryNow = { readonly nextAttemptAt: number } | 'not-found' | 'in-flight' | 'settled' | HeldBack;
 
 export interface ClaimRequest {
   /** This deliverer: leases are taken and settled in its name only. */
@@ -98,6 +166,12 @@ export interface ClaimRequest {
   readonly perConfig: number;
   /** ...less what this deliverer already has in flight for it. */
   readonly inFlight: ReadonlyMap<string, number>;
+  /**
+   * A lower bound than perConfig for some configurations this deliverer has in flight: their rate
+   * limit (a second's worth of requests), so one deliverer never holds more than that waiting for
+   * their slots. A configuration not named here is bounded by its rate limit as the claim reads it.
+   */
+  readonly perConfigCaps?: ReadonlyMap<string, number>;
   /** At most this many of one company's configurations together (no bound by default)... */
   readonly perCompany?: number;
   /** ...less what this deliverer already has in flight for the company. */
@@ -117,9 +191,12 @@ export interface DeliveryQueue {
   /**
    * Routes the points per the scopes as they are now and queues what they match, in one
    * transaction: a Realtime point as a delivery of its own, a Batch point in its group's open batch
-   * (batch-fill.ts); the number of (point, configuration) pairs queued.
+   * (batch-fill.ts); the number of (point, configuration) pairs queued, and of those not queued
+   * because the configuration is disabled. With an Idempotency-Key (ingest-keys.ts), a repeat of
+   * an earlier request within the window gets its answer and queues nothing, and the same key with
+   * other points is 'key-conflict'.
    */
-  ingest(points: readonly QueuedPoint[], now: number): Promise<{ readonly queued: number }>;
+  ingest(points: readonly QueuedPoint[], now: number, idempotency?: IdempotencyKey): Promise<IngestResult | 'key-conflict'>;
   /** Leases due deliveries (an open batch is closed as it is claimed). */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
@@ -132,6 +209,12 @@ export interface DeliveryQueue {
    * deliverer does when requests have ended and it has room again.
    */
   settleAndClaim(settlements: readonly Settlement[], request: ClaimRequest): Promise<SettledAndClaimed>;
+  /**
+   * Reserves `count` send times for a rate-limited configuration, spaced 1000/rate ms apart from
+   * the later of `now` and the end of the last reservation (of any deliverer); undefined when the
+   * configuration has no rate limit (any more).
+   */
+  reserveSlots(configId: string, count: number, now: number): Promise<number[] | undefined>;
   /** Gives back every lease `owner` holds (a clean shutdown), so others may take the work at once. */
   release(owner: string): Promise<number>;
   /** When the next queued delivery becomes due or its lease expires (epoch ms), if any is queued. */
@@ -150,16 +233,52 @@ export interface DeliveryQueue {
   /**
    * Queues a dropped or failed delivery of `configId` again, as a new delivery with its points of
    * devices still linked (`resent`: its id). Refused while it or a resend of it is queued, when it
-   * was delivered, and when none of its devices is linked any more.
+   * was delivered, for a test delivery, and when none of its devices is linked any more.
    */
   resend(
     configId: string,
     deliveryId: string,
     now: number,
-  ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked'>;
+  ): Promise<{ readonly resent: string } | 'not-found' | 'not-settled' | 'resend-queued' | 'delivered' | 'unlinked' | 'test'>;
+  /**
+   * Queues again every failed or dropped delivery of `configId` settled at or after `since` that
+   * was not sent again already, each as a new delivery with its points of devices still linked and
+   * its webhook-id, oldest first and at most `limit`: how many, and whether more are left.
+   */
+  recover(configId: string, since: number, now: number, limit: number): Promise<{ readonly queued: number; readonly more: boolean }>;
+  /** Records a test delivery and its attempt in the attempt log; 'not-found' when its configuration is gone. */
+  recordTest(test: TestDelivery): Promise<'recorded' | 'not-found'>;
+  /**
+   * Fails the deliveries of disabled endpoints accepted more than `maxAgeMs` before `now` (at most
+   * `limit`), each with a line in the attempt log; how many.
+   */
+  expireWaiting(now: number, maxAgeMs: number, limit: number): Promise<number>;
+  /**
+   * Tells the deliverers of every process that work may be due that they would not otherwise hear
+   * of: an endpoint enabled again, whose deliveries waited.
+   */
+  announce(): Promise<void>;
+  /**
+   * Lets the next delivery of each ordered stream that has held deliveries and no head go (its head
+   * went with an unlink or an expiry), at most `limit` streams; how many were let go.
+   */
+  releaseHeadless(limit: number): Promise<number>;
+  /** Deletes the Idempotency-Keys past their window at `now`, at most `limit`; how many. */
+  pruneIngestKeys(now: number, limit: number): Promise<number>;
   /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
+  /**
+   * Called in this process when one of its deliverer's settlements disabled an endpoint (once per
+   * disabling, whichever process made it): for the log line and the metric.
+   */
+  onEndpointDisabled(listener: (endpoint: DisabledEndpoint) => void): () => void;
+  /**
+   * Called in this process with the configurations whose endpoint health its deliverer's
+   * settlements wrote (through the same connection as the store, where a cache of configurations
+   * would not see the change otherwise).
+   */
+  onEndpointHealthWritten(listener: (configIds: readonly string[]) => void): () => void;
   /** Called in this process when new work is queued (ingest, resend, a batch made or full). */
   onWork(listener: () => void): () => void;
   /**

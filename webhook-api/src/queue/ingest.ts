@@ -1,9 +1,10 @@
 // Ingest: routes the points per the scopes as they are now and queues what they match, in one
-// transaction, then tells the deliverers of what they have to look at (in this process at once; in
+// transaction (with the request's Idempotency-Key, when it sent one), then tells the deliverers of what they have to look at (in this process at once; in
 // others through `tellOthers`, which sends with the commit).
 import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
+import { answerIngestKey, claimIngestKey } from './ingest-keys.ts';
 import { routeAndQueue } from './routing.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 
@@ -11,20 +12,27 @@ import type { QueueDependencies } from './queue-dependencies.ts';
 const ingestRetries = 3;
 
 export const ingest =
-  ({ driver, signal, tellOthers, batches }: QueueDependencies): DeliveryQueue['ingest'] =>
-  async (points, now) => {
+  ({ driver, signal, tellOthers, batches, lockStreams }: QueueDependencies): DeliveryQueue['ingest'] =>
+  async (points, now, idempotency) => {
     // Read here, in the ingest request's context: a transaction may run its work in another's turn.
     const traceContext = currentTraceparent() ?? null;
     for (let attempt = 1; ; attempt++) {
       try {
         const routed = await driver.transaction(async (tx) => {
-          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, traceContext);
+          if (idempotency) {
+            const claimed = await claimIngestKey(tx, idempotency, points.length, now);
+            if (claimed !== 'ours') return claimed;
+          }
+          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, traceContext, lockStreams);
+          if (idempotency) await answerIngestKey(tx, idempotency, result.queued);
           if (result.announce) await tellOthers(tx);
           return result;
         });
+        if (routed === 'key-conflict') return routed;
+        if (!('announce' in routed)) return { queued: 0, replayed: routed };
         // Points that only joined an open batch change nothing a deliverer waits for.
         if (routed.announce) signal.announce();
-        return { queued: routed.queued };
+        return routed.skipped > 0 ? { queued: routed.queued, skipped: routed.skipped } : { queued: routed.queued };
       } catch (error) {
         // A configuration deleted between routing and insert (possible where transactions run side
         // by side): route again, without it.

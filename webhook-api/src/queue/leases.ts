@@ -1,6 +1,7 @@
 // A deliverer's leases, the same statements in both dialects: renewed while its requests are in
 // flight, given back at a clean shutdown, and when the next queued delivery falls due (or a lease
-// runs out) so an idle deliverer knows when to look again.
+// runs out) so an idle deliverer knows when to look again (a disabled endpoint's deliveries wait, so not
+// those).
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 
@@ -25,7 +26,7 @@ export const nextDueAt =
   async () => {
     const row = await driver.one(
       `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
-       FROM deliveries WHERE state = 'queued'`,
+       FROM deliveries WHERE state = 'queued' AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')`,
     );
     return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
   };

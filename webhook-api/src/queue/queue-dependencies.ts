@@ -3,6 +3,9 @@
 // makes batches (the rules, and the dialect's way to find and hold a group's open batch).
 import type { SqlDriver, SqlQueryable } from '../store/sql-driver.ts';
 import type { BatchRules } from './batch-fill.ts';
+import type { EndpointHealthSignal } from './endpoint-health-signal.ts';
+import type { HealthRules } from './endpoint-health.ts';
+import type { StreamLock } from './streams.ts';
 import type { OpenBatchLock } from './routing.ts';
 import type { WorkSignal } from './work-signal.ts';
 
@@ -17,4 +20,9 @@ export interface QueueDependencies {
   /** Called in a transaction that queued work; sent when it commits. */
   readonly tellOthers: (tx: SqlQueryable) => Promise<void>;
   readonly batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock };
+  /** When settlements disable an endpoint, and whom this process tells once one did. */
+  readonly health: HealthRules;
+  readonly endpoints: EndpointHealthSignal;
+  /** How ordered streams are held by a transaction (PostgreSQL: advisory locks; SQLite: nothing, its transactions being serialized). */
+  readonly lockStreams: StreamLock;
 }

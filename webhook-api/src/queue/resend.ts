@@ -11,11 +11,12 @@ export const resend =
     const result = await driver.transaction(async (tx) => {
       // Locked where transactions run side by side: a concurrent resend of the same delivery waits, then finds this one's.
       const old = await tx.one(
-        `SELECT state, webhook_id, mode, gateway_id, measurement FROM deliveries WHERE id = $1 AND webhook_config_id = $2${driver.dialect.forUpdate}`,
+        `SELECT state, webhook_id, mode, gateway_id, measurement, test FROM deliveries WHERE id = $1 AND webhook_config_id = $2${driver.dialect.forUpdate}`,
         [deliveryId, configId],
       );
       if (!old) return 'not-found' as const;
-      if (old.state === 'queued') return 'not-settled' as const;
+      if (old.test === true || old.test === 1) return 'test' as const;
+      if (old.state === 'queued' || old.state === 'held') return 'not-settled' as const;
       if (old.state === 'delivered') return 'delivered' as const;
       if (await tx.one(`SELECT id FROM deliveries WHERE resend_of = $1 AND state = 'queued'`, [deliveryId])) return 'resend-queued' as const;
       const id = randomUUID();

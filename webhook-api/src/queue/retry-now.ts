@@ -20,6 +20,7 @@ export const retryNow =
       }
       const found = await tx.one('SELECT state FROM deliveries WHERE id = $1 AND webhook_config_id = $2', [deliveryId, configId]);
       if (!found) return 'not-found' as const;
+      if (found.state === 'held') return 'held' as const;
       return found.state === 'queued' ? ('in-flight' as const) : ('settled' as const);
     });
     if (typeof result === 'object') signal.announce();

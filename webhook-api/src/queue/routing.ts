@@ -2,17 +2,19 @@
 // scopes as they are in this transaction (any enabled scope of the link that matches), and the rows
 // that queue it: a delivery per (Realtime point, configuration); a Batch point joins its group's
 // open batch (batch-fill.ts), which the dialect finds and locks; and a point row per pair, which
-// refers to its delivery from the start (no point is updated later).
+// refers to its delivery from the start (no point is updated later). A PerDevice configuration's
+// new delivery joins its stream (streams.ts): its head if the stream is free, else held.
 import { randomUUID } from 'node:crypto';
 import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
-import { fillBatches, groupKey, type BatchFill, type BatchGroup, type BatchRules, type OpenBatch } from './batch-fill.ts';
+import { fillBatches, groupKey, type BatchFill, type BatchGroup, type BatchRules, type NewBatch, type OpenBatch } from './batch-fill.ts';
 import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
+import { batchStream, busyStreams, deviceStream, streamKey, type StreamKey, type StreamLock } from './streams.ts';
 
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
-const deliveryInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', t: 'text' } as const;
+const deliveryInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', t: 'text', st: 'text', s: 'text' } as const;
 const pointRowInput = { did: 'text', cfg: 'text', d: 'bigint', g: 'text', m: 'text', p: 'text' } as const;
 const joinedInput = { id: 'text', n: 'bigint', o: 'bigint', t: 'text' } as const;
-const createdInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', n: 'bigint', o: 'bigint', due: 'bigint', t: 'text' } as const;
+const createdInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', n: 'bigint', o: 'bigint', due: 'bigint', t: 'text', st: 'text', s: 'text' } as const;
 
 /** The dialect's way to find the open batches of `groups` (by groupKey) and hold them until the transaction ends. */
 export type OpenBatchLock = (tx: SqlQueryable, groups: readonly BatchGroup[], links: readonly { cfg: string; d: number }[]) => Promise<Map<string, OpenBatch>>;
@@ -20,6 +22,8 @@ export type OpenBatchLock = (tx: SqlQueryable, groups: readonly BatchGroup[], li
 export interface Routed {
   /** (point, configuration) pairs queued. */
   readonly queued: number;
+  /** (point, configuration) pairs the scopes matched but not queued, the configuration being disabled. */
+  readonly skipped: number;
   /** Whether a deliverer has something new to look at: a Realtime delivery, a batch made or due now. */
   readonly announce: boolean;
 }
@@ -33,9 +37,11 @@ export async function routeAndQueue(
   batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock },
   /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
   traceContext: string | null = null,
+  /** How a PerDevice configuration's streams are held while a new delivery takes its place in one. */
+  lockStreams: StreamLock = () => Promise.resolve(),
 ): Promise<Routed> {
   const routes = await tx.all(
-    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode
+    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering
      FROM ${jsonRows('$1', 'p', pointInput)}
      JOIN device_links l ON l.device_id = p.d
      JOIN webhook_configs c ON c.id = l.webhook_config_id
@@ -43,10 +49,14 @@ export async function routeAndQueue(
        AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`,
     [JSON.stringify(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))],
   );
-  if (routes.length === 0) return { queued: 0, announce: false };
+  if (routes.length === 0) return { queued: 0, skipped: 0, announce: false };
+  let skipped = 0;
   // In the order the points came, so a receiver sees them in that order when nothing is retried.
   routes.sort((a, b) => Number(a.i) - Number(b.i));
-  const realtime: { id: string; cfg: string; g: string; m: string; t: string | null }[] = [];
+  const realtime: { id: string; cfg: string; g: string; m: string; t: string | null; st: 'queued' | 'held'; s: string | null }[] = [];
+  /** The streams of the PerDevice configurations' new deliveries (a Realtime one's device, a Batch group's gateway and measurement). */
+  const ordered: StreamKey[] = [];
+  const orderedGroups = new Set<string>();
   /** Each point row with its delivery id, or the Batch group whose next batch slot it takes. */
   const rows: { did: string | null; group: number; cfg: string; d: number; g: string; m: string; p: string }[] = [];
   const groups: BatchGroup[] = [];
@@ -55,15 +65,27 @@ export async function routeAndQueue(
   for (const route of routes) {
     const point = points[Number(route.i)];
     if (!point) throw new Error('routing answered a point that was not sent');
+    // A disabled endpoint gets nothing new: what is queued for it waits, what comes meanwhile is not kept.
+    if (route.status !== 'Active') {
+      skipped += 1;
+      continue;
+    }
     const cfg = String(route.cfg);
     const row = { cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point };
+    const inOrder = route.ordering === 'PerDevice';
     if (route.mode === 'Realtime') {
       const id = randomUUID();
-      realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext });
+      const stream = inOrder ? deviceStream(point.deviceId) : null;
+      if (stream !== null) ordered.push({ cfg, stream });
+      realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext, st: 'queued', s: stream });
       rows.push({ ...row, did: id, group: -1 });
       continue;
     }
     const key = groupKey(cfg, point.gatewayId, point.measurement);
+    if (inOrder && !orderedGroups.has(key)) {
+      orderedGroups.add(key);
+      ordered.push({ cfg, stream: batchStream(point.gatewayId, point.measurement) });
+    }
     let index = groupIndex.get(key);
     if (index === undefined) {
       index = groups.push({ cfg, g: point.gatewayId, m: point.measurement, count: 0 }) - 1;
@@ -74,17 +96,39 @@ export async function routeAndQueue(
     batchLinks.set(`${cfg}\n${point.deviceId}`, { cfg, d: point.deviceId });
     rows.push({ ...row, did: null, group: index });
   }
+  if (rows.length === 0) return { queued: 0, skipped, announce: false };
+  // A stream that has a delivery queued or held already: the new ones wait their turn (held); the
+  // first of a free stream is its head. Its lock first, before any row is locked (settlements take
+  // the same locks, then rows).
+  let busy = new Set<string>();
+  if (ordered.length > 0) {
+    await lockStreams(tx, ordered);
+    busy = await busyStreams(tx, jsonRows, ordered);
+  }
+  /** Whether a new delivery of `stream` waits its turn; the first of a free stream does not, and takes it. */
+  const held = (cfg: string, stream: string | null): boolean => {
+    if (stream === null) return false;
+    const key = streamKey({ cfg, stream });
+    if (busy.has(key)) return true;
+    busy.add(key);
+    return false;
+  };
+  for (const delivery of realtime) if (held(delivery.cfg, delivery.s)) delivery.st = 'held';
   if (realtime.length > 0) {
     await tx.run(
-      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context)
-       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Realtime', x.g, x.m, 'queued', 0, $2, $2, $2, 1, x.t FROM ${jsonRows('$1', 'x', deliveryInput)}`,
+      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
+       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Realtime', x.g, x.m, x.st, 0, $2, $2, $2, 1, x.t, x.s FROM ${jsonRows('$1', 'x', deliveryInput)}`,
       [JSON.stringify(realtime), now],
     );
   }
   let fill: BatchFill | undefined;
   if (groups.length > 0) {
     fill = fillBatches(groups, await batches.lockOpen(tx, groups, [...batchLinks.values()]), batches.rules, now, traceContext);
-    await writeBatches(tx, jsonRows, fill, now);
+    const streamOf = (b: NewBatch) => (orderedGroups.has(groupKey(b.cfg, b.g, b.m)) ? batchStream(b.g, b.m) : null);
+    await writeBatches(tx, jsonRows, fill, now, (b) => {
+      const stream = streamOf(b);
+      return { s: stream, st: held(b.cfg, stream) ? 'held' : 'queued' };
+    });
     const next = fill.assigned.map(() => 0);
     for (const row of rows) {
       if (row.group < 0) continue;
@@ -98,11 +142,17 @@ export async function routeAndQueue(
      SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, $2 FROM ${jsonRows('$1', 'x', pointRowInput)}`,
     [JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p }))), now],
   );
-  return { queued: rows.length, announce: realtime.length > 0 || fill?.changedDue === true };
+  return { queued: rows.length, skipped, announce: realtime.length > 0 || fill?.changedDue === true };
 }
 
 /** The open batches' new counts (closed and due now when full), and the new batches. */
-async function writeBatches(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], fill: BatchFill, now: number): Promise<void> {
+async function writeBatches(
+  tx: SqlQueryable,
+  jsonRows: SqlDialect['jsonRows'],
+  fill: BatchFill,
+  now: number,
+  placeOf: (batch: NewBatch) => { s: string | null; st: 'queued' | 'held' },
+): Promise<void> {
   if (fill.joined.length > 0) {
     await tx.run(
       `UPDATE deliveries SET point_count = x.n, batch_open = (x.o = 1), trace_context = x.t,
@@ -113,11 +163,21 @@ async function writeBatches(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], 
   }
   if (fill.created.length > 0) {
     await tx.run(
-      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, batch_open, trace_context)
-       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Batch', x.g, x.m, 'queued', 0, x.due, $2, $2, x.n, (x.o = 1), x.t FROM ${jsonRows('$1', 'x', createdInput)}`,
+      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, batch_open, trace_context, stream)
+       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Batch', x.g, x.m, x.st, 0, x.due, $2, $2, x.n, (x.o = 1), x.t, x.s FROM ${jsonRows('$1', 'x', createdInput)}`,
       [
         JSON.stringify(
-          fill.created.map((b) => ({ id: b.id, cfg: b.cfg, g: b.g, m: b.m, n: b.pointCount, o: b.open ? 1 : 0, due: b.dueAt, t: b.traceContext })),
+          fill.created.map((b) => ({
+            id: b.id,
+            cfg: b.cfg,
+            g: b.g,
+            m: b.m,
+            n: b.pointCount,
+            o: b.open ? 1 : 0,
+            due: b.dueAt,
+            t: b.traceContext,
+            ...placeOf(b),
+          })),
         ),
         now,
       ],

@@ -3,7 +3,7 @@
 // lock that serializes a company's concurrent creates. O(1) whatever the company holds, where a
 // COUNT(*) under a lock would grow with it.
 import type { StoredConfig } from './records.ts';
-import { configColumns, configValues, toConfig } from './row-mapping.ts';
+import { configColumns, configValues, optionValues, toConfig } from './row-mapping.ts';
 import type { SqlDriver } from './sql-driver.ts';
 
 /**
@@ -26,9 +26,9 @@ export const insertCountedInTransaction: CountedConfigInsert = (driver, c, limit
     if (!(await tx.one(countOneMoreConfig, [c.companyId, limit]))) return 'limit-reached' as const;
     const row = await tx.one(
       `INSERT INTO webhook_configs (id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header,
-         signing_secret_encrypted)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${configColumns}`,
-      [c.id, c.companyId, ...configValues(c), c.signingSecrets.current],
+         signing_secret_encrypted, rate_limit_per_second, ordering)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING ${configColumns}`,
+      [c.id, c.companyId, ...configValues(c), c.signingSecrets.current, ...optionValues(c)],
     );
     if (!row) throw new Error('the insert returned no row');
     return toConfig(row);

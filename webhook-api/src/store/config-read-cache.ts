@@ -29,8 +29,17 @@ export interface ConfigReadCacheOptions {
 
 const frozen = (config: StoredConfig): StoredConfig => Object.freeze({ ...config, signingSecrets: Object.freeze({ ...config.signingSecrets }) });
 
+/** A store whose configuration reads may be answered from memory. */
+export interface CachedWebhookStore extends WebhookStore {
+  /**
+   * Drops configuration `id` from memory: for a change this store cannot see, made through its own
+   * connection by something other than the store (the deliverer disabling an endpoint).
+   */
+  forget(id: string): void;
+}
+
 /** `store` with getConfig answered from memory while neither this store nor another connection changed the database. */
-export function cachingConfigReads(store: WebhookStore, options: ConfigReadCacheOptions): WebhookStore {
+export function cachingConfigReads(store: WebhookStore, options: ConfigReadCacheOptions): CachedWebhookStore {
   const { changesElsewhere, maxEntries = 10_000 } = options;
   if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new TypeError('cachingConfigReads: maxEntries must be a positive whole number');
   const kept = new Map<string, StoredConfig>();
@@ -73,6 +82,7 @@ export function cachingConfigReads(store: WebhookStore, options: ConfigReadCache
 
   return {
     ...store,
+    forget,
     async getConfig(id) {
       await versionChecked();
       const hit = kept.get(id);

@@ -6,7 +6,7 @@ import type { SqlRow, SqlValue } from './sql-driver.ts';
 /** The columns each mapping reads, for the SELECT and RETURNING lists. */
 export const configColumns =
   'id, company_id, name, url, method, delivery_mode, auth_type, auth_payload_encrypted, custom_headers, include_metadata_headers, include_retry_header, ' +
-  'signing_secret_encrypted, previous_signing_secret_encrypted, previous_signing_secret_until';
+  'signing_secret_encrypted, previous_signing_secret_encrypted, previous_signing_secret_until, status, disabled_reason, disabled_at, failing_since, failed_attempts, rate_limit_per_second, paused_until, ordering';
 export const linkColumns = 'webhook_config_id, device_id, created_at';
 export const scopeColumns = 'id, scope_level, connection_tag, measurement, enabled';
 
@@ -16,6 +16,13 @@ const text = (value: unknown): string => {
 };
 const textOrNull = (value: unknown): string | null => (value === null ? null : text(value));
 const flag = (value: unknown): boolean => value === true || value === 1;
+const numberOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** A configuration's status fields, in the order of the update's status, disabled_reason and disabled_at. */
+export const statusValues = (f: ConfigFields): SqlValue[] => [f.status, f.disabledReason, f.disabledAt];
+
+/** A configuration's delivery options, in the order of rate_limit_per_second and ordering. */
+export const optionValues = (f: ConfigFields): SqlValue[] => [f.rateLimitPerSecond, f.ordering];
 
 /** A configuration's fields in the order of configColumns after id and company_id. */
 export const configValues = (f: ConfigFields): SqlValue[] => [
@@ -47,6 +54,12 @@ export const toConfig = (r: SqlRow): StoredConfig => ({
     previous: textOrNull(r.previous_signing_secret_encrypted),
     previousUntil: r.previous_signing_secret_until === null ? null : Number(r.previous_signing_secret_until),
   },
+  status: r.status === 'Disabled' ? 'Disabled' : 'Active',
+  disabledReason: textOrNull(r.disabled_reason ?? null),
+  disabledAt: textOrNull(r.disabled_at ?? null),
+  rateLimitPerSecond: numberOrNull(r.rate_limit_per_second),
+  ordering: r.ordering === 'PerDevice' ? 'PerDevice' : 'None',
+  health: { failingSince: numberOrNull(r.failing_since), failedAttempts: Number(r.failed_attempts ?? 0), pausedUntil: numberOrNull(r.paused_until) },
 });
 
 export const toLink = (r: SqlRow): DeviceLink => ({ deviceId: Number(r.device_id), webhookConfigId: text(r.webhook_config_id), createdAt: text(r.created_at) });

@@ -2,7 +2,7 @@
 // transaction as the insert (the parent row locked), and races answered as values.
 import type { ConfigFields, DeviceLink, ScopeRoute } from './records.ts';
 import { countOneLessConfig, type CountedConfigInsert } from './config-counts.ts';
-import { configColumns, configValues, linkColumns, scopeColumns, toConfig, toLink, toScope } from './row-mapping.ts';
+import { configColumns, configValues, linkColumns, scopeColumns, optionValues, statusValues, toConfig, toLink, toScope } from './row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
 import type { Page, PageRequest, WebhookStore } from './webhook-store.ts';
 import type {} from './records.ts';
@@ -78,11 +78,18 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         } else {
           fields = change;
         }
+        // A change of status starts the endpoint's health afresh: an endpoint enabled again has its
+        // WEBHOOK_DISABLE_AFTER counted from its next failure, not from before it was disabled.
         const row = await tx.one(
           `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
-           include_metadata_headers = $8, include_retry_header = $9, updated_at = $10 WHERE id = $11 RETURNING ${configColumns}`,
-          [...configValues(fields), new Date().toISOString(), id],
+           include_metadata_headers = $8, include_retry_header = $9, updated_at = $10,
+           failing_since = CASE WHEN status = $12 THEN failing_since END, failed_attempts = CASE WHEN status = $12 THEN failed_attempts ELSE 0 END,
+           status = $12, disabled_reason = $13, disabled_at = $14, rate_limit_per_second = $15, ordering = $16
+           WHERE id = $11 RETURNING ${configColumns}`,
+          [...configValues(fields), new Date().toISOString(), id, ...statusValues(fields), ...optionValues(fields)],
         );
+        // Ordered no more: what waited for an earlier delivery of its device goes as it comes now.
+        if (row && fields.ordering === 'None') await tx.run(`UPDATE deliveries SET state = 'queued' WHERE webhook_config_id = $1 AND state = 'held'`, [id]);
         return row && toConfig(row);
       }),
     rotateSigningSecret: (id, rotate) =>
@@ -149,7 +156,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         const removed = (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
         if (removed) {
           await tx.run(
-            `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state = 'queued'
+            `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state IN ('queued', 'held')
                AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,
             [webhookConfigId],
           );

@@ -9,25 +9,31 @@
 import type { StoredConfig } from '../../store/records.ts';
 import { configColumns, toConfig } from '../../store/row-mapping.ts';
 import type { SqlQueryable } from '../../store/sql-driver.ts';
-import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
+import { claimWindow, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
 const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
-/** A configuration's columns but its id, which the delivery's webhook_config_id gives. */
+/**
+ * The configuration columns a deliverer sends by: not its id (the delivery's webhook_config_id
+ * gives it), nor what only the API shows (status and why, its other health counts, its ordering):
+ * the pg client reads every column of every claimed row, and each costs.
+ */
+const unsent = new Set(['id', 'status', 'disabled_reason', 'disabled_at', 'failed_attempts', 'paused_until', 'ordering']);
 const configColumnsOf = (table: string) =>
   configColumns
     .split(', ')
-    .filter((column) => column !== 'id')
+    .filter((column) => !unsent.has(column))
     .map((column) => `${table}.${column}`)
     .join(', ');
 
 const statement = {
   name: 'webhook_claim',
   text: `WITH due AS (
-     SELECT d.id, d.webhook_config_id, c.company_id, d.next_attempt_at, d.seq AS position
+     SELECT d.id, d.webhook_config_id, c.company_id, c.rate_limit_per_second AS rate, d.next_attempt_at, d.seq AS position
      FROM deliveries d JOIN webhook_configs c ON c.id = d.webhook_config_id
-     WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1)
+     WHERE d.state = 'queued' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until < $1) AND c.status = 'Active'
+       AND (c.paused_until IS NULL OR c.paused_until <= $1)
        AND d.webhook_config_id NOT IN (SELECT f.cfg FROM ${configFree} WHERE f.n = 0)
        AND c.company_id NOT IN (SELECT g.company FROM ${companiesFree} WHERE g.n = 0)
      ORDER BY d.next_attempt_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED
@@ -35,7 +41,7 @@ const statement = {
      SELECT due.*, ROW_NUMBER() OVER (PARTITION BY webhook_config_id ORDER BY next_attempt_at, position) AS rn FROM due
    ), per_company AS (
      SELECT r.*, ROW_NUMBER() OVER (PARTITION BY company_id ORDER BY next_attempt_at, position) AS crn
-     FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, $4)
+     FROM per_config r LEFT JOIN ${configFree} ON f.cfg = r.webhook_config_id WHERE r.rn <= COALESCE(f.n, LEAST($4, COALESCE(r.rate, $4)))
    ), picked AS (
      SELECT r.id FROM per_company r LEFT JOIN ${companiesFree} ON g.company = r.company_id
      WHERE r.crn <= COALESCE(g.n, $9) ORDER BY r.next_attempt_at, r.position LIMIT $5
@@ -63,9 +69,9 @@ const batchPoints = {
  * batch's points read after it. `db` plans with index scans only (deliverer-connection.ts).
  */
 export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
-  const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
+  const { owner, leaseMs, now, limit, perConfig, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
   if (limit <= 0) return [];
-  const free = [...inFlight].map(([cfg, n]) => ({ cfg, n: Math.max(0, perConfig - n) }));
+  const free = configRoom(request);
   const companyFree = [...inFlightByCompany].map(([company, n]) => ({ company, n: Math.max(0, perCompany - n) }));
   const claimed = await tx.all(statement, [
     now,

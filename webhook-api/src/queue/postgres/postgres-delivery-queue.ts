@@ -3,13 +3,17 @@
 import type { PostgresDriver } from '../../store/postgres/postgres-driver.ts';
 import type { SqlDriver } from '../../store/sql-driver.ts';
 import { defaultBatchRules, type BatchRules } from '../batch-fill.ts';
-import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { DeliveryQueue, Settlement } from '../delivery-queue.ts';
+import { createEndpointHealthSignal } from '../endpoint-health-signal.ts';
+import { applyEndpointHealth, defaultHealthRules, endpointReports, type HealthRules } from '../endpoint-health.ts';
 import type { QueueDependencies } from '../queue-dependencies.ts';
 import { createSqlDeliveryQueue } from '../sql-delivery-queue.ts';
 import { createWorkSignal } from '../work-signal.ts';
 import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
-import { settle, settleIn } from './settle.ts';
+import { settleIn } from './settle.ts';
+import { lockStreams } from './stream-locks.ts';
+import { endedStreams, releaseStreams } from '../streams.ts';
 import { listenForWork, notifyOthers } from './work-notifications.ts';
 
 export interface PostgresQueueOptions {
@@ -21,6 +25,8 @@ export interface PostgresQueueOptions {
    * that sets the planner as those sessions are set.
    */
   readonly delivererDriver?: SqlDriver;
+  /** When settlements disable an endpoint. */
+  readonly health?: HealthRules;
 }
 
 export function createPostgresDeliveryQueue(driver: PostgresDriver, options: PostgresQueueOptions = {}): DeliveryQueue {
@@ -37,13 +43,56 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
     signal: createWorkSignal(),
     tellOthers: notifyOthers,
     batches: { rules: options.batch ?? defaultBatchRules, lockOpen: lockOpenBatches },
+    health: options.health ?? defaultHealthRules,
+    endpoints: createEndpointHealthSignal(),
+    lockStreams,
+  };
+  /**
+   * The settlements, each statement committing on its own, then what they say of their endpoints:
+   * nothing more to write while every attempt delivered to a healthy endpoint.
+   */
+  const settleWithHealth = async (owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>> => {
+    if (settlements.length === 0) return new Set<string>();
+    const inOrder = settlements.filter((s) => s.stream);
+    const settled =
+      inOrder.length === settlements.length
+        ? new Set<string>()
+        : await settleIn(
+            deps.delivererDriver,
+            owner,
+            settlements.filter((s) => !s.stream),
+            now,
+          );
+    if (inOrder.length > 0) for (const id of await settleInOrder(owner, inOrder, now)) settled.add(id);
+    const reports = endpointReports(settlements, settled);
+    if (reports.length > 0) deps.endpoints.tell(await deps.delivererDriver.transaction((tx) => applyEndpointHealth(tx, reports, now, deps.health)));
+    return settled;
+  };
+  /**
+   * The settlements of ordered deliveries, in a transaction holding their streams' locks: a head
+   * ended and its stream's next delivery let go together, so no ingest or other settlement sees the
+   * stream without a head, or with two.
+   */
+  const settleInOrder = async (owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>> => {
+    const { settled, released } = await deps.delivererDriver.transaction(async (tx) => {
+      await lockStreams(
+        tx,
+        settlements.flatMap((s) => (s.stream && s.endpoint ? [{ cfg: s.endpoint.configId, stream: s.stream }] : [])),
+      );
+      const done = await settleIn(tx, owner, settlements, now);
+      const letGo = await releaseStreams(tx, driver.dialect.sequence, endedStreams(settlements, done));
+      if (letGo > 0) await notifyOthers(tx);
+      return { settled: done, released: letGo };
+    });
+    if (released > 0) deps.signal.announce();
+    return settled;
   };
   return createSqlDeliveryQueue(deps, {
     claim: claim(deliverer),
-    settle: settle(deps.delivererDriver),
+    settle: settleWithHealth,
     // Each statement commits on its own: a settlement stands whether or not the claim after it does.
     settleAndClaim: async (settlements, request) => ({
-      settled: settlements.length === 0 ? new Set<string>() : await settleIn(deps.delivererDriver, request.owner, settlements, request.now),
+      settled: await settleWithHealth(request.owner, settlements, request.now),
       claimed: await claimIn(deliverer, request),
     }),
     onWorkElsewhere: listenForWork(driver),

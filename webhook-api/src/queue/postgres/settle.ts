@@ -1,8 +1,8 @@
 // PostgreSQL's settlement: every settlement of a write in one statement, kept prepared on each
 // connection: the deliveries `owner` still holds are updated (compare-and-swap on the lease) and
 // their attempts logged; the ids it answers are the ones settled.
-import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
-import type { DeliveryQueue, Settlement } from '../delivery-queue.ts';
+import type { SqlQueryable } from '../../store/sql-driver.ts';
+import type { Settlement } from '../delivery-queue.ts';
 import { settlementRow } from '../settlement-rows.ts';
 
 const statement = {
@@ -38,8 +38,3 @@ export async function settleIn(tx: SqlQueryable, owner: string, settled: readonl
   const rows = await tx.all(statement, [JSON.stringify(settled.map(settlementRow)), owner, now]);
   return new Set(rows.map((row) => String(row.delivery_id)));
 }
-
-export const settle =
-  (driver: SqlDriver): DeliveryQueue['settle'] =>
-  async (owner, settled, now) =>
-    settled.length === 0 ? new Set() : settleIn(driver, owner, settled, now);

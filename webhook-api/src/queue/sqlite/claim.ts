@@ -5,7 +5,7 @@
 import type { StoredConfig } from '../../store/records.ts';
 import { configColumns, toConfig } from '../../store/row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow } from '../../store/sql-driver.ts';
-import { claimWindow, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
+import { claimWindow, configCap, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 
 // By rowid, which the due rows give: no look-up in the id index. A Realtime delivery's one point
@@ -19,11 +19,14 @@ const leaseBatch = `UPDATE deliveries SET lease_owner = $1, lease_until = $2, ba
 export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
   if (limit <= 0) return [];
-  const full = [...inFlight].filter(([, n]) => n >= perConfig).map(([cfg]) => ({ cfg }));
+  const full = configRoom(request).filter(({ n }) => n === 0);
+  // Passed over: configurations at their limit, disabled ones, and ones paused by a 429 (each list read by its own index).
   const due = await tx.all(
     `SELECT rowid AS r, webhook_config_id, mode FROM deliveries
      WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
        AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
+       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')
+       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE paused_until > $1)
      ORDER BY next_attempt_at, rowid LIMIT $3`,
     [now, JSON.stringify(full), claimWindow(limit, perConfig)],
   );
@@ -43,7 +46,8 @@ export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<
     if (!config) continue;
     const ofConfig = byConfig.get(config.id) ?? 0;
     const ofCompany = byCompany.get(config.companyId) ?? 0;
-    if (ofConfig >= perConfig || ofCompany >= perCompany) continue;
+    if (ofConfig >= Math.min(configCap(perConfig, config.rateLimitPerSecond), request.perConfigCaps?.get(config.id) ?? perConfig) || ofCompany >= perCompany)
+      continue;
     byConfig.set(config.id, ofConfig + 1);
     byCompany.set(config.companyId, ofCompany + 1);
     const taken = await tx.one(row.mode === 'Batch' ? leaseBatch : leaseRealtime, [owner, now + leaseMs, Number(row.r)]);

@@ -2,9 +2,10 @@
 // the deliverer's operations, and its answer or the failure it came to, told apart as the store
 // tells them (an outage, a constraint, anything else), since the deliverer acts on the difference.
 import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { HealthRules } from '../endpoint-health.ts';
 
 /** The queue's operations only a deliverer makes, which run off the event loop. */
-export type OffLoopOperation = 'claim' | 'settle' | 'settleAndClaim' | 'nextDueAt' | 'renewLeases' | 'release' | 'prune';
+export type OffLoopOperation = 'claim' | 'settle' | 'settleAndClaim' | 'nextDueAt' | 'renewLeases' | 'release' | 'prune' | 'expireWaiting';
 
 export interface OffLoopCall {
   readonly id: number;
@@ -26,4 +27,6 @@ export type OffLoopAnswer =
 export interface OffLoopWorkerData {
   readonly path: string;
   readonly busyTimeoutMs: number | undefined;
+  /** When the worker's settlements disable an endpoint. */
+  readonly health: HealthRules | undefined;
 }

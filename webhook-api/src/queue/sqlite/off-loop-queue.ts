@@ -7,6 +7,7 @@
 // write lock cost more than the loop time they free. Kept so the comparison can be made elsewhere.
 import { Worker } from 'node:worker_threads';
 import type { DeliveryQueue } from '../delivery-queue.ts';
+import type { HealthRules } from '../endpoint-health.ts';
 import { StoreUnavailableError } from '../../store/store-unavailable.ts';
 import type { OffLoopAnswer, OffLoopCall, OffLoopFailure, OffLoopOperation, OffLoopWorkerData } from './off-loop-protocol.ts';
 
@@ -27,14 +28,14 @@ function rethrown({ message, unavailable, errcode }: OffLoopFailure): Error {
 }
 
 /** `inLoop` with the deliverer's operations sent to a worker thread on the database at `path`. */
-export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { busyTimeoutMs?: number } = {}): OffLoopQueue {
+export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { busyTimeoutMs?: number; health?: HealthRules } = {}): OffLoopQueue {
   /** The worker running now, with the calls waiting for its answers. */
   let current: { readonly thread: Worker; readonly pending: Map<number, Pending>; readonly exited: Promise<void> } | undefined;
   let nextId = 0;
 
   function started(): NonNullable<typeof current> {
     if (current) return current;
-    const data: OffLoopWorkerData = { path, busyTimeoutMs: options.busyTimeoutMs };
+    const data: OffLoopWorkerData = { path, busyTimeoutMs: options.busyTimeoutMs, health: options.health };
     const thread = new Worker(new URL('./queue-worker.ts', import.meta.url), { workerData: data });
     const pending = new Map<number, Pending>();
     // A worker that failed or stopped is an outage of the store: its calls fail, and the next call starts a new one.
@@ -86,6 +87,7 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { bus
     renewLeases: (owner, ids, until) => call('renewLeases', owner, ids, until),
     release: (owner) => call('release', owner),
     prune: (before, limit) => call('prune', before, limit),
+    expireWaiting: (now, maxAgeMs, limit) => call('expireWaiting', now, maxAgeMs, limit),
     async close() {
       if (!current) return;
       const { thread, exited } = current;

@@ -12,12 +12,13 @@ import { createSqliteDeliveryQueue } from './sqlite-delivery-queue.ts';
 
 const port = parentPort;
 if (!port) throw new Error('queue-worker.ts runs as a worker thread');
-const { path, busyTimeoutMs } = workerData as OffLoopWorkerData;
+const { path, busyTimeoutMs, health } = workerData as OffLoopWorkerData;
 const db = openSqliteConnection(path, { busyTimeoutMs });
 db.exec(`PRAGMA wal_autocheckpoint = ${walBackstopPages}`);
 const driver = createSqliteDriver(db);
-// No ingest here (the loop's connection takes it), so no batch rules.
-const queue = createSqliteDeliveryQueue(driver);
+// No ingest here (the loop's connection takes it), so no batch rules. An endpoint its settlements
+// disable is disabled in the database; the loop's deliverer does not hear of it (no log line, no metric).
+const queue = createSqliteDeliveryQueue(driver, { ...(health && { health }) });
 const operations: { readonly [O in OffLoopOperation]: (...args: Parameters<DeliveryQueue[O]>) => Promise<unknown> } = {
   claim: (request) => queue.claim(request),
   settle: (owner, settlements, now) => queue.settle(owner, settlements, now),
@@ -26,6 +27,7 @@ const operations: { readonly [O in OffLoopOperation]: (...args: Parameters<Deliv
   renewLeases: (owner, ids, until) => queue.renewLeases(owner, ids, until),
   release: (owner) => queue.release(owner),
   prune: (before, limit) => queue.prune(before, limit),
+  expireWaiting: (now, maxAgeMs, limit) => queue.expireWaiting(now, maxAgeMs, limit),
 };
 
 function failureOf(error: unknown): OffLoopFailure {

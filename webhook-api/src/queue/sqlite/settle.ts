@@ -1,8 +1,8 @@
 // SQLite's settlement: prepared statements a row at a time in one transaction, cheaper in process
 // than a JSON parameter read back column by column (and joined to itself). A settlement counts only
 // while `owner` still holds the delivery's lease (compare-and-swap on it).
-import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
-import type { DeliveryQueue, Settlement } from '../delivery-queue.ts';
+import type { SqlQueryable } from '../../store/sql-driver.ts';
+import type { Settlement } from '../delivery-queue.ts';
 import { settlementRow } from '../settlement-rows.ts';
 
 /** Writes `settlements` in `tx`: the ids settled. */
@@ -26,8 +26,3 @@ export async function settleIn(tx: SqlQueryable, owner: string, settlements: rea
   }
   return settled;
 }
-
-export const settle =
-  (driver: SqlDriver): DeliveryQueue['settle'] =>
-  async (owner, settlements, now) =>
-    settlements.length === 0 ? new Set() : driver.transaction((tx) => settleIn(tx, owner, settlements, now));

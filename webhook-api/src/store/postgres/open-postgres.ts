@@ -8,11 +8,28 @@ import { insertCountedInOneStatement } from './insert-counted-config.ts';
 import { createPostgresDriver, type PostgresDriver } from './postgres-driver.ts';
 import { postgresSchema } from './postgres-schema.ts';
 import { traceContextColumn } from '../trace-context-schema.ts';
+import { endpointHealthColumns } from '../endpoint-health-schema.ts';
+import { testDeliveriesPostgres } from '../test-deliveries-schema.ts';
+import { ingestKeysTable } from '../ingest-keys-schema.ts';
+import { resendIndex } from '../recovery-schema.ts';
+import { rateLimitPostgres } from '../rate-limit-schema.ts';
+import { orderingPostgres } from '../ordering-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [postgresSchema, traceContextColumn, openBatchesPostgres, queueStorageTuning];
+const schemaVersions = [
+  postgresSchema,
+  traceContextColumn,
+  openBatchesPostgres,
+  queueStorageTuning,
+  endpointHealthColumns,
+  testDeliveriesPostgres,
+  ingestKeysTable,
+  resendIndex,
+  rateLimitPostgres,
+  orderingPostgres,
+];
 
 export interface PostgresStoreOptions {
   maxConnections?: number;

@@ -4,7 +4,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { applySchema } from '../apply-schema.ts';
-import { cachingConfigReads } from '../config-read-cache.ts';
+import { cachingConfigReads, type CachedWebhookStore } from '../config-read-cache.ts';
 import { insertCountedInTransaction } from '../config-counts.ts';
 import type { SqlDriver } from '../sql-driver.ts';
 import { createSqlWebhookStore } from '../sql-webhook-store.ts';
@@ -13,10 +13,26 @@ import { startCheckpointer } from './sqlite-checkpointer.ts';
 import { createSqliteDriver } from './sqlite-driver.ts';
 import { sqliteSchema } from './sqlite-schema.ts';
 import { traceContextColumn } from '../trace-context-schema.ts';
+import { endpointHealthColumns } from '../endpoint-health-schema.ts';
+import { testDeliveriesSqlite } from '../test-deliveries-schema.ts';
+import { ingestKeysTable } from '../ingest-keys-schema.ts';
+import { resendIndex } from '../recovery-schema.ts';
+import { rateLimitSqlite } from '../rate-limit-schema.ts';
+import { orderingSqlite } from '../ordering-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
-const schemaVersions = [sqliteSchema, traceContextColumn, openBatchesSqlite];
+const schemaVersions = [
+  sqliteSchema,
+  traceContextColumn,
+  openBatchesSqlite,
+  endpointHealthColumns,
+  testDeliveriesSqlite,
+  ingestKeysTable,
+  resendIndex,
+  rateLimitSqlite,
+  orderingSqlite,
+];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
 const checkpointEveryMs = 250;
@@ -75,10 +91,10 @@ export async function openSqliteDriver(path: string, options: SqliteStoreOptions
 }
 
 /** The configuration store in its own SQLite file, its configuration reads cached while the file says nothing changed. */
-export function createSqliteWebhookStore(driver: SqlDriver): WebhookStore {
+export function createSqliteWebhookStore(driver: SqlDriver): CachedWebhookStore {
   const store = createSqlWebhookStore(driver, insertCountedInTransaction);
   const changesElsewhere = driver.dataVersion?.bind(driver);
-  return changesElsewhere ? cachingConfigReads(store, { changesElsewhere }) : store;
+  return changesElsewhere ? cachingConfigReads(store, { changesElsewhere }) : { ...store, forget: () => undefined };
 }
 
 /** The configuration store alone, on a file of its own (the store's tests). */

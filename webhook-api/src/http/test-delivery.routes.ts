@@ -1,0 +1,116 @@
+// POST /v2/webhooks/{id}/test: one delivery of a sample point, sent now and exactly as a real
+// delivery of the configuration would go (method, headers, credentials, signature; a webhook-id of
+// its own), answered once it is done, within the delivery timeouts. It is recorded in the attempt
+// log as a test, is never retried, counts nothing towards the endpoint's health, and goes to a
+// disabled configuration too, so a customer can check a fix before enabling it.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { OutgoingDelivery, WebhookSender } from '../delivery/outgoing.ts';
+import { messageIdPrefix, type DeliveryQueue, type TestDelivery } from '../queue/delivery-queue.ts';
+import type { StoredConfig } from '../store/records.ts';
+import type { WebhookStore } from '../store/webhook-store.ts';
+import { notFound } from './errors.ts';
+import { addRoutes, type DeliveryRouteSpec, type RouteHandler, type RouteTarget } from './route-spec.ts';
+import { apiSchemas } from './webhooks.schemas.ts';
+import { configFor } from './webhooks.routes.ts';
+
+export interface TestDeliveryRouteDependencies {
+  readonly store: WebhookStore;
+  readonly queue: Pick<DeliveryQueue, 'recordTest'>;
+  /** Sends as the deliverers do (createDeliverySender): the same timeouts, target policy and signing. */
+  readonly sender: WebhookSender;
+  readonly now?: () => number;
+}
+
+/** The gateway and measurement of a test delivery's envelope and sample point. */
+export const testGatewayId = 'webhook-test';
+export const testMeasurement = 'webhook-test';
+
+const testDeliveryResult = z
+  .object({
+    delivered: z.boolean().meta({ description: 'Whether the endpoint answered 2xx.' }),
+    status: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
+    durationMs: z.number().meta({ description: 'From the start of the request to its end or failure.' }),
+    error: z.string().nullable().meta({ description: 'Why it was not delivered (as the attempt log says it); null when delivered.' }),
+    deliveryId: z.string().meta({ description: 'The test delivery in the attempt log (marked test: true).' }),
+    webhookId: z.string().meta({ description: 'The webhook-id it was sent with: its own, never one of a real delivery.' }),
+  })
+  .register(apiSchemas, { id: 'TestDeliveryResult', description: 'What one test delivery came to.' });
+
+export const testDeliveryRouteSpecs = [
+  {
+    operationId: 'sendTestDelivery',
+    method: 'post',
+    path: '/v2/webhooks/:id/test',
+    summary:
+      'Send one test delivery now: a sample point, exactly as a real delivery would go (method, headers, credentials, signature), answered once it is done; also to a disabled configuration',
+    right: 'manage',
+    success: { status: 200, schema: testDeliveryResult, description: 'The test was made (whether or not the endpoint took it)' },
+    errors: [400, 403, 404],
+  },
+] as const satisfies readonly DeliveryRouteSpec[];
+
+type OperationId = (typeof testDeliveryRouteSpecs)[number]['operationId'];
+
+/** The sample point, as a Realtime delivery carries it; a Batch configuration gets it as a batch of one. */
+export function testDelivery(config: StoredConfig, id: string, sentAt: number): OutgoingDelivery {
+  const point = JSON.stringify({ Measurement: testMeasurement, Fields: { value: 1 }, Tags: { test: 'true' }, UtcTimestamp: new Date(sentAt).toISOString() });
+  return {
+    configId: config.id,
+    companyId: config.companyId,
+    url: config.url,
+    method: config.method,
+    authType: config.authType,
+    authPayloadEncrypted: config.authPayloadEncrypted,
+    customHeaders: config.customHeaders,
+    includeMetadataHeaders: config.includeMetadataHeaders,
+    includeRetryHeader: config.includeRetryHeader,
+    mode: config.deliveryMode,
+    gatewayId: testGatewayId,
+    measurement: testMeasurement,
+    points: [point],
+    attempt: 0,
+    webhookId: `${messageIdPrefix}${id}`,
+    signingSecrets: config.signingSecrets,
+  };
+}
+
+const handlers: Record<OperationId, RouteHandler<TestDeliveryRouteDependencies>> = {
+  async sendTestDelivery(req, res, deps) {
+    const config = await configFor(req, res, deps, 'manage');
+    const id = randomUUID();
+    const startedAt = deps.now?.() ?? Date.now();
+    const outgoing = testDelivery(config, id, startedAt);
+    const result = await deps.sender.send(outgoing);
+    const error = result.outcome === 'delivered' ? null : result.error;
+    const record: TestDelivery = {
+      id,
+      webhookId: outgoing.webhookId,
+      configId: config.id,
+      mode: config.deliveryMode,
+      gatewayId: testGatewayId,
+      measurement: testMeasurement,
+      // One attempt only: what a real delivery would retry, a test reports as failed.
+      outcome: result.outcome === 'retrying' ? 'failed' : result.outcome,
+      status: result.status,
+      error,
+      responseBody: result.responsePrefix,
+      startedAt,
+      durationMs: result.durationMs,
+    };
+    if ((await deps.queue.recordTest(record)) === 'not-found') throw notFound(`webhook configuration ${config.id}`);
+    req.log.info({ webhookConfigId: config.id, deliveryId: id, outcome: record.outcome, status: result.status }, 'test delivery');
+    res.json({
+      delivered: result.outcome === 'delivered',
+      status: result.status,
+      durationMs: result.durationMs,
+      error,
+      deliveryId: id,
+      webhookId: outgoing.webhookId,
+    });
+  },
+};
+
+export const addTestDeliveryRoutes = (target: RouteTarget, deps: TestDeliveryRouteDependencies): void => {
+  addRoutes(target, testDeliveryRouteSpecs, handlers, deps);
+};
