@@ -3,7 +3,8 @@
 // JSON body), 2025-11-25 sessions on a NodeStreamableHTTPServerTransport at /legacy, and the
 // stateless 2026-07-28 handler at /modern. No caller check, no registry, no gRPC: what is left
 // when everything the gateway adds is taken away. Given `noop`, the same server is the minimal
-// MCP-to-gRPC proxy: its tool handler makes one grpc-js unary call and answers what came back.
+// MCP-to-gRPC proxy: its tool handler makes one grpc-js CallToolStream (the call the gateway makes)
+// and answers the result it streams back.
 import { randomUUID } from 'node:crypto';
 import { createMcpExpressApp } from '@modelcontextprotocol/express';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
