@@ -99,6 +99,28 @@ describe('gateway registration', () => {
     expect(tokens.every((value) => value?.startsWith('Bearer app-token-'))).toBe(true);
   });
 
+  it('registers again at once when the tools change while a Register is on its way, not a heartbeat later', async () => {
+    const gateway = await registry();
+    // The first Register waits for its app token until the tools have changed.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const { registration } = registrationAt(gateway.address, {
+      accessToken: async () => {
+        asked += 1;
+        if (asked === 1) await held;
+        return `app-token-${asked}`;
+      },
+    });
+    registration.start();
+    await until(() => asked === 1, 'the first Register asks for its token');
+    registration.announce();
+    release();
+    // No clock moves: the announcement made during the first Register is not left for the next wait's end.
+    await until(() => registration.state.registrations === 2, 'registered again with the changed tools');
+    expect(gateway.calls.filter((call) => call.method === 'Register')).toHaveLength(2);
+  });
+
   it('registers again when the registry has forgotten it (a restarted gateway answers NOT_FOUND)', async () => {
     const gateway = await registry({ grantTtlSeconds: 1 });
     const { registration, logs } = registrationAt(gateway.address);

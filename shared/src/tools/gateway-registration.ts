@@ -99,6 +99,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
   let wake: (() => void) | undefined;
   /** The tools changed since the last Register: the next turn registers again instead of a heartbeat. */
   let announcing = false;
+  const isAnnouncing = () => announcing;
 
   /** One registry call with a fresh app token and a time limit. */
   const unary = async <Response>(
@@ -158,7 +159,8 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
         } else await heartbeat(registrationId);
         failures = 0;
         lastKind = undefined;
-        await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
+        // The tools changed while that call was on its way (its wake-up had no wait to end): register again now.
+        if (!isAnnouncing()) await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
       } catch (error) {
         if (isStopped()) break;
         const code = (error as { code?: unknown }).code;
