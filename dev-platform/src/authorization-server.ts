@@ -88,6 +88,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // A client_id that is a URL is its document's, never a registration's: answered from the
     // document, or refused saying what is wrong with it (invalid_client, never a server error).
     resolveClient: async (id) => {
+      // An app registered while the platform runs (PUT /dev/apps): a confidential client, as the
+      // seed's are. (The seed's own are static clients, found before the store is asked.)
+      const app = world.app(id);
+      if (app) return confidential(app.clientId, app.clientSecret);
       if (!clientDocuments.handles(id)) return undefined;
       try {
         return await clientDocuments.resolve(id);
