@@ -77,7 +77,8 @@ const shown = (file: string) => (relative(process.cwd(), file).startsWith('..') 
 const installed = request.installations.map((i) => `company ${i.companyId} (${i.consentedPermissions.join(', ') || 'nothing consented'})`).join(', ');
 console.error(
   [
-    `registered the app ${request.name} on the dev platform (${response.status === 201 ? 'new' : 'registered again, with a new secret'}): a tool publisher, installed at ${installed}; agents see its tools as ${request.name}__<tool>`,
+    `registered the app ${request.name} on the dev platform (${response.status === 201 ? 'new' : 'registered again, with a new secret'}): a tool publisher, installed at ${installed}`,
+    `MCP URL: ${at.mcpUrl} (agents there see its tools as ${request.name}__<tool>)`,
     `issued a certificate of the development CA for ${request.name}: ${shown(certificate.certFile)}`,
     `wrote ${out} (mode 0600; it holds the app's client secret: never commit it): ${Object.keys(variables).join(', ')}`,
     `next: npm start in the tool service's folder; it reads the .env`,
