@@ -57,6 +57,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     verify,
     ...(options.clock && { clock: options.clock }),
     clientDocumentCa: options.clientDocumentCa,
+    isDevApp: (clientId) => devApps.isDevApp(clientId),
   });
   const { provider } = authorizationServer;
   provider.on('server_error', (_ctx, error) => {

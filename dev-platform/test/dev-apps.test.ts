@@ -80,6 +80,11 @@ describe('PUT /dev/apps/:clientId', () => {
     const restarted = await platformWith(appsFile);
     const again = await appToken(restarted.issuer, 'my-tools', secret);
     expect((await getJson(`${restarted.issuer}/api/apps/me`, again)).body).toMatchObject({ appKey: 'my-tools', toolPublisher: true });
+    // Registered again after the restart: the new secret works at once, the old one no longer.
+    const renewed = await putApp(restarted.issuer, 'my-tools', myTools);
+    expect(renewed.status).toBe(200);
+    await appToken(restarted.issuer, 'my-tools', String(renewed.body.clientSecret));
+    await expect(appToken(restarted.issuer, 'my-tools', secret)).rejects.toThrow();
   });
 
   it('gives an app registered again a new secret, and the old one stops working', async () => {
