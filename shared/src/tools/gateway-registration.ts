@@ -136,6 +136,12 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      // A stop made while a call was on its way had no wait to end: none is begun (with a heartbeat
+      // delay of up to ten minutes, stop() would otherwise wait that long).
+      if (isStopped()) {
+        resolve();
+        return;
+      }
       const cancel = timers.after(ms, done);
       function done() {
         cancel();
