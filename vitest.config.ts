@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // The test files that take a PostgreSQL database (inject('postgresUrl')): the webhook API's (its
@@ -17,6 +18,13 @@ const registryStoreTests = ['tool-registry', 'registry-server', 'publishers', 'c
   (name) => `mcp-server/src/registry/${name}.test.ts`,
 );
 
+const unitTests = '*/src/**/*.test.ts';
+const processTests = '*/test/**/*.test.ts';
+const tiers = [
+  { name: 'unit', include: [unitTests], groupOrder: 0, maxWorkers: Math.max(2, availableParallelism() - 1), other: [processTests] },
+  { name: 'process', include: [processTests], groupOrder: 1, maxWorkers: 1, other: [unitTests] },
+];
+
 // The SDK and proto packages export dist/ to their consumers and, under this condition, their
 // TypeScript sources to the repository's own tests (tsconfig.json and .npmrc set it too).
 const sourceConditions = ['@platform/source'];
@@ -30,27 +38,37 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // Vitest runs a project's global setup only when some of its files run: the throwaway
-    // PostgreSQL cluster starts for the files that need it, not for `vitest run shared/...`.
-    projects: [
+    // Two tiers, one after the other. The unit tests beside the code (*/src) first, on every CPU but
+    // one (at least two): most of their time is each file's start (its imports), and they share
+    // nothing but the machine. Then the whole-process tests (*/test: stacks, child processes,
+    // browsers, receivers that time what arrives) one file at a time, as on a 2-CPU CI machine their
+    // timings need. Within a tier, the files that take PostgreSQL are a project of their own:
+    // Vitest runs a project's global setup only when some of its files run, so the throwaway
+    // cluster starts for the files that need it, not for `vitest run shared/...`.
+    projects: tiers.flatMap(({ name, include, groupOrder, maxWorkers, other }) => [
       {
         extends: true,
         test: {
-          name: 'postgres',
+          name: `${name}-postgres`,
           include: [...postgresTests, ...registryStoreTests],
+          exclude: [...configDefaults.exclude, ...other],
           globalSetup: ['./devtools/src/postgres-global-setup.ts'],
+          maxWorkers,
+          sequence: { groupOrder },
         },
       },
       {
         extends: true,
         test: {
-          name: 'no-postgres',
+          name,
           // Not examples/tool-service/test: the template's tests run in a project of their own, on the
           // packed SDK (scripts/test/tool-sdk-package.test.ts).
-          include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...postgresTests],
+          include,
+          exclude: [...configDefaults.exclude, ...postgresTests, ...other],
+          maxWorkers,
+          sequence: { groupOrder },
         },
       },
-    ],
+    ]),
   },
 });
