@@ -96,6 +96,17 @@ describe('the OpenAPI document', () => {
     for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Webhook-Retry-Count']) expect(delivery).toContain(`"name":"${header}"`);
   });
 
+  it('says which device and connection each delivered point came from, in Point and in every one of Points', () => {
+    const envelope = (document as unknown as { webhooks: { telemetryDelivery: { post: { requestBody: { content: Record<string, { schema: unknown }> } } } } })
+      .webhooks.telemetryDelivery.post.requestBody.content['application/json']?.schema as {
+      properties: Record<string, { required?: string[]; properties?: Record<string, unknown>; items?: { required: string[] } }>;
+    };
+    for (const point of [envelope.properties.Point, envelope.properties.Points?.items]) {
+      expect(point?.required).toEqual(['Measurement', 'Fields', 'Tags', 'UtcTimestamp', 'DeviceId', 'ConnectionTag']);
+    }
+    expect(envelope.properties.Point?.properties?.DeviceId).toMatchObject({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+  });
+
   it('documents the attempt log with its filters and fixed pages, the retry and the resend with their 202 and 409', () => {
     const list = document.paths['/v2/webhooks/{id}/deliveries']?.get as unknown as {
       parameters: { name?: string; required?: boolean; schema?: Record<string, unknown> }[];

@@ -25,6 +25,9 @@ export interface TestDeliveryRouteDependencies {
 /** The gateway and measurement of a test delivery's envelope and sample point. */
 export const testGatewayId = 'webhook-test';
 export const testMeasurement = 'webhook-test';
+/** The sample point's device and connection: 0 is no device's id, so a receiver cannot take it for telemetry. */
+export const testDeviceId = 0;
+export const testConnectionTag = 'webhook-test';
 
 const testDeliveryResult = z
   .object({
@@ -54,7 +57,14 @@ type OperationId = (typeof testDeliveryRouteSpecs)[number]['operationId'];
 
 /** The sample point, as a Realtime delivery carries it; a Batch configuration gets it as a batch of one. */
 export function testDelivery(config: StoredConfig, id: string, sentAt: number): OutgoingDelivery {
-  const point = JSON.stringify({ Measurement: testMeasurement, Fields: { value: 1 }, Tags: { test: 'true' }, UtcTimestamp: new Date(sentAt).toISOString() });
+  const point = JSON.stringify({
+    Measurement: testMeasurement,
+    Fields: { value: 1 },
+    Tags: { test: 'true' },
+    UtcTimestamp: new Date(sentAt).toISOString(),
+    DeviceId: testDeviceId,
+    ConnectionTag: testConnectionTag,
+  });
   return {
     configId: config.id,
     companyId: config.companyId,

@@ -13,7 +13,7 @@ export interface QueuedPoint {
   readonly gatewayId: string;
   readonly connectionTag: string;
   readonly measurement: string;
-  /** {"Measurement","Fields","Tags","UtcTimestamp"} as JSON text: what the endpoint receives. */
+  /** {"Measurement","Fields","Tags","UtcTimestamp","DeviceId","ConnectionTag"} as JSON text: what the endpoint receives. */
   readonly point: string;
 }
 
