@@ -6,6 +6,9 @@ import { deliveryOutcomes, type DeliveryOutcome } from '../queue/delivery-queue.
 
 const outcomes = deliveryOutcomes as readonly [DeliveryOutcome, ...DeliveryOutcome[]];
 
+/** An HTTP status an endpoint answered. */
+export const httpStatus = z.number().int().min(100).max(599);
+
 /** GET .../deliveries: optional filters; `limit` and `cursor` are read by the paging. */
 export const deliveriesQuery = z.object({
   outcome: z
@@ -22,14 +25,14 @@ export const deliveryAttempt = z
   .object({
     deliveryId: z.string(),
     webhookId: z.string().meta({ description: 'The webhook-id header the delivery is sent with: the same on every attempt and on a resend of it.' }),
-    attempt: z.number().int().meta({ description: 'Attempts made before this one: the X-Webhook-Retry-Count it was sent with.' }),
+    attempt: z.number().int().min(0).meta({ description: 'Attempts made before this one: the X-Webhook-Retry-Count it was sent with.' }),
     outcome: z.enum(outcomes),
-    responseStatus: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
+    responseStatus: httpStatus.nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
     error: z.string().nullable().meta({ description: 'Why the attempt did not deliver, when it did not.' }),
     responseBody: z.string().nullable().meta({ description: 'The start of what the endpoint answered, cut short.' }),
-    durationMs: z.number(),
+    durationMs: z.number().min(0),
     startedAt: z.iso.datetime(),
-    pointCount: z.number().int().meta({ description: 'Data points the delivery carried.' }),
+    pointCount: z.number().int().min(1).meta({ description: 'Data points the delivery carried.' }),
     nextAttemptAt: z.iso
       .datetime()
       .nullable()
@@ -67,7 +70,12 @@ export const recoverInput = z
 
 export const recoveredDeliveries = z
   .object({
-    queued: z.number().int().meta({ description: 'Deliveries queued again, each a new delivery with the points and webhook-id of the one it sends again.' }),
+    queued: z
+      .number()
+      .int()
+      .min(0)
+      .max(maxRecoveredPerCall)
+      .meta({ description: 'Deliveries queued again, each a new delivery with the points and webhook-id of the one it sends again.' }),
     more: z.boolean().meta({
       description: `Whether more failed or dropped deliveries since then are left than one call queues (${maxRecoveredPerCall}): call again to queue them.`,
     }),

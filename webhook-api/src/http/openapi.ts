@@ -7,6 +7,7 @@ import { webhookServiceRelease } from '../delivery/service-release.ts';
 import { deliveryRouteSpecs } from './deliveries.routes.ts';
 import { deliveryRequestDocument } from './delivery-request.openapi.ts';
 import type { DeliveryRouteSpec, FixedPaging, RouteSpec } from './route-spec.ts';
+import { serviceSecuritySchemes, servicePaths } from './service-routes.openapi.ts';
 import { signingSecretRouteSpecs } from './signing-secret.routes.ts';
 import { testDeliveryRouteSpecs } from './test-delivery.routes.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
@@ -100,6 +101,7 @@ function operation(spec: DocumentedRoute) {
     [spec.success.status]: {
       description: spec.success.description,
       ...(spec.paging && { headers: { Link: { $ref: '#/components/headers/Link' } } }),
+      ...(spec.success.status === 201 && { headers: { Location: { $ref: '#/components/headers/Location' } } }),
       ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema) } } }),
     },
   };
@@ -129,6 +131,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
   for (const spec of [...routeSpecs, ...deliveryRouteSpecs, ...signingSecretRouteSpecs, ...testDeliveryRouteSpecs]) {
     (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);
   }
+  Object.assign(paths, servicePaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -149,6 +152,10 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
             'Present when more items follow: `</v2/...same path and query with cursor=...>; rel="next"` (RFC 8288), a path-absolute reference to the next page.',
           schema: { type: 'string' },
         },
+        Location: {
+          description: 'Where the created resource is: a path-absolute reference (`/v2/webhooks/{id}`, `.../devices/{deviceId}`, `.../routes/{routeId}`).',
+          schema: { type: 'string' },
+        },
       },
       parameters: {
         AuthVersion: { name: 'AuthVersion', in: 'header', required: true, schema: { type: 'string', const: 'V0.0.1' } },
@@ -163,6 +170,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`ApiToken <token>`' },
+        ...serviceSecuritySchemes,
       },
     },
   };

@@ -9,6 +9,7 @@ import type { OutgoingDelivery, WebhookSender } from '../delivery/outgoing.ts';
 import { messageIdPrefix, type DeliveryQueue, type TestDelivery } from '../queue/delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
+import { httpStatus } from './deliveries.schemas.ts';
 import { notFound } from './errors.ts';
 import { addRoutes, type DeliveryRouteSpec, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
@@ -32,8 +33,8 @@ export const testConnectionTag = 'webhook-test';
 const testDeliveryResult = z
   .object({
     delivered: z.boolean().meta({ description: 'Whether the endpoint answered 2xx.' }),
-    status: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
-    durationMs: z.number().meta({ description: 'From the start of the request to its end or failure.' }),
+    status: httpStatus.nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
+    durationMs: z.number().min(0).meta({ description: 'From the start of the request to its end or failure.' }),
     error: z.string().nullable().meta({ description: 'Why it was not delivered (as the attempt log says it); null when delivered.' }),
     deliveryId: z.string().meta({ description: 'The test delivery in the attempt log (marked test: true).' }),
     webhookId: z.string().meta({ description: 'The webhook-id it was sent with: its own, never one of a real delivery.' }),
