@@ -78,7 +78,10 @@ describe('every call of the service', () => {
   it('gives every integer a lower bound that means something (no -9007199254740991) and every duration a minimum of 0', () => {
     const integers: [string, Record<string, unknown>][] = [];
     const walk = (value: unknown, at: string) => {
-      if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}/${i}`));
+      if (Array.isArray(value))
+        value.forEach((item, i) => {
+          walk(item, `${at}/${i}`);
+        });
       else if (value !== null && typeof value === 'object') {
         const schema = value as Record<string, unknown>;
         if (schema.type === 'integer') integers.push([at, schema]);
