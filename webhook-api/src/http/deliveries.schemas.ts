@@ -24,7 +24,11 @@ export const deliveriesQuery = z.object({
 export const deliveryAttempt = z
   .object({
     deliveryId: z.string(),
-    webhookId: z.string().meta({ description: 'The webhook-id header the delivery is sent with: the same on every attempt and on a resend of it.' }),
+    messageId: z.string().meta({
+      description:
+        'The Standard Webhooks message id (msg_...): the webhook-id header the delivery is sent with, the same on every attempt and on a resend of it.',
+    }),
+    webhookId: z.string().meta({ description: 'The same as messageId, under the name of the webhook-id header; kept for existing clients.', deprecated: true }),
     attempt: z.number().int().min(0).meta({ description: 'Attempts made before this one: the X-Webhook-Retry-Count it was sent with.' }),
     outcome: z.enum(outcomes),
     responseStatus: httpStatus.nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),

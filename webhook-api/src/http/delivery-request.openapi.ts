@@ -56,7 +56,7 @@ export const deliveryRequestDocument = {
         header('webhook-timestamp', 'Seconds since the epoch when this attempt was sent.', true),
         header(
           'webhook-signature',
-          'v1, and the base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the signing secret; for 24 hours after a rotation, one by each secret, space-separated.',
+          'v1, and the base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the signing secret; for 24 hours after a rotation, one by each secret, space-separated (at most two: a rotation within 24 hours of the last is refused).',
           true,
         ),
         header('User-Agent', "Platform.Cloud.Stream.WebhookHttpClient/<version> (this document's info.version), when includeMetadataHeaders is true.", false),

@@ -170,13 +170,15 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the signing secret and its rotation, and every delivery request with its Standard Webhooks headers', () => {
-    for (const [path, method] of [
-      ['/v2/webhooks/{id}/signing-secret', 'get'],
-      ['/v2/webhooks/{id}/signing-secret/rotate', 'post'],
+    for (const [path, method, schema] of [
+      ['/v2/webhooks/{id}/signing-secret', 'get', 'SigningSecret'],
+      ['/v2/webhooks/{id}/signing-secret/rotate', 'post', 'RotatedSigningSecret'],
     ] as const) {
       const operation = document.paths[path]?.[method];
-      expect(JSON.stringify(operation?.responses['200'])).toContain('#/components/schemas/SigningSecret"');
+      expect(JSON.stringify(operation?.responses['200'])).toContain(`#/components/schemas/${schema}"`);
     }
+    expect(Object.keys(document.paths['/v2/webhooks/{id}/signing-secret/rotate']?.post?.responses ?? {})).toContain('409');
+    expect(document.components.schemas.RotatedSigningSecret?.required).toEqual(['secret', 'previousSecretSignsUntil']);
     const delivery = JSON.stringify((document as unknown as { webhooks: Record<string, unknown> }).webhooks);
     for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Webhook-Retry-Count']) expect(delivery).toContain(`"name":"${header}"`);
   });
@@ -207,6 +209,7 @@ describe('the OpenAPI document', () => {
       'deliveryId',
       'durationMs',
       'error',
+      'messageId',
       'nextAttemptAt',
       'outcome',
       'pointCount',
@@ -243,7 +246,15 @@ describe('the OpenAPI document', () => {
     const test = document.paths['/v2/webhooks/{id}/test']?.post;
     expect(test?.operationId).toBe('sendTestDelivery');
     expect(JSON.stringify(test?.responses['200'])).toContain('#/components/schemas/TestDeliveryResult');
-    expect(Object.keys(schemas.TestDeliveryResult?.properties ?? {}).sort()).toEqual(['delivered', 'deliveryId', 'durationMs', 'error', 'status', 'webhookId']);
+    expect(Object.keys(schemas.TestDeliveryResult?.properties ?? {}).sort()).toEqual([
+      'delivered',
+      'deliveryId',
+      'durationMs',
+      'error',
+      'messageId',
+      'status',
+      'webhookId',
+    ]);
     const recover = document.paths['/v2/webhooks/{id}/deliveries/recover']?.post;
     expect(JSON.stringify(recover?.requestBody)).toContain('#/components/schemas/RecoverInput');
     expect(JSON.stringify(recover?.responses['202'])).toContain('#/components/schemas/RecoveredDeliveries');
