@@ -77,13 +77,25 @@ function authorizationOf(req: Request): string | string[] | undefined {
   return found;
 }
 
+/** The SDK's refusal of a token issued for another audience (a person's token for the MCP server, say). */
+const otherAudience = 'the token was not issued for this service';
+
+/** What a refused caller is told: the check's reason, and for a token of another audience which one to use instead. */
+export function refusalMessage(description: string): string {
+  if (description !== otherAudience) return `Authorization: ${description}`;
+  return (
+    `Authorization: ${description}: the webhook API takes a token issued for the platform API (a person's token without an MCP resource, ` +
+    'a delegated token, or an ApiToken), not one issued for the MCP server; locally, npm run token -- <user> --api prints one'
+  );
+}
+
 export function requireCaller(check: CallerCheck): RequestHandler {
   return async (req, res, next) => {
     if (req.get('authversion') !== 'V0.0.1') {
       throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
     }
     const checked = await check(authorizationOf(req));
-    if (!checked.ok) throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${checked.description}`, { field: 'Authorization' });
+    if (!checked.ok) throw new WebhookApiError('UNAUTHENTICATED', refusalMessage(checked.description), { field: 'Authorization' });
     const { caller, credential } = checked;
 
     const view = req.get('companyview');
