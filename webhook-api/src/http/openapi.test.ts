@@ -146,7 +146,7 @@ describe('the OpenAPI document', () => {
       sender: {} as WebhookSender,
     });
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
-    expect(served).toHaveLength(19);
+    expect(served).toHaveLength(20);
     expect(document.openapi).toBe('3.1.0');
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
