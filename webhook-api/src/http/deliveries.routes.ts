@@ -22,7 +22,8 @@ import type { AttemptRecord } from '../queue/delivery-queue.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { addRoutes, type DeliveryRouteSpec, type FixedPaging, type RouteHandler, type RouteTarget } from './route-spec.ts';
-import { configFor } from './webhooks.routes.ts';
+import type { Response } from 'express';
+import { attemptLogOf, configFor } from './webhooks.routes.ts';
 
 export interface DeliveryRouteDependencies {
   readonly store: WebhookStore;
@@ -46,6 +47,7 @@ export const deliveryRouteSpecs = [
     success: { status: 200, schema: z.array(deliveryAttempt), description: 'The attempts, newest first, without credentials or headers' },
     errors: [400, 403, 404],
     paging: attemptPaging,
+    keptAfterDeletion: true,
   },
   {
     operationId: 'listDeliveriesByState',
@@ -58,6 +60,7 @@ export const deliveryRouteSpecs = [
     success: { status: 200, schema: z.array(deliveryRecord), description: 'The deliveries, newest first, each with its attempts oldest first' },
     errors: [400, 403, 404],
     paging: deliveryPaging,
+    keptAfterDeletion: true,
   },
   {
     operationId: 'retryDelivery',
@@ -110,9 +113,18 @@ function publicAttempt(record: AttemptRecord): DeliveryAttempt {
   };
 }
 
+/** The header that marks the attempt log of a deleted configuration (kept until retention removes it). */
+export const deletedConfigHeader = 'Webhook-Config-Deleted-At';
+
+/** Marks the answer when the configuration was deleted: when, in the Webhook-Config-Deleted-At header. */
+function markedLog<Log extends { deletedAt: number | null }>(res: Response, log: Log): Log {
+  if (log.deletedAt !== null) res.set(deletedConfigHeader, new Date(log.deletedAt).toISOString());
+  return log;
+}
+
 const handlers: Record<OperationId, Handler> = {
   async listDeliveryAttempts(req, res, deps) {
-    const config = await configFor(req, res, deps, 'view');
+    const config = markedLog(res, await attemptLogOf(req, res, deps));
     const { outcome, since } = parse(deliveriesQuery, req.query, 'query');
     const list = `attempts of ${config.id}`;
     const page = pageOf(req, list, attemptPaging.most);
@@ -123,7 +135,7 @@ const handlers: Record<OperationId, Handler> = {
     sendPage(req, res, `/v2/webhooks/${config.id}/deliveries`, list, { items: attempts.items.map(publicAttempt), next: attempts.next });
   },
   async listDeliveriesByState(req, res, deps) {
-    const config = await configFor(req, res, deps, 'view');
+    const config = markedLog(res, await attemptLogOf(req, res, deps));
     const { state } = parse(deliveryStatesQuery, req.query, 'query');
     const list = `deliveries of ${config.id}`;
     const page = pageOf(req, list, deliveryPaging.most);

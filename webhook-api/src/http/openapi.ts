@@ -88,6 +88,8 @@ function queryParameter(name: string, field: z.ZodType) {
   return { name, in: 'query', required, ...(description !== undefined && { description }), schema };
 }
 
+const keptAfterDeletion = (spec: DocumentedRoute) => 'keptAfterDeletion' in spec && spec.keptAfterDeletion === true;
+
 function operation(spec: DocumentedRoute) {
   const pathParams = [...spec.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
     name,
@@ -100,7 +102,12 @@ function operation(spec: DocumentedRoute) {
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
       description: spec.success.description,
-      ...(spec.paging && { headers: { Link: { $ref: '#/components/headers/Link' } } }),
+      ...((spec.paging || keptAfterDeletion(spec)) && {
+        headers: {
+          ...(spec.paging && { Link: { $ref: '#/components/headers/Link' } }),
+          ...(keptAfterDeletion(spec) && { 'Webhook-Config-Deleted-At': { $ref: '#/components/headers/WebhookConfigDeletedAt' } }),
+        },
+      }),
       ...(spec.success.status === 201 && { headers: { Location: { $ref: '#/components/headers/Location' } } }),
       ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema) } } }),
     },
@@ -112,7 +119,7 @@ function operation(spec: DocumentedRoute) {
   return {
     operationId: spec.operationId,
     summary: spec.summary,
-    description: `Needs device-overview:${spec.right} on the owning company.`,
+    description: `Needs device-overview:${spec.right} on the owning company.${keptAfterDeletion(spec) ? ' Also answers for a configuration deleted within the retention (WEBHOOK_DELIVERY_RETENTION, 7 days by default), with the Webhook-Config-Deleted-At header.' : ''}`,
     parameters: [
       ...pathParams,
       ...queryParams,
@@ -151,6 +158,11 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
           description:
             'Present when more items follow: `</v2/...same path and query with cursor=...>; rel="next"` (RFC 8288), a path-absolute reference to the next page.',
           schema: { type: 'string' },
+        },
+        WebhookConfigDeletedAt: {
+          description:
+            'Present when the configuration was deleted (ISO 8601, when): its attempt log stays readable by its company’s viewers until retention removes it.',
+          schema: { type: 'string', format: 'date-time' },
         },
         Location: {
           description: 'Where the created resource is: a path-absolute reference (`/v2/webhooks/{id}`, `.../devices/{deviceId}`, `.../routes/{routeId}`).',

@@ -273,7 +273,10 @@ export interface DeliveryQueue {
   releaseHeadless(limit: number): Promise<number>;
   /** Deletes the Idempotency-Keys past their window at `now`, at most `limit`; how many. */
   pruneIngestKeys(now: number, limit: number): Promise<number>;
-  /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
+  /**
+   * Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`, then
+   * the configurations deleted before it that have no delivery left (at most `limit`); how many rows in all.
+   */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
   /**
