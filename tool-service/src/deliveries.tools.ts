@@ -14,7 +14,7 @@ export const listDeliveries = defineTool({
     "Lists a webhook configuration's deliveries, newest first, each with its current state and its attempts (oldest first, each with its outcome, " +
     "the endpoint's status and the start of its answer). States: waiting (not attempted yet), retrying (attempted, waiting for its next attempt; " +
     'nextAttemptAt says when), delivered, dropped, failed. states ["waiting", "retrying"] is what is still to be delivered. ' +
-    'Each delivery names its messageId, the webhook-id header the receiver saw. Page with limit and the nextCursor of the previous page.',
+    'Each delivery names its webhookId: the Standard Webhooks message id (msg_...), the webhook-id header the receiver saw; not a configuration id. Page with limit and the nextCursor of the previous page.',
   inputSchema: z.strictObject({
     webhookConfigId,
     states: z

@@ -48,7 +48,7 @@ export const deliveryStates = ['waiting', 'retrying', 'delivered', 'dropped', 'f
 /** One delivery (a Realtime point, or a Batch request) with its current state and its attempts: never credentials or headers. */
 export const delivery = z.object({
   deliveryId: z.string(),
-  messageId: z
+  webhookId: z
     .string()
     .describe('The Standard Webhooks message id (msg_...): the webhook-id header the receiver saw, the same on every attempt and on a resend.'),
   state: z.enum(deliveryStates).describe('waiting: not attempted yet; retrying: attempted, waiting for its next attempt; delivered, dropped, failed: settled.'),
@@ -166,7 +166,7 @@ export const testDeliveryResult = z.object({
   durationMs: z.number(),
   error: z.string().nullable(),
   deliveryId: z.string(),
-  messageId: z.string().describe('The Standard Webhooks message id (webhook-id header) the test was sent with.'),
+  webhookId: z.string().describe('The Standard Webhooks message id (webhook-id header) the test was sent with.'),
 });
 export type TestDeliveryResult = z.output<typeof testDeliveryResult>;
 

@@ -14,7 +14,7 @@ const { tokens, call, result } = delegatedCalls(() => platform().issuer, tools);
 
 interface Delivery {
   deliveryId: string;
-  messageId: string;
+  webhookId: string;
   state: string;
   nextAttemptAt: string | null;
   attempts: { attempt: number; outcome: string; responseStatus: number | null }[];
@@ -54,7 +54,7 @@ async function webhookWithAttempts(): Promise<{ webhookConfigId: string; waiting
 }
 
 describe('the delivery tools', () => {
-  it('list the deliveries by state, each with its attempts and messageId, what still waits in one call, and page them by cursor', async () => {
+  it('list the deliveries by state, each with its attempts and webhookId, what still waits in one call, and page them by cursor', async () => {
     const { webhookConfigId, waiting, dropped } = await webhookWithAttempts();
     const all = await result<{ deliveries: Delivery[]; nextCursor: string | null }>('list_deliveries', { webhookConfigId });
     expect(all.nextCursor).toBeNull();
@@ -67,10 +67,10 @@ describe('the delivery tools', () => {
     expect(all.deliveries.find((d) => d.deliveryId === waiting)?.nextAttemptAt).toMatch(/^\d{4}-/);
     expect(all.deliveries.find((d) => d.deliveryId === dropped)).toMatchObject({
       nextAttemptAt: null,
-      messageId: `msg_${dropped}`,
+      webhookId: `msg_${dropped}`,
       attempts: [{ attempt: 0, outcome: 'dropped', responseStatus: 410 }],
     });
-    expect(JSON.stringify(all)).not.toContain('webhookId');
+    expect(JSON.stringify(all)).not.toContain('webhookConfigId');
 
     const pending = await result<{ deliveries: Delivery[] }>('list_deliveries', { webhookConfigId, states: ['waiting', 'retrying'] });
     expect(pending.deliveries.map((d) => d.deliveryId)).toEqual([waiting]);

@@ -110,13 +110,13 @@ describe('the endpoint tools', () => {
     it('sends one sample point to the endpoint now and says what came of it, also for a disabled webhook', async () => {
       const webhookConfigId = await createdWebhook(`${receiver.url}/fine`);
       await result('set_webhook_status', { webhookConfigId, status: 'Disabled' });
-      const sent = await result<{ delivered: boolean; status: number; error: string | null; deliveryId: string; messageId: string }>('send_test_delivery', {
+      const sent = await result<{ delivered: boolean; status: number; error: string | null; deliveryId: string; webhookId: string }>('send_test_delivery', {
         webhookConfigId,
       });
-      expect(sent).toMatchObject({ delivered: true, status: 200, error: null, messageId: expect.stringMatching(/^msg_/) as unknown });
+      expect(sent).toMatchObject({ delivered: true, status: 200, error: null, webhookId: expect.stringMatching(/^msg_/) as unknown });
       const [request] = receiver.received.filter((r) => r.path === '/fine');
       expect(request?.json).toMatchObject({ Point: { Measurement: 'webhook-test' } });
-      expect(request?.headers['webhook-id']).toBe(sent.messageId);
+      expect(request?.headers['webhook-id']).toBe(sent.webhookId);
       const log = await result<{ deliveries: { deliveryId: string; test: boolean }[] }>('list_deliveries', { webhookConfigId });
       expect(log.deliveries.map((d) => [d.deliveryId, d.test])).toEqual([[sent.deliveryId, true]]);
     });

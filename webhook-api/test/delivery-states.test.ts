@@ -15,7 +15,7 @@ const roof = 1002;
 
 interface Delivery {
   deliveryId: string;
-  messageId: string;
+  webhookId: string;
   state: string;
   inFlight: boolean;
   pointCount: number;
@@ -84,7 +84,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (b
     ]);
     const [waiting, retrying] = pending;
     expect(retrying).toMatchObject({ inFlight: false, pointCount: 1, settledAt: null, attempts: [{ attempt: 0, outcome: 'retrying', responseStatus: 503 }] });
-    expect(retrying?.messageId).toBe(`msg_${retrying?.deliveryId}`);
+    expect(retrying?.webhookId).toBe(`msg_${retrying?.deliveryId}`);
     expect(Date.parse(retrying?.nextAttemptAt ?? '') - Date.now()).toBeGreaterThan(30_000);
     expect(waiting).toMatchObject({ state: 'waiting', pointCount: 1, attempts: [] });
 
@@ -97,8 +97,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (b
     }
     expect(await byState(id, '?state=failed')).toEqual([]);
     // The attempt log's filter selects attempts: it cannot tell what still waits.
-    const retryingAttempts = (await oscar('GET', `/v2/webhooks/${id}/deliveries?outcome=retrying`)).body as { deliveryId: string; messageId: string }[];
-    expect(retryingAttempts.map((a) => [a.deliveryId, a.messageId])).toEqual([[retrying?.deliveryId, retrying?.messageId]]);
+    const retryingAttempts = (await oscar('GET', `/v2/webhooks/${id}/deliveries?outcome=retrying`)).body as { deliveryId: string; webhookId: string }[];
+    expect(retryingAttempts.map((a) => [a.deliveryId, a.webhookId])).toEqual([[retrying?.deliveryId, retrying?.webhookId]]);
   });
 
   it('shows a delivery whose retries are spent as failed, with both attempts', async () => {

@@ -98,7 +98,6 @@ type OperationId = (typeof deliveryRouteSpecs)[number]['operationId'];
 function publicAttempt(record: AttemptRecord): DeliveryAttempt {
   return {
     deliveryId: record.deliveryId,
-    messageId: record.webhookId,
     webhookId: record.webhookId,
     attempt: record.attempt,
     outcome: record.outcome,

@@ -25,11 +25,10 @@ export const deliveriesQuery = z.object({
 export const deliveryAttempt = z
   .object({
     deliveryId: z.string(),
-    messageId: z.string().meta({
+    webhookId: z.string().meta({
       description:
         'The Standard Webhooks message id (msg_...): the webhook-id header the delivery is sent with, the same on every attempt and on a resend of it.',
     }),
-    webhookId: z.string().meta({ description: 'The same as messageId, under the name of the webhook-id header; kept for existing clients.', deprecated: true }),
     attempt: z.number().int().min(0).meta({ description: 'Attempts made before this one: the X-Webhook-Retry-Count it was sent with.' }),
     outcome: z.enum(outcomes),
     responseStatus: httpStatus.nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
@@ -87,7 +86,7 @@ const attemptLine = z
 export const deliveryRecord = z
   .object({
     deliveryId: z.string(),
-    messageId: z
+    webhookId: z
       .string()
       .meta({ description: 'The Standard Webhooks message id (msg_...): the webhook-id header it is sent with, kept on retries and resends.' }),
     state: z.enum(states).meta({

@@ -209,7 +209,6 @@ describe('the OpenAPI document', () => {
       'deliveryId',
       'durationMs',
       'error',
-      'messageId',
       'nextAttemptAt',
       'outcome',
       'pointCount',
@@ -246,15 +245,7 @@ describe('the OpenAPI document', () => {
     const test = document.paths['/v2/webhooks/{id}/test']?.post;
     expect(test?.operationId).toBe('sendTestDelivery');
     expect(JSON.stringify(test?.responses['200'])).toContain('#/components/schemas/TestDeliveryResult');
-    expect(Object.keys(schemas.TestDeliveryResult?.properties ?? {}).sort()).toEqual([
-      'delivered',
-      'deliveryId',
-      'durationMs',
-      'error',
-      'messageId',
-      'status',
-      'webhookId',
-    ]);
+    expect(Object.keys(schemas.TestDeliveryResult?.properties ?? {}).sort()).toEqual(['delivered', 'deliveryId', 'durationMs', 'error', 'status', 'webhookId']);
     const recover = document.paths['/v2/webhooks/{id}/deliveries/recover']?.post;
     expect(JSON.stringify(recover?.requestBody)).toContain('#/components/schemas/RecoverInput');
     expect(JSON.stringify(recover?.responses['202'])).toContain('#/components/schemas/RecoveredDeliveries');

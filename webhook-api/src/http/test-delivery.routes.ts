@@ -37,10 +37,9 @@ const testDeliveryResult = z
     durationMs: z.number().min(0).meta({ description: 'From the start of the request to its end or failure.' }),
     error: z.string().nullable().meta({ description: 'Why it was not delivered (as the attempt log says it); null when delivered.' }),
     deliveryId: z.string().meta({ description: 'The test delivery in the attempt log (marked test: true).' }),
-    messageId: z
+    webhookId: z
       .string()
-      .meta({ description: 'The Standard Webhooks message id (webhook-id header) it was sent with: its own, never one of a real delivery.' }),
-    webhookId: z.string().meta({ description: 'The same as messageId; kept for existing clients.', deprecated: true }),
+      .meta({ description: 'The Standard Webhooks message id (the webhook-id header) it was sent with: its own, never one of a real delivery.' }),
   })
   .register(apiSchemas, { id: 'TestDeliveryResult', description: 'What one test delivery came to.' });
 
@@ -120,7 +119,6 @@ const handlers: Record<OperationId, RouteHandler<TestDeliveryRouteDependencies>>
       durationMs: result.durationMs,
       error,
       deliveryId: id,
-      messageId: outgoing.webhookId,
       webhookId: outgoing.webhookId,
     });
   },

@@ -34,8 +34,8 @@ export interface DeliveryAttemptLine {
 
 export interface DeliveryRecord {
   readonly deliveryId: string;
-  /** The Standard Webhooks message id (`webhook-id`). */
-  readonly messageId: string;
+  /** The Standard Webhooks message id: the `webhook-id` header. */
+  readonly webhookId: string;
   readonly state: DeliveryState;
   /** Queued (waiting or retrying) and under a deliverer's lease right now. */
   readonly inFlight: boolean;
@@ -105,7 +105,7 @@ export const pageDeliveries =
       const queued = state === 'waiting' || state === 'retrying';
       return {
         deliveryId: String(row.id),
-        messageId: String(row.webhook_id),
+        webhookId: String(row.webhook_id),
         state,
         inFlight: queued && row.lease_until !== null && Number(row.lease_until) > now,
         pointCount: Number(row.point_count),
