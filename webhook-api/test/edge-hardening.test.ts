@@ -47,8 +47,8 @@ describe('the webhook API edge', () => {
         error: {
           code: 'UNAUTHENTICATED',
           field: 'Authorization',
-          message:
-            "Authorization: the token was not issued for this service: the webhook API takes a token issued for the platform API (a person's token without an MCP resource, a delegated token, or an ApiToken), not one issued for the MCP server; locally, npm run token -- <user> --api prints one",
+          message: 'Authorization: the token was not issued for this service',
+          hint: "The webhook API takes a token issued for the platform API (a person's token requested without the MCP server as its resource, a delegated token, or an ApiToken), not one issued for the MCP server. Locally, npm run token -- <user> --api prints one.",
         },
       },
     });

@@ -80,12 +80,12 @@ function authorizationOf(req: Request): string | string[] | undefined {
 /** The SDK's refusal of a token issued for another audience (a person's token for the MCP server, say). */
 const otherAudience = 'the token was not issued for this service';
 
-/** What a refused caller is told: the check's reason, and for a token of another audience which one to use instead. */
-export function refusalMessage(description: string): string {
-  if (description !== otherAudience) return `Authorization: ${description}`;
+/** The hint of a refusal: for a token of another audience, which token the API takes and how to get one locally. */
+export function refusalHint(description: string): string | undefined {
+  if (description !== otherAudience) return undefined;
   return (
-    `Authorization: ${description}: the webhook API takes a token issued for the platform API (a person's token without an MCP resource, ` +
-    'a delegated token, or an ApiToken), not one issued for the MCP server; locally, npm run token -- <user> --api prints one'
+    "The webhook API takes a token issued for the platform API (a person's token requested without the MCP server as its resource, a delegated token, " +
+    'or an ApiToken), not one issued for the MCP server. Locally, npm run token -- <user> --api prints one.'
   );
 }
 
@@ -95,7 +95,10 @@ export function requireCaller(check: CallerCheck): RequestHandler {
       throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
     }
     const checked = await check(authorizationOf(req));
-    if (!checked.ok) throw new WebhookApiError('UNAUTHENTICATED', refusalMessage(checked.description), { field: 'Authorization' });
+    if (!checked.ok) {
+      const hint = refusalHint(checked.description);
+      throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${checked.description}`, { field: 'Authorization', ...(hint && { hint }) });
+    }
     const { caller, credential } = checked;
 
     const view = req.get('companyview');

@@ -165,6 +165,7 @@ export const errorResponse = z
       code: z.enum(errorCodes),
       message: z.string(),
       field: z.string().optional(),
+      hint: z.string().optional().meta({ description: 'What to do about it, where the message alone would leave the client guessing.' }),
     }),
   })
   .register(apiSchemas, { id: 'Error' });
