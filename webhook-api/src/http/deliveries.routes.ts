@@ -23,7 +23,7 @@ import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { addRoutes, type DeliveryRouteSpec, type FixedPaging, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import type { Response } from 'express';
-import { attemptLogOf, configFor } from './webhooks.routes.ts';
+import { attemptLogOf, configFor } from './config-lookup.ts';
 
 export interface DeliveryRouteDependencies {
   readonly store: WebhookStore;

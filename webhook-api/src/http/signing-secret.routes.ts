@@ -9,7 +9,7 @@ import type { WebhookStore } from '../store/webhook-store.ts';
 import { notFound, WebhookApiError } from './errors.ts';
 import { addRoutes, type DeliveryRouteSpec, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
-import { configFor } from './webhooks.routes.ts';
+import { configFor } from './config-lookup.ts';
 
 export interface SigningSecretRouteDependencies {
   readonly store: WebhookStore;

@@ -13,7 +13,7 @@ import { httpStatus } from './deliveries.schemas.ts';
 import { notFound } from './errors.ts';
 import { addRoutes, type DeliveryRouteSpec, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
-import { configFor } from './webhooks.routes.ts';
+import { configFor } from './config-lookup.ts';
 
 export interface TestDeliveryRouteDependencies {
   readonly store: WebhookStore;
