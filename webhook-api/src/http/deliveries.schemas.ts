@@ -67,6 +67,9 @@ export const deliveryStatesQuery = z.object({
     .optional()
     .meta({
       description: `Only deliveries in these states now: ${stateList} (waiting,retrying is what is still to be delivered). Every state when omitted.`,
+      // What is sent, for the document: the transform's output (a list) is not.
+      type: 'string',
+      pattern: `^(${states.join('|')})(,(${states.join('|')}))*$`,
       examples: ['waiting,retrying'],
     }),
 });

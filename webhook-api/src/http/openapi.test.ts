@@ -68,6 +68,22 @@ describe('every call of the service', () => {
     expect(inDocument.sort()).toEqual([...served].sort());
   });
 
+  it('documents the deliveries by state with the states it takes and the header that marks a deleted configuration', () => {
+    const list = document.paths['/v2/webhooks/{id}/deliveries/by-state']?.get as unknown as {
+      parameters: { name?: string; schema?: { type?: string; pattern?: string } }[];
+      responses: Record<string, { headers?: Record<string, unknown> }>;
+    };
+    const state = list.parameters.find((p) => p.name === 'state')?.schema;
+    expect(state?.type).toBe('string');
+    const pattern = new RegExp(state?.pattern ?? '$^');
+    for (const ok of ['waiting', 'waiting,retrying', 'delivered,dropped,failed']) expect(ok).toMatch(pattern);
+    for (const bad of ['pending', 'waiting,', '']) expect(bad).not.toMatch(pattern);
+    for (const path of ['/v2/webhooks/{id}/deliveries', '/v2/webhooks/{id}/deliveries/by-state']) {
+      const ok = (document.paths[path]?.get as unknown as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['200'];
+      expect(ok?.headers?.['Webhook-Config-Deleted-At'], path).toEqual({ $ref: '#/components/headers/WebhookConfigDeletedAt' });
+    }
+  });
+
   it('documents ingest with a security scheme of its own, not a person’s token', () => {
     const ingest = document.paths['/internal/telemetry']?.post as { security: unknown[]; requestBody: unknown; responses: Record<string, unknown> };
     expect(ingest.security).toEqual([{ ingestToken: [] }]);
