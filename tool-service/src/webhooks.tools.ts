@@ -128,6 +128,7 @@ export const deleteWebhook = defineTool({
   title: 'Delete a webhook',
   description:
     'Deletes a webhook configuration with its device links and scopes. Delivery stops at once for every linked device; this cannot be undone. ' +
+    'Its delivery history stays readable with list_deliveries (what was still waiting shows as failed) until retention removes it, 7 days by default. ' +
     'The person is asked to confirm first (naming the configuration and its linked devices) when their client can ask; deleted is false when they do not.',
   inputSchema: z.strictObject({ webhookConfigId }),
   outputSchema: z.object({
