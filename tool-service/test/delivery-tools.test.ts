@@ -17,7 +17,7 @@ interface Delivery {
   webhookId: string;
   state: string;
   nextAttemptAt: string | null;
-  attempts: { attempt: number; outcome: string; responseStatus: number | null }[];
+  attempts: { attempt: number; outcome: string; responseStatus: number | null; error: string | null }[];
 }
 
 /** A webhook of company 1 routing device 1001, with two points of it queued, attempted once each: one waits for its retry, one was dropped. */
@@ -87,6 +87,24 @@ describe('the delivery tools', () => {
     });
     expect(second.nextCursor).toBeNull();
     expect([...first.deliveries, ...second.deliveries].map((d) => d.deliveryId).sort()).toEqual([waiting, dropped].sort());
+  });
+
+  it('read a deleted configuration’s deliveries until retention, what was waiting failed with the reason', async () => {
+    const { webhookConfigId, waiting, dropped } = await webhookWithAttempts();
+    expect(await result('delete_webhook', { webhookConfigId })).toEqual({ deleted: true, webhookConfigId });
+    const { deliveries } = await result<{ deliveries: Delivery[] }>('list_deliveries', { webhookConfigId });
+    expect(deliveries.map((d) => [d.deliveryId, d.state]).sort()).toEqual(
+      [
+        [waiting, 'failed'],
+        [dropped, 'dropped'],
+      ].sort(),
+    );
+    expect(deliveries.find((d) => d.deliveryId === waiting)?.attempts.at(-1)?.error).toBe('not sent: its webhook configuration was deleted');
+    expect(await call('get_webhook', { webhookConfigId })).toMatchObject({
+      ok: true,
+      isError: true,
+      result: { code: 'NOT_FOUND', message: expect.stringContaining('was deleted at') as unknown },
+    });
   });
 
   it('answer a msg_ id given where a configuration id belongs with the field and the REST API’s code', async () => {
