@@ -72,7 +72,7 @@ describe.each(eras)('on the %s revision', (era) => {
   it('passes a tool’s own error result through with its text, and its code in _meta rather than structured content', async () => {
     const client = await stack().connect('oscar', era);
     // The webhook API answers 404; the tool reports it as its own error result, which passes through.
-    const result = await client.callTool({ name: 'get_webhook', arguments: { webhookId: '00000000-0000-4000-8000-000000000000' } });
+    const result = await client.callTool({ name: 'get_webhook', arguments: { webhookConfigId: '00000000-0000-4000-8000-000000000000' } });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result._meta?.[errorMetaKey]).toMatchObject({ code: 'NOT_FOUND' });

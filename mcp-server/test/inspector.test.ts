@@ -61,7 +61,16 @@ describe.each(['legacy', 'modern'])('the MCP Inspector CLI on the %s revision', 
 
   it('reads a tool’s error result: the message shown, and the CLI’s own exit code for a tool error, not a protocol failure', async () => {
     const webhookId = '00000000-0000-4000-8000-000000000000';
-    const args = ['--protocol-era', era, '--method', 'tools/call', '--tool-name', 'get_webhook', '--tool-args-json', JSON.stringify({ webhookId })];
+    const args = [
+      '--protocol-era',
+      era,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_webhook',
+      '--tool-args-json',
+      JSON.stringify({ webhookConfigId: webhookId }),
+    ];
     const { exitCode, stdout, stderr } = await inspect(args, await stack().tokenFor('oscar'));
     // Inspector 2.x exits 5 (TOOL_ERROR) for every result with isError: true, after printing it.
     expect(exitCode, stderr).toBe(5);

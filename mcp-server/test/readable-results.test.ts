@@ -12,7 +12,7 @@ import { eras, stackForTests, textOf, until, type Stack } from './harness.ts';
 import { bearer, registryClient, startRawToolService, type RawToolService } from './registry-harness.ts';
 
 const stack = stackForTests();
-const unknownWebhook = { webhookId: '00000000-0000-4000-8000-000000000000' };
+const unknownWebhook = { webhookConfigId: '00000000-0000-4000-8000-000000000000' };
 
 /** A client on the v1 SDK (`@modelcontextprotocol/sdk` 1.x), as hosts and the MCP Inspector of that line run it. */
 async function v1Client(at: Stack, username = 'oscar'): Promise<V1Client> {
@@ -35,7 +35,7 @@ describe('a tool’s own error result (get_webhook of an unknown id)', () => {
 
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(v1Text(result)).toContain(unknownWebhook.webhookId);
+    expect(v1Text(result)).toContain(unknownWebhook.webhookConfigId);
     await client.close();
   });
 
@@ -46,7 +46,7 @@ describe('a tool’s own error result (get_webhook of an unknown id)', () => {
 
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(textOf(result)).toContain(unknownWebhook.webhookId);
+    expect(textOf(result)).toContain(unknownWebhook.webhookConfigId);
     expect(result._meta?.[errorMetaKey]).toMatchObject({ code: 'NOT_FOUND' });
   });
 

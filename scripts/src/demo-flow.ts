@@ -192,14 +192,14 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     const id = webhookId ?? '';
 
     await step(stepTitles[3], async () => {
-      await useTool(client, 'link_device', { webhookId: id, deviceId: device.deviceId });
+      await useTool(client, 'link_device', { webhookConfigId: id, deviceId: device.deviceId });
       return 'linked; a link alone forwards nothing until it has a scope';
     });
 
     let scopeId = '';
     await step(stepTitles[4], async () => {
       const { scope } = (await useTool(client, 'add_scope', {
-        webhookId: id,
+        webhookConfigId: id,
         deviceId: device.deviceId,
         scopeLevel: 'Measurement',
         connectionTag: device.connectionTag,
@@ -242,7 +242,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     });
 
     await step(stepTitles[6], async () => {
-      await useTool(client, 'disable_scope', { webhookId: id, deviceId: device.deviceId, scopeId });
+      await useTool(client, 'disable_scope', { webhookConfigId: id, deviceId: device.deviceId, scopeId });
       const before = receiver?.received.length ?? 0;
       const answer = await sendTelemetry(at.webhookApiUrls[0] ?? '', ingestToken, readings(device, 'temperature', 3));
       await sleep(2_000);
@@ -290,7 +290,10 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     });
   } finally {
     if (webhookId && operatorClient) {
-      const deleted = await callTool(operatorClient, 'delete_webhook', { webhookId }).catch((error: unknown) => ({ isError: true, text: String(error) }));
+      const deleted = await callTool(operatorClient, 'delete_webhook', { webhookConfigId: webhookId }).catch((error: unknown) => ({
+        isError: true,
+        text: String(error),
+      }));
       print(
         deleted.isError ? `cleanup: webhook ${webhookId} was not deleted: ${deleted.text}` : `cleanup: webhook ${webhookId} deleted with its link and scope`,
       );

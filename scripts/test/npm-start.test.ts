@@ -143,9 +143,9 @@ describe('npm start', () => {
       // The certificates of the first start were good for this one.
       expect(second.output()).toContain(`gRPC runs over mutual TLS with the development certificates in ${tls}`);
       const again = await connectToGateway(stack.mcpUrl, (await personToken(stack.platformUrl, 'oscar', stack.mcpUrl)).accessToken, 'npm-start-test');
-      const kept = await again.callTool({ name: 'get_webhook', arguments: { webhookId } });
+      const kept = await again.callTool({ name: 'get_webhook', arguments: { webhookConfigId: webhookId } });
       expect(kept.structuredContent).toMatchObject({ webhook: { id: webhookId, name: 'Kept across restarts' } });
-      await again.callTool({ name: 'delete_webhook', arguments: { webhookId } });
+      await again.callTool({ name: 'delete_webhook', arguments: { webhookConfigId: webhookId } });
       await closeGatewaySession(again);
       // The runner killed outright: every service it started ends by itself, freeing its ports.
       process.kill(runnerOf(second), 'SIGKILL');

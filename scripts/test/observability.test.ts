@@ -156,8 +156,8 @@ describe('traces of the stack (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)', () 
       authPayload: { token: credential },
     })) as { webhook: { id: string } };
     try {
-      await call('link_device', { webhookId: webhook.id, deviceId: device.deviceId });
-      await call('add_scope', { webhookId: webhook.id, deviceId: device.deviceId, scopeLevel: 'Device' });
+      await call('link_device', { webhookConfigId: webhook.id, deviceId: device.deviceId });
+      await call('add_scope', { webhookConfigId: webhook.id, deviceId: device.deviceId, scopeLevel: 'Device' });
       const ingestToken = stackSecrets.WEBHOOK_INGEST_TOKEN ?? '';
       await sendTelemetry(stack.webhookApiUrl, ingestToken, readings(device, 'temperature', 2));
 
@@ -169,7 +169,7 @@ describe('traces of the stack (npm start with OTEL_EXPORTER_OTLP_ENDPOINT)', () 
       expect(delivery.traceId).not.toBe(ingest.traceId);
       expect(delivery.attributes).toMatchObject({ 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'platform.outcome': 'delivered' });
     } finally {
-      await call('delete_webhook', { webhookId: webhook.id });
+      await call('delete_webhook', { webhookConfigId: webhook.id });
     }
 
     const secrets = [...stack.secrets, personTokenValue, credential, collectorKey, stackSecrets.WEBHOOK_INGEST_TOKEN ?? ''].filter(Boolean);

@@ -2,7 +2,7 @@
 // forwards nothing; its scopes (scopes.tools.ts) choose what is delivered.
 import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
-import { deviceId, webhookId } from './tool-inputs.ts';
+import { deviceId, webhookConfigId } from './tool-inputs.ts';
 import { deviceLink, webhookApi } from './webhook-api-client.ts';
 
 export const linkDevice = defineTool({
@@ -11,11 +11,11 @@ export const linkDevice = defineTool({
   description:
     "Links a device to a webhook configuration of the same company (list_devices shows the company's devices). " +
     'A link alone forwards no data: add a scope to it with add_scope. Linking a device that is already linked fails with 409.',
-  inputSchema: z.strictObject({ webhookId, deviceId }),
+  inputSchema: z.strictObject({ webhookConfigId, deviceId }),
   outputSchema: z.object({ link: deviceLink }),
   requiresPermission: 'device-overview:manage',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  handler: async (args, ctx) => ({ link: await webhookApi(ctx).linkDevice(args.webhookId, args.deviceId) }),
+  handler: async (args, ctx) => ({ link: await webhookApi(ctx).linkDevice(args.webhookConfigId, args.deviceId) }),
 });
 
 export const unlinkDevice = defineTool({
@@ -24,10 +24,10 @@ export const unlinkDevice = defineTool({
   description:
     "Unlinks a device from a webhook configuration; the link's scopes go with it and the device's data stops flowing to that endpoint. " +
     'When the link has scopes, the person is asked to confirm first when their client can ask; unlinked is false when they do not.',
-  inputSchema: z.strictObject({ webhookId, deviceId }),
+  inputSchema: z.strictObject({ webhookConfigId, deviceId }),
   outputSchema: z.object({
     unlinked: z.boolean(),
-    webhookId: z.string(),
+    webhookConfigId: z.string(),
     deviceId: z.number(),
     reason: z.string().optional().describe('Why it was not unlinked, when it was not.'),
   }),
@@ -36,9 +36,9 @@ export const unlinkDevice = defineTool({
   handler: async (args, ctx) => {
     const api = webhookApi(ctx);
     if (ctx.client.elicitation.form) {
-      const scopes = await api.listScopes(args.webhookId, args.deviceId);
+      const scopes = await api.listScopes(args.webhookConfigId, args.deviceId);
       if (scopes.length > 0) {
-        const webhook = await api.getWebhook(args.webhookId);
+        const webhook = await api.getWebhook(args.webhookConfigId);
         const forwarding = scopes.filter((scope) => scope.enabled).length;
         const answer = await ctx.elicit({
           message:
@@ -47,12 +47,17 @@ export const unlinkDevice = defineTool({
           requestedSchema: z.object({}),
         });
         if (answer.action !== 'accept') {
-          return { unlinked: false, webhookId: args.webhookId, deviceId: args.deviceId, reason: `the person chose ${answer.action}; nothing was unlinked` };
+          return {
+            unlinked: false,
+            webhookConfigId: args.webhookConfigId,
+            deviceId: args.deviceId,
+            reason: `the person chose ${answer.action}; nothing was unlinked`,
+          };
         }
       }
     }
-    await api.unlinkDevice(args.webhookId, args.deviceId);
-    return { unlinked: true, webhookId: args.webhookId, deviceId: args.deviceId };
+    await api.unlinkDevice(args.webhookConfigId, args.deviceId);
+    return { unlinked: true, webhookConfigId: args.webhookConfigId, deviceId: args.deviceId };
   },
 });
 
@@ -60,11 +65,11 @@ const listLinkedDevices = defineTool({
   name: 'list_linked_devices',
   title: 'List devices linked to a webhook',
   description: 'Lists the devices linked to a webhook configuration, with when each was linked. Use list_scopes to see what each link forwards.',
-  inputSchema: z.strictObject({ webhookId }),
+  inputSchema: z.strictObject({ webhookConfigId }),
   outputSchema: z.object({ links: z.array(deviceLink) }),
   requiresPermission: 'device-overview:view',
   annotations: { readOnlyHint: true },
-  handler: async (args, ctx) => ({ links: await webhookApi(ctx).listLinks(args.webhookId) }),
+  handler: async (args, ctx) => ({ links: await webhookApi(ctx).listLinks(args.webhookConfigId) }),
 });
 
 export const deviceLinkTools: readonly ToolDefinition[] = [linkDevice, unlinkDevice, listLinkedDevices];

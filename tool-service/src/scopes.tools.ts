@@ -3,7 +3,7 @@
 // disabling are their own tools, since they are what an agent reaches for.
 import { defineTool, ToolError, type PlatformMcpCallContext, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
-import { deviceId, scopeId, webhookId } from './tool-inputs.ts';
+import { deviceId, scopeId, webhookConfigId } from './tool-inputs.ts';
 import { scope, scopeLevels, webhookApi, type Scope, type ScopeFields } from './webhook-api-client.ts';
 
 const view = 'device-overview:view';
@@ -25,13 +25,13 @@ const scopeFields = {
 };
 
 const oneScope = z.object({ scope });
-const onLink = { webhookId, deviceId };
+const onLink = { webhookConfigId, deviceId };
 
 /** The scope as it is now; a tool error with status 404 when the link has no such scope. */
-async function currentScope(ctx: PlatformMcpCallContext, link: { webhookId: string; deviceId: number }, id: string): Promise<Scope> {
-  const found = (await webhookApi(ctx).listScopes(link.webhookId, link.deviceId)).find((candidate) => candidate.id === id);
+async function currentScope(ctx: PlatformMcpCallContext, link: { webhookConfigId: string; deviceId: number }, id: string): Promise<Scope> {
+  const found = (await webhookApi(ctx).listScopes(link.webhookConfigId, link.deviceId)).find((candidate) => candidate.id === id);
   if (!found) {
-    throw new ToolError('NOT_FOUND', `scope ${id} is not on device ${link.deviceId} of webhook configuration ${link.webhookId} (404).`, {
+    throw new ToolError('NOT_FOUND', `scope ${id} is not on device ${link.deviceId} of webhook configuration ${link.webhookConfigId} (404).`, {
       details: { status: 404 },
     });
   }
@@ -46,10 +46,10 @@ const fieldsOf = (current: Scope): ScopeFields => ({
 });
 
 /** Enables or disables a scope, leaving the rest of it as it is. */
-async function setEnabled(ctx: PlatformMcpCallContext, args: { webhookId: string; deviceId: number; scopeId: string }, enabled: boolean) {
+async function setEnabled(ctx: PlatformMcpCallContext, args: { webhookConfigId: string; deviceId: number; scopeId: string }, enabled: boolean) {
   const current = await currentScope(ctx, args, args.scopeId);
   if (current.enabled === enabled) return { scope: current };
-  return { scope: await webhookApi(ctx).updateScope(args.webhookId, args.deviceId, args.scopeId, { ...fieldsOf(current), enabled }) };
+  return { scope: await webhookApi(ctx).updateScope(args.webhookConfigId, args.deviceId, args.scopeId, { ...fieldsOf(current), enabled }) };
 }
 
 export const addScope = defineTool({
@@ -66,7 +66,7 @@ export const addScope = defineTool({
   outputSchema: oneScope,
   requiresPermission: manage,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-  handler: async ({ webhookId: id, deviceId: device, enabled = true, ...fields }, ctx) => ({
+  handler: async ({ webhookConfigId: id, deviceId: device, enabled = true, ...fields }, ctx) => ({
     scope: await webhookApi(ctx).addScope(id, device, { ...fields, enabled }),
   }),
 });
@@ -79,7 +79,7 @@ export const listScopes = defineTool({
   outputSchema: z.object({ scopes: z.array(scope) }),
   requiresPermission: view,
   annotations: { readOnlyHint: true },
-  handler: async (args, ctx) => ({ scopes: await webhookApi(ctx).listScopes(args.webhookId, args.deviceId) }),
+  handler: async (args, ctx) => ({ scopes: await webhookApi(ctx).listScopes(args.webhookConfigId, args.deviceId) }),
 });
 
 export const updateScope = defineTool({
@@ -97,8 +97,8 @@ export const updateScope = defineTool({
   outputSchema: oneScope,
   requiresPermission: manage,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  handler: async ({ webhookId: id, deviceId: device, scopeId: scopeToChange, enabled, ...fields }, ctx) => {
-    const keep = enabled ?? (await currentScope(ctx, { webhookId: id, deviceId: device }, scopeToChange)).enabled;
+  handler: async ({ webhookConfigId: id, deviceId: device, scopeId: scopeToChange, enabled, ...fields }, ctx) => {
+    const keep = enabled ?? (await currentScope(ctx, { webhookConfigId: id, deviceId: device }, scopeToChange)).enabled;
     return { scope: await webhookApi(ctx).updateScope(id, device, scopeToChange, { ...fields, enabled: keep }) };
   },
 });
@@ -135,7 +135,7 @@ export const removeScope = defineTool({
   requiresPermission: manage,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
   handler: async (args, ctx) => {
-    await webhookApi(ctx).removeScope(args.webhookId, args.deviceId, args.scopeId);
+    await webhookApi(ctx).removeScope(args.webhookConfigId, args.deviceId, args.scopeId);
     return { removed: true as const, scopeId: args.scopeId };
   },
 });

@@ -8,7 +8,9 @@ export const deviceId = z.number().int().positive().describe('The device id, as 
 /** Configuration and scope ids are ids the webhook API generated: letters, digits, `_` and `-`. */
 const generatedId = (what: string) => z.string().regex(/^[\w-]{1,128}$/, `must be ${what}: 1 to 128 letters, digits, "_" or "-"`);
 
-export const webhookId = generatedId('a webhook id').describe('The webhook configuration id, as list_webhooks or create_webhook returns it.');
+export const webhookConfigId = generatedId('a webhook configuration id').describe(
+  "The webhook configuration id, as list_webhooks or create_webhook returns it (the REST API's {id} and webhookConfigId); not a msg_ message id.",
+);
 
 export const scopeId = generatedId('a scope id').describe('The scope id, as list_scopes or add_scope returns it.');
 

@@ -43,26 +43,40 @@ export const scope = z.object({
 export type Scope = z.output<typeof scope>;
 
 export const deliveryOutcomes = ['delivered', 'retrying', 'dropped', 'failed'] as const;
+export const deliveryStates = ['waiting', 'retrying', 'delivered', 'dropped', 'failed'] as const;
 
-/** One line of a configuration's attempt log: never credentials or headers. */
-export const deliveryAttempt = z.object({
+/** One delivery (a Realtime point, or a Batch request) with its current state and its attempts: never credentials or headers. */
+export const delivery = z.object({
   deliveryId: z.string(),
-  webhookId: z.string(),
-  attempt: z.number().int(),
-  outcome: z.enum(deliveryOutcomes),
-  responseStatus: z.number().int().nullable(),
-  error: z.string().nullable(),
-  responseBody: z.string().nullable(),
-  durationMs: z.number(),
-  startedAt: z.string(),
+  webhookId: z
+    .string()
+    .describe('The Standard Webhooks message id (msg_...): the webhook-id header the receiver saw, the same on every attempt and on a resend.'),
+  state: z.enum(deliveryStates).describe('waiting: not attempted yet; retrying: attempted, waiting for its next attempt; delivered, dropped, failed: settled.'),
+  inFlight: z.boolean().describe('A deliverer is sending it right now.'),
   pointCount: z.number().int(),
-  nextAttemptAt: z.string().nullable(),
+  acceptedAt: z.string(),
+  settledAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable().describe('While waiting or retrying: when it is due (retry_delivery sends a retrying one now).'),
+  resendOf: z.string().nullable(),
+  test: z.boolean(),
+  attempts: z
+    .array(
+      z.object({
+        attempt: z.number().int(),
+        outcome: z.enum(deliveryOutcomes),
+        responseStatus: z.number().int().nullable(),
+        error: z.string().nullable(),
+        responseBody: z.string().nullable(),
+        durationMs: z.number(),
+        startedAt: z.string(),
+      }),
+    )
+    .describe('Its attempts, oldest first.'),
 });
-export type DeliveryAttempt = z.output<typeof deliveryAttempt>;
+export type Delivery = z.output<typeof delivery>;
 
-export interface AttemptFilter {
-  readonly outcome?: (typeof deliveryOutcomes)[number] | undefined;
-  readonly since?: string | undefined;
+export interface DeliveryFilter {
+  readonly states?: readonly (typeof deliveryStates)[number][] | undefined;
   readonly limit?: number | undefined;
   readonly cursor?: string | undefined;
 }
@@ -90,31 +104,35 @@ export interface ScopeFields {
 
 export interface WebhookApi {
   listWebhooks(companyId: number): Promise<WebhookConfig[]>;
-  getWebhook(webhookId: string): Promise<WebhookConfig>;
+  getWebhook(webhookConfigId: string): Promise<WebhookConfig>;
   createWebhook(companyId: number, fields: WebhookFields): Promise<WebhookConfig>;
-  updateWebhook(webhookId: string, fields: WebhookFields): Promise<WebhookConfig>;
-  deleteWebhook(webhookId: string): Promise<void>;
-  linkDevice(webhookId: string, deviceId: number): Promise<DeviceLink>;
-  listLinks(webhookId: string): Promise<DeviceLink[]>;
-  unlinkDevice(webhookId: string, deviceId: number): Promise<void>;
-  addScope(webhookId: string, deviceId: number, fields: ScopeFields): Promise<Scope>;
-  listScopes(webhookId: string, deviceId: number): Promise<Scope[]>;
-  updateScope(webhookId: string, deviceId: number, scopeId: string, fields: ScopeFields): Promise<Scope>;
-  removeScope(webhookId: string, deviceId: number, scopeId: string): Promise<void>;
-  /** A page of the attempt log, newest first, and the cursor of the next page (undefined on the last). */
-  listAttempts(webhookId: string, filter: AttemptFilter): Promise<{ attempts: DeliveryAttempt[]; nextCursor: string | undefined }>;
-  retryDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string; nextAttemptAt: string }>;
-  resendDelivery(webhookId: string, deliveryId: string): Promise<{ deliveryId: string }>;
+  updateWebhook(webhookConfigId: string, fields: WebhookFields): Promise<WebhookConfig>;
+  deleteWebhook(webhookConfigId: string): Promise<void>;
+  linkDevice(webhookConfigId: string, deviceId: number): Promise<DeviceLink>;
+  listLinks(webhookConfigId: string): Promise<DeviceLink[]>;
+  unlinkDevice(webhookConfigId: string, deviceId: number): Promise<void>;
+  addScope(webhookConfigId: string, deviceId: number, fields: ScopeFields): Promise<Scope>;
+  listScopes(webhookConfigId: string, deviceId: number): Promise<Scope[]>;
+  updateScope(webhookConfigId: string, deviceId: number, scopeId: string, fields: ScopeFields): Promise<Scope>;
+  removeScope(webhookConfigId: string, deviceId: number, scopeId: string): Promise<void>;
+  /** A page of the deliveries by state, newest first, each with its attempts, and the cursor of the next page (undefined on the last). */
+  listDeliveries(webhookConfigId: string, filter: DeliveryFilter): Promise<{ deliveries: Delivery[]; nextCursor: string | undefined }>;
+  retryDelivery(webhookConfigId: string, deliveryId: string): Promise<{ deliveryId: string; nextAttemptAt: string }>;
+  resendDelivery(webhookConfigId: string, deliveryId: string): Promise<{ deliveryId: string }>;
   /** Queues again the deliveries dropped or failed since `since` (at most 1,000 a call); how many, and whether more are left. */
-  recoverDeliveries(webhookId: string, since: string): Promise<{ queued: number; more: boolean }>;
+  recoverDeliveries(webhookConfigId: string, since: string): Promise<{ queued: number; more: boolean }>;
   /** Whether the configuration is Active or Disabled, and when and why it was disabled. */
-  getWebhookStatus(webhookId: string): Promise<WebhookStatus>;
+  getWebhookStatus(webhookConfigId: string): Promise<WebhookStatus>;
   /** Sets the status (the API's PUT needs name, url and deliveryMode: read first, the other fields kept). */
-  setWebhookStatus(webhookId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
+  setWebhookStatus(webhookConfigId: string, status: (typeof webhookStatuses)[number]): Promise<WebhookStatus>;
   /** Sends one test delivery of a sample point now, as a real delivery would go; what came of it. */
-  sendTestDelivery(webhookId: string): Promise<TestDeliveryResult>;
+  sendTestDelivery(webhookConfigId: string): Promise<TestDeliveryResult>;
+  /** Rotates the signing secret; until when the replaced one signs too. The new secret is dropped from the answer, never kept. */
+  rotateSigningSecret(webhookConfigId: string): Promise<{ previousSecretSignsUntil: string }>;
+  /** Where a person reads the configuration's signing secret: the webhook API's address of it. */
+  signingSecretAddress(webhookConfigId: string): string;
   /** Sets how deliveries go (rate limit, null removing it; ordering), the other fields kept. */
-  setDeliveryOptions(webhookId: string, options: DeliveryOptions): Promise<WebhookStatus>;
+  setDeliveryOptions(webhookConfigId: string, options: DeliveryOptions): Promise<WebhookStatus>;
 }
 
 /** How deliveries to a configuration go: what set_webhook_delivery_options changes (omitted: kept). */
@@ -148,15 +166,15 @@ export const testDeliveryResult = z.object({
   durationMs: z.number(),
   error: z.string().nullable(),
   deliveryId: z.string(),
-  webhookId: z.string(),
+  webhookId: z.string().describe('The Standard Webhooks message id (webhook-id header) the test was sent with.'),
 });
 export type TestDeliveryResult = z.output<typeof testDeliveryResult>;
 
 const segment = encodeURIComponent;
-const configPath = (webhookId: string) => `/v2/webhooks/${segment(webhookId)}`;
-const linkPath = (webhookId: string, deviceId: number) => `${configPath(webhookId)}/devices/${deviceId}`;
-const routesPath = (webhookId: string, deviceId: number) => `${linkPath(webhookId, deviceId)}/routes`;
-const deliveryPath = (webhookId: string, deliveryId: string) => `${configPath(webhookId)}/deliveries/${segment(deliveryId)}`;
+const configPath = (webhookConfigId: string) => `/v2/webhooks/${segment(webhookConfigId)}`;
+const linkPath = (webhookConfigId: string, deviceId: number) => `${configPath(webhookConfigId)}/devices/${deviceId}`;
+const routesPath = (webhookConfigId: string, deviceId: number) => `${linkPath(webhookConfigId, deviceId)}/routes`;
+const deliveryPath = (webhookConfigId: string, deliveryId: string) => `${configPath(webhookConfigId)}/deliveries/${segment(deliveryId)}`;
 
 /** The `cursor` of the next page's path and query, as the API's Link header gave it. */
 const cursorOf = (next: string | undefined) =>
@@ -178,42 +196,48 @@ export function webhookApi(ctx: PlatformMcpCallContext): WebhookApi {
 
   return {
     listWebhooks: (companyId) => send(z.array(webhookConfig), 'GET', '/v2/webhooks', { query: { companyId } }),
-    getWebhook: (webhookId) => send(webhookConfig, 'GET', configPath(webhookId)),
+    getWebhook: (webhookConfigId) => send(webhookConfig, 'GET', configPath(webhookConfigId)),
     createWebhook: (companyId, fields) => send(webhookConfig, 'POST', '/v2/webhooks', { query: { companyId }, body: fields }),
-    updateWebhook: (webhookId, fields) => send(webhookConfig, 'PUT', configPath(webhookId), { body: fields }),
-    deleteWebhook: async (webhookId) => {
-      await send(z.literal(true), 'DELETE', configPath(webhookId));
+    updateWebhook: (webhookConfigId, fields) => send(webhookConfig, 'PUT', configPath(webhookConfigId), { body: fields }),
+    deleteWebhook: async (webhookConfigId) => {
+      await send(z.literal(true), 'DELETE', configPath(webhookConfigId));
     },
-    linkDevice: (webhookId, deviceId) => send(deviceLink, 'POST', linkPath(webhookId, deviceId)),
-    listLinks: (webhookId) => send(z.array(deviceLink), 'GET', `${configPath(webhookId)}/devices`),
-    unlinkDevice: async (webhookId, deviceId) => {
-      await send(z.unknown(), 'DELETE', linkPath(webhookId, deviceId));
+    linkDevice: (webhookConfigId, deviceId) => send(deviceLink, 'POST', linkPath(webhookConfigId, deviceId)),
+    listLinks: (webhookConfigId) => send(z.array(deviceLink), 'GET', `${configPath(webhookConfigId)}/devices`),
+    unlinkDevice: async (webhookConfigId, deviceId) => {
+      await send(z.unknown(), 'DELETE', linkPath(webhookConfigId, deviceId));
     },
-    addScope: (webhookId, deviceId, fields) => send(scope, 'POST', routesPath(webhookId, deviceId), { body: fields }),
-    listScopes: (webhookId, deviceId) => send(z.array(scope), 'GET', routesPath(webhookId, deviceId)),
-    updateScope: (webhookId, deviceId, scopeId, fields) => send(scope, 'PUT', `${routesPath(webhookId, deviceId)}/${segment(scopeId)}`, { body: fields }),
-    removeScope: async (webhookId, deviceId, scopeId) => {
-      await send(z.unknown(), 'DELETE', `${routesPath(webhookId, deviceId)}/${segment(scopeId)}`);
+    addScope: (webhookConfigId, deviceId, fields) => send(scope, 'POST', routesPath(webhookConfigId, deviceId), { body: fields }),
+    listScopes: (webhookConfigId, deviceId) => send(z.array(scope), 'GET', routesPath(webhookConfigId, deviceId)),
+    updateScope: (webhookConfigId, deviceId, scopeId, fields) =>
+      send(scope, 'PUT', `${routesPath(webhookConfigId, deviceId)}/${segment(scopeId)}`, { body: fields }),
+    removeScope: async (webhookConfigId, deviceId, scopeId) => {
+      await send(z.unknown(), 'DELETE', `${routesPath(webhookConfigId, deviceId)}/${segment(scopeId)}`);
     },
-    async listAttempts(webhookId, filter) {
-      const path = `${configPath(webhookId)}/deliveries`;
-      const page = await client.getPage(path, { query: { ...filter }, headers: { AuthVersion: 'V0.0.1' } });
-      return { attempts: shapedAnswer(z.array(deliveryAttempt), page.body, 'the webhook API', `GET ${path}`), nextCursor: cursorOf(page.next) };
+    async listDeliveries(webhookConfigId, { states, limit, cursor }) {
+      const path = `${configPath(webhookConfigId)}/deliveries/by-state`;
+      const query = { state: states?.length ? states.join(',') : undefined, limit, cursor };
+      const page = await client.getPage(path, { query, headers: { AuthVersion: 'V0.0.1' } });
+      return { deliveries: shapedAnswer(z.array(delivery), page.body, 'the webhook API', `GET ${path}`), nextCursor: cursorOf(page.next) };
     },
-    retryDelivery: (webhookId, deliveryId) =>
-      send(z.object({ deliveryId: z.string(), nextAttemptAt: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/retry`),
-    resendDelivery: (webhookId, deliveryId) => send(z.object({ deliveryId: z.string() }), 'POST', `${deliveryPath(webhookId, deliveryId)}/resend`),
-    recoverDeliveries: (webhookId, since) =>
-      send(z.object({ queued: z.number().int(), more: z.boolean() }), 'POST', `${configPath(webhookId)}/deliveries/recover`, { body: { since } }),
-    getWebhookStatus: (webhookId) => send(webhookStatus, 'GET', configPath(webhookId)),
-    async setWebhookStatus(webhookId, status) {
-      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
-      return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, status } });
+    retryDelivery: (webhookConfigId, deliveryId) =>
+      send(z.object({ deliveryId: z.string(), nextAttemptAt: z.string() }), 'POST', `${deliveryPath(webhookConfigId, deliveryId)}/retry`),
+    resendDelivery: (webhookConfigId, deliveryId) => send(z.object({ deliveryId: z.string() }), 'POST', `${deliveryPath(webhookConfigId, deliveryId)}/resend`),
+    recoverDeliveries: (webhookConfigId, since) =>
+      send(z.object({ queued: z.number().int(), more: z.boolean() }), 'POST', `${configPath(webhookConfigId)}/deliveries/recover`, { body: { since } }),
+    getWebhookStatus: (webhookConfigId) => send(webhookStatus, 'GET', configPath(webhookConfigId)),
+    async setWebhookStatus(webhookConfigId, status) {
+      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookConfigId));
+      return send(webhookStatus, 'PUT', configPath(webhookConfigId), { body: { name, url, deliveryMode, status } });
     },
-    sendTestDelivery: (webhookId) => send(testDeliveryResult, 'POST', `${configPath(webhookId)}/test`),
-    async setDeliveryOptions(webhookId, options) {
-      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookId));
-      return send(webhookStatus, 'PUT', configPath(webhookId), { body: { name, url, deliveryMode, ...options } });
+    sendTestDelivery: (webhookConfigId) => send(testDeliveryResult, 'POST', `${configPath(webhookConfigId)}/test`),
+    // Read through a schema without the secret: it is stripped as the answer is read.
+    rotateSigningSecret: (webhookConfigId) =>
+      send(z.object({ previousSecretSignsUntil: z.string() }), 'POST', `${configPath(webhookConfigId)}/signing-secret/rotate`),
+    signingSecretAddress: (webhookConfigId) => `${client.baseUrl.replace(/\/+$/, '')}${configPath(webhookConfigId)}/signing-secret`,
+    async setDeliveryOptions(webhookConfigId, options) {
+      const { name, url, deliveryMode } = await send(webhookStatus, 'GET', configPath(webhookConfigId));
+      return send(webhookStatus, 'PUT', configPath(webhookConfigId), { body: { name, url, deliveryMode, ...options } });
     },
   };
 }

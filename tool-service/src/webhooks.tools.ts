@@ -3,7 +3,7 @@
 // device-link and scope tools. Credentials go in, never come back out.
 import { defineTool, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
-import { companyId, webhookId } from './tool-inputs.ts';
+import { companyId, webhookConfigId } from './tool-inputs.ts';
 import { authTypes, deliveryModes, httpMethods, webhookApi, webhookConfig, type WebhookFields } from './webhook-api-client.ts';
 
 const view = 'device-overview:view';
@@ -51,11 +51,11 @@ export const getWebhook = defineTool({
   name: 'get_webhook',
   title: 'Get a webhook',
   description: 'Shows one webhook configuration by its id: endpoint, method, delivery mode, auth type and headers. Credentials are never shown.',
-  inputSchema: z.strictObject({ webhookId }),
+  inputSchema: z.strictObject({ webhookConfigId }),
   outputSchema: oneWebhook,
   requiresPermission: view,
   annotations: { readOnlyHint: true },
-  handler: async (args, ctx) => ({ webhook: await webhookApi(ctx).getWebhook(args.webhookId) }),
+  handler: async (args, ctx) => ({ webhook: await webhookApi(ctx).getWebhook(args.webhookConfigId) }),
 });
 
 export const createWebhook = defineTool({
@@ -91,7 +91,7 @@ export const updateWebhook = defineTool({
     'Changes a webhook configuration: give only the fields to change; the others keep their values. ' +
     'authPayload replaces the stored credentials (null removes them); customHeaders replaces the headers (null removes them). Takes effect without any device restart.',
   inputSchema: z.strictObject({
-    webhookId,
+    webhookConfigId,
     name: field.name.optional(),
     url: field.url.optional(),
     deliveryMode: field.deliveryMode.optional(),
@@ -105,7 +105,7 @@ export const updateWebhook = defineTool({
   outputSchema: oneWebhook,
   requiresPermission: manage,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-  handler: async ({ webhookId: id, authPayload, customHeaders, ...changes }, ctx) => {
+  handler: async ({ webhookConfigId: id, authPayload, customHeaders, ...changes }, ctx) => {
     const api = webhookApi(ctx);
     // The API's PUT needs name, url and deliveryMode every time; what the agent left out is read first.
     const needsCurrent = changes.name === undefined || changes.url === undefined || changes.deliveryMode === undefined;
@@ -128,11 +128,12 @@ export const deleteWebhook = defineTool({
   title: 'Delete a webhook',
   description:
     'Deletes a webhook configuration with its device links and scopes. Delivery stops at once for every linked device; this cannot be undone. ' +
+    'Its delivery history stays readable with list_deliveries (what was still waiting shows as failed) until retention removes it, 7 days by default. ' +
     'The person is asked to confirm first (naming the configuration and its linked devices) when their client can ask; deleted is false when they do not.',
-  inputSchema: z.strictObject({ webhookId }),
+  inputSchema: z.strictObject({ webhookConfigId }),
   outputSchema: z.object({
     deleted: z.boolean(),
-    webhookId: z.string(),
+    webhookConfigId: z.string(),
     reason: z.string().optional().describe('Why it was not deleted, when it was not.'),
   }),
   requiresPermission: manage,
@@ -141,16 +142,17 @@ export const deleteWebhook = defineTool({
     const api = webhookApi(ctx);
     if (ctx.client.elicitation.form) {
       // Asked before anything changes: the tool runs again from the start with the answer.
-      const [webhook, links] = await Promise.all([api.getWebhook(args.webhookId), api.listLinks(args.webhookId)]);
+      const [webhook, links] = await Promise.all([api.getWebhook(args.webhookConfigId), api.listLinks(args.webhookConfigId)]);
       const devices = links.length === 1 ? '1 linked device' : `${links.length} linked devices`;
       const answer = await ctx.elicit({
         message: `Delete the webhook "${webhook.name}" (${webhook.url})? Delivery stops at once for its ${devices}, and this cannot be undone.`,
         requestedSchema: z.object({}),
       });
-      if (answer.action !== 'accept') return { deleted: false, webhookId: args.webhookId, reason: `the person chose ${answer.action}; nothing was deleted` };
+      if (answer.action !== 'accept')
+        return { deleted: false, webhookConfigId: args.webhookConfigId, reason: `the person chose ${answer.action}; nothing was deleted` };
     }
-    await api.deleteWebhook(args.webhookId);
-    return { deleted: true, webhookId: args.webhookId };
+    await api.deleteWebhook(args.webhookConfigId);
+    return { deleted: true, webhookConfigId: args.webhookConfigId };
   },
 });
 

@@ -56,7 +56,7 @@ describe('starting the tool service', () => {
           logged.push(JSON.parse(line) as Record<string, unknown>);
           if (String(logged.at(-1)?.msg).startsWith('serving')) break;
         }
-        expect(logged.at(-1)).toMatchObject({ name: 'tool-service', msg: 'serving 26 tools over gRPC', address: `127.0.0.1:${port}` });
+        expect(logged.at(-1)).toMatchObject({ name: 'tool-service', msg: 'serving 27 tools over gRPC', address: `127.0.0.1:${port}` });
 
         const client = toolClient(`127.0.0.1:${port}`);
         expect((await client.list()).map((tool) => tool.name)).toContain('create_webhook');

@@ -53,6 +53,7 @@ describe('the webhook tools', () => {
       'set_webhook_status',
       'send_test_delivery',
       'set_webhook_delivery_options',
+      'rotate_signing_secret',
     ];
     const scopes = ['add_scope', 'update_scope', 'enable_scope', 'disable_scope', 'remove_scope'];
     expect(Object.keys(byName).sort()).toEqual([...view, ...manage, ...scopes, 'whoami', 'list_companies', 'app_info'].sort());
@@ -67,6 +68,7 @@ describe('the webhook tools', () => {
       'create_webhook',
       'resend_delivery',
       'send_test_delivery',
+      'rotate_signing_secret',
     ]);
     for (const name of ['whoami', 'list_companies', 'app_info']) expect(byName[name]).toMatchObject({ requiresPermission: '', readOnlyHint: true });
     for (const tool of listing) {
@@ -90,23 +92,23 @@ describe('the webhook tools', () => {
       includeMetadataHeaders: true,
       includeRetryHeader: true,
     });
-    const webhookId = created.id;
+    const webhookConfigId = created.id;
 
-    expect(await result('get_webhook', { webhookId })).toEqual({ webhook: created });
+    expect(await result('get_webhook', { webhookConfigId })).toEqual({ webhook: created });
     const { webhooks } = await result<{ webhooks: { id: string }[] }>('list_webhooks', { companyId: 1 });
     expect(webhooks).toContainEqual(created);
 
     // Only the fields given change; customHeaders null removes the headers.
-    const updated = await result('update_webhook', { webhookId, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null });
+    const updated = await result('update_webhook', { webhookConfigId, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null });
     expect(updated).toEqual({ webhook: { ...created, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null } });
-    expect(await result('update_webhook', { webhookId, includeRetryHeader: false })).toEqual({
+    expect(await result('update_webhook', { webhookConfigId, includeRetryHeader: false })).toEqual({
       webhook: { ...created, name: 'Boiler feed v2', deliveryMode: 'Batch', customHeaders: null, includeRetryHeader: false },
     });
 
-    const { link } = await result<{ link: Record<string, unknown> }>('link_device', { webhookId, deviceId: 1001 });
-    expect(link).toEqual({ deviceId: 1001, webhookConfigId: webhookId, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown });
+    const { link } = await result<{ link: Record<string, unknown> }>('link_device', { webhookConfigId, deviceId: 1001 });
+    expect(link).toEqual({ deviceId: 1001, webhookConfigId: webhookConfigId, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown });
 
-    const onLink = { webhookId, deviceId: 1001 };
+    const onLink = { webhookConfigId, deviceId: 1001 };
     const { scope } = await result<{ scope: { id: string } }>('add_scope', { ...onLink, scopeLevel: 'Connection', connectionTag: 'modbus-1' });
     expect(scope).toEqual({ id: expect.any(String) as unknown, scopeLevel: 'Connection', connectionTag: 'modbus-1', measurement: null, enabled: true });
     const scopeId = scope.id;
@@ -130,22 +132,22 @@ describe('the webhook tools', () => {
     expect(await result('remove_scope', { ...onLink, scopeId })).toEqual({ removed: true, scopeId });
     expect(await result('list_scopes', onLink)).toEqual({ scopes: [] });
 
-    expect(await result('list_linked_devices', { webhookId })).toEqual({ links: [link] });
-    expect(await result('unlink_device', onLink)).toEqual({ unlinked: true, webhookId, deviceId: 1001 });
-    expect(await result('list_linked_devices', { webhookId })).toEqual({ links: [] });
+    expect(await result('list_linked_devices', { webhookConfigId })).toEqual({ links: [link] });
+    expect(await result('unlink_device', onLink)).toEqual({ unlinked: true, webhookConfigId, deviceId: 1001 });
+    expect(await result('list_linked_devices', { webhookConfigId })).toEqual({ links: [] });
 
-    expect(await result('delete_webhook', { webhookId })).toEqual({ deleted: true, webhookId });
-    expect((await toolError('get_webhook', { webhookId })).status).toBe(404);
+    expect(await result('delete_webhook', { webhookConfigId })).toEqual({ deleted: true, webhookConfigId });
+    expect((await toolError('get_webhook', { webhookConfigId })).status).toBe(404);
   });
 
   it('answers an unknown webhook id with a tool error carrying 404 and the API’s message', async () => {
     const unknown = randomUUID();
     for (const [name, args] of [
-      ['get_webhook', { webhookId: unknown }],
-      ['update_webhook', { webhookId: unknown, name: 'x' }],
-      ['delete_webhook', { webhookId: unknown }],
-      ['link_device', { webhookId: unknown, deviceId: 1001 }],
-      ['list_scopes', { webhookId: unknown, deviceId: 1001 }],
+      ['get_webhook', { webhookConfigId: unknown }],
+      ['update_webhook', { webhookConfigId: unknown, name: 'x' }],
+      ['delete_webhook', { webhookConfigId: unknown }],
+      ['link_device', { webhookConfigId: unknown, deviceId: 1001 }],
+      ['list_scopes', { webhookConfigId: unknown, deviceId: 1001 }],
     ] as const) {
       const error = await toolError(name, args);
       expect(error, name).toMatchObject({ code: 'NOT_FOUND', status: 404 });
@@ -154,9 +156,9 @@ describe('the webhook tools', () => {
   });
 
   it('answers a scope id the link does not have with a 404 tool error, when enabling, disabling or changing it', async () => {
-    const { id: webhookId } = await createdWebhook();
-    await result('link_device', { webhookId, deviceId: 1002 });
-    const missing = { webhookId, deviceId: 1002, scopeId: randomUUID() };
+    const { id: webhookConfigId } = await createdWebhook();
+    await result('link_device', { webhookConfigId, deviceId: 1002 });
+    const missing = { webhookConfigId, deviceId: 1002, scopeId: randomUUID() };
     for (const [name, args] of [
       ['enable_scope', missing],
       ['disable_scope', missing],
@@ -168,21 +170,21 @@ describe('the webhook tools', () => {
   });
 
   it('answers linking a device twice with a 409 tool error', async () => {
-    const { id: webhookId } = await createdWebhook();
-    await result('link_device', { webhookId, deviceId: 1001 });
-    expect(await toolError('link_device', { webhookId, deviceId: 1001 })).toEqual({
+    const { id: webhookConfigId } = await createdWebhook();
+    await result('link_device', { webhookConfigId, deviceId: 1001 });
+    expect(await toolError('link_device', { webhookConfigId, deviceId: 1001 })).toEqual({
       code: 'CONFLICT',
       status: 409,
-      message: `the webhook API answered 409 to POST /v2/webhooks/${webhookId}/devices/1001: device 1001 is already linked to webhook configuration ${webhookId}`,
+      message: `the webhook API answered 409 to POST /v2/webhooks/${webhookConfigId}/devices/1001: device 1001 is already linked to webhook configuration ${webhookConfigId}`,
     });
   });
 
   it('answers a scope that breaks the level rules with a 400 tool error naming the field, and the same scope twice with 409', async () => {
-    const { id: webhookId } = await createdWebhook();
-    await result('link_device', { webhookId, deviceId: 1001 });
-    const onLink = { webhookId, deviceId: 1001 };
+    const { id: webhookConfigId } = await createdWebhook();
+    await result('link_device', { webhookConfigId, deviceId: 1001 });
+    const onLink = { webhookConfigId, deviceId: 1001 };
     expect(await toolError('add_scope', { ...onLink, scopeLevel: 'Device', connectionTag: 'modbus-1' })).toMatchObject({
-      code: 'INVALID_REQUEST',
+      code: 'VALIDATION_FAILED',
       status: 400,
       field: 'connectionTag',
       message: expect.stringMatching(/answered 400 to POST .*: connectionTag: must be empty for scopeLevel Device$/) as unknown,
@@ -196,8 +198,8 @@ describe('the webhook tools', () => {
   });
 
   it('answers a device of another company with a 404 tool error', async () => {
-    const { id: webhookId } = await createdWebhook();
-    expect(await toolError('link_device', { webhookId, deviceId: 3001 })).toMatchObject({
+    const { id: webhookConfigId } = await createdWebhook();
+    expect(await toolError('link_device', { webhookConfigId, deviceId: 3001 })).toMatchObject({
       status: 404,
       message: expect.stringContaining('device 3001') as unknown,
     });
@@ -211,16 +213,16 @@ describe('the webhook tools', () => {
 
   it('refuses arguments outside the input schema before calling the API, naming the field', async () => {
     for (const [args, field] of [
-      [{ webhookId: '../../admin' }, 'webhookId'],
-      [{ webhookId: '' }, 'webhookId'],
-      [{ webhookId: 'x'.repeat(129) }, 'webhookId'],
-      [{ webhookId: 'a', extra: true }, 'extra'],
+      [{ webhookConfigId: '../../admin' }, 'webhookConfigId'],
+      [{ webhookConfigId: '' }, 'webhookConfigId'],
+      [{ webhookConfigId: 'x'.repeat(129) }, 'webhookConfigId'],
+      [{ webhookConfigId: 'a', extra: true }, 'extra'],
     ] as const) {
       const answer = await call('get_webhook', args);
       expect(answer).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
       expect((answer as { details: string }).details).toContain(field);
     }
-    expect(await call('link_device', { webhookId: 'a', deviceId: -1 })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
+    expect(await call('link_device', { webhookConfigId: 'a', deviceId: -1 })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
     expect(await call('list_webhooks', { companyId: '1' })).toMatchObject({ ok: false, codeName: 'INVALID_ARGUMENT' });
   });
 
@@ -237,19 +239,19 @@ describe('the webhook tools', () => {
 
   describe('with narrowed permissions', () => {
     it('lets a viewer read but refuses her managing, before the API is called', async () => {
-      const { id: webhookId } = await createdWebhook();
-      expect(await result('get_webhook', { webhookId }, tokens.vera)).toMatchObject({ webhook: { id: webhookId } });
+      const { id: webhookConfigId } = await createdWebhook();
+      expect(await result('get_webhook', { webhookConfigId }, tokens.vera)).toMatchObject({ webhook: { id: webhookConfigId } });
       expect(await call('create_webhook', hook, tokens.vera)).toMatchObject({
         ok: false,
         codeName: 'PERMISSION_DENIED',
         details: expect.stringContaining('device-overview:manage is needed at company 1') as unknown,
       });
-      expect(await call('delete_webhook', { webhookId }, tokens.vera)).toMatchObject({
+      expect(await call('delete_webhook', { webhookConfigId }, tokens.vera)).toMatchObject({
         ok: false,
         codeName: 'PERMISSION_DENIED',
         details: expect.stringContaining('device-overview:manage is needed at any company') as unknown,
       });
-      expect(await result('get_webhook', { webhookId })).toMatchObject({ webhook: { id: webhookId } });
+      expect(await result('get_webhook', { webhookConfigId })).toMatchObject({ webhook: { id: webhookConfigId } });
     });
 
     it('answers 403 from the API where the app was consented to view only, though the person may manage there', async () => {
@@ -257,22 +259,22 @@ describe('the webhook tools', () => {
       const oscarOwn = apiClient(api().url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
       const made = await oscarOwn('POST', '/v2/webhooks?companyId=2', { ...hook, companyId: undefined });
       expect(made.status).toBe(201);
-      const webhookId = (made.body as { id: string }).id;
+      const webhookConfigId = (made.body as { id: string }).id;
 
-      expect(await result('get_webhook', { webhookId })).toMatchObject({ webhook: { id: webhookId, companyId: 2 } });
+      expect(await result('get_webhook', { webhookConfigId })).toMatchObject({ webhook: { id: webhookConfigId, companyId: 2 } });
       expect(await call('create_webhook', { ...hook, companyId: 2 })).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
-      const refused = await toolError('delete_webhook', { webhookId });
+      const refused = await toolError('delete_webhook', { webhookConfigId });
       expect(refused).toMatchObject({ code: 'FORBIDDEN', status: 403 });
       expect(refused.message).toMatch(/^the webhook API answered 403 to DELETE \/v2\/webhooks\/[\w-]+: /);
-      expect(await toolError('link_device', { webhookId, deviceId: 2001 })).toMatchObject({ status: 403 });
-      expect(await result('get_webhook', { webhookId })).toMatchObject({ webhook: { id: webhookId } });
+      expect(await toolError('link_device', { webhookConfigId, deviceId: 2001 })).toMatchObject({ status: 403 });
+      expect(await result('get_webhook', { webhookConfigId })).toMatchObject({ webhook: { id: webhookConfigId } });
     });
 
     it('answers a configuration of a company the app is not installed at as not found', async () => {
       const bjornOwn = apiClient(api().url, `Bearer ${await personToken(platform().issuer, 'bjorn')}`);
       const made = await bjornOwn('POST', '/v2/webhooks?companyId=3', { ...hook, companyId: undefined });
       expect(made.status).toBe(201);
-      expect(await toolError('get_webhook', { webhookId: (made.body as { id: string }).id })).toMatchObject({ status: 404 });
+      expect(await toolError('get_webhook', { webhookConfigId: (made.body as { id: string }).id })).toMatchObject({ status: 404 });
       expect(await call('list_webhooks', { companyId: 3 })).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });
     });
   });
@@ -286,23 +288,23 @@ describe('the webhook tools', () => {
         return answer as Extract<CallAnswer, { ok: true }>;
       };
       const created = await keep('create_webhook', { ...hook, authType: 'Bearer', authPayload: { token: secret } });
-      const webhookId = (created.result as { webhook: { id: string; authType: string } }).webhook.id;
+      const webhookConfigId = (created.result as { webhook: { id: string; authType: string } }).webhook.id;
       expect(created.result).toMatchObject({ webhook: { authType: 'Bearer' } });
       expect(created.result).not.toHaveProperty('webhook.authPayload');
       // Stored, encrypted: the credential reached the API as the serialized object it expects.
-      const stored = await api().store.getConfig(webhookId);
-      expect(JSON.parse(api().vault.decrypt(stored?.authPayloadEncrypted ?? '', webhookId))).toEqual({ token: secret });
+      const stored = await api().store.getConfig(webhookConfigId);
+      expect(JSON.parse(api().vault.decrypt(stored?.authPayloadEncrypted ?? '', webhookConfigId))).toEqual({ token: secret });
 
-      await keep('get_webhook', { webhookId });
+      await keep('get_webhook', { webhookConfigId });
       await keep('list_webhooks', { companyId: 1 });
-      await keep('update_webhook', { webhookId, name: 'renamed' });
-      const stillStored = await api().store.getConfig(webhookId);
-      expect(JSON.parse(api().vault.decrypt(stillStored?.authPayloadEncrypted ?? '', webhookId))).toEqual({ token: secret });
-      await keep('update_webhook', { webhookId, authType: 'Basic', authPayload: { username: 'ingest', password: `${secret}-2` } });
+      await keep('update_webhook', { webhookConfigId, name: 'renamed' });
+      const stillStored = await api().store.getConfig(webhookConfigId);
+      expect(JSON.parse(api().vault.decrypt(stillStored?.authPayloadEncrypted ?? '', webhookConfigId))).toEqual({ token: secret });
+      await keep('update_webhook', { webhookConfigId, authType: 'Basic', authPayload: { username: 'ingest', password: `${secret}-2` } });
       const refused = await keep('create_webhook', { ...hook, authType: 'Bearer', authPayload: { wrongKey: secret } });
       expect(refused).toMatchObject({ ok: true, isError: true, result: { status: 400 } });
-      await keep('update_webhook', { webhookId, authType: 'None', authPayload: null });
-      await expect(api().store.getConfig(webhookId)).resolves.toMatchObject({ authPayloadEncrypted: null });
+      await keep('update_webhook', { webhookConfigId, authType: 'None', authPayload: null });
+      await expect(api().store.getConfig(webhookConfigId)).resolves.toMatchObject({ authPayloadEncrypted: null });
 
       expect(answers).toHaveLength(7);
       expect(JSON.stringify(answers)).not.toContain(secret);
@@ -340,7 +342,7 @@ describe('the webhook tools', () => {
       });
       const service = await startToolService({ platformUrl: platform().issuer, webhookApiUrl: fake.url });
       try {
-        const get = (webhookId: string) => service.client.call('get_webhook', { webhookId }, tokens.oscar);
+        const get = (webhookConfigId: string) => service.client.call('get_webhook', { webhookConfigId }, tokens.oscar);
         expect(await get('c-1')).toMatchObject({ ok: true, isError: false, text: '', result: { webhook: { ...config, companyId: 1 } } });
         expect(await get('down')).toMatchObject({
           ok: true,
@@ -366,10 +368,10 @@ describe('the webhook tools', () => {
   });
 
   it('never logs the delegated tokens or a credential, in the tool service, the webhook API or the platform', async () => {
-    const { id: webhookId } = await createdWebhook({ authType: 'ApiKey', authPayload: { apiKeyValue: `${secret}-logged?` } });
-    await result('get_webhook', { webhookId }, tokens.vera);
-    await toolError('get_webhook', { webhookId: randomUUID() });
-    await call('delete_webhook', { webhookId }, tokens.vera);
+    const { id: webhookConfigId } = await createdWebhook({ authType: 'ApiKey', authPayload: { apiKeyValue: `${secret}-logged?` } });
+    await result('get_webhook', { webhookConfigId }, tokens.vera);
+    await toolError('get_webhook', { webhookConfigId: randomUUID() });
+    await call('delete_webhook', { webhookConfigId }, tokens.vera);
     const logs = { 'tool-service': tools().logs, 'webhook-api': api().logs, platform: platform().logs };
     for (const [service, lines] of Object.entries(logs)) {
       expect(lines.length, service).toBeGreaterThan(0);
@@ -386,43 +388,43 @@ describe('the webhook tools', () => {
       tools().client.call(name, args, tokens.oscar, { ...asking, ...(inputResponses && { inputResponses }) });
 
     it('delete_webhook asks to confirm, naming the configuration and its linked devices, and deletes only on accept', async () => {
-      const { id: webhookId } = await createdWebhook({ name: 'Boiler feed' });
-      await result('link_device', { webhookId, deviceId: 1001 });
-      const asked = await ask('delete_webhook', { webhookId });
+      const { id: webhookConfigId } = await createdWebhook({ name: 'Boiler feed' });
+      await result('link_device', { webhookConfigId, deviceId: 1001 });
+      const asked = await ask('delete_webhook', { webhookConfigId });
       const [key, question] = Object.entries(asked.ok ? (asked.inputRequired ?? {}) : {})[0] ?? [];
       expect(question?.form?.message).toBe(
         `Delete the webhook "Boiler feed" (https://receiver.example/hook)? Delivery stops at once for its 1 linked device, and this cannot be undone.`,
       );
-      expect((await result('get_webhook', { webhookId })).webhook).toBeDefined();
+      expect((await result('get_webhook', { webhookConfigId })).webhook).toBeDefined();
 
-      const declined = await ask('delete_webhook', { webhookId }, { [key ?? '']: { action: 'decline' } });
+      const declined = await ask('delete_webhook', { webhookConfigId }, { [key ?? '']: { action: 'decline' } });
       expect(declined).toMatchObject({
         ok: true,
         isError: false,
-        result: { deleted: false, webhookId, reason: 'the person chose decline; nothing was deleted' },
+        result: { deleted: false, webhookConfigId, reason: 'the person chose decline; nothing was deleted' },
       });
-      expect((await result('get_webhook', { webhookId })).webhook).toBeDefined();
+      expect((await result('get_webhook', { webhookConfigId })).webhook).toBeDefined();
 
-      const accepted = await ask('delete_webhook', { webhookId }, { [key ?? '']: { action: 'accept', content: {} } });
-      expect(accepted).toMatchObject({ ok: true, isError: false, result: { deleted: true, webhookId } });
-      expect((await toolError('get_webhook', { webhookId })).status).toBe(404);
+      const accepted = await ask('delete_webhook', { webhookConfigId }, { [key ?? '']: { action: 'accept', content: {} } });
+      expect(accepted).toMatchObject({ ok: true, isError: false, result: { deleted: true, webhookConfigId } });
+      expect((await toolError('get_webhook', { webhookConfigId })).status).toBe(404);
     });
 
     it('unlink_device asks to confirm when the link has scopes, naming them, and not when it has none', async () => {
-      const { id: webhookId } = await createdWebhook({ name: 'Pump feed' });
-      await result('link_device', { webhookId, deviceId: 1001 });
-      await result('link_device', { webhookId, deviceId: 1002 });
-      await result('add_scope', { webhookId, deviceId: 1001, scopeLevel: 'Device' });
-      const asked = await ask('unlink_device', { webhookId, deviceId: 1001 });
+      const { id: webhookConfigId } = await createdWebhook({ name: 'Pump feed' });
+      await result('link_device', { webhookConfigId, deviceId: 1001 });
+      await result('link_device', { webhookConfigId, deviceId: 1002 });
+      await result('add_scope', { webhookConfigId, deviceId: 1001, scopeLevel: 'Device' });
+      const asked = await ask('unlink_device', { webhookConfigId, deviceId: 1001 });
       const [key, question] = Object.entries(asked.ok ? (asked.inputRequired ?? {}) : {})[0] ?? [];
       expect(question?.form?.message).toBe(
         'Unlink device 1001 from the webhook "Pump feed"? Its 1 scope (1 forwarding now) go with it, and its data stops flowing to https://receiver.example/hook.',
       );
-      expect(await ask('unlink_device', { webhookId, deviceId: 1001 }, { [key ?? '']: { action: 'accept', content: {} } })).toMatchObject({
+      expect(await ask('unlink_device', { webhookConfigId, deviceId: 1001 }, { [key ?? '']: { action: 'accept', content: {} } })).toMatchObject({
         ok: true,
         result: { unlinked: true, deviceId: 1001 },
       });
-      expect(await ask('unlink_device', { webhookId, deviceId: 1002 })).toMatchObject({
+      expect(await ask('unlink_device', { webhookConfigId, deviceId: 1002 })).toMatchObject({
         ok: true,
         inputRequired: undefined,
         result: { unlinked: true, deviceId: 1002 },

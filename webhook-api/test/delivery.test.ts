@@ -80,7 +80,14 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect(request?.json).toEqual({
       Timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
       Metadata: { Company: '1', GatewayId: 'gw-1', Measurement: 'temperature' },
-      Point: { Measurement: 'temperature', Fields: { value: 21.5, rssi: -70 }, Tags: { site: 'north' }, UtcTimestamp: '2026-11-22T12:00:00.000Z' },
+      Point: {
+        Measurement: 'temperature',
+        Fields: { value: 21.5, rssi: -70 },
+        Tags: { site: 'north' },
+        UtcTimestamp: '2026-11-22T12:00:00.000Z',
+        DeviceId: boiler,
+        ConnectionTag: 'modbus',
+      },
     });
     // Keys in SPEC's order.
     expect(request?.body.startsWith('{"Timestamp":')).toBe(true);

@@ -38,12 +38,19 @@ function raw(path: string, headers: string[]): Promise<{ status: number; body: s
 }
 
 describe('the webhook API edge', () => {
-  it('refuses with 401 a person’s token issued for the MCP server: it is no credential here', async () => {
+  it('refuses with 401 a person’s token issued for the MCP server, saying which token it takes and how to get one locally', async () => {
     const forMcp = await personToken(platform().issuer, 'oscar', { resource: 'http://127.0.0.1:3000/mcp' });
     const result = await apiClient(api.url, `Bearer ${forMcp}`)('GET', '/v2/webhooks?companyId=1');
     expect(result).toMatchObject({
       status: 401,
-      body: { error: { code: 'UNAUTHENTICATED', field: 'Authorization', message: 'Authorization: the token was not issued for this service' } },
+      body: {
+        error: {
+          code: 'UNAUTHENTICATED',
+          field: 'Authorization',
+          message: 'Authorization: the token was not issued for this service',
+          hint: "The webhook API takes a token issued for the platform API (a person's token requested without the MCP server as its resource, a delegated token, or an ApiToken), not one issued for the MCP server. Locally, npm run token -- <user> --api prints one.",
+        },
+      },
     });
     const before = await api.store.countConfigs();
     expect((await apiClient(api.url, `Bearer ${forMcp}`)('POST', '/v2/webhooks?companyId=1', hook)).status).toBe(401);

@@ -168,6 +168,37 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
     expect(verifies(secret, request)).toEqual(request?.json);
   });
 
+  it('refuses a second rotation within the 24 hours, saying from when it may happen, and the first one keeps its grace', async () => {
+    const id = await hook('rotated-twice');
+    const first = await secretOf(id);
+    const before = Date.now();
+    const rotated = await oscar('POST', `/v2/webhooks/${id}/signing-secret/rotate`);
+    const { secret: second, previousSecretSignsUntil } = rotated.body as { secret: string; previousSecretSignsUntil: string };
+    expect(Date.parse(previousSecretSignsUntil) - before).toBeGreaterThanOrEqual(24 * 3600_000 - 5);
+    expect(Date.parse(previousSecretSignsUntil) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    for (let i = 0; i < 2; i += 1) {
+      const response = await fetch(`${api.url}/v2/webhooks/${id}/signing-secret/rotate`, {
+        method: 'POST',
+        headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, 'oscar')}` },
+      });
+      expect(response.status).toBe(409);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(24 * 3600 - 60);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('CONFLICT');
+      expect(body.error.message).toContain(`it may be rotated again from ${previousSecretSignsUntil}`);
+      expect(JSON.stringify(body)).not.toContain(second.slice(6));
+    }
+    // Nothing changed: the second secret is current, and the first still signs beside it.
+    expect(await secretOf(id)).toBe(second);
+    await ingest(telemetryPoint(boiler));
+    await until(() => at('rotated-twice').length === 1, 'delivered');
+    const [request] = at('rotated-twice');
+    expect(String(request?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifies(first, request)).toEqual(request?.json);
+    expect(verifies(second, request)).toEqual(request?.json);
+    expect(api.logs.join('\n')).not.toContain(second.slice(6));
+  });
+
   it('shows the secret to a manager only, uncached, and never logs it', async () => {
     const id = await hook('secret-rights');
     const response = await fetch(`${api.url}/v2/webhooks/${id}/signing-secret`, {

@@ -94,7 +94,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
     const envelope = new Webhook(secret).verify(request?.body ?? '', headersOf(request)) as { Metadata: unknown; Point: { UtcTimestamp: string } };
     expect(envelope).toMatchObject({
       Metadata: { Company: '1', GatewayId: 'webhook-test', Measurement: 'webhook-test' },
-      Point: { Measurement: 'webhook-test', Fields: { value: 1 }, Tags: { test: 'true' } },
+      Point: { Measurement: 'webhook-test', Fields: { value: 1 }, Tags: { test: 'true' }, DeviceId: 0, ConnectionTag: 'webhook-test' },
     });
     expect(Date.parse(envelope.Point.UtcTimestamp)).toBeGreaterThanOrEqual(before - 5);
     // In the attempt log, marked as a test; it cannot be resent, and nothing was queued.

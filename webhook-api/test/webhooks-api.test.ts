@@ -14,11 +14,13 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
   let oscar: ReturnType<typeof apiClient>;
   let vera: ReturnType<typeof apiClient>;
   let bjorn: ReturnType<typeof apiClient>;
+  let oscarToken: string;
 
   beforeAll(async () => {
     location = await newStoreLocation(backend, inject('postgresUrl'));
     api = await startWebhookApi({ location, platformUrl: platform().issuer });
-    oscar = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
+    oscarToken = await personToken(platform().issuer, 'oscar');
+    oscar = apiClient(api.url, `Bearer ${oscarToken}`);
     vera = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'vera')}`);
     bjorn = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'bjorn')}`);
   });
@@ -53,6 +55,26 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
         ordering: 'None',
       });
       expect(JSON.stringify(created)).not.toContain('receiver-secret-token-1');
+    });
+
+    it('answers each 201 with a Location that names what was made, which the API then serves', async () => {
+      const post = (path: string, body?: unknown) =>
+        fetch(`${api.url}${path}`, {
+          method: 'POST',
+          headers: { authversion: 'V0.0.1', authorization: `Bearer ${oscarToken}`, 'content-type': 'application/json' },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
+      const created = await post('/v2/webhooks?companyId=1', hook);
+      const { id } = (await created.json()) as { id: string };
+      expect(created.headers.get('location')).toBe(`/v2/webhooks/${id}`);
+      expect((await oscar('GET', created.headers.get('location') ?? '')).body).toMatchObject({ id });
+      const linked = await post(`/v2/webhooks/${id}/devices/1001`);
+      expect(linked.status).toBe(201);
+      expect(linked.headers.get('location')).toBe(`/v2/webhooks/${id}/devices/1001`);
+      const scope = await post(`/v2/webhooks/${id}/devices/1001/routes`, { scopeLevel: 'Device' });
+      const { id: routeId } = (await scope.json()) as { id: string };
+      expect(scope.headers.get('location')).toBe(`/v2/webhooks/${id}/devices/1001/routes/${routeId}`);
+      expect((await oscar('PUT', scope.headers.get('location') ?? '', { scopeLevel: 'Device', enabled: false })).status).toBe(200);
     });
 
     it('stores credentials encrypted, bound to the configuration', async () => {

@@ -52,9 +52,9 @@ export async function deliverOneReading(target: FailoverTarget): Promise<string>
       authPayload: { token: randomBytes(18).toString('base64url') },
     })) as { webhook: { id: string } };
     webhookId = webhook.id;
-    await tool(client, 'link_device', { webhookId, deviceId: device.deviceId });
+    await tool(client, 'link_device', { webhookConfigId: webhookId, deviceId: device.deviceId });
     await tool(client, 'add_scope', {
-      webhookId,
+      webhookConfigId: webhookId,
       deviceId: device.deviceId,
       scopeLevel: 'Measurement',
       connectionTag: device.connectionTag,
@@ -65,7 +65,7 @@ export async function deliverOneReading(target: FailoverTarget): Promise<string>
     if (!(await receiver.waitFor(1, target.timeoutMs))) throw new Error(`nothing arrived at ${receiver.url} within ${target.timeoutMs / 1000} s`);
     return `the reading arrived at ${receiver.url}`;
   } finally {
-    if (client && webhookId) await tool(client, 'delete_webhook', { webhookId }).catch(() => undefined);
+    if (client && webhookId) await tool(client, 'delete_webhook', { webhookConfigId: webhookId }).catch(() => undefined);
     await closeGatewaySession(client).catch(() => undefined);
     await receiver.close();
   }

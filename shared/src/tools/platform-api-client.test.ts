@@ -99,6 +99,23 @@ describe('the platform API client of a tool', () => {
     expect(error.details).toEqual({ status: 409, field: 'deviceId' });
   });
 
+  it('keeps the code a 4xx answer names (the REST API’s own), and falls back to one by status when it names none', async () => {
+    const answers = [
+      [400, '{"error":{"code":"VALIDATION_FAILED","message":"name: is required","field":"name"}}'],
+      [409, '{"error":{"code":"LIMIT_REACHED","message":"company 1 already has 100 webhook configurations"}}'],
+      [400, '{"error":"invalid_request","error_description":"no"}'],
+      [409, '{"error":{"code":"not a code <script>","message":"x"}}'],
+    ] as const;
+    let index = 0;
+    const api = await serve((_req, res) => {
+      const [status, body] = answers[index++] ?? [500, ''];
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    });
+    const codes = [];
+    for (let i = 0; i < answers.length; i += 1) codes.push((await toolError(client(api.url).request('POST', '/v2/webhooks'))).code);
+    expect(codes).toEqual(['VALIDATION_FAILED', 'LIMIT_REACHED', 'INVALID_REQUEST', 'CONFLICT']);
+  });
+
   it('answers a 5xx with a body that is not JSON as UNAVAILABLE, without the body', async () => {
     const api = await serve((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>'));
     const error = await toolError(client(api.url).get('/api/companies'));

@@ -110,6 +110,16 @@ export function addressWithin(baseUrl: string, path: string, query?: PlatformReq
   return url;
 }
 
+/**
+ * The code a 4xx answer's `{ "error": { "code" } }` names (the webhook API's catalog: VALIDATION_FAILED,
+ * LIMIT_REACHED, ...), so a tool reports the same code as the REST API; undefined when it names none.
+ */
+function ownCodeOf(body: unknown): string | undefined {
+  const error = (body as { error?: unknown } | null | undefined)?.error;
+  const code = error !== null && typeof error === 'object' ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,63}$/.test(code) ? code : undefined;
+}
+
 /** What an error answer says, in one short line of visible text; the platform's own words when it gave them. */
 function messageOf(body: unknown): string | undefined {
   const record = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined);
@@ -190,7 +200,7 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
       body = undefined;
     }
     if (response.ok) return { body, link: response.headers.get('link') };
-    const code = response.status >= 500 ? 'UNAVAILABLE' : (codeByStatus[response.status] ?? `HTTP_${response.status}`);
+    const code = response.status >= 500 ? 'UNAVAILABLE' : (ownCodeOf(body) ?? codeByStatus[response.status] ?? `HTTP_${response.status}`);
     const said = messageOf(body);
     const field = (body as { error?: { field?: unknown } } | undefined)?.error?.field;
     throw new ToolError(code, `${serviceName} answered ${response.status} to ${what}${said ? `: ${said}` : '.'}`, {

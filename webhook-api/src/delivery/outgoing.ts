@@ -27,7 +27,7 @@ export interface OutgoingDelivery {
   readonly measurement: string;
   /**
    * Each delivered point as JSON text, already in its delivered shape
-   * ({"Measurement":...,"Fields":{...},"Tags":{...},"UtcTimestamp":"..."}): Realtime one, Batch one or more.
+   * ({"Measurement":...,"Fields":{...},"Tags":{...},"UtcTimestamp":"...","DeviceId":...,"ConnectionTag":"..."}): Realtime one, Batch one or more.
    */
   readonly points: readonly string[];
   /** 0 on the first attempt, then 1, 2, ...: `X-Webhook-Retry-Count`. */

@@ -11,7 +11,7 @@ import { WebhookApiError } from './errors.ts';
 import { InvalidInputError } from '../configs/invalid-input.ts';
 import { DuplicateKeyError, jsonBody } from './json-body.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
-import { createIngestRoutes, type IngestDependencies } from './telemetry.routes.ts';
+import { addIngestRoute, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
 import { addSigningSecretRoutes } from './signing-secret.routes.ts';
 import { addTestDeliveryRoutes } from './test-delivery.routes.ts';
@@ -97,7 +97,7 @@ export function createApp(deps: AppDependencies): Express {
 
   if (deps.metrics) app.get('/metrics', deps.metrics);
   const featureEnabled = deps.featureEnabled ?? true;
-  if (deps.ingest) app.use('/internal', createIngestRoutes({ ...deps.ingest, queue: deps.queue, jsonBody, featureEnabled }));
+  if (deps.ingest) addIngestRoute(app, { ...deps.ingest, queue: deps.queue, jsonBody, featureEnabled });
   if (!featureEnabled) {
     app.use('/v2/webhooks', () => {
       throw new WebhookApiError('FEATURE_DISABLED');

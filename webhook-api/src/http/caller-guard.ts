@@ -77,13 +77,28 @@ function authorizationOf(req: Request): string | string[] | undefined {
   return found;
 }
 
+/** The SDK's refusal of a token issued for another audience (a person's token for the MCP server, say). */
+const otherAudience = 'the token was not issued for this service';
+
+/** The hint of a refusal: for a token of another audience, which token the API takes and how to get one locally. */
+export function refusalHint(description: string): string | undefined {
+  if (description !== otherAudience) return undefined;
+  return (
+    "The webhook API takes a token issued for the platform API (a person's token requested without the MCP server as its resource, a delegated token, " +
+    'or an ApiToken), not one issued for the MCP server. Locally, npm run token -- <user> --api prints one.'
+  );
+}
+
 export function requireCaller(check: CallerCheck): RequestHandler {
   return async (req, res, next) => {
     if (req.get('authversion') !== 'V0.0.1') {
       throw new WebhookApiError('UNAUTHENTICATED', 'AuthVersion: must be V0.0.1', { field: 'AuthVersion' });
     }
     const checked = await check(authorizationOf(req));
-    if (!checked.ok) throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${checked.description}`, { field: 'Authorization' });
+    if (!checked.ok) {
+      const hint = refusalHint(checked.description);
+      throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${checked.description}`, { field: 'Authorization', ...(hint && { hint }) });
+    }
     const { caller, credential } = checked;
 
     const view = req.get('companyview');

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import {
   deliveriesQuery,
   deliveryAttempt,
+  deliveryRecord,
+  deliveryStatesQuery,
   maxRecoveredPerCall,
   recoveredDeliveries,
   recoverInput,
@@ -20,7 +22,8 @@ import type { AttemptRecord } from '../queue/delivery-queue.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { addRoutes, type DeliveryRouteSpec, type FixedPaging, type RouteHandler, type RouteTarget } from './route-spec.ts';
-import { configFor } from './webhooks.routes.ts';
+import type { Response } from 'express';
+import { attemptLogOf, configFor } from './config-lookup.ts';
 
 export interface DeliveryRouteDependencies {
   readonly store: WebhookStore;
@@ -31,6 +34,7 @@ export interface DeliveryRouteDependencies {
 type Handler = RouteHandler<DeliveryRouteDependencies>;
 
 const attemptPaging: FixedPaging = { most: 100, byDefault: 50, order: 'newest first' };
+const deliveryPaging: FixedPaging = { most: 100, byDefault: 20, order: 'newest first' };
 
 export const deliveryRouteSpecs = [
   {
@@ -43,6 +47,20 @@ export const deliveryRouteSpecs = [
     success: { status: 200, schema: z.array(deliveryAttempt), description: 'The attempts, newest first, without credentials or headers' },
     errors: [400, 403, 404],
     paging: attemptPaging,
+    keptAfterDeletion: true,
+  },
+  {
+    operationId: 'listDeliveriesByState',
+    method: 'get',
+    path: '/v2/webhooks/:id/deliveries/by-state',
+    summary:
+      "The configuration's deliveries, newest first, each with its current state (waiting, retrying, delivered, dropped, failed) and its attempts; state=waiting,retrying is what is still to be delivered",
+    right: 'view',
+    query: deliveryStatesQuery,
+    success: { status: 200, schema: z.array(deliveryRecord), description: 'The deliveries, newest first, each with its attempts oldest first' },
+    errors: [400, 403, 404],
+    paging: deliveryPaging,
+    keptAfterDeletion: true,
   },
   {
     operationId: 'retryDelivery',
@@ -94,9 +112,18 @@ function publicAttempt(record: AttemptRecord): DeliveryAttempt {
   };
 }
 
+/** The header that marks the attempt log of a deleted configuration (kept until retention removes it). */
+export const deletedConfigHeader = 'Webhook-Config-Deleted-At';
+
+/** Marks the answer when the configuration was deleted: when, in the Webhook-Config-Deleted-At header. */
+function markedLog<Log extends { deletedAt: number | null }>(res: Response, log: Log): Log {
+  if (log.deletedAt !== null) res.set(deletedConfigHeader, new Date(log.deletedAt).toISOString());
+  return log;
+}
+
 const handlers: Record<OperationId, Handler> = {
   async listDeliveryAttempts(req, res, deps) {
-    const config = await configFor(req, res, deps, 'view');
+    const config = markedLog(res, await attemptLogOf(req, res, deps));
     const { outcome, since } = parse(deliveriesQuery, req.query, 'query');
     const list = `attempts of ${config.id}`;
     const page = pageOf(req, list, attemptPaging.most);
@@ -105,6 +132,15 @@ const handlers: Record<OperationId, Handler> = {
     const filter = { outcome, since: since === undefined ? undefined : Date.parse(since) };
     const attempts = await deps.queue.pageAttempts(config.id, filter, { limit, after: page.after });
     sendPage(req, res, `/v2/webhooks/${config.id}/deliveries`, list, { items: attempts.items.map(publicAttempt), next: attempts.next });
+  },
+  async listDeliveriesByState(req, res, deps) {
+    const config = markedLog(res, await attemptLogOf(req, res, deps));
+    const { state } = parse(deliveryStatesQuery, req.query, 'query');
+    const list = `deliveries of ${config.id}`;
+    const page = pageOf(req, list, deliveryPaging.most);
+    const limit = req.query.limit === undefined ? deliveryPaging.byDefault : page.limit;
+    const deliveries = await deps.queue.pageDeliveries(config.id, { states: state }, { limit, after: page.after }, deps.now?.() ?? Date.now());
+    sendPage(req, res, `/v2/webhooks/${config.id}/deliveries/by-state`, list, deliveries);
   },
   async retryDelivery(req, res, deps) {
     const deliveryId = idOf(req, 'deliveryId');

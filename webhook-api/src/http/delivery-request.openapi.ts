@@ -5,12 +5,24 @@ const header = (name: string, description: string, required: boolean) => ({ name
 
 const point = {
   type: 'object',
-  required: ['Measurement', 'Fields', 'Tags', 'UtcTimestamp'],
+  required: ['Measurement', 'Fields', 'Tags', 'UtcTimestamp', 'DeviceId', 'ConnectionTag'],
   properties: {
     Measurement: { type: 'string' },
     Fields: { type: 'object', additionalProperties: { type: 'number' } },
     Tags: { type: 'object', additionalProperties: { type: 'string' } },
     UtcTimestamp: { type: 'string', format: 'date-time' },
+    DeviceId: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'The device that sent the point (a Batch request holds points of several devices of one gateway); 0 on a test delivery.',
+    },
+    ConnectionTag: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: "The device's connection the point came in on; webhook-test on a test delivery.",
+    },
   },
 };
 
@@ -25,7 +37,11 @@ const envelope = {
       properties: { Company: { type: 'string' }, GatewayId: { type: 'string' }, Measurement: { type: 'string' } },
     },
     Point: { ...point, description: 'Realtime: the one data point.' },
-    Points: { type: 'array', items: point, description: 'Batch: the points of one measurement.' },
+    Points: {
+      type: 'array',
+      items: point,
+      description: 'Batch: the points of one measurement from one gateway, of one or several of its devices (each point names its DeviceId and ConnectionTag).',
+    },
   },
 };
 
@@ -40,7 +56,7 @@ export const deliveryRequestDocument = {
         header('webhook-timestamp', 'Seconds since the epoch when this attempt was sent.', true),
         header(
           'webhook-signature',
-          'v1, and the base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the signing secret; for 24 hours after a rotation, one by each secret, space-separated.',
+          'v1, and the base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}" keyed with the signing secret; for 24 hours after a rotation, one by each secret, space-separated (at most two: a rotation within 24 hours of the last is refused).',
           true,
         ),
         header('User-Agent', "Platform.Cloud.Stream.WebhookHttpClient/<version> (this document's info.version), when includeMetadataHeaders is true.", false),

@@ -33,22 +33,32 @@ export const errorCodes = Object.keys(errorCatalog) as [ErrorCode, ...ErrorCode[
 
 /** The body of every error response. */
 export interface ErrorBody {
-  readonly error: { readonly code: ErrorCode; readonly message: string; readonly field?: string };
+  readonly error: { readonly code: ErrorCode; readonly message: string; readonly field?: string; readonly hint?: string };
 }
 
 export class WebhookApiError extends CatalogError<typeof errorCatalog> {
   override readonly name = 'WebhookApiError';
   /** The request field the error is about, when there is one. */
   readonly field: string | undefined;
+  /** What to do about it, when the message alone would leave the client guessing. */
+  readonly hint: string | undefined;
 
   /** `message` defaults to the catalog's; it is shown to the client, so it never holds a secret. */
-  constructor(code: ErrorCode, message?: string, options: { field?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message?: string, options: { field?: string; hint?: string; cause?: unknown } = {}) {
     super(errorCatalog, code, message, { cause: options.cause });
     this.field = options.field;
+    this.hint = options.hint;
   }
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.field !== undefined && { field: this.field }) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.field !== undefined && { field: this.field }),
+        ...(this.hint !== undefined && { hint: this.hint }),
+      },
+    };
   }
 }
 

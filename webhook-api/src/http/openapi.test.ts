@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createLogger } from '@platform/tool-sdk';
 import type { Express } from 'express';
@@ -25,6 +27,105 @@ function routesOf(app: Express): string[] {
   walk((app as unknown as { router: { stack: Layer[] } }).router.stack);
   return found;
 }
+
+/** The app with every optional route: ingest and metrics too. */
+function fullApp(): Express {
+  return createApp({
+    store: {} as WebhookStore,
+    queue: {} as DeliveryQueue,
+    vault: new CredentialVault([{ id: 'k', key: Buffer.alloc(32) }]),
+    checkCaller: () => Promise.resolve({ ok: false, error: undefined, description: 'no caller in this test' }),
+    devices: () => Promise.resolve(undefined),
+    logger: createLogger({ name: 'test', level: 'silent' }),
+    publicUrl: 'http://127.0.0.1:4100',
+    sender: {} as WebhookSender,
+    ingest: { token: 'ingest-token-of-this-test', maxPoints: 10, maxBodyBytes: 1024 },
+    metrics: (_req, res) => {
+      res.end();
+    },
+  });
+}
+
+/** Every `method path` of the tables in docs/webhooks.md: a row that starts with a method and a path in backticks. */
+function documentedCalls(): string[] {
+  const page = readFileSync(resolve(import.meta.dirname, '../../../docs/webhooks.md'), 'utf8');
+  return [...page.matchAll(/^\| `(GET|POST|PUT|DELETE) (\/[^`?]*)(?:\?[^`]*)?` \|/gm)].map(([, method = '', path = '']) => `${method.toLowerCase()} ${path}`);
+}
+
+describe('every call of the service', () => {
+  const document = createOpenApiDocument('http://127.0.0.1:4100') as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+  const served = routesOf(fullApp()).map((route) => {
+    const [method = '', path = ''] = route.split(' ');
+    return `${method} ${openApiPath(path)}`;
+  });
+
+  it('is routed, in the endpoint tables of docs/webhooks.md and in the OpenAPI document, and nothing else is', () => {
+    expect(served).toContain('post /internal/telemetry');
+    expect(served).toContain('post /v2/webhooks/{id}/signing-secret/rotate');
+    expect(new Set(served).size).toBe(served.length);
+    expect([...documentedCalls()].sort()).toEqual([...served].sort());
+    const inDocument = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
+    expect(inDocument.sort()).toEqual([...served].sort());
+  });
+
+  it('documents the deliveries by state with the states it takes and the header that marks a deleted configuration', () => {
+    const list = document.paths['/v2/webhooks/{id}/deliveries/by-state']?.get as unknown as {
+      parameters: { name?: string; schema?: { type?: string; pattern?: string } }[];
+      responses: Record<string, { headers?: Record<string, unknown> }>;
+    };
+    const state = list.parameters.find((p) => p.name === 'state')?.schema;
+    expect(state?.type).toBe('string');
+    const pattern = new RegExp(state?.pattern ?? '$^');
+    for (const ok of ['waiting', 'waiting,retrying', 'delivered,dropped,failed']) expect(ok).toMatch(pattern);
+    for (const bad of ['pending', 'waiting,', '']) expect(bad).not.toMatch(pattern);
+    for (const path of ['/v2/webhooks/{id}/deliveries', '/v2/webhooks/{id}/deliveries/by-state']) {
+      const ok = (document.paths[path]?.get as unknown as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['200'];
+      expect(ok?.headers?.['Webhook-Config-Deleted-At'], path).toEqual({ $ref: '#/components/headers/WebhookConfigDeletedAt' });
+    }
+  });
+
+  it('documents ingest with a security scheme of its own, not a person’s token', () => {
+    const ingest = document.paths['/internal/telemetry']?.post as { security: unknown[]; requestBody: unknown; responses: Record<string, unknown> };
+    expect(ingest.security).toEqual([{ ingestToken: [] }]);
+    expect(JSON.stringify(ingest.requestBody)).toContain('"deviceId"');
+    expect(Object.keys(ingest.responses)).toEqual(expect.arrayContaining(['202', '400', '401', '409', '413']));
+  });
+
+  it('gives every integer a lower bound that means something (no -9007199254740991) and every duration a minimum of 0', () => {
+    const integers: [string, Record<string, unknown>][] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value))
+        value.forEach((item, i) => {
+          walk(item, `${at}/${i}`);
+        });
+      else if (value !== null && typeof value === 'object') {
+        const schema = value as Record<string, unknown>;
+        if (schema.type === 'integer') integers.push([at, schema]);
+        if (/durationMs$/.test(at)) expect(schema.minimum, at).toBe(0);
+        for (const [key, item] of Object.entries(schema)) walk(item, `${at}/${key}`);
+      }
+    };
+    walk(document, '');
+    expect(integers.length).toBeGreaterThan(15);
+    for (const [at, schema] of integers) {
+      const lower = (schema.minimum ?? schema.exclusiveMinimum) as number | undefined;
+      expect(lower, at).toBeGreaterThanOrEqual(0);
+    }
+    const attempt = (document as unknown as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } }).components.schemas
+      .DeliveryAttempt?.properties;
+    expect(attempt?.attempt).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(JSON.stringify(attempt?.responseStatus)).toContain('"minimum":100,"maximum":599');
+  });
+
+  it('states the Location header of every 201', () => {
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const created = (operation as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses['201'];
+        if (created) expect(created.headers?.Location, `${method} ${path}`).toEqual({ $ref: '#/components/headers/Location' });
+      }
+    }
+  });
+});
 
 describe('the OpenAPI document', () => {
   const document = createOpenApiDocument('http://127.0.0.1:4100') as {
@@ -61,7 +162,7 @@ describe('the OpenAPI document', () => {
       sender: {} as WebhookSender,
     });
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
-    expect(served).toHaveLength(19);
+    expect(served).toHaveLength(20);
     expect(document.openapi).toBe('3.1.0');
     for (const route of served) {
       const [method = '', path = ''] = route.split(' ');
@@ -85,15 +186,28 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents the signing secret and its rotation, and every delivery request with its Standard Webhooks headers', () => {
-    for (const [path, method] of [
-      ['/v2/webhooks/{id}/signing-secret', 'get'],
-      ['/v2/webhooks/{id}/signing-secret/rotate', 'post'],
+    for (const [path, method, schema] of [
+      ['/v2/webhooks/{id}/signing-secret', 'get', 'SigningSecret'],
+      ['/v2/webhooks/{id}/signing-secret/rotate', 'post', 'RotatedSigningSecret'],
     ] as const) {
       const operation = document.paths[path]?.[method];
-      expect(JSON.stringify(operation?.responses['200'])).toContain('#/components/schemas/SigningSecret"');
+      expect(JSON.stringify(operation?.responses['200'])).toContain(`#/components/schemas/${schema}"`);
     }
+    expect(Object.keys(document.paths['/v2/webhooks/{id}/signing-secret/rotate']?.post?.responses ?? {})).toContain('409');
+    expect(document.components.schemas.RotatedSigningSecret?.required).toEqual(['secret', 'previousSecretSignsUntil']);
     const delivery = JSON.stringify((document as unknown as { webhooks: Record<string, unknown> }).webhooks);
     for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature', 'X-Webhook-Retry-Count']) expect(delivery).toContain(`"name":"${header}"`);
+  });
+
+  it('says which device and connection each delivered point came from, in Point and in every one of Points', () => {
+    const envelope = (document as unknown as { webhooks: { telemetryDelivery: { post: { requestBody: { content: Record<string, { schema: unknown }> } } } } })
+      .webhooks.telemetryDelivery.post.requestBody.content['application/json']?.schema as {
+      properties: Record<string, { required?: string[]; properties?: Record<string, unknown>; items?: { required: string[] } }>;
+    };
+    for (const point of [envelope.properties.Point, envelope.properties.Points?.items]) {
+      expect(point?.required).toEqual(['Measurement', 'Fields', 'Tags', 'UtcTimestamp', 'DeviceId', 'ConnectionTag']);
+    }
+    expect(envelope.properties.Point?.properties?.DeviceId).toMatchObject({ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
   });
 
   it('documents the attempt log with its filters and fixed pages, the retry and the resend with their 202 and 409', () => {

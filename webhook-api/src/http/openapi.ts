@@ -7,6 +7,7 @@ import { webhookServiceRelease } from '../delivery/service-release.ts';
 import { deliveryRouteSpecs } from './deliveries.routes.ts';
 import { deliveryRequestDocument } from './delivery-request.openapi.ts';
 import type { DeliveryRouteSpec, FixedPaging, RouteSpec } from './route-spec.ts';
+import { serviceSecuritySchemes, servicePaths } from './service-routes.openapi.ts';
 import { signingSecretRouteSpecs } from './signing-secret.routes.ts';
 import { testDeliveryRouteSpecs } from './test-delivery.routes.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
@@ -87,6 +88,8 @@ function queryParameter(name: string, field: z.ZodType) {
   return { name, in: 'query', required, ...(description !== undefined && { description }), schema };
 }
 
+const keptAfterDeletion = (spec: DocumentedRoute) => 'keptAfterDeletion' in spec && spec.keptAfterDeletion === true;
+
 function operation(spec: DocumentedRoute) {
   const pathParams = [...spec.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
     name,
@@ -99,7 +102,13 @@ function operation(spec: DocumentedRoute) {
   const responses: Record<string, unknown> = {
     [spec.success.status]: {
       description: spec.success.description,
-      ...(spec.paging && { headers: { Link: { $ref: '#/components/headers/Link' } } }),
+      ...((spec.paging || keptAfterDeletion(spec)) && {
+        headers: {
+          ...(spec.paging && { Link: { $ref: '#/components/headers/Link' } }),
+          ...(keptAfterDeletion(spec) && { 'Webhook-Config-Deleted-At': { $ref: '#/components/headers/WebhookConfigDeletedAt' } }),
+        },
+      }),
+      ...(spec.success.status === 201 && { headers: { Location: { $ref: '#/components/headers/Location' } } }),
       ...(spec.success.schema && { content: { 'application/json': { schema: jsonSchema(spec.success.schema) } } }),
     },
   };
@@ -110,7 +119,7 @@ function operation(spec: DocumentedRoute) {
   return {
     operationId: spec.operationId,
     summary: spec.summary,
-    description: `Needs device-overview:${spec.right} on the owning company.`,
+    description: `Needs device-overview:${spec.right} on the owning company.${keptAfterDeletion(spec) ? ' Also answers for a configuration deleted within the retention (WEBHOOK_DELIVERY_RETENTION, 7 days by default), with the Webhook-Config-Deleted-At header.' : ''}`,
     parameters: [
       ...pathParams,
       ...queryParams,
@@ -129,6 +138,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
   for (const spec of [...routeSpecs, ...deliveryRouteSpecs, ...signingSecretRouteSpecs, ...testDeliveryRouteSpecs]) {
     (paths[openApiPath(spec.path)] ??= {})[spec.method] = operation(spec);
   }
+  Object.assign(paths, servicePaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -149,6 +159,15 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
             'Present when more items follow: `</v2/...same path and query with cursor=...>; rel="next"` (RFC 8288), a path-absolute reference to the next page.',
           schema: { type: 'string' },
         },
+        WebhookConfigDeletedAt: {
+          description:
+            'Present when the configuration was deleted (ISO 8601, when): its attempt log stays readable by its company’s viewers until retention removes it.',
+          schema: { type: 'string', format: 'date-time' },
+        },
+        Location: {
+          description: 'Where the created resource is: a path-absolute reference (`/v2/webhooks/{id}`, `.../devices/{deviceId}`, `.../routes/{routeId}`).',
+          schema: { type: 'string' },
+        },
       },
       parameters: {
         AuthVersion: { name: 'AuthVersion', in: 'header', required: true, schema: { type: 'string', const: 'V0.0.1' } },
@@ -163,6 +182,7 @@ export function createOpenApiDocument(serverUrl: string): Record<string, unknown
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`ApiToken <token>`' },
+        ...serviceSecuritySchemes,
       },
     },
   };

@@ -32,6 +32,8 @@ export interface FixedPaging {
 export interface DeliveryRouteSpec extends Omit<RouteSpec, 'success' | 'paging'> {
   readonly success: { readonly status: 200 | 202; readonly schema: z.ZodType; readonly description: string };
   readonly paging?: FixedPaging;
+  /** Also answers for a deleted configuration (its attempt log is kept until retention), marked by the Webhook-Config-Deleted-At header. */
+  readonly keptAfterDeletion?: true;
 }
 
 /** A route's handler, given the dependencies of its table. */

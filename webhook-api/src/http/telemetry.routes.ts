@@ -4,7 +4,7 @@
 // committed together. An Idempotency-Key makes a retry of the same points within 24 hours answer
 // what the first request was answered (with Idempotent-Replayed: true) and queue nothing.
 import { createHash } from 'node:crypto';
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { refuseProtoKeys, telemetryBatch, toQueuedPoint } from '../ingest/telemetry-points.ts';
 import type { DeliveryQueue, QueuedPoint } from '../queue/delivery-queue.ts';
 import { bearerMatches, expectedBearer } from './bearer-token.ts';
@@ -59,13 +59,15 @@ const pointsDigest = (points: readonly QueuedPoint[]) =>
     .update(JSON.stringify(points.map((p) => [p.deviceId, p.gatewayId, p.connectionTag, p.measurement, p.point])))
     .digest('base64url');
 
-/** The ingest route, to be mounted at `/internal`: other requests pass by on the prefix alone. */
-export function createIngestRoutes(deps: IngestDependencies): Router {
-  const router = Router();
+/** Where ingest is served: the path the router, the docs' table and the OpenAPI document all name. */
+export const ingestPath = '/internal/telemetry';
+
+/** The ingest route, added to the app itself (so its router lists it by its whole path). */
+export function addIngestRoute(target: { post(path: string, ...handlers: RequestHandler[]): unknown }, deps: IngestDependencies): void {
   const schema = telemetryBatch(deps.maxPoints);
   // Keys are kept per ingest caller: the holder of the ingest token, known by a digest of it (never the token).
   const caller = createHash('sha256').update(`ingest caller ${deps.token}`).digest('base64url').slice(0, 22);
-  router.post('/telemetry', requireIngestToken(deps.token), ...deps.jsonBody(deps.maxBodyBytes), async (req, res) => {
+  target.post(ingestPath, requireIngestToken(deps.token), ...deps.jsonBody(deps.maxBodyBytes), async (req, res) => {
     const key = idempotencyKeyOf(req);
     refuseProtoKeys(req.body);
     const { points } = parse(schema, req.body, 'body');
@@ -91,5 +93,4 @@ export function createIngestRoutes(deps: IngestDependencies): Router {
     deps.onIngested?.(points.length, result.queued, result.skipped ?? 0);
     res.status(202).json({ accepted: points.length, queued: result.queued });
   });
-  return router;
 }

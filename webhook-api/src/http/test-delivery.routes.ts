@@ -9,10 +9,11 @@ import type { OutgoingDelivery, WebhookSender } from '../delivery/outgoing.ts';
 import { messageIdPrefix, type DeliveryQueue, type TestDelivery } from '../queue/delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
+import { httpStatus } from './deliveries.schemas.ts';
 import { notFound } from './errors.ts';
 import { addRoutes, type DeliveryRouteSpec, type RouteHandler, type RouteTarget } from './route-spec.ts';
 import { apiSchemas } from './webhooks.schemas.ts';
-import { configFor } from './webhooks.routes.ts';
+import { configFor } from './config-lookup.ts';
 
 export interface TestDeliveryRouteDependencies {
   readonly store: WebhookStore;
@@ -25,15 +26,20 @@ export interface TestDeliveryRouteDependencies {
 /** The gateway and measurement of a test delivery's envelope and sample point. */
 export const testGatewayId = 'webhook-test';
 export const testMeasurement = 'webhook-test';
+/** The sample point's device and connection: 0 is no device's id, so a receiver cannot take it for telemetry. */
+export const testDeviceId = 0;
+export const testConnectionTag = 'webhook-test';
 
 const testDeliveryResult = z
   .object({
     delivered: z.boolean().meta({ description: 'Whether the endpoint answered 2xx.' }),
-    status: z.number().int().nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
-    durationMs: z.number().meta({ description: 'From the start of the request to its end or failure.' }),
+    status: httpStatus.nullable().meta({ description: "The endpoint's HTTP status; null when there was no answer." }),
+    durationMs: z.number().min(0).meta({ description: 'From the start of the request to its end or failure.' }),
     error: z.string().nullable().meta({ description: 'Why it was not delivered (as the attempt log says it); null when delivered.' }),
     deliveryId: z.string().meta({ description: 'The test delivery in the attempt log (marked test: true).' }),
-    webhookId: z.string().meta({ description: 'The webhook-id it was sent with: its own, never one of a real delivery.' }),
+    webhookId: z
+      .string()
+      .meta({ description: 'The Standard Webhooks message id (the webhook-id header) it was sent with: its own, never one of a real delivery.' }),
   })
   .register(apiSchemas, { id: 'TestDeliveryResult', description: 'What one test delivery came to.' });
 
@@ -54,7 +60,14 @@ type OperationId = (typeof testDeliveryRouteSpecs)[number]['operationId'];
 
 /** The sample point, as a Realtime delivery carries it; a Batch configuration gets it as a batch of one. */
 export function testDelivery(config: StoredConfig, id: string, sentAt: number): OutgoingDelivery {
-  const point = JSON.stringify({ Measurement: testMeasurement, Fields: { value: 1 }, Tags: { test: 'true' }, UtcTimestamp: new Date(sentAt).toISOString() });
+  const point = JSON.stringify({
+    Measurement: testMeasurement,
+    Fields: { value: 1 },
+    Tags: { test: 'true' },
+    UtcTimestamp: new Date(sentAt).toISOString(),
+    DeviceId: testDeviceId,
+    ConnectionTag: testConnectionTag,
+  });
   return {
     configId: config.id,
     companyId: config.companyId,

@@ -12,6 +12,7 @@ import { notFound, WebhookApiError } from './errors.ts';
 import type { WebhookLimits } from '../configs/limits.ts';
 import { addRoutes, type RouteHandler, type RouteTarget, type RouteSpec } from './route-spec.ts';
 import { sendConfig } from './config-json.ts';
+import { configFor } from './config-lookup.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
@@ -31,15 +32,6 @@ export interface RouteDependencies {
 }
 
 type Handler = RouteHandler<RouteDependencies>;
-
-/** The configuration `req.params.id`, when the caller may see it with `right`; 404 otherwise. */
-export async function configFor(req: Request, res: Response, deps: Pick<RouteDependencies, 'store'>, right: Right): Promise<StoredConfig> {
-  const id = idOf(req, 'id');
-  const config = id === undefined ? undefined : await deps.store.getConfig(id);
-  if (!config) throw notFound(`webhook configuration ${String(req.params.id)}`);
-  requireRight(callerContextOf(res), config.companyId, right, `webhook configuration ${config.id}`);
-  return config;
-}
 
 async function linkedDevice(req: Request, res: Response, deps: RouteDependencies, right: Right): Promise<{ config: StoredConfig; deviceId: number }> {
   const deviceId = deviceIdOf(req);
@@ -187,7 +179,7 @@ const handlers: Record<OperationId, Handler> = {
     const config = { id, companyId, ...fieldsForCreate(id, input, deps.vault), signingSecrets: firstSigningSecrets(deps.vault, id), health: healthyEndpoint };
     const created = await deps.store.createConfig(config, limit);
     if (created === 'limit-reached') throw limitReached(`company ${companyId} already has ${plural(limit, 'webhook configuration', 'webhook configurations')}`);
-    res.status(201).json(publicConfig(created));
+    res.location(`/v2/webhooks/${created.id}`).status(201).json(publicConfig(created));
   },
   async listWebhooks(req, res, deps) {
     const { companyId } = parse(companyQuery, req.query, 'query');
@@ -235,7 +227,7 @@ const handlers: Record<OperationId, Handler> = {
     if (link === 'not-found') throw notFound(`webhook configuration ${config.id}`);
     if (link === 'already-linked') throw new WebhookApiError('CONFLICT', `device ${deviceId} is already linked to webhook configuration ${config.id}`);
     if (link === 'limit-reached') throw limitReached(`webhook configuration ${config.id} already has ${plural(limit, 'linked device', 'linked devices')}`);
-    res.status(201).json(link);
+    res.location(`/v2/webhooks/${config.id}/devices/${deviceId}`).status(201).json(link);
   },
   async listDevices(req, res, deps) {
     const config = await configFor(req, res, deps, 'view');
@@ -260,7 +252,7 @@ const handlers: Record<OperationId, Handler> = {
     if (created === 'duplicate') throw new WebhookApiError('CONFLICT', 'an identical scope is already on this device link');
     if (created === 'limit-reached')
       throw limitReached(`device ${deviceId} on webhook configuration ${config.id} already has ${plural(limit, 'scope', 'scopes')}`);
-    res.status(201).json(created);
+    res.location(`/v2/webhooks/${config.id}/devices/${deviceId}/routes/${created.id}`).status(201).json(created);
   },
   async listScopes(req, res, deps) {
     const { config, deviceId } = await linkedDevice(req, res, deps, 'view');

@@ -97,7 +97,7 @@ export type WebhookConfigUpdate = z.output<typeof webhookConfigUpdate>;
 export const webhookConfig = z
   .object({
     id: z.string(),
-    companyId: z.number().int(),
+    companyId: z.number().int().min(1),
     name: z.string(),
     url: z.string(),
     method: z.enum(httpMethods),
@@ -112,7 +112,13 @@ export const webhookConfig = z
     }),
     disabledReason: z.string().nullable().meta({ description: 'Why it is disabled; null while Active.' }),
     disabledAt: z.iso.datetime().nullable().meta({ description: 'When it was disabled; null while Active.' }),
-    rateLimitPerSecond: z.number().int().nullable().meta({ description: 'At most this many requests a second to the endpoint; null: no limit.' }),
+    rateLimitPerSecond: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxRateLimit)
+      .nullable()
+      .meta({ description: 'At most this many requests a second to the endpoint; null: no limit.' }),
     ordering: z.enum(orderings).meta({ description: 'None, or PerDevice: one delivery at a time per device (per batch stream), in ingest order.' }),
   })
   .register(apiSchemas, { id: 'WebhookConfig', description: 'A configuration; never carries credentials (authPayload is write-only).' });
@@ -120,7 +126,7 @@ export const webhookConfig = z
 export type WebhookConfig = z.output<typeof webhookConfig>;
 
 export const deviceLink = z
-  .object({ deviceId: z.number().int(), webhookConfigId: z.string(), createdAt: z.iso.datetime() })
+  .object({ deviceId: z.number().int().min(1), webhookConfigId: z.string(), createdAt: z.iso.datetime() })
   .register(apiSchemas, { id: 'DeviceLink' });
 
 export type DeviceLink = z.output<typeof deviceLink>;
@@ -159,6 +165,7 @@ export const errorResponse = z
       code: z.enum(errorCodes),
       message: z.string(),
       field: z.string().optional(),
+      hint: z.string().optional().meta({ description: 'What to do about it, where the message alone would leave the client guessing.' }),
     }),
   })
   .register(apiSchemas, { id: 'Error' });

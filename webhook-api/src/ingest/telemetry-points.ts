@@ -70,11 +70,22 @@ export function refuseProtoKeys(body: unknown): void {
 
 export type TelemetryPoint = z.output<typeof telemetryPoint>;
 
-/** A point as the queue takes it: what routing needs, and its delivered shape (SPEC "Delivered point", keys in the documented order) as JSON text. */
+/**
+ * A point as the queue takes it: what routing needs, and its delivered shape as JSON text: SPEC's
+ * "Delivered point" keys in the documented order, then the device that sent it and its connection
+ * (a Batch request holds points of several devices of one gateway, told apart by these two).
+ */
 export const toQueuedPoint = (point: TelemetryPoint): QueuedPoint => ({
   deviceId: point.deviceId,
   gatewayId: point.gatewayId,
   connectionTag: point.connectionTag,
   measurement: point.measurement,
-  point: JSON.stringify({ Measurement: point.measurement, Fields: point.fields, Tags: point.tags, UtcTimestamp: point.utcTimestamp }),
+  point: JSON.stringify({
+    Measurement: point.measurement,
+    Fields: point.fields,
+    Tags: point.tags,
+    UtcTimestamp: point.utcTimestamp,
+    DeviceId: point.deviceId,
+    ConnectionTag: point.connectionTag,
+  }),
 });

@@ -144,7 +144,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(await store.deliveries.settleAndClaim([], { owner: 'a', now: later, ...claimAll })).toEqual({ settled: new Set(), claimed: [] });
   });
 
-  it('takes the attempt log’s lines of a delivery with it: pruned, or its configuration deleted', async () => {
+  it('keeps a deleted configuration’s attempt log, what it had to deliver failed with a line saying why, until retention prunes it and the configuration', async () => {
     const kept = await linked(7, [{}]);
     const deleted = await linked(7, [{}]);
     await store.deliveries.ingest([point(7), point(7)], now);
@@ -159,11 +159,29 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
       now,
     );
     expect(await attemptLines(location)).toBe(4);
-    await store.deleteConfig(deleted.id);
-    expect(await attemptLines(location)).toBe(2);
+    expect(await store.deleteConfig(deleted.id, now + 20)).toBe(true);
+    expect(await store.deleteConfig(deleted.id, now + 30)).toBe(false);
+    expect(await store.getConfig(deleted.id)).toBeUndefined();
+    expect(await store.getDeletedConfig(deleted.id)).toEqual({ id: deleted.id, companyId: deleted.companyId, deletedAt: now + 20 });
+    expect(await store.getDeletedConfig(kept.id)).toBeUndefined();
+    expect(await attemptLines(location)).toBe(6);
+    const log = (await store.deliveries.pageAttempts(deleted.id, {}, { limit: 10 })).items;
+    expect(log.map((a) => [a.outcome, a.attempt, a.nextAttemptAt])).toEqual([
+      ['failed', 1, null],
+      ['failed', 1, null],
+      ['retrying', 0, null],
+      ['retrying', 0, null],
+    ]);
+    expect(log[0]?.error).toBe('not sent: its webhook configuration was deleted');
+    // Nothing of it is sent any more, its retries included.
+    expect(await store.deliveries.claim({ owner: 'a', now: now + 120_000, ...claimAll })).toEqual([]);
     expect(await store.deliveries.prune(now + 5, 100)).toBe(1);
-    expect(await attemptLines(location)).toBe(1);
+    expect(await attemptLines(location)).toBe(5);
     expect((await store.deliveries.pageAttempts(kept.id, {}, { limit: 10 })).items.map((a) => a.deliveryId)).toEqual([ofKept[1]?.id]);
+    // Past the retention of its deliveries (settled when it was deleted), the deleted configuration goes with them.
+    expect(await store.deliveries.prune(now + 21, 100)).toBe(4);
+    expect(await store.getDeletedConfig(deleted.id)).toBeUndefined();
+    expect(await attemptLines(location)).toBe(0);
   });
 
   it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {

@@ -6,6 +6,7 @@
 // operation; what both say alike is in this folder.
 import type { DeliveryMode, StoredConfig } from '../store/records.ts';
 import type { Page } from '../store/webhook-store.ts';
+import type { DeliveryRecord, DeliveryStateFilter } from './delivery-states.ts';
 
 /** A point as ingest accepted it, with what routing needs and its delivered shape as JSON text. */
 export interface QueuedPoint {
@@ -13,7 +14,7 @@ export interface QueuedPoint {
   readonly gatewayId: string;
   readonly connectionTag: string;
   readonly measurement: string;
-  /** {"Measurement","Fields","Tags","UtcTimestamp"} as JSON text: what the endpoint receives. */
+  /** {"Measurement","Fields","Tags","UtcTimestamp","DeviceId","ConnectionTag"} as JSON text: what the endpoint receives. */
   readonly point: string;
 }
 
@@ -224,6 +225,13 @@ export interface DeliveryQueue {
     filter: { readonly outcome?: DeliveryOutcome | undefined; readonly since?: number | undefined },
     page: { limit: number; after?: number | undefined },
   ): Promise<Page<AttemptRecord>>;
+  /** The configuration's deliveries, newest first, each with its state at `now` and its attempts (delivery-states.ts). */
+  pageDeliveries(
+    configId: string,
+    filter: DeliveryStateFilter,
+    page: { limit: number; after?: number | undefined },
+    now: number,
+  ): Promise<Page<DeliveryRecord>>;
   /**
    * Makes a delivery of `configId` that waits for its retry due now, keeping its attempt count
    * (its next X-Webhook-Retry-Count). Refused while a deliverer is sending it, and once it is settled
@@ -265,7 +273,10 @@ export interface DeliveryQueue {
   releaseHeadless(limit: number): Promise<number>;
   /** Deletes the Idempotency-Keys past their window at `now`, at most `limit`; how many. */
   pruneIngestKeys(now: number, limit: number): Promise<number>;
-  /** Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`; how many. */
+  /**
+   * Deletes delivered, dropped and failed deliveries settled before `before`, at most `limit`, then
+   * the configurations deleted before it that have no delivery left (at most `limit`); how many rows in all.
+   */
   prune(before: number, limit: number): Promise<number>;
   stats(): Promise<QueueStats>;
   /**

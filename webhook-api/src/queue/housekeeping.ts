@@ -9,13 +9,24 @@ import { headlessStreams, releaseStreams } from './streams.ts';
 
 const numberOrUndefined = (value: unknown) => (value === null || value === undefined ? undefined : Number(value));
 
+/**
+ * Settled deliveries past their retention go, and then every configuration deleted before it whose
+ * last delivery has gone: its attempt log was kept that long (nothing of it is left to read).
+ */
 export const prune =
   (driver: SqlDriver): DeliveryQueue['prune'] =>
-  (before, limit) =>
-    driver.run(`DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE state NOT IN ('queued', 'held') AND settled_at < $1 LIMIT $2)`, [
-      before,
-      limit,
-    ]);
+  async (before, limit) => {
+    const deliveries = await driver.run(
+      `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE state NOT IN ('queued', 'held') AND settled_at < $1 LIMIT $2)`,
+      [before, limit],
+    );
+    const configs = await driver.run(
+      `DELETE FROM webhook_configs WHERE id IN (SELECT c.id FROM webhook_configs c
+         WHERE c.deleted_at IS NOT NULL AND c.deleted_at < $1 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = c.id) LIMIT $2)`,
+      [before, limit],
+    );
+    return deliveries + configs;
+  };
 
 export const stats =
   (driver: SqlDriver): DeliveryQueue['stats'] =>

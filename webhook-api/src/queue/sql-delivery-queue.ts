@@ -3,6 +3,7 @@
 // processes) given by its folder.
 import { pageAttempts } from './attempt-log.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
+import { pageDeliveries } from './delivery-states.ts';
 import { expireWaiting, prune, releaseHeadless, stats } from './housekeeping.ts';
 import { ingest } from './ingest.ts';
 import { pruneIngestKeys } from './ingest-keys.ts';
@@ -26,6 +27,7 @@ export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: Dialect
     reserveSlots: reserveSlots(delivererDriver),
     nextDueAt: nextDueAt(delivererDriver),
     pageAttempts: pageAttempts(driver),
+    pageDeliveries: pageDeliveries(driver),
     resend: resend(deps),
     recover: recover(deps),
     recordTest: recordTest(deps),

@@ -21,7 +21,7 @@ const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Numb
  * limit as it is inserted.
  */
 export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedConfigInsert): WebhookStore {
-  const { sequence, forUpdate, secondDotField } = driver.dialect;
+  const { sequence, forUpdate, secondDotField, jsonRows } = driver.dialect;
 
   /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
   async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
@@ -38,6 +38,26 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
 
   const inTransaction = <T>(work: (tx: SqlTransaction) => Promise<T>) => driver.transaction(work);
 
+  /** What a deleted configuration still had to deliver (queued, held, in flight) is failed, each with an attempt-log line saying why. */
+  async function failUndelivered(tx: SqlTransaction, id: string, now: number): Promise<void> {
+    const failed = await tx.all(
+      `UPDATE deliveries SET state = 'failed', settled_at = $2, lease_owner = NULL, lease_until = NULL, batch_open = (1 = 0)
+       WHERE webhook_config_id = $1 AND state IN ('queued', 'held') RETURNING id, attempts, point_count`,
+      [id, now],
+    );
+    if (failed.length === 0) return;
+    await tx.run(
+      `INSERT INTO delivery_attempts (delivery_id, webhook_config_id, attempt, outcome, response_status, error, response_body, started_at, duration_ms, point_count)
+       SELECT x.id, $2, x.a, 'failed', NULL, $3, '', $4, 0, x.n FROM ${jsonRows('$1', 'x', { id: 'text', a: 'bigint', n: 'bigint' })}`,
+      [
+        JSON.stringify(failed.map((row) => ({ id: String(row.id), a: Number(row.attempts), n: Number(row.point_count) }))),
+        id,
+        'not sent: its webhook configuration was deleted',
+        now,
+      ],
+    );
+  }
+
   /** What `work` answers, or the given answer for a unique or foreign-key violation it ran into. */
   async function answering<T, U = never, F = never>(work: Promise<T>, answers: { unique?: U; foreignKey?: F }): Promise<T | U | F> {
     try {
@@ -51,7 +71,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
   }
 
   const configsPage = (companyId: number, request?: PageRequest) =>
-    page('FROM webhook_configs WHERE company_id = $1', [companyId], configColumns, toConfig, request);
+    page('FROM webhook_configs WHERE company_id = $1 AND deleted_at IS NULL', [companyId], configColumns, toConfig, request);
   const linksPage = (webhookConfigId: string, request?: PageRequest) =>
     page('FROM device_links WHERE webhook_config_id = $1', [webhookConfigId], linkColumns, toLink, request);
   const scopesPage = (webhookConfigId: string, deviceId: number, request?: PageRequest) =>
@@ -62,8 +82,12 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
     // company take turns on it, and no two pass the limit.
     createConfig: (c, limit) => insertCounted(driver, c, limit ?? Number.MAX_SAFE_INTEGER),
     async getConfig(id) {
-      const row = await driver.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [id]);
+      const row = await driver.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL`, [id]);
       return row && toConfig(row);
+    },
+    async getDeletedConfig(id) {
+      const row = await driver.one('SELECT id, company_id, deleted_at FROM webhook_configs WHERE id = $1 AND deleted_at IS NOT NULL', [id]);
+      return row && { id: String(row.id), companyId: Number(row.company_id), deletedAt: Number(row.deleted_at) };
     },
     listConfigs: async (companyId) => (await configsPage(companyId)).items,
     pageConfigs: configsPage,
@@ -72,7 +96,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         let fields: ConfigFields;
         if (typeof change === 'function') {
           // Read and write under the row's lock: a concurrent update waits and then merges onto this one.
-          const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1${forUpdate}`, [id]);
+          const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL${forUpdate}`, [id]);
           if (!current) return undefined;
           fields = change(toConfig(current));
         } else {
@@ -85,7 +109,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
            include_metadata_headers = $8, include_retry_header = $9, updated_at = $10,
            failing_since = CASE WHEN status = $12 THEN failing_since END, failed_attempts = CASE WHEN status = $12 THEN failed_attempts ELSE 0 END,
            status = $12, disabled_reason = $13, disabled_at = $14, rate_limit_per_second = $15, ordering = $16
-           WHERE id = $11 RETURNING ${configColumns}`,
+           WHERE id = $11 AND deleted_at IS NULL RETURNING ${configColumns}`,
           [...configValues(fields), new Date().toISOString(), id, ...statusValues(fields), ...optionValues(fields)],
         );
         // Ordered no more: what waited for an earlier delivery of its device goes as it comes now.
@@ -95,7 +119,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
     rotateSigningSecret: (id, rotate) =>
       inTransaction(async (tx) => {
         // Under the row's lock: two rotations at once take turns, and the second replaces the first's.
-        const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1${forUpdate}`, [id]);
+        const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL${forUpdate}`, [id]);
         if (!current) return undefined;
         const next = rotate(toConfig(current).signingSecrets);
         const row = await tx.one(
@@ -105,17 +129,26 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         );
         return row && toConfig(row).signingSecrets;
       }),
-    deleteConfig: (id) =>
+    deleteConfig: (id, now = Date.now()) =>
       inTransaction(async (tx) => {
-        const deleted = await tx.one('DELETE FROM webhook_configs WHERE id = $1 RETURNING company_id', [id]);
-        if (deleted) await tx.run(countOneLessConfig, [Number(deleted.company_id)]);
-        return deleted !== undefined;
+        // Kept for its attempt log, with nothing left to deliver with: no credentials, no secrets, no links.
+        const deleted = await tx.one(
+          `UPDATE webhook_configs SET deleted_at = $2, status = 'Disabled', disabled_reason = 'deleted', auth_type = 'None', auth_payload_encrypted = NULL,
+             custom_headers = NULL, signing_secret_encrypted = '', previous_signing_secret_encrypted = NULL, previous_signing_secret_until = NULL
+           WHERE id = $1 AND deleted_at IS NULL RETURNING company_id`,
+          [id, now],
+        );
+        if (!deleted) return false;
+        await failUndelivered(tx, id, now);
+        await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1', [id]);
+        await tx.run(countOneLessConfig, [Number(deleted.company_id)]);
+        return true;
       }),
-    countConfigs: async () => countOf(driver, 'SELECT COUNT(*) AS n FROM webhook_configs', []),
+    countConfigs: async () => countOf(driver, 'SELECT COUNT(*) AS n FROM webhook_configs WHERE deleted_at IS NULL', []),
     async encryptionKeyIdsInUse() {
       // The credentials, and the signing secrets: the current one, and the previous one while it still signs.
       const keyIdsOf = (column: string, condition = `${column} IS NOT NULL`) =>
-        `SELECT ${secondDotField(column)} AS key_id FROM webhook_configs WHERE ${condition}`;
+        `SELECT ${secondDotField(column)} AS key_id FROM webhook_configs WHERE deleted_at IS NULL AND ${condition}`;
       const rows = await driver.all(
         `SELECT DISTINCT key_id FROM (${[
           keyIdsOf('auth_payload_encrypted'),
@@ -130,7 +163,8 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
     linkDevice(link: DeviceLink, limit?: number) {
       const linked = inTransaction(async (tx) => {
         // The configuration is locked: a concurrent delete waits, or has happened and it is not found.
-        if (!(await tx.one(`SELECT id FROM webhook_configs WHERE id = $1${forUpdate}`, [link.webhookConfigId]))) return 'not-found' as const;
+        if (!(await tx.one(`SELECT id FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL${forUpdate}`, [link.webhookConfigId])))
+          return 'not-found' as const;
         if (await tx.one('SELECT device_id FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [link.webhookConfigId, link.deviceId]))
           return 'already-linked' as const;
         if (limit !== undefined && (await countOf(tx, 'SELECT COUNT(*) AS n FROM device_links WHERE webhook_config_id = $1', [link.webhookConfigId])) >= limit)

@@ -87,6 +87,9 @@ describe.each(backends)('the %s store', (_name, prepare) => {
     // Once its day is over, it signs nothing, and its key may go.
     await s.rotateSigningSecret(rotated.id, (current) => ({ ...current, previousUntil: Date.now() - 1 }));
     expect(await s.encryptionKeyIdsInUse()).toEqual(['2026-11', '2026-12', 'local-20261101']);
+    // A deleted configuration keeps no credential and no secret (only its attempt log), so its keys may go.
+    expect(await s.deleteConfig(rotated.id)).toBe(true);
+    expect(await s.encryptionKeyIdsInUse()).toEqual(['2026-11', 'local-20261101']);
   });
 
   it('lists a company’s configurations only, in creation order', async () => {

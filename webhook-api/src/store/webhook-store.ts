@@ -21,6 +21,13 @@ export type NotFound = 'not-found';
 /** The parent already holds as many children as `limit` allows. */
 export type LimitReached = 'limit-reached';
 
+/** What is kept of a deleted configuration, beside its attempt log: whose it was, and when it was deleted. */
+export interface DeletedConfig {
+  readonly id: string;
+  readonly companyId: number;
+  readonly deletedAt: number;
+}
+
 export interface WebhookStore {
   /** With `limit`, refuses the configuration when its company already has that many. It starts with its current signing secret alone. */
   createConfig(config: StoredConfig, limit?: number): Promise<StoredConfig | LimitReached>;
@@ -39,8 +46,13 @@ export interface WebhookStore {
    * lock; undefined when the configuration does not exist.
    */
   rotateSigningSecret(id: string, rotate: (current: SigningSecrets) => SigningSecrets): Promise<SigningSecrets | undefined>;
-  /** Deletes the configuration with its links, scopes and deliveries (queued ones too); false when it did not exist. */
-  deleteConfig(id: string): Promise<boolean>;
+  /**
+   * Deletes the configuration with its links and scopes; what it still had to deliver is failed,
+   * and its attempt log is kept (getDeletedConfig) until retention prunes it; false when it did not exist.
+   */
+  deleteConfig(id: string, now?: number): Promise<boolean>;
+  /** A configuration deleted at `deletedAt` (epoch ms) whose attempt log is still kept; undefined otherwise. */
+  getDeletedConfig(id: string): Promise<DeletedConfig | undefined>;
 
   /** With `limit`, refuses the link when the configuration already links that many devices. */
   linkDevice(link: DeviceLink, limit?: number): Promise<DeviceLink | 'already-linked' | NotFound | LimitReached>;

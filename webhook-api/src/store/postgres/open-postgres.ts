@@ -15,6 +15,7 @@ import { resendIndex } from '../recovery-schema.ts';
 import { rateLimitPostgres } from '../rate-limit-schema.ts';
 import { orderingPostgres } from '../ordering-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
+import { deletedConfigsSchema } from '../deleted-configs-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
@@ -29,6 +30,7 @@ const schemaVersions = [
   resendIndex,
   rateLimitPostgres,
   orderingPostgres,
+  deletedConfigsSchema,
 ];
 
 export interface PostgresStoreOptions {

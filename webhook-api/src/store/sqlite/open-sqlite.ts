@@ -20,6 +20,7 @@ import { resendIndex } from '../recovery-schema.ts';
 import { rateLimitSqlite } from '../rate-limit-schema.ts';
 import { orderingSqlite } from '../ordering-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
+import { deletedConfigsSchema } from '../deleted-configs-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
 const schemaVersions = [
@@ -32,6 +33,7 @@ const schemaVersions = [
   resendIndex,
   rateLimitSqlite,
   orderingSqlite,
+  deletedConfigsSchema,
 ];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
