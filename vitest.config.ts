@@ -8,6 +8,7 @@ const postgresTests = [
   'webhook-api/**/*.test.ts',
   'scripts/test/start-pg.test.ts',
   'mcp-server/test/replicas.test.ts',
+  'mcp-server/test/registration-rows.test.ts',
   'scripts/test/haproxy.test.ts',
   'mcp-server/src/questions/postgres-spent-states.test.ts',
 ];
