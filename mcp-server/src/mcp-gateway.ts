@@ -103,6 +103,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     maxRegistrationsPerApp: settings.registryMaxRegistrationsPerApp,
     limits: settings.catalogLimits,
     ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
+    callbackNetworks: settings.registryCallbackNetworks,
     ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     tls,

@@ -79,6 +79,18 @@ describe('the MCP gateway settings', () => {
     expect(failure({ ...secret, REGISTRY_ALLOWED_APPS: 'Webhook Tools' })).toContain('REGISTRY_ALLOWED_APPS must be a comma-separated list of app keys');
   });
 
+  it('lets tool services be reached on loopback only unless the operator lists networks, and names a block that is none', () => {
+    expect(loadMcpServerSettings(secret).registryCallbackNetworks).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_CALLBACK_NETWORKS: '10.20.0.0/16, fd00::/8 ' }).registryCallbackNetworks).toEqual([
+      '10.20.0.0/16',
+      'fd00::/8',
+    ]);
+    expect(failure({ ...secret, REGISTRY_CALLBACK_NETWORKS: '10.0.0.0/8,tools.internal' })).toContain(
+      'REGISTRY_CALLBACK_NETWORKS must be a comma-separated list of CIDR blocks: "tools.internal" is not a CIDR block',
+    );
+    expect(failure({ ...secret, REGISTRY_CALLBACK_NETWORKS: ' , ' })).toContain('REGISTRY_CALLBACK_NETWORKS must list at least one network');
+  });
+
   it('bounds the catalog by default, and names a limit set above the one that holds it', () => {
     expect(loadMcpServerSettings(secret)).toMatchObject({
       registryMaxRegistrations: 1000,

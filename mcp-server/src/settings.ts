@@ -1,7 +1,7 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
 // client secret has no default, and DATABASE_URL (which may hold a password) is never echoed.
-import { defaultCatalogLimits, type CatalogLimits } from './registry/index.ts';
+import { cidrProblem, defaultCatalogLimits, loopbackNetworks, type CatalogLimits } from './registry/index.ts';
 import {
   grpcTlsAsked,
   grpcTlsProblems,
@@ -42,6 +42,8 @@ export interface McpServerSettings {
   readonly registryAddress: string;
   /** App keys the operator lets register tool services, among the platform's tool publishers; undefined: every publisher. */
   readonly registryAllowedApps: readonly string[] | undefined;
+  /** The networks (CIDR blocks) tool services may be reached at; a callback address elsewhere is refused. Default loopback. */
+  readonly registryCallbackNetworks: readonly string[];
   /** The app key whose tools keep their own names; every other app's are `<appKey>__<name>`. Undefined: none. */
   readonly registryPlainNamesApp: string | undefined;
   /** Longest registration lifetime granted; a service asking for more gets this. */
@@ -105,6 +107,20 @@ const appKeyList = setting.text
     'must be a comma-separated list of app keys (lower-case letters, digits and dashes)',
   );
 
+/** A comma-separated list of CIDR blocks, blank entries ignored; at least one. */
+const cidrList = setting.text
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .superRefine((blocks, context) => {
+    if (blocks.length === 0) context.addIssue({ code: 'custom', message: 'must list at least one network (CIDR block, such as 10.0.0.0/8)' });
+    const problem = blocks.map(cidrProblem).find((found) => found !== undefined);
+    if (problem) context.addIssue({ code: 'custom', message: `must be a comma-separated list of CIDR blocks: ${problem}` });
+  });
+
 const shape = {
   MCP_HOST: setting.host.default('127.0.0.1'),
   MCP_PORT: setting.httpPort.default(3000),
@@ -118,6 +134,7 @@ const shape = {
   MCP_GATEWAY_CLIENT_SECRET: setting.text,
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   REGISTRY_ALLOWED_APPS: appKeyList.optional(),
+  REGISTRY_CALLBACK_NETWORKS: cidrList.optional(),
   REGISTRY_PLAIN_NAMES_APP: setting.text
     .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be an app key (lower-case letters, digits and dashes), or none')
     .default('webhook-tools'),
@@ -188,6 +205,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
     registryAddress: s.REGISTRY_ADDRESS,
     registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
+    registryCallbackNetworks: Object.freeze([...(s.REGISTRY_CALLBACK_NETWORKS ?? loopbackNetworks)]),
     registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
     registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
     registryMaxRegistrations: s.REGISTRY_MAX_REGISTRATIONS,
