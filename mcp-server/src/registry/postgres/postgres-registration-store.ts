@@ -39,7 +39,7 @@ const unavailable = (error: unknown): never => {
   throw new RegistryError('STORE_UNAVAILABLE', undefined, { cause: error });
 };
 
-const columns = `registration_id, service_name, app_client_id, app_key, callback_address, granted_ttl_seconds, bytes, token`;
+const columns = `registration_id, service_name, app_client_id, app_key, callback_address, granted_ttl_seconds, bytes, since_ms, token`;
 
 /** Connects and creates the schema when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresRegistrationStore(connectionString: string, options: PostgresRegistrationStoreOptions): Promise<RegistrationStore> {
@@ -100,6 +100,7 @@ export async function openPostgresRegistrationStore(connectionString: string, op
     callbackAddress: String(row.callback_address),
     grantedTtlSeconds: Number(row.granted_ttl_seconds),
     bytes: Number(row.bytes),
+    since: Number(row.since_ms),
     token,
   });
   /** The rows that open, as live registrations; the others are left out (and told once). */
@@ -170,19 +171,24 @@ export async function openPostgresRegistrationStore(connectionString: string, op
     add(registration, rules) {
       const { tools, ...stored } = registration;
       const toolsJson = JSON.stringify(tools);
-      const binding = rowBinding({ ...stored, toolsDigest: toolsDigest(toolsJson) });
       return locked(async (client) => {
         const { occupants, replacing } = await occupantsFor(client, stored.appClientId, stored.serviceName);
         const problem = roomProblem(occupants, { appClientId: stored.appClientId, bytes: stored.bytes, replacing }, rules);
         if (problem) throw problem;
         // The same service's row goes, live or expired (the pair is unique); only a live one was replaced.
         const { rows: gone } = await client.query<Record<string, unknown>>(
-          `DELETE FROM ${table} WHERE app_client_id = $1 AND service_name = $2 RETURNING registration_id, expires_at > now() AS live`,
+          `DELETE FROM ${table} WHERE app_client_id = $1 AND service_name = $2
+           RETURNING ${columns}, ${toolsDigestColumn}, expires_at > now() AS live`,
           [stored.appClientId, stored.serviceName],
         );
+        const replaced = gone.find((row) => row.live === true);
+        // A restart keeps its service's place among its app's (a row that does not open keeps nothing).
+        const kept = replaced && tokenOf(replaced) !== undefined ? Number(replaced.since_ms) : undefined;
+        const since = kept ?? Number((await client.query<{ now_ms: string }>(`SELECT (extract(epoch FROM now()) * 1000)::bigint AS now_ms`)).rows[0]?.now_ms);
+        const binding = rowBinding({ ...stored, since, toolsDigest: toolsDigest(toolsJson) });
         await client.query(
           `INSERT INTO ${table} (${columns}, tools, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $6::int * interval '1 second')`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $6::int * interval '1 second')`,
           [
             stored.registrationId,
             stored.serviceName,
@@ -191,12 +197,12 @@ export async function openPostgresRegistrationStore(connectionString: string, op
             stored.callbackAddress,
             stored.grantedTtlSeconds,
             stored.bytes,
+            since,
             tokenSeal.seal(stored.token, binding),
             toolsJson,
           ],
         );
         await client.query(`SELECT pg_notify($1, '')`, [channel]);
-        const replaced = gone.find((row) => row.live === true);
         return { replaced: replaced ? String(replaced.registration_id) : undefined };
       });
     },

@@ -28,6 +28,11 @@ const schemaStatements = (schema: string) => `
     UNIQUE (app_client_id, service_name)
   );
   CREATE INDEX IF NOT EXISTS registrations_expiry ON ${schema}.registrations (expires_at);
+  -- Since when the service (app and service name) has been registered without a gap, epoch ms by
+  -- the database's time: of one app's services offering one name, the earliest keeps it. Added by
+  -- a later release, so a table made before it gains the column here (its old rows, sealed before
+  -- the row binding, do not open and are registered again).
+  ALTER TABLE ${schema}.registrations ADD COLUMN IF NOT EXISTS since_ms BIGINT NOT NULL DEFAULT 0;
   -- The nonces of request states already answered (questions/postgres-spent-states.ts), until they expire.
   CREATE TABLE IF NOT EXISTS ${schema}.spent_request_states (
     nonce TEXT PRIMARY KEY,

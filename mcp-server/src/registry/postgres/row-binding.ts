@@ -1,5 +1,6 @@
 // What a registration's sealed token is bound to: everything a replica trusts from the row (its
-// id, app, app key, service name, callback address, time to live, bytes and the tools it listed).
+// id, app, app key, service name, callback address, time to live, bytes, since when its service has
+// been registered, and the tools it listed).
 // The binding is the seal's associated data (token-seal.ts), so a row edited in the database (a
 // callback address pointed elsewhere, another app or service name written in) no longer opens, and
 // is refused rather than dialled: whoever can write the table cannot redirect the tokens it carries.
@@ -14,6 +15,7 @@ export interface BoundFields {
   readonly callbackAddress: string;
   readonly grantedTtlSeconds: number;
   readonly bytes: number;
+  readonly since: number;
   readonly toolsDigest: string;
 }
 
@@ -25,8 +27,19 @@ export const toolsDigestColumn = `encode(sha256(convert_to(tools, 'UTF8')), 'hex
 
 /** The associated data of a row's sealed token: a JSON array, so no field can run into the next. */
 export function rowBinding(fields: BoundFields): string {
-  const { registrationId, appClientId, appKey, serviceName, callbackAddress, grantedTtlSeconds, bytes } = fields;
-  return JSON.stringify(['registration v2', registrationId, appClientId, appKey, serviceName, callbackAddress, grantedTtlSeconds, bytes, fields.toolsDigest]);
+  const { registrationId, appClientId, appKey, serviceName, callbackAddress, grantedTtlSeconds, bytes, since } = fields;
+  return JSON.stringify([
+    'registration v2',
+    registrationId,
+    appClientId,
+    appKey,
+    serviceName,
+    callbackAddress,
+    grantedTtlSeconds,
+    bytes,
+    since,
+    fields.toolsDigest,
+  ]);
 }
 
 /** The bound fields of a row as PostgreSQL returns it (with tools_digest). */
@@ -38,5 +51,6 @@ export const boundFieldsOf = (row: Record<string, unknown>): BoundFields => ({
   callbackAddress: String(row.callback_address),
   grantedTtlSeconds: Number(row.granted_ttl_seconds),
   bytes: Number(row.bytes),
+  since: Number(row.since_ms),
   toolsDigest: String(row.tools_digest),
 });
