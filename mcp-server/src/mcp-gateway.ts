@@ -68,6 +68,12 @@ const answerEnvelopeBytes = 64 * 1024;
 /** Tool arguments travel to the tool service in one message; it takes at most 1 MiB. */
 const maxBodyBytes = 1024 * 1024;
 const scope = 'api';
+/**
+ * How old the permissions tools/list is filtered by may be, in seconds: the webhook API's own bound
+ * (WEBHOOK_PERMISSIONS_MAX_AGE's default) and the SDK's, so a revoked permission leaves the list
+ * within the time the calls that need it start being refused, on both revisions.
+ */
+export const listPermissionsMaxAgeSeconds = 2;
 
 /** The request's span and count start before the caller check, so the check is part of the request's trace. */
 function observedRequireCaller(observe: RequestHandler, guard: RequestHandler): RequestHandler {
@@ -136,7 +142,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       },
     },
   });
-  const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds, ...time });
+  const permissions = createPermissionProbe({
+    apiBaseUrl: settings.apiBaseUrl,
+    httpClient,
+    cacheTtlSeconds: settings.meCacheTtlSeconds,
+    ...(settings.meCacheTtlSeconds > 0 && { maxAgeSeconds: Math.min(listPermissionsMaxAgeSeconds, settings.meCacheTtlSeconds) }),
+    ...time,
+  });
   const gateway = createToolGateway({
     catalog: () => registry.catalog(),
     delegatedTokens,
