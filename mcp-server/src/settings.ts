@@ -80,7 +80,10 @@ export interface McpServerSettings {
   readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
-  /** The PostgreSQL database the replicas of the gateway share their registrations in; undefined keeps them in memory (one process). */
+  /**
+   * The PostgreSQL database the replicas of the gateway share their registrations in (MCP_DATABASE_URL,
+   * else DATABASE_URL: a role of the gateway's own where the webhook API shares the database); undefined keeps them in memory (one process).
+   */
   readonly databaseUrl: string | undefined;
   /** gRPC over TLS (GRPC_TLS_*): the registry serves it and the tool services are dialled with it; undefined: plaintext, on loopback only. */
   readonly grpcTls?: GrpcTlsSettings | undefined;
@@ -161,6 +164,7 @@ const shape = {
   MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
   DATABASE_URL: setting.postgresUrl.optional(),
+  MCP_DATABASE_URL: setting.postgresUrl.optional(),
   ...grpcTlsShape,
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -231,7 +235,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
     streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
-    databaseUrl: s.DATABASE_URL,
+    databaseUrl: s.MCP_DATABASE_URL ?? s.DATABASE_URL,
     grpcTls: toGrpcTlsSettings(s),
     logLevel: s.LOG_LEVEL,
   });

@@ -10,7 +10,6 @@ export const plainSchemaName = /^[a-z_][a-z0-9_]{0,40}$/;
 export const defaultRegistrySchema = 'mcp_registry';
 
 const schemaStatements = (schema: string) => `
-  CREATE SCHEMA IF NOT EXISTS ${schema};
   CREATE TABLE IF NOT EXISTS ${schema}.registrations (
     registration_id TEXT PRIMARY KEY,
     app_client_id TEXT NOT NULL,
@@ -46,6 +45,9 @@ export async function applyRegistrySchema(client: pg.ClientBase, schema: string)
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${schema}.schema`]);
+    // Created only when missing: a role that owns its schema, and has no right to create others, must get by.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
     await client.query(schemaStatements(schema));
     await client.query('COMMIT');
   } catch (error) {
