@@ -147,7 +147,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       if (closed) throw new Error('The tool registry is closed; build a new one to serve again.');
       // Serves once the stored registrations are known, so a replica never answers with a partial catalog.
       await registrations.ready();
-      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback, tls });
+      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback, tls, timers });
       servers.add(serving);
       return {
         address: serving.address,
