@@ -217,6 +217,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
   });
   const unsubscribe = registry.onChange((catalog) => {
     logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
+    metrics.keepTools(catalog.tools.map((tool) => ({ tool: tool.exposedName, service: tool.service.serviceName })));
     modern.notify.toolsChanged();
     legacy.toolsChanged();
   });
