@@ -10,6 +10,7 @@ const postgresTests = [
   'mcp-server/test/replicas.test.ts',
   'mcp-server/test/registration-rows.test.ts',
   'scripts/test/haproxy.test.ts',
+  'scripts/test/haproxy-stream-limits.test.ts',
   'mcp-server/src/questions/postgres-spent-states.test.ts',
 ];
 // The gateway registry's tests of its store's behaviour: run in both projects, on the in-memory

@@ -20,6 +20,7 @@ import { createHttpApp } from './http/http-app.ts';
 import { createLegacySessions } from './http/legacy-sessions.ts';
 import { createProtectedResource } from './http/protected-resource.ts';
 import { createStreamGuard } from './http/stream-guard.ts';
+import type { StreamLedger } from './http/stream-ledger.ts';
 import { requireCaller } from './http/require-caller.ts';
 import { createGatewayServer, type ServedEra } from './mcp/gateway-server.ts';
 import { createMemorySpentStates, createQuestionRounds, createRequestStates, type SpentStates } from './questions/index.ts';
@@ -43,6 +44,11 @@ export interface McpGatewayOptions {
   readonly toolServices?: ToolServicePool;
   /** Where the registrations are kept: this process's memory by default; PostgreSQL shared by the replicas (main.ts opens it with DATABASE_URL). */
   readonly registrationStore?: RegistrationStore;
+  /**
+   * Where each person's open streams are counted: this gateway alone by default; PostgreSQL shared by
+   * the replicas (main.ts opens it with DATABASE_URL), so the per-person bound holds across them. The gateway closes it.
+   */
+  readonly streamLedger?: StreamLedger;
   /** Where answered request states are remembered: this process's memory by default; PostgreSQL shared by the replicas. */
   readonly spentStates?: SpentStates;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
@@ -193,6 +199,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     recheckMs: settings.streamRecheckSeconds * 1000,
     checkCaller,
     logger,
+    ledger: options.streamLedger,
     ...time,
     ...(options.timers && { timers: options.timers }),
   });
@@ -252,6 +259,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       await registry.close();
       toolServices.close();
       await spentStates.close();
+      await options.streamLedger?.close();
     },
   };
 }
