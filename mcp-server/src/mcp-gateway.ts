@@ -219,6 +219,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     idleMs: settings.sessionIdleSeconds * 1000,
     logger,
     streams,
+    ledger: options.streamLedger,
     ...time,
     ...(options.timers && { timers: options.timers }),
   });

@@ -1,7 +1,8 @@
-// A person's stream bound holds across gateway replicas: two gateways on one PostgreSQL behind
-// start:pg's HAProxy configuration, one person opening 30 subscriptions/listen streams through the
-// balancer (which spreads them over both) holds MCP_MAX_STREAMS_PER_CALLER of them in all, not that
-// many per replica; the shared ledger counts exactly them.
+// A person's stream and session bounds hold across gateway replicas: two gateways on one PostgreSQL
+// behind start:pg's HAProxy configuration, one person opening 30 subscriptions/listen streams and
+// 30 2025-11-25 sessions through the balancer (which spreads them over both) holds
+// MCP_MAX_STREAMS_PER_CALLER streams and MCP_MAX_SESSIONS_PER_CALLER sessions in all, not that many
+// per replica; the shared ledger counts exactly them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,9 +27,10 @@ afterAll(async () => {
 });
 
 const perCaller = 10;
+const sessionsPerCaller = 7;
 
 describe('two gateways behind HAProxy on one PostgreSQL', () => {
-  it('hold one person to MCP_MAX_STREAMS_PER_CALLER streams in all when 30 are opened through the balancer', async () => {
+  it('hold one person to MCP_MAX_STREAMS_PER_CALLER streams and MCP_MAX_SESSIONS_PER_CALLER sessions in all when 30 of each are opened through the balancer', async () => {
     const databaseUrl = await freshDatabase(inject('postgresUrl'));
     const schema = `streams_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
     const [mcpPort, registryPort] = await Promise.all(Array.from({ length: 2 }, () => closedPort()));
@@ -46,6 +48,7 @@ describe('two gateways behind HAProxy on one PostgreSQL', () => {
         MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
         REGISTRY_ADDRESS: '127.0.0.1:0',
         MCP_MAX_STREAMS_PER_CALLER: String(perCaller),
+        MCP_MAX_SESSIONS_PER_CALLER: String(sessionsPerCaller),
       });
       const logger = createLogger({ name: 'mcp-server', level: 'silent' });
       const gateway = createMcpGateway({
@@ -121,8 +124,30 @@ describe('two gateways behind HAProxy on one PostgreSQL', () => {
     expect(open().every((count) => count > 0)).toBe(true);
     const reader = new pg.Client({ connectionString: databaseUrl });
     await reader.connect();
-    const { rows } = await reader.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.open_streams`);
+    const counted = async (kind: string) =>
+      Number((await reader.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.open_streams WHERE kind = $1`, [kind])).rows[0]?.n);
+    expect(await counted('stream')).toBe(perCaller);
+
+    // 30 2025-11-25 sessions (initialize, no session id: the balancer spreads them too).
+    for (let index = 0; index < 30; index += 1) {
+      const answer = await request(mcpUrl, {
+        dispatcher: agent,
+        method: 'POST',
+        headers: { ...headers, 'mcp-protocol-version': '2025-11-25', 'mcp-method': 'initialize' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: index,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'sessions-test', version: '1.0.0' } },
+        }),
+      });
+      expect(answer.headers['mcp-session-id']).toBeDefined();
+      await answer.body.text();
+    }
+    const sessions = () => gateways.map((gateway) => gateway.sessions().open);
+    await until(() => sessions().reduce((a, b) => a + b, 0) === sessionsPerCaller, `the person holds ${String(sessionsPerCaller)} sessions in all`);
+    expect(sessions().every((count) => count > 0)).toBe(true);
+    expect(await counted('session')).toBe(sessionsPerCaller);
     await reader.end();
-    expect(Number(rows[0]?.n)).toBe(perCaller);
   }, 90_000);
 });

@@ -1,6 +1,6 @@
-// The replicas' shared ledger of open MCP streams in PostgreSQL (the registry's schema). Opening a
-// stream inserts its row and, under a lock of the person's, deletes their oldest rows past the
-// bound and NOTIFYs their ids; the replica holding one ends it. Each replica renews the lease of the
+// The replicas' shared ledger of open MCP streams and sessions in PostgreSQL (the registry's schema).
+// Opening one inserts its row and, under a lock of the person's, deletes their oldest rows of that
+// kind past the bound and NOTIFYs their ids; the replica holding one ends it. Each replica renews the lease of the
 // rows it holds, which also ends any of its streams whose row is gone (a notification missed), and a
 // replica that died leaves rows that lapse with their lease.
 import type { Logger } from '@platform/tool-sdk';
@@ -44,18 +44,25 @@ export async function openPostgresStreamLedger(connectionString: string, options
 
   let closing: Promise<void> | undefined;
   return {
-    async opened({ id, callerId }, maxPerCaller) {
+    async opened({ id, callerId, kind }, maxPerCaller) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         // One opening per person at a time, at every replica: the count and the evictions agree.
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${table}:${callerId}`]);
-        await client.query(`DELETE FROM ${table} WHERE caller_id = $1 AND lease_until <= now()`, [callerId]);
-        await client.query(`INSERT INTO ${table} (stream_id, caller_id, lease_until) VALUES ($1, $2, now() + $3::interval)`, [id, callerId, lease]);
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${table}:${kind}:${callerId}`]);
+        await client.query(`DELETE FROM ${table} WHERE kind = $1 AND caller_id = $2 AND lease_until <= now()`, [kind, callerId]);
+        await client.query(`INSERT INTO ${table} (stream_id, kind, caller_id, lease_until) VALUES ($1, $2, $3, now() + $4::interval)`, [
+          id,
+          kind,
+          callerId,
+          lease,
+        ]);
         const { rows } = await client.query<{ stream_id: string }>(
-          `WITH ranked AS (SELECT stream_id, row_number() OVER (ORDER BY opened_at DESC, stream_id DESC) AS place FROM ${table} WHERE caller_id = $1)
-           DELETE FROM ${table} AS s USING ranked WHERE s.stream_id = ranked.stream_id AND ranked.place > $2 RETURNING s.stream_id`,
-          [callerId, maxPerCaller],
+          `WITH ranked AS (
+             SELECT stream_id, row_number() OVER (ORDER BY opened_at DESC, stream_id DESC) AS place FROM ${table} WHERE kind = $1 AND caller_id = $2
+           )
+           DELETE FROM ${table} AS s USING ranked WHERE s.stream_id = ranked.stream_id AND ranked.place > $3 RETURNING s.stream_id`,
+          [kind, callerId, maxPerCaller],
         );
         if (rows.length > 0) await client.query('SELECT pg_notify($1, $2)', [channel, rows.map((row) => row.stream_id).join(',')]);
         await client.query('COMMIT');

@@ -144,7 +144,7 @@ export function createStreamGuard(options: StreamGuardOptions): StreamGuard {
       byId.set(stream.id, stream);
       count[kind] += 1;
       // The person's oldest past the bound, on any replica, is ended by the one that holds it (watch below).
-      if (ledger) stream.recorded = ledger.opened({ id: stream.id, callerId: ownerId }, options.maxPerCaller).catch(ledgerFailed);
+      if (ledger) stream.recorded = ledger.opened({ id: stream.id, callerId: ownerId, kind: 'stream' }, options.maxPerCaller).catch(ledgerFailed);
       res.once('close', () => {
         end(stream, 'closed');
       });

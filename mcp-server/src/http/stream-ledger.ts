@@ -1,13 +1,17 @@
-// Where a person's open streams are counted. One gateway counts its own in memory (stream-guard.ts);
-// replicas on PostgreSQL share a ledger (postgres-stream-ledger.ts), so that the per-person bound
-// holds across them: opening one more past it ends the person's oldest, on whichever replica it is.
+// Where a person's open streams and 2025-11-25 sessions are counted. One gateway counts its own in
+// memory (stream-guard.ts, legacy-sessions.ts); replicas on PostgreSQL share a ledger
+// (postgres-stream-ledger.ts), so that the per-person bounds hold across them: opening one more past
+// a bound ends the person's oldest of that kind, on whichever replica it is.
+
+/** What is counted: long-lived streams (MCP_MAX_STREAMS_PER_CALLER) or sessions (MCP_MAX_SESSIONS_PER_CALLER). */
+export type LedgerKind = 'stream' | 'session';
 
 export interface StreamLedger {
   /**
    * Records a stream as open; the person's oldest streams past `maxPerCaller` are taken out of the
    * ledger in the same step, and ended by the replica that holds them (told through watch).
    */
-  opened(stream: { readonly id: string; readonly callerId: string }, maxPerCaller: number): Promise<void>;
+  opened(stream: { readonly id: string; readonly callerId: string; readonly kind: LedgerKind }, maxPerCaller: number): Promise<void>;
   /** Takes a stream out (it ended here). */
   closed(id: string): Promise<void>;
   /**

@@ -38,15 +38,17 @@ const schemaStatements = (schema: string) => `
     expires_at TIMESTAMPTZ NOT NULL
   );
   CREATE INDEX IF NOT EXISTS spent_request_states_expiry ON ${schema}.spent_request_states (expires_at);
-  -- The open MCP streams of every replica, so that a person's bound holds across them (http/postgres-stream-ledger.ts).
-  -- A row lives while its replica renews its lease; a replica that died leaves rows that lapse.
+  -- The open MCP streams and 2025-11-25 sessions (kind) of every replica, so that a person's bounds hold
+  -- across them (http/postgres-stream-ledger.ts). A row lives while its replica renews its lease; a
+  -- replica that died leaves rows that lapse.
   CREATE TABLE IF NOT EXISTS ${schema}.open_streams (
     stream_id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
     caller_id TEXT NOT NULL,
     opened_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
     lease_until TIMESTAMPTZ NOT NULL
   );
-  CREATE INDEX IF NOT EXISTS open_streams_caller ON ${schema}.open_streams (caller_id, opened_at);
+  CREATE INDEX IF NOT EXISTS open_streams_caller ON ${schema}.open_streams (kind, caller_id, opened_at);
 `;
 
 /** Creates what is missing, holding a lock of the schema's name so that one replica at a time does. */
