@@ -11,6 +11,7 @@ const apiErrors = {
   delegation_forbidden: { status: 403, message: 'Administration calls are refused under delegation.' },
   not_a_person: { status: 403, message: 'This call needs a person; an app token has none.' },
   not_found: { status: 404, message: 'Not found.' },
+  conflict: { status: 409, message: 'It conflicts with what the platform holds.' },
   unsupported_media_type: { status: 415, message: 'The body must be uncompressed JSON in UTF-8.' },
   server_error: { status: 500, message: 'Something went wrong on the platform.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -38,6 +38,11 @@ export interface AuthorizationServerOptions {
   readonly clock?: Clock;
   /** Certificates trusted for client ID metadata documents besides the system's (a test's own CA). */
   readonly clientDocumentCa?: string | undefined;
+  /**
+   * Whether an app was registered while the platform ran, now or on an earlier run (PUT /dev/apps):
+   * such an app is no static client but looked up in the world each time, so a new secret takes at once.
+   */
+  readonly isDevApp?: (clientId: string) => boolean;
 }
 
 /** How long a grant lives: a client that got one is in use at least this long. */
@@ -88,6 +93,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     // A client_id that is a URL is its document's, never a registration's: answered from the
     // document, or refused saying what is wrong with it (invalid_client, never a server error).
     resolveClient: async (id) => {
+      // An app registered while the platform runs (PUT /dev/apps): a confidential client, as the
+      // seed's are. (The seed's own are static clients, found before the store is asked.)
+      const app = world.app(id);
+      if (app) return confidential(app.clientId, app.clientSecret);
       if (!clientDocuments.handles(id)) return undefined;
       try {
         return await clientDocuments.resolve(id);
@@ -128,7 +137,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     jwks: keys.privateJwks,
     cookies: { keys: [...options.cookieKeys] },
     clients: [
-      ...world.apps.map((app) => confidential(app.clientId, app.clientSecret)),
+      ...world.apps.filter((app) => !options.isDevApp?.(app.clientId)).map((app) => confidential(app.clientId, app.clientSecret)),
       ...world.clients.map((client) => confidential(client.clientId, client.clientSecret)),
       {
         client_id: devLoginClientId,

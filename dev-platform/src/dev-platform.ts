@@ -10,6 +10,8 @@ import { ApiError, apiErrorHandler } from './api-error.ts';
 import { createAuthorizationServer } from './authorization-server.ts';
 import { createClientApprovals } from './client-approvals.ts';
 import { createAuthenticator, createTokenVerifier } from './credential-check.ts';
+import { createDevAppRoutes } from './dev-apps.routes.ts';
+import { createDevApps } from './dev-apps.ts';
 import { createDevTokenRoutes } from './dev-token.routes.ts';
 import { createInteractionRoutes, interactionErrorPage } from './interactions.routes.ts';
 import { createJsonBodyParser } from './json-body.ts';
@@ -41,8 +43,10 @@ export interface DevPlatformOptions {
 }
 
 export async function createDevPlatform(options: DevPlatformOptions): Promise<DevPlatform> {
-  const { settings, seed, logger } = options;
-  const world = new World(seed);
+  const { settings, logger } = options;
+  // The seed, and the apps registered on an earlier run (PLATFORM_APPS_FILE): AppsFileError when they no longer fit.
+  const devApps = createDevApps(options.seed, settings.appsFile);
+  const world = new World(devApps.seed);
   const keys = await createSigningKeys();
   const verify = createTokenVerifier({ issuer: settings.issuer, keys });
   const authorizationServer = createAuthorizationServer({
@@ -53,6 +57,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     verify,
     ...(options.clock && { clock: options.clock }),
     clientDocumentCa: options.clientDocumentCa,
+    isDevApp: (clientId) => devApps.isDevApp(clientId),
   });
   const { provider } = authorizationServer;
   provider.on('server_error', (_ctx, error) => {
@@ -67,6 +72,7 @@ export async function createDevPlatform(options: DevPlatformOptions): Promise<De
     res.json({ status: 'ok' });
   });
   app.use(createDevTokenRoutes(authorizationServer, world, settings.accessTokenTtlSeconds));
+  app.use(createDevAppRoutes(world, devApps));
   app.use(createInteractionRoutes(provider, world, createClientApprovals()));
   app.use('/interaction', interactionErrorPage);
   // GET /api/me answers a token of any audience the platform issued (the platform API, the MCP

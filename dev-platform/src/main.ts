@@ -2,6 +2,7 @@
 import { createServer } from 'node:http';
 import { closeServer, createHttpsServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/tool-sdk';
 import { createDevPlatform } from './dev-platform.ts';
+import { AppsFileError } from './dev-apps.ts';
 import { ClientsFileError } from './provider-store.ts';
 import { loadSeedFile } from './seed.ts';
 import { loadDevPlatformSettings } from './settings.ts';
@@ -18,6 +19,7 @@ const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(pr
 const metrics = createPlatformMetrics();
 const platform = await createDevPlatform({ settings, seed, logger }).catch((error: unknown) => {
   if (error instanceof ClientsFileError) failStartup(service, new Error(`PLATFORM_CLIENTS_FILE: ${error.message}`));
+  if (error instanceof AppsFileError) failStartup(service, new Error(`PLATFORM_APPS_FILE: ${error.message}`));
   throw error;
 });
 
@@ -47,7 +49,15 @@ for (const { server, port, portVariable, what } of servers) {
   await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port, portVariable }));
   logger.info(`listening: ${what}`);
 }
-logger.info({ seed: settings.seedPath, clientsFile: settings.clientsFile ?? 'memory', tokenExchange: settings.tokenExchangeEnabled }, 'dev platform ready');
+logger.info(
+  {
+    seed: settings.seedPath,
+    clientsFile: settings.clientsFile ?? 'memory',
+    appsFile: settings.appsFile ?? 'memory',
+    tokenExchange: settings.tokenExchangeEnabled,
+  },
+  'dev platform ready',
+);
 
 stopOnSignals({
   logger,

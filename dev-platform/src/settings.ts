@@ -30,6 +30,8 @@ export interface DevPlatformSettings {
   readonly seedPath: string;
   /** Where clients registered by dynamic client registration are kept across restarts; none keeps them in memory. */
   readonly clientsFile: string | undefined;
+  /** Where apps registered while the platform runs (PUT /dev/apps) are kept across restarts, client secrets included; none keeps them in memory. */
+  readonly appsFile: string | undefined;
   /** Registered clients kept at most; a full store takes a new one in place of the one unused for longest. */
   readonly maxClients: number;
   /** How long a registered client that signed someone in or got a token is in use: never dropped to make room. */
@@ -61,6 +63,7 @@ const shape = {
   PLATFORM_AI_BASE_URL: setting.baseUrl.optional(),
   PLATFORM_SEED: setting.text.optional(),
   PLATFORM_CLIENTS_FILE: setting.text.optional(),
+  PLATFORM_APPS_FILE: setting.text.optional(),
   PLATFORM_MAX_CLIENTS: setting.wholeNumber(1, 'clients', 1_000_000).default(1000),
   PLATFORM_CLIENT_EVICT_UNUSED_SECONDS: setting.wholeNumber(60, 'seconds').default(7 * 24 * 3600),
   PLATFORM_REGISTRATIONS_PER_MINUTE: setting.wholeNumber(1, 'registrations', 100_000).default(20),
@@ -100,6 +103,7 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
     seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
     clientsFile: s.PLATFORM_CLIENTS_FILE === undefined ? undefined : resolve(s.PLATFORM_CLIENTS_FILE),
+    appsFile: s.PLATFORM_APPS_FILE === undefined ? undefined : resolve(s.PLATFORM_APPS_FILE),
     maxClients: s.PLATFORM_MAX_CLIENTS,
     clientEvictUnusedSeconds: s.PLATFORM_CLIENT_EVICT_UNUSED_SECONDS,
     registrationsPerMinute: s.PLATFORM_REGISTRATIONS_PER_MINUTE,

@@ -205,6 +205,12 @@ export class World {
     }
   }
 
+  /** Adds an app registered while the platform runs (PUT /dev/apps), or replaces one registered so before. */
+  putApp(app: App): void {
+    this.#apps.set(app.clientId, app);
+    this.#addToCatalog([...app.permissions, ...app.requestedClientPermissions]);
+  }
+
   setAvailability(app: App, available: boolean): void {
     app.available = available;
   }

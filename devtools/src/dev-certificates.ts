@@ -1,7 +1,9 @@
 // Certificates for running gRPC over mutual TLS on a developer's machine (npm start) and in the
 // tests: a development CA, and certificates it issues for the gateway and the tool service that
-// serve and dial with the same key pair. Written with @peculiar/x509 on WebCrypto (no openssl);
-// the CA's private key is never kept, so nothing can issue more once the files are written.
+// serve and dial with the same key pair. Written with @peculiar/x509 on WebCrypto (no openssl).
+// The CA's private key is kept beside it (ca-key.pem, 0600 in the 0700 folder), so that a new tool
+// service gets a certificate of its own on demand (`npm run tool-env`), not the repository's
+// service's: a CA for this machine's loopback only, issued anew when it nears its end.
 import { X509Certificate as NodeCertificate, webcrypto } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -89,6 +91,8 @@ export async function issueCertificate(
 /** The files npm start writes under its TLS folder, by role. */
 export interface DevCertificateFiles {
   readonly caFile: string;
+  /** The CA's private key (PKCS #8), for issuing a new service's certificate; 0600. */
+  readonly caKeyFile: string;
   readonly gatewayCertFile: string;
   readonly gatewayKeyFile: string;
   readonly toolServiceCertFile: string;
@@ -98,6 +102,7 @@ export interface DevCertificateFiles {
 export function devCertificateFiles(folder: string): DevCertificateFiles {
   return {
     caFile: join(folder, 'ca.pem'),
+    caKeyFile: join(folder, 'ca-key.pem'),
     gatewayCertFile: join(folder, 'gateway.pem'),
     gatewayKeyFile: join(folder, 'gateway-key.pem'),
     toolServiceCertFile: join(folder, 'tool-service.pem'),
@@ -114,7 +119,14 @@ const renewBeforeMs = 7 * dayMs;
 /** Why the certificates in `folder` cannot be reused for `hosts` at `now`; undefined when they can. */
 export function staleReason(folder: string, hosts: readonly string[], now = new Date()): string | undefined {
   const files = devCertificateFiles(folder);
-  const all: readonly string[] = [files.caFile, files.gatewayCertFile, files.gatewayKeyFile, files.toolServiceCertFile, files.toolServiceKeyFile];
+  const all: readonly string[] = [
+    files.caFile,
+    files.caKeyFile,
+    files.gatewayCertFile,
+    files.gatewayKeyFile,
+    files.toolServiceCertFile,
+    files.toolServiceKeyFile,
+  ];
   const missing = all.find((file) => !existsSync(file));
   if (missing) return `${missing} does not exist`;
   for (const file of [files.caFile, files.gatewayCertFile, files.toolServiceCertFile]) {
@@ -166,6 +178,47 @@ export async function ensureDevCertificates(folder: string, hosts: readonly stri
   writeAtomically(files.gatewayCertFile, gateway.certificatePem, 0o644);
   writeAtomically(files.toolServiceKeyFile, toolService.privateKeyPem, 0o600);
   writeAtomically(files.toolServiceCertFile, toolService.certificatePem, 0o644);
+  writeAtomically(files.caKeyFile, x509.PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', ca.keys.privateKey), 'PRIVATE KEY'), 0o600);
   writeAtomically(files.caFile, ca.certificatePem, 0o644);
   return { files, issuedBecause: reason };
+}
+
+/** A certificate and key issued for one tool service, and the CA to trust. */
+export interface ServiceCertificateFiles {
+  readonly caFile: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+}
+
+/** Why no certificate can be issued from `folder`: its development CA is missing, or has no key kept. */
+export class NoDevCaError extends Error {
+  override readonly name = 'NoDevCaError';
+}
+
+/**
+ * A certificate of the development CA in `folder` for the service `name`, good for serving and
+ * dialling on loopback and `hosts`, written to `services/<name>.pem` and `services/<name>-key.pem`
+ * (key 0600) and issued anew on every call; it ends with the CA, 90 days at most.
+ */
+export async function issueServiceCertificate(folder: string, name: string, hosts: readonly string[] = [], now = new Date()): Promise<ServiceCertificateFiles> {
+  if (!/^[a-z0-9][a-z0-9.-]{0,62}$/.test(name))
+    throw new TypeError(`issueServiceCertificate: name must be lower-case letters, digits, dots and dashes (got ${JSON.stringify(name.slice(0, 80))})`);
+  const files = devCertificateFiles(folder);
+  if (!existsSync(files.caFile) || !existsSync(files.caKeyFile)) {
+    throw new NoDevCaError(`${folder} holds no development CA with its key (${existsSync(files.caFile) ? files.caKeyFile : files.caFile} does not exist)`);
+  }
+  const caCertificate = new x509.X509Certificate(readFileSync(files.caFile, 'utf8'));
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(readFileSync(files.caKeyFile, 'utf8')), algorithm, true, ['sign']);
+  const publicKey = await webcrypto.subtle.importKey('spki', caCertificate.publicKey.rawData, algorithm, true, ['verify']);
+  const ca: CertificateAuthority = { certificatePem: caCertificate.toString('pem'), keys: { privateKey, publicKey } };
+  const covered = [...new Set([...loopbackHosts, ...hosts])];
+  const notAfter = new Date(Math.min(caCertificate.notAfter.getTime(), now.getTime() + 90 * dayMs));
+  const issued = await issueCertificate(ca, name, covered, { notBefore: new Date(now.getTime() - 60_000), notAfter });
+  const services = join(folder, 'services');
+  mkdirSync(services, { recursive: true, mode: 0o700 });
+  chmodSync(services, 0o700);
+  const service = { caFile: files.caFile, certFile: join(services, `${name}.pem`), keyFile: join(services, `${name}-key.pem`) };
+  writeAtomically(service.keyFile, issued.privateKeyPem, 0o600);
+  writeAtomically(service.certFile, issued.certificatePem, 0o644);
+  return service;
 }

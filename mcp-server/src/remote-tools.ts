@@ -38,6 +38,8 @@ export interface RemoteTool {
   /** The permission the caller must hold at one company or more; undefined when none. */
   readonly requiresPermission: string | undefined;
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean };
+  /** The tool's own time limit per call in milliseconds, as its service declared it; undefined for the gateway's (TOOL_CALL_TIMEOUT_MS). */
+  readonly timeoutMs?: number | undefined;
   readonly service: ServiceEndpoint;
 }
 

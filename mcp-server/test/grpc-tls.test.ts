@@ -56,7 +56,7 @@ describe('the gateway and a tool service over mutual TLS', () => {
       expect(reason).toMatch(/does not chain to GRPC_TLS_CA_FILE/);
       await until(() => probe.logs.some((line) => line.includes('cannot register at the gateway')), 'the service said it cannot register', 20_000);
       const said = JSON.parse(probe.logs.find((line) => line.includes('cannot register at the gateway')) ?? '{}') as { reason?: string };
-      expect(said.reason).toMatch(/UNAVAILABLE: the peer closed the connection as it was set up/);
+      expect(said.reason).toMatch(/UNAVAILABLE: the gateway at \S+ closed the connection during the TLS handshake: .*GRPC_TLS_CERT_FILE/);
       expect(stack.gateway.registry.services().map((service) => service.serviceName)).not.toContain('foreign-probe');
       // Nothing of the service's reached the registry: no Register call was logged for it.
       expect(stack.logs.join('\n')).not.toContain('foreign-probe');

@@ -172,6 +172,8 @@ export interface ProbeOptions {
   readonly register?: boolean;
   /** How long each call takes (it ends early when its signal aborts). Default 0. */
   readonly delayMs?: number;
+  /** The time limit each tool declares (defineTool's timeoutMs); default none, the gateway's. */
+  readonly toolTimeoutMs?: number;
   /** Times the registration's waits; a test passes the manual clock its gateway runs on. */
   readonly timers?: Timers;
   /** More of its environment (GRPC_TLS_* for a test over TLS). */
@@ -209,6 +211,7 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
         inputSchema: z.strictObject({ text: z.string().max(10_000).optional(), companyId: z.number().int().positive().optional() }),
         ...(options.requiresPermission !== undefined && { requiresPermission: options.requiresPermission }),
         annotations: { readOnlyHint: true },
+        ...(options.toolTimeoutMs !== undefined && { timeoutMs: options.toolTimeoutMs }),
         handler: async (args, ctx) => {
           const call = { tool: name, args, token: ctx.authToken, aborted: false };
           calls.push(call);

@@ -295,4 +295,5 @@ export const announcedTool = (name: string, description = 'Does it.'): Tool__Out
   readOnlyHint: false,
   destructiveHint: false,
   idempotentHint: false,
+  timeoutMs: 0,
 });

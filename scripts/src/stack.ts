@@ -74,6 +74,8 @@ export function stackProcesses(
       PLATFORM_EXTRA_RESOURCES: [...new Set([...(env.PLATFORM_EXTRA_RESOURCES ?? '').split(',').filter(Boolean), at.mcpUrl])].join(','),
       // MCP clients that registered once (mcp-remote, an agent desktop) can sign in again after a restart.
       PLATFORM_CLIENTS_FILE: env.PLATFORM_CLIENTS_FILE || join(env.WEBHOOK_DATA_DIR || 'data', 'platform-clients.json'),
+      // Apps of their own that new tool services were given (npm run tool-env) stay across restarts.
+      PLATFORM_APPS_FILE: env.PLATFORM_APPS_FILE || join(env.WEBHOOK_DATA_DIR || 'data', 'dev-apps.json'),
       ...Object.fromEntries(seed.secretNames.map((name) => [name, secrets[name] ?? ''])),
       PLATFORM_METRICS_TOKEN: env.PLATFORM_METRICS_PUBLIC === 'true' ? '' : (secrets.PLATFORM_METRICS_TOKEN ?? ''),
     },

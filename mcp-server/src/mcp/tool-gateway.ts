@@ -29,10 +29,11 @@ export interface ToolGatewayOptions {
     delegatedToken: string,
     options: { readonly deadlineMs: number; readonly signal?: AbortSignal; readonly onEvent?: (event: ToolCallEvent) => void },
   ) => Promise<ToolServiceAnswer>;
-  readonly toolResult: (answer: FinishedAnswer, tool: RemoteTool, options: { readonly timeoutMs: number }) => CallToolResult;
+  readonly toolResult: (answer: FinishedAnswer, tool: RemoteTool, options: { readonly timeoutMs: number; readonly maxTimeoutMs: number }) => CallToolResult;
   readonly delegationFailure: (error: unknown, tool: RemoteTool) => CallToolResult;
   /** Why no delegated token could be had, for the log line: a stable code. */
   readonly failureCode: (error: unknown) => string;
+  /** The longest a call may run (TOOL_CALL_TIMEOUT_MS); a tool's own limit is capped by it. */
   readonly callTimeoutMs: number;
   readonly logger: Logger;
   /** Told how each call ended and how long it took: the gateway's metrics. */
@@ -156,6 +157,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         ...(request.client && { client: request.client }),
         ...(request.answers && { inputResponsesJson: request.answers }),
       };
+      // The tool's own limit, never past the gateway's maximum.
+      const deadlineMs = Math.min(tool.timeoutMs ?? options.callTimeoutMs, options.callTimeoutMs);
       const send = async (retried: boolean): Promise<ToolCallOutcome> => {
         let delegated: string;
         try {
@@ -165,7 +168,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
           return { result: options.delegationFailure(error, tool) };
         }
         const answer = await options.callTool(service.callbackAddress, toolRequest, delegated, {
-          deadlineMs: options.callTimeoutMs,
+          deadlineMs,
           ...(request.signal && { signal: request.signal }),
           ...(request.onEvent && { onEvent: request.onEvent }),
         });
@@ -181,7 +184,7 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         if (!answer.ok && answer.tlsRefusal !== undefined) {
           log('TOOL_SERVICE_UNTRUSTED', { address: service.callbackAddress, reason: answer.tlsRefusal });
         } else log(answer.ok ? (answer.result.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
-        return { result: options.toolResult(answer, tool, { timeoutMs: options.callTimeoutMs }) };
+        return { result: options.toolResult(answer, tool, { timeoutMs: deadlineMs, maxTimeoutMs: options.callTimeoutMs }) };
       };
       return send(false);
     },

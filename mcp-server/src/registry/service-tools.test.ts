@@ -15,6 +15,7 @@ function published(overrides: Partial<Tool__Output> = {}): Tool__Output {
     readOnlyHint: true,
     destructiveHint: false,
     idempotentHint: true,
+    timeoutMs: 0,
     ...overrides,
   };
 }

@@ -84,6 +84,8 @@ function definitionOf(tool: Tool__Output): AnnouncedTool {
     outputSchema: tool.outputSchemaJson ? objectSchema(tool.outputSchemaJson, 'output_schema_json') : undefined,
     requiresPermission: tool.requiresPermission || undefined,
     annotations: Object.freeze({ readOnlyHint: tool.readOnlyHint, destructiveHint: tool.destructiveHint, idempotentHint: tool.idempotentHint }),
+    // A registration stored before the field existed has none: the gateway's limit.
+    timeoutMs: tool.timeoutMs > 0 ? tool.timeoutMs : undefined,
   });
 }
 
@@ -126,6 +128,7 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
         tool.readOnlyHint,
         tool.destructiveHint,
         tool.idempotentHint,
+        tool.timeoutMs || 0,
       ]);
       checked.push({ definition, fingerprint });
     } catch (error) {

@@ -22,6 +22,8 @@ import { ShownKeyCollision, shownJson, shownText } from './shown-text.ts';
 export interface ToolResultOptions {
   /** The call's deadline in milliseconds, named when the tool did not finish within it. */
   readonly timeoutMs?: number;
+  /** The gateway's maximum (TOOL_CALL_TIMEOUT_MS), which caps a tool's own limit: named with it. */
+  readonly maxTimeoutMs?: number;
   /** Largest result shown (its JSON and its text together), in bytes (MCP_MAX_TOOL_RESULT_BYTES). Default 1 MiB. */
   readonly maxResultBytes?: number;
 }
@@ -117,6 +119,7 @@ interface RefusedCall {
   readonly name: string;
   readonly details: string;
   readonly timeoutMs: number | undefined;
+  readonly maxTimeoutMs: number | undefined;
 }
 
 /** Every gRPC status a call may end with, by its code in the result and its message; others are TOOL_FAILED. */
@@ -169,14 +172,7 @@ const statusCatalog: ReadonlyMap<number, readonly [code: string, message: (call:
         `The tool ${name} could not be run: its service or the platform is unavailable right now. This is an outage, not a problem with your request; try again later.`,
     ],
   ],
-  [
-    status.DEADLINE_EXCEEDED,
-    [
-      'DEADLINE_EXCEEDED',
-      ({ tool, name, timeoutMs }) =>
-        `The tool ${name} did not finish ${timeoutMs === undefined ? "within the gateway's time limit" : `within ${timeoutMs} ms`}. ${mayHaveRun(tool)}`,
-    ],
-  ],
+  [status.DEADLINE_EXCEEDED, ['DEADLINE_EXCEEDED', (call) => `The tool ${call.name} did not finish within ${timeLimit(call)}. ${mayHaveRun(call.tool)}`]],
   [
     status.RESOURCE_EXHAUSTED,
     [
@@ -188,13 +184,27 @@ const statusCatalog: ReadonlyMap<number, readonly [code: string, message: (call:
   [status.CANCELLED, ['CANCELLED', ({ tool, name }) => `The call to ${name} was cancelled before it finished. ${mayHaveRun(tool)}`]],
 ]);
 
+/** Which time limit a call passed: the tool's own, or the gateway's maximum (which caps the tool's). */
+function timeLimit({ tool, timeoutMs, maxTimeoutMs }: RefusedCall): string {
+  if (timeoutMs === undefined) return "the gateway's time limit";
+  if (maxTimeoutMs === undefined) return `${timeoutMs} ms`;
+  if (tool.timeoutMs !== undefined && tool.timeoutMs <= maxTimeoutMs) {
+    return `${timeoutMs} ms, the time limit the tool declares (the gateway allows at most ${maxTimeoutMs} ms)`;
+  }
+  const asked = tool.timeoutMs === undefined ? '' : `, which caps the tool's own ${tool.timeoutMs} ms`;
+  return `${timeoutMs} ms, the gateway's time limit (TOOL_CALL_TIMEOUT_MS${asked})`;
+}
+
 /** Anything else: no internals, for the service has logged them. */
 const unexpected = ({ name }: RefusedCall) =>
   `The tool ${name} failed unexpectedly; its service logged the cause. Try again later; if it fails again, tell the tool's operator.`;
 
 function statusResult(code: number, details: string, tool: RemoteTool, options: ToolResultOptions): CallToolResult {
   const [resultCode, message] = statusCatalog.get(code) ?? ['TOOL_FAILED', unexpected];
-  return failureResult(resultCode, message({ tool, name: tool.exposedName, details: sentence(details), timeoutMs: options.timeoutMs }));
+  return failureResult(
+    resultCode,
+    message({ tool, name: tool.exposedName, details: sentence(details), timeoutMs: options.timeoutMs, maxTimeoutMs: options.maxTimeoutMs }),
+  );
 }
 
 function tooLarge(tool: RemoteTool, maxResultBytes: number): CallToolResult {

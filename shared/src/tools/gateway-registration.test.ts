@@ -99,6 +99,50 @@ describe('gateway registration', () => {
     expect(tokens.every((value) => value?.startsWith('Bearer app-token-'))).toBe(true);
   });
 
+  it('registers again at once when the tools change while a Register is on its way, not a heartbeat later', async () => {
+    const gateway = await registry();
+    // The first Register waits for its app token until the tools have changed.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const { registration } = registrationAt(gateway.address, {
+      accessToken: async () => {
+        asked += 1;
+        if (asked === 1) await held;
+        return `app-token-${asked}`;
+      },
+    });
+    registration.start();
+    await until(() => asked === 1, 'the first Register asks for its token');
+    registration.announce();
+    release();
+    // No clock moves: the announcement made during the first Register is not left for the next wait's end.
+    await until(() => registration.state.registrations === 2, 'registered again with the changed tools');
+    expect(gateway.calls.filter((call) => call.method === 'Register')).toHaveLength(2);
+  });
+
+  it('stops at once when asked to while a Register is on its way, not after the next wait', async () => {
+    const gateway = await registry();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const { registration } = registrationAt(gateway.address, {
+      accessToken: async () => {
+        asked += 1;
+        await held;
+        return `app-token-${asked}`;
+      },
+    });
+    registration.start();
+    await until(() => asked === 1, 'the first Register asks for its token');
+    const stopped = registration.stop();
+    release();
+    // No clock moves: the loop begins no wait once stopped, and deregisters what it registered.
+    await stopped;
+    expect(registration.state.registrationId).toBeUndefined();
+    expect(gateway.alive()).toEqual([]);
+  });
+
   it('registers again when the registry has forgotten it (a restarted gateway answers NOT_FOUND)', async () => {
     const gateway = await registry({ grantTtlSeconds: 1 });
     const { registration, logs } = registrationAt(gateway.address);
@@ -110,7 +154,7 @@ describe('gateway registration', () => {
     await expect.poll(() => gateway.alive().length).toBe(1);
     expect(gateway.alive()[0]?.registrationId).not.toBe(first);
     expect(gateway.calls.some((call) => call.method === 'Heartbeat' && call.outcome === 'NOT_FOUND')).toBe(true);
-    expect(registration.state.registrations).toBe(2);
+    await expect.poll(() => registration.state.registrations).toBe(2);
     expect(logs.some((line) => line.includes('registering again'))).toBe(true);
   });
 
@@ -131,7 +175,8 @@ describe('gateway registration', () => {
     gateway.refuseAll(false);
     await endWait();
     await expect.poll(() => gateway.alive().length).toBe(1);
-    expect(registration.state.registrations).toBe(2);
+    // The registry holds it as soon as it has answered; the service counts it once the answer is in.
+    await expect.poll(() => registration.state.registrations).toBe(2);
   });
 
   it('keeps trying with backoff while the gateway is down, and registers once it is up', async () => {

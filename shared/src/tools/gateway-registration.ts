@@ -68,12 +68,28 @@ export function heartbeatDelay(grantedTtlSeconds: number): number {
   return Math.min(maxHeartbeatDelayMs, Math.max(100, Math.floor((grantedTtlSeconds * 1000) / 3)));
 }
 
+/**
+ * What to check when the gateway closed the connection while it was being set up (grpc-js's
+ * "Failed to connect"): the gateway's log is seldom at hand, and the likely causes are this
+ * service's settings, so they are named, by whether the service dials with TLS.
+ */
+function closedAtSetUp(gatewayAddress: string, overTls: boolean): string {
+  return overTls
+    ? `the gateway at ${gatewayAddress} closed the connection during the TLS handshake: it most likely refused this service's certificate. ` +
+        "Check that GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE are a certificate and key issued by the gateway's CA (against npm start's stack: npm run tool-env issues one), " +
+        "that GRPC_TLS_CA_FILE is that CA, and that GATEWAY_ADDRESS names the gateway's registry"
+    : `the gateway at ${gatewayAddress} closed the connection as it was set up: it most likely requires TLS, and this service dials in plaintext (no GRPC_TLS_* set). ` +
+        "Set GRPC_TLS_CA_FILE, GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE to the gateway's CA and a certificate it issued (against npm start's stack: npm run tool-env writes them into a .env), " +
+        "and check that GATEWAY_ADDRESS names the gateway's registry";
+}
+
 /** A failure in one line: a gRPC status by its name and details, anything else by its message. */
-function reasonOf(error: unknown): string {
+function reasonOf(error: unknown, gatewayAddress: string, overTls: boolean): string {
   const { code, details } = error as { code?: unknown; details?: unknown };
   if (typeof code === 'number' && typeof details === 'string') {
     // A refused TLS handshake in words first: grpc-js says only that no connection was established.
-    const tls = code === (grpc.status.UNAVAILABLE as number) ? tlsRefusalReason(details) : undefined;
+    const unavailable = code === (grpc.status.UNAVAILABLE as number);
+    const tls = !unavailable ? undefined : /Last error: Failed to connect/i.test(details) ? closedAtSetUp(gatewayAddress, overTls) : tlsRefusalReason(details);
     return `${grpc.status[code] ?? code}: ${tls === undefined ? details : `${tls} (${details})`}`;
   }
   return error instanceof Error ? error.message : String(error);
@@ -86,7 +102,9 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
   const callTimeoutMs = options.callTimeoutMs ?? 5_000;
   const timers = options.timers ?? systemTimers;
   const Registry = loadRegistryProto().ToolRegistry;
-  const client: ToolRegistryClient = new Registry(gatewayAddress, options.channelCredentials ?? grpc.credentials.createInsecure());
+  const credentials = options.channelCredentials ?? grpc.credentials.createInsecure();
+  const client: ToolRegistryClient = new Registry(gatewayAddress, credentials);
+  const overTls = credentials._isSecure();
 
   let registrationId: string | undefined;
   let grantedTtlSeconds: number | undefined;
@@ -99,6 +117,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
   let wake: (() => void) | undefined;
   /** The tools changed since the last Register: the next turn registers again instead of a heartbeat. */
   let announcing = false;
+  const isAnnouncing = () => announcing;
 
   /** One registry call with a fresh app token and a time limit. */
   const unary = async <Response>(
@@ -117,6 +136,12 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      // A stop made while a call was on its way had no wait to end: none is begun (with a heartbeat
+      // delay of up to ten minutes, stop() would otherwise wait that long).
+      if (isStopped()) {
+        resolve();
+        return;
+      }
       const cancel = timers.after(ms, done);
       function done() {
         cancel();
@@ -158,7 +183,8 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
         } else await heartbeat(registrationId);
         failures = 0;
         lastKind = undefined;
-        await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
+        // The tools changed while that call was on its way (its wake-up had no wait to end): register again now.
+        if (!isAnnouncing()) await sleep(heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
       } catch (error) {
         if (isStopped()) break;
         const code = (error as { code?: unknown }).code;
@@ -172,7 +198,7 @@ export function createGatewayRegistration(options: GatewayRegistrationOptions): 
         // While registered, try again before the registration lapses; otherwise back off further.
         const ceiling = registrationId === undefined ? maxMs : Math.min(maxMs, heartbeatDelay(grantedTtlSeconds ?? ttlSeconds));
         const delay = backoffDelay(failures, initialMs, ceiling);
-        const reason = reasonOf(error);
+        const reason = reasonOf(error, gatewayAddress, overTls);
         // A gateway that stays down is said once, again when the kind of failure changes (a gRPC
         // status, whose details vary from try to try, or a message), and every tenth try; the rest at debug.
         const kind = typeof code === 'number' ? code : reason;

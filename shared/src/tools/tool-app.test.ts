@@ -90,6 +90,7 @@ const tools = [
     description: 'Needs view at some company.',
     inputSchema: z.strictObject({}),
     requiresPermission: 'device-overview:view',
+    timeoutMs: 5_000,
     handler: () => ({ ok: true }),
   }),
   defineTool({
@@ -252,7 +253,9 @@ describe('a tool call', () => {
   it('answers ListTools with every tool, its JSON Schema and its permission, and needs no token', async () => {
     const listed = await clientOf().list();
     expect(listed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name));
-    expect(listed[0]).toMatchObject({ name: 'manage_at_company', requiresPermission: 'device-overview:manage', readOnlyHint: false });
+    expect(listed[0]).toMatchObject({ name: 'manage_at_company', requiresPermission: 'device-overview:manage', readOnlyHint: false, timeoutMs: 0 });
+    // A tool's own time limit travels with it, for the gateway to give its calls.
+    expect(listed[1]).toMatchObject({ name: 'view_anywhere', timeoutMs: 5_000 });
     expect(JSON.parse(listed[0]?.inputSchemaJson ?? '')).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' });
     expect(JSON.parse(listed[5]?.outputSchemaJson ?? '')).toMatchObject({ properties: { count: { type: 'number' } } });
   });

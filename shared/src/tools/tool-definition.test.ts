@@ -102,6 +102,16 @@ describe('defineTool', () => {
     expect(refusal({ annotations: { readOnlyHint: 'yes' } })).toContain('annotations.readOnlyHint must be true or false');
   });
 
+  it("takes a time limit of its own, from 100 ms to the gateway's ceiling of 600 000 ms, and none by default", () => {
+    expect(defineTool({ ...valid, timeoutMs: 5_000 }).timeoutMs).toBe(5_000);
+    expect(defineTool({ ...valid, timeoutMs: 600_000 }).timeoutMs).toBe(600_000);
+    expect(defineTool(valid).timeoutMs).toBeUndefined();
+  });
+
+  it.each([0, 99, 600_001, 1.5, Number.NaN, '5000'])('refuses the time limit %j, naming the field', (timeoutMs) => {
+    expect(refusal({ timeoutMs })).toBe('tool "list_webhooks": timeoutMs must be a whole number of milliseconds from 100 to 600000');
+  });
+
   it('refuses a missing title, description or handler', () => {
     expect(refusal({ title: ' ' })).toContain('title must be a non-empty string');
     expect(refusal({ description: '' })).toContain('description must say, for the agent, what the tool does');

@@ -13,7 +13,10 @@ export interface ToolAnnotations {
   readonly idempotentHint?: boolean;
 }
 
-/** A tool's result: a JSON object, sent to the agent as MCP `structuredContent`. */
+/**
+ * A tool's result: a JSON object, sent to the agent as MCP `structuredContent`; with the rest of the
+ * result at most `MCP_MAX_TOOL_RESULT_BYTES` (1 MiB by default) and 64 levels deep.
+ */
 export type ToolResult = Record<string, unknown>;
 
 /** A schema of a tool's arguments or result: a zod object, or a JSON Schema given as it is (`jsonSchema`). */
@@ -55,8 +58,23 @@ export interface ToolSpec<Input extends ToolSchema, Output extends ToolSchema | 
   readonly requiresPermission?: string;
   readonly annotations?: ToolAnnotations;
   /**
+   * The longest one call of the tool may run, in milliseconds (100 to 600 000): a tool that must
+   * answer sooner than the gateway's limit, or one that needs longer. The gateway gives each call
+   * the smaller of this and its own maximum, `TOOL_CALL_TIMEOUT_MS` (30 000 by default), so a tool
+   * never runs past the gateway's maximum; without it a call has the gateway's maximum. Past the
+   * limit the call's `ctx.signal` is aborted and the agent gets an `isError` result naming the limit.
+   */
+  readonly timeoutMs?: number;
+  /**
    * Runs the tool with the parsed arguments and the call's context. A JSON object it returns goes to
-   * the agent as structured content; a `toolResult` as its content blocks.
+   * the agent as structured content; a `toolResult` as its content blocks (text, image, audio,
+   * resource links, embedded resources).
+   *
+   * Limits the gateway holds every result to: at most `MCP_MAX_TOOL_RESULT_BYTES` (1 MiB by
+   * default; structured content's JSON and every block together, media counted as base64) and 64
+   * levels of nesting, else the agent gets an `isError` result instead. A call may run until its
+   * time limit (`timeoutMs`, else the gateway's `TOOL_CALL_TIMEOUT_MS`, 30 s by default): then
+   * `ctx.signal` aborts and the agent is told the call did not finish, naming the limit.
    */
   readonly handler: (args: ArgsOf<Input>, ctx: PlatformMcpCallContext) => Promise<ResultOf<Output>> | ResultOf<Output>;
 }
@@ -68,6 +86,8 @@ export interface ToolDefinition {
   readonly description: string;
   readonly requiresPermission: string | undefined;
   readonly annotations: ToolAnnotations;
+  /** The tool's own time limit per call in milliseconds, or undefined for the gateway's (see ToolSpec.timeoutMs). */
+  readonly timeoutMs: number | undefined;
   readonly inputSchema: ToolSchema;
   readonly outputSchema: ToolSchema | undefined;
   /** The input schema as JSON Schema, serialized. */
@@ -90,6 +110,9 @@ export const toolNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
 export const permissionPattern = /^[a-z0-9][a-z0-9._-]*(?::[a-z0-9][a-z0-9._-]*)+$/;
 
 const annotationKeys = ['readOnlyHint', 'destructiveHint', 'idempotentHint'] as const;
+
+/** The bounds of a tool's own time limit: the gateway's bounds of TOOL_CALL_TIMEOUT_MS. */
+const timeoutBounds = { min: 100, max: 600_000 } as const;
 
 /** Raised for a definition that cannot be served; the message names the tool and the field. */
 export class ToolDefinitionError extends Error {
@@ -154,7 +177,7 @@ function takesCompanyId(name: string, inputJsonSchema: Record<string, unknown>):
 
 /** Checks a tool's definition and returns it frozen; throws ToolDefinitionError naming the tool and field. */
 export function defineTool<Input extends ToolSchema, Output extends ToolSchema | undefined = undefined>(spec: ToolSpec<Input, Output>): ToolDefinition {
-  const { name, title, description, inputSchema, outputSchema, requiresPermission, annotations = {}, handler } = spec;
+  const { name, title, description, inputSchema, outputSchema, requiresPermission, annotations = {}, timeoutMs, handler } = spec;
   if (typeof name !== 'string' || !toolNamePattern.test(name)) refuse(name, 'name', 'must be 1 to 64 letters, digits, "_" or "-"');
   if (typeof title !== 'string' || title.trim() === '') refuse(name, 'title', 'must be a non-empty string');
   if (typeof description !== 'string' || description.trim() === '') refuse(name, 'description', 'must say, for the agent, what the tool does');
@@ -168,6 +191,9 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
     if (!(annotationKeys as readonly string[]).includes(key)) refuse(name, `annotations.${key}`, `is not one of ${annotationKeys.join(', ')}`);
     if (typeof value !== 'boolean') refuse(name, `annotations.${key}`, 'must be true or false');
   }
+  if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < timeoutBounds.min || timeoutMs > timeoutBounds.max)) {
+    refuse(name, 'timeoutMs', `must be a whole number of milliseconds from ${timeoutBounds.min} to ${timeoutBounds.max}`);
+  }
   if (typeof handler !== 'function') refuse(name, 'handler', 'must be a function (args, ctx) => result');
   const inputJsonSchema = jsonSchemaOf(name, 'inputSchema', inputSchema, 'input');
 
@@ -177,6 +203,7 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
     description,
     requiresPermission,
     annotations: Object.freeze({ ...annotations }),
+    timeoutMs,
     inputSchema,
     outputSchema,
     inputJsonSchema: JSON.stringify(inputJsonSchema),

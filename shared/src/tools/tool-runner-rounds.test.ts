@@ -301,6 +301,7 @@ describe('setTools', () => {
         readOnlyHint: true,
         destructiveHint: false,
         idempotentHint: false,
+        timeoutMs: 0,
       },
     ]);
     expect(Object.isFrozen(runner.listing)).toBe(true);

@@ -82,6 +82,7 @@ function toolMessage(tool: ToolDefinition): Tool {
     readOnlyHint: tool.annotations.readOnlyHint ?? false,
     destructiveHint: tool.annotations.destructiveHint ?? false,
     idempotentHint: tool.annotations.idempotentHint ?? false,
+    timeoutMs: tool.timeoutMs ?? 0,
   };
 }
 

@@ -38,6 +38,13 @@ export interface Tool {
   'readOnlyHint'?: (boolean);
   'destructiveHint'?: (boolean);
   'idempotentHint'?: (boolean);
+  /**
+   * The longest a call of the tool may run, in milliseconds, as the tool declares it (`timeoutMs` of
+   * the SDK's defineTool); 0 when it declares none. The gateway gives each call the smaller of this
+   * and its own maximum (TOOL_CALL_TIMEOUT_MS) as the call's deadline, and names the limit that
+   * applied when a call passes it.
+   */
+  'timeoutMs'?: (number);
 }
 
 /**
@@ -77,4 +84,11 @@ export interface Tool__Output {
   'readOnlyHint': (boolean);
   'destructiveHint': (boolean);
   'idempotentHint': (boolean);
+  /**
+   * The longest a call of the tool may run, in milliseconds, as the tool declares it (`timeoutMs` of
+   * the SDK's defineTool); 0 when it declares none. The gateway gives each call the smaller of this
+   * and its own maximum (TOOL_CALL_TIMEOUT_MS) as the call's deadline, and names the limit that
+   * applied when a call passes it.
+   */
+  'timeoutMs': (number);
 }
