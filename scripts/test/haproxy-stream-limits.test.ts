@@ -5,7 +5,7 @@
 // per replica; the shared ledger counts exactly them.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
@@ -72,7 +72,11 @@ describe('two gateways behind HAProxy on one PostgreSQL', () => {
       });
     }
 
-    const config = join(mkdtempSync(join(tmpdir(), 'haproxy-streams-')), 'haproxy.cfg');
+    const folder = mkdtempSync(join(tmpdir(), 'haproxy-streams-'));
+    closers.push(() => {
+      rmSync(folder, { recursive: true, force: true });
+    });
+    const config = join(folder, 'haproxy.cfg');
     writeFileSync(
       config,
       haproxyConfig({ mcp: { host: '127.0.0.1', port: mcpPort ?? 0 }, registry: { host: '127.0.0.1', port: registryPort ?? 0 }, replicas }),
