@@ -9,7 +9,9 @@ const postgresTests = [
   'webhook-api/**/*.test.ts',
   'scripts/test/start-pg.test.ts',
   'mcp-server/test/replicas.test.ts',
+  'mcp-server/test/registration-rows.test.ts',
   'scripts/test/haproxy.test.ts',
+  'scripts/test/haproxy-stream-limits.test.ts',
   'mcp-server/src/questions/postgres-spent-states.test.ts',
 ];
 // The gateway registry's tests of its store's behaviour: run in both projects, on the in-memory

@@ -2,6 +2,7 @@
 // protected-resource metadata) and gRPC (the tool registry) until a signal stops it.
 import { createServer } from 'node:http';
 import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/tool-sdk';
+import { openPostgresStreamLedger } from './http/postgres-stream-ledger.ts';
 import { createMcpGateway } from './mcp-gateway.ts';
 import { openPostgresSpentStates } from './questions/index.ts';
 import { createTokenSeal, openPostgresRegistrationStore } from './registry/index.ts';
@@ -27,7 +28,18 @@ const spentStates =
   databaseUrl === undefined
     ? undefined
     : await exitOnStartupFailure(service, () => openPostgresSpentStates(databaseUrl, { logger: logger.child({ part: 'questions' }) }));
-const gateway = createMcpGateway({ settings, logger, ...(registrationStore && { registrationStore }), ...(spentStates && { spentStates }) });
+// And each person's open streams, so that their bound holds across the replicas.
+const streamLedger =
+  databaseUrl === undefined
+    ? undefined
+    : await exitOnStartupFailure(service, () => openPostgresStreamLedger(databaseUrl, { logger: logger.child({ part: 'streams' }) }));
+const gateway = createMcpGateway({
+  settings,
+  logger,
+  ...(registrationStore && { registrationStore }),
+  ...(spentStates && { spentStates }),
+  ...(streamLedger && { streamLedger }),
+});
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));
 // GET /metrics beside the MCP endpoint, only when MCP_METRICS_TOKEN (or MCP_METRICS_PUBLIC=true) says who may read it.

@@ -20,6 +20,7 @@ import { createHttpApp } from './http/http-app.ts';
 import { createLegacySessions } from './http/legacy-sessions.ts';
 import { createProtectedResource } from './http/protected-resource.ts';
 import { createStreamGuard } from './http/stream-guard.ts';
+import type { StreamLedger } from './http/stream-ledger.ts';
 import { requireCaller } from './http/require-caller.ts';
 import { createGatewayServer, type ServedEra } from './mcp/gateway-server.ts';
 import { createMemorySpentStates, createQuestionRounds, createRequestStates, type SpentStates } from './questions/index.ts';
@@ -43,6 +44,11 @@ export interface McpGatewayOptions {
   readonly toolServices?: ToolServicePool;
   /** Where the registrations are kept: this process's memory by default; PostgreSQL shared by the replicas (main.ts opens it with DATABASE_URL). */
   readonly registrationStore?: RegistrationStore;
+  /**
+   * Where each person's open streams are counted: this gateway alone by default; PostgreSQL shared by
+   * the replicas (main.ts opens it with DATABASE_URL), so the per-person bound holds across them. The gateway closes it.
+   */
+  readonly streamLedger?: StreamLedger;
   /** Where answered request states are remembered: this process's memory by default; PostgreSQL shared by the replicas. */
   readonly spentStates?: SpentStates;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
@@ -68,6 +74,12 @@ const answerEnvelopeBytes = 64 * 1024;
 /** Tool arguments travel to the tool service in one message; it takes at most 1 MiB. */
 const maxBodyBytes = 1024 * 1024;
 const scope = 'api';
+/**
+ * How old the permissions tools/list is filtered by may be, in seconds: the webhook API's own bound
+ * (WEBHOOK_PERMISSIONS_MAX_AGE's default) and the SDK's, so a revoked permission leaves the list
+ * within the time the calls that need it start being refused, on both revisions.
+ */
+export const listPermissionsMaxAgeSeconds = 2;
 
 /** The request's span and count start before the caller check, so the check is part of the request's trace. */
 function observedRequireCaller(observe: RequestHandler, guard: RequestHandler): RequestHandler {
@@ -103,6 +115,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     maxRegistrationsPerApp: settings.registryMaxRegistrationsPerApp,
     limits: settings.catalogLimits,
     ...(settings.registryAllowedApps && { allowedApps: settings.registryAllowedApps }),
+    callbackNetworks: settings.registryCallbackNetworks,
     ...(settings.registryPlainNamesApp !== undefined && { plainNamesApp: settings.registryPlainNamesApp }),
     grpcPlaintextOffLoopback: settings.grpcPlaintextOffLoopback,
     tls,
@@ -135,7 +148,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       },
     },
   });
-  const permissions = createPermissionProbe({ apiBaseUrl: settings.apiBaseUrl, httpClient, cacheTtlSeconds: settings.meCacheTtlSeconds, ...time });
+  const permissions = createPermissionProbe({
+    apiBaseUrl: settings.apiBaseUrl,
+    httpClient,
+    cacheTtlSeconds: settings.meCacheTtlSeconds,
+    ...(settings.meCacheTtlSeconds > 0 && { maxAgeSeconds: Math.min(listPermissionsMaxAgeSeconds, settings.meCacheTtlSeconds) }),
+    ...time,
+  });
   const gateway = createToolGateway({
     catalog: () => registry.catalog(),
     delegatedTokens,
@@ -180,6 +199,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     recheckMs: settings.streamRecheckSeconds * 1000,
     checkCaller,
     logger,
+    ledger: options.streamLedger,
     ...time,
     ...(options.timers && { timers: options.timers }),
   });
@@ -199,11 +219,13 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     idleMs: settings.sessionIdleSeconds * 1000,
     logger,
     streams,
+    ledger: options.streamLedger,
     ...time,
     ...(options.timers && { timers: options.timers }),
   });
   const unsubscribe = registry.onChange((catalog) => {
     logger.info({ version: catalog.version, tools: catalog.tools.length }, 'the tool list changed');
+    metrics.keepTools(catalog.tools.map((tool) => ({ tool: tool.exposedName, service: tool.service.serviceName })));
     modern.notify.toolsChanged();
     legacy.toolsChanged();
   });
@@ -238,6 +260,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       await registry.close();
       toolServices.close();
       await spentStates.close();
+      await options.streamLedger?.close();
     },
   };
 }

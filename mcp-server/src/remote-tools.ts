@@ -13,6 +13,8 @@ export interface ServiceEndpoint {
   readonly appKey: string;
   /** Where the gateway reaches the service's ToolService, host:port. */
   readonly callbackAddress: string;
+  /** Since when the service has been registered without a gap (epoch ms, by the store's time): of one app's services offering one name, the earliest keeps it. */
+  readonly since: number;
   /**
    * The app's client-credentials token from its latest Register or Heartbeat: the `actor_token`
    * of every token exchange made for this service. Read it at the moment of use; it is replaced

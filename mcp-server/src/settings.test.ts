@@ -79,6 +79,29 @@ describe('the MCP gateway settings', () => {
     expect(failure({ ...secret, REGISTRY_ALLOWED_APPS: 'Webhook Tools' })).toContain('REGISTRY_ALLOWED_APPS must be a comma-separated list of app keys');
   });
 
+  it('connects to MCP_DATABASE_URL when set (the gateway’s own role), else to DATABASE_URL, and to none without either', () => {
+    const shared = 'postgres://webhook_api:secret-one@127.0.0.1:5433/webhooks';
+    const own = 'postgres://mcp_gateway:secret-two@127.0.0.1:5433/webhooks';
+    expect(loadMcpServerSettings(secret).databaseUrl).toBeUndefined();
+    expect(loadMcpServerSettings({ ...secret, DATABASE_URL: shared }).databaseUrl).toBe(shared);
+    expect(loadMcpServerSettings({ ...secret, DATABASE_URL: shared, MCP_DATABASE_URL: own }).databaseUrl).toBe(own);
+    const message = failure({ ...secret, MCP_DATABASE_URL: 'mysql://mcp_gateway:secret-two@db/webhooks' });
+    expect(message).toContain('MCP_DATABASE_URL');
+    expect(message).not.toContain('secret-two');
+  });
+
+  it('lets tool services be reached on loopback only unless the operator lists networks, and names a block that is none', () => {
+    expect(loadMcpServerSettings(secret).registryCallbackNetworks).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadMcpServerSettings({ ...secret, REGISTRY_CALLBACK_NETWORKS: '10.20.0.0/16, fd00::/8 ' }).registryCallbackNetworks).toEqual([
+      '10.20.0.0/16',
+      'fd00::/8',
+    ]);
+    expect(failure({ ...secret, REGISTRY_CALLBACK_NETWORKS: '10.0.0.0/8,tools.internal' })).toContain(
+      'REGISTRY_CALLBACK_NETWORKS must be a comma-separated list of CIDR blocks: "tools.internal" is not a CIDR block',
+    );
+    expect(failure({ ...secret, REGISTRY_CALLBACK_NETWORKS: ' , ' })).toContain('REGISTRY_CALLBACK_NETWORKS must list at least one network');
+  });
+
   it('bounds the catalog by default, and names a limit set above the one that holds it', () => {
     expect(loadMcpServerSettings(secret)).toMatchObject({
       registryMaxRegistrations: 1000,

@@ -1,7 +1,7 @@
 // The MCP gateway's settings, read once from the environment in the SDK's vocabulary and frozen;
 // every bad variable, and every problem across variables, is named in one message. The gateway's
 // client secret has no default, and DATABASE_URL (which may hold a password) is never echoed.
-import { defaultCatalogLimits, type CatalogLimits } from './registry/index.ts';
+import { cidrProblem, defaultCatalogLimits, loopbackNetworks, type CatalogLimits } from './registry/index.ts';
 import {
   grpcTlsAsked,
   grpcTlsProblems,
@@ -42,6 +42,8 @@ export interface McpServerSettings {
   readonly registryAddress: string;
   /** App keys the operator lets register tool services, among the platform's tool publishers; undefined: every publisher. */
   readonly registryAllowedApps: readonly string[] | undefined;
+  /** The networks (CIDR blocks) tool services may be reached at; a callback address elsewhere is refused. Default loopback. */
+  readonly registryCallbackNetworks: readonly string[];
   /** The app key whose tools keep their own names; every other app's are `<appKey>__<name>`. Undefined: none. */
   readonly registryPlainNamesApp: string | undefined;
   /** Longest registration lifetime granted; a service asking for more gets this. */
@@ -78,7 +80,10 @@ export interface McpServerSettings {
   readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
-  /** The PostgreSQL database the replicas of the gateway share their registrations in; undefined keeps them in memory (one process). */
+  /**
+   * The PostgreSQL database the replicas of the gateway share their registrations in (MCP_DATABASE_URL,
+   * else DATABASE_URL: a role of the gateway's own where the webhook API shares the database); undefined keeps them in memory (one process).
+   */
   readonly databaseUrl: string | undefined;
   /** gRPC over TLS (GRPC_TLS_*): the registry serves it and the tool services are dialled with it; undefined: plaintext, on loopback only. */
   readonly grpcTls?: GrpcTlsSettings | undefined;
@@ -105,6 +110,20 @@ const appKeyList = setting.text
     'must be a comma-separated list of app keys (lower-case letters, digits and dashes)',
   );
 
+/** A comma-separated list of CIDR blocks, blank entries ignored; at least one. */
+const cidrList = setting.text
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .superRefine((blocks, context) => {
+    if (blocks.length === 0) context.addIssue({ code: 'custom', message: 'must list at least one network (CIDR block, such as 10.0.0.0/8)' });
+    const problem = blocks.map(cidrProblem).find((found) => found !== undefined);
+    if (problem) context.addIssue({ code: 'custom', message: `must be a comma-separated list of CIDR blocks: ${problem}` });
+  });
+
 const shape = {
   MCP_HOST: setting.host.default('127.0.0.1'),
   MCP_PORT: setting.httpPort.default(3000),
@@ -118,6 +137,7 @@ const shape = {
   MCP_GATEWAY_CLIENT_SECRET: setting.text,
   REGISTRY_ADDRESS: setting.hostPort.default('127.0.0.1:3001'),
   REGISTRY_ALLOWED_APPS: appKeyList.optional(),
+  REGISTRY_CALLBACK_NETWORKS: cidrList.optional(),
   REGISTRY_PLAIN_NAMES_APP: setting.text
     .regex(/^[a-z0-9][a-z0-9-]*$/, 'must be an app key (lower-case letters, digits and dashes), or none')
     .default('webhook-tools'),
@@ -144,6 +164,7 @@ const shape = {
   MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
   DATABASE_URL: setting.postgresUrl.optional(),
+  MCP_DATABASE_URL: setting.postgresUrl.optional(),
   ...grpcTlsShape,
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -188,6 +209,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
     registryAddress: s.REGISTRY_ADDRESS,
     registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
+    registryCallbackNetworks: Object.freeze([...(s.REGISTRY_CALLBACK_NETWORKS ?? loopbackNetworks)]),
     registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
     registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
     registryMaxRegistrations: s.REGISTRY_MAX_REGISTRATIONS,
@@ -213,7 +235,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
     streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
-    databaseUrl: s.DATABASE_URL,
+    databaseUrl: s.MCP_DATABASE_URL ?? s.DATABASE_URL,
     grpcTls: toGrpcTlsSettings(s),
     logLevel: s.LOG_LEVEL,
   });

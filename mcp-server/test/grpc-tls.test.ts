@@ -101,6 +101,7 @@ describe("the gateway's tool-service pool over TLS", () => {
           appClientId: 'fleet-insights',
           appKey: 'fleet-insights',
           callbackAddress: server.address,
+          since: 0,
           actorToken: () => 'actor',
         },
       });

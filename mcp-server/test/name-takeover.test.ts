@@ -1,7 +1,8 @@
 // The attack that took the webhook tools' names, end to end with an MCP client: a second tool
 // publisher (fleet-insights) registers a service named webhook-tools with look-alike tools. An
 // agent calling a name it listed reaches the same app's service, or is told the tool is no longer
-// available; a person's create_webhook, credentials and all, never reaches the rival.
+// available; a person's create_webhook, credentials and all, never reaches the rival. And within the
+// app itself: a second webhook-tools service offering the same names leaves the real ones alone.
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { describe, expect, it } from 'vitest';
 import { eras, stackForTests, startProbeService, textOf, until } from './harness.ts';
@@ -42,6 +43,21 @@ describe.each(eras)('on the %s revision', (era) => {
     expect(rival.calls).toEqual([]);
     expect(rival.logs.join('')).not.toContain('customer-secret');
     await rival.close();
+  });
+
+  it('keeps the real names on the real service when a second service of the same app offers them: the copy’s are qualified', async () => {
+    const copy = await startProbeService(stack(), { appClientId: 'webhook-tools', serviceName: 'copy', tools: ['whoami', 'list_webhooks'] });
+    await until(() => stack().gateway.registry.catalog().byName('webhook-tools__copy__whoami') !== undefined, 'the copy registered');
+    const client = await stack().connect('oscar', era);
+
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['whoami', 'list_webhooks', 'webhook-tools__copy__whoami', 'webhook-tools__copy__list_webhooks']));
+    expect(names).not.toContain('webhook-tools__webhook-tools__whoami');
+    const whoami = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(whoami.isError).toBeFalsy();
+    expect(whoami.structuredContent).toMatchObject({ userId: 'u-oscar' });
+    expect(copy.calls).toEqual([]);
+    await copy.close();
   });
 
   it('lets a rival register the real service’s address without locking it out, and a call through the rival reaches nothing of the real app', async () => {

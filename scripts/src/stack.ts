@@ -133,6 +133,8 @@ export function stackProcesses(
     // The stack on one machine: a tool may send the person to a page on loopback (a local tool's own page).
     MCP_ELICITATION_LOOPBACK_HTTP: env.MCP_ELICITATION_LOOPBACK_HTTP ?? 'true',
     MCP_METRICS_TOKEN: env.MCP_METRICS_PUBLIC === 'true' ? '' : (secrets.MCP_METRICS_TOKEN ?? ''),
+    // Where tool services may be reached: the stack runs its tool service on this machine's loopback.
+    REGISTRY_CALLBACK_NETWORKS: env.REGISTRY_CALLBACK_NETWORKS || '127.0.0.0/8,::1/128',
     ...(grpcTls && grpcTlsEnv(grpcTls, 'gateway')),
   };
   const gatewayReady = (origin: string): ReadyProbe => ({ kind: 'http', url: `${origin}/.well-known/oauth-protected-resource${new URL(at.mcpUrl).pathname}` });

@@ -1,7 +1,9 @@
 // What a caller may do through one app, for tools/list: the platform's GET /api/me asked with the
 // delegated token answers the companies and permissions the person and the app both hold. Cached
-// like any caller check; an answer not delegated to that app is not trusted. Listing is discovery
-// hygiene: the tool service still enforces the permission on every call.
+// like any caller check, but what it says is never older than `maxAgeSeconds`, so a revoked
+// permission leaves tools/list as fast as the calls that need it are refused; an answer not
+// delegated to that app is not trusted. Listing is discovery hygiene: the tool service still
+// enforces the permission on every call.
 import { CachedTokenResolver, fetchCaller, type Caller, type Clock, type HttpClient } from '@platform/tool-sdk';
 import { DelegationError } from './delegation-error.ts';
 
@@ -21,6 +23,11 @@ export interface PermissionProbeOptions {
   readonly httpClient: HttpClient;
   /** Lifetime of a cached answer, capped by the token's own expiry; 0 asks every time. */
   readonly cacheTtlSeconds: number;
+  /**
+   * How old a cached answer's permissions may be when a list uses them, in seconds; past half of it
+   * one background check refreshes them (CachedTokenResolver's max age). Unset: the whole lifetime.
+   */
+  readonly maxAgeSeconds?: number;
   /** Bound on cached answers; default 10 000. */
   readonly maxEntries?: number;
   readonly clock?: Clock;
@@ -33,6 +40,7 @@ export function createPermissionProbe(options: PermissionProbeOptions): Permissi
     scope: apiBaseUrl,
     ttlSeconds: cacheTtlSeconds,
     ...(options.maxEntries !== undefined && { maxEntries: options.maxEntries }),
+    ...(options.maxAgeSeconds !== undefined && { maxAgeSeconds: options.maxAgeSeconds }),
     ...(options.clock && { clock: options.clock }),
   });
 

@@ -3,13 +3,15 @@
 // stream carries `notifications/tools/list_changed`. A session belongs to the person who opened
 // it: another caller naming its id is told it does not exist. Idle sessions are closed, a session
 // ends when the newest token used on it expires, and the number open at once is bounded; its GET
-// stream is bounded and ended by the stream guard.
+// stream is bounded and ended by the stream guard. With a shared ledger (replicas on PostgreSQL)
+// the per-person bound holds across replicas: the person's oldest session ends wherever it lives.
 import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import { systemClock, systemTimers, tokenExpiry, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
 import type { Request, Response } from 'express';
 import type { StreamGuard } from './stream-guard.ts';
+import type { StreamLedger } from './stream-ledger.ts';
 
 export interface LegacySessionsOptions {
   /** A new MCP server instance for a new session. */
@@ -25,6 +27,8 @@ export interface LegacySessionsOptions {
   readonly clock?: Clock;
   /** Arms each session's end at its token's expiry; tests pass their manual clock. */
   readonly timers?: Timers;
+  /** The replicas' shared count of each person's sessions; without it, this gateway counts its own. */
+  readonly ledger?: StreamLedger | undefined;
 }
 
 export interface LegacySessions {
@@ -45,6 +49,8 @@ interface Session {
   /** When the newest token used on it expires (epoch ms); Infinity for a token without a readable expiry. */
   expiresAt: number;
   cancelExpiry: () => void;
+  /** Its record in the ledger, done (or failed); taken out after it. */
+  recorded: Promise<void>;
 }
 
 /** Node fires a timer set past 2^31 - 1 ms at once; a session's is armed again by then. */
@@ -55,14 +61,20 @@ function jsonRpcError(res: Response, status: number, code: number, message: stri
 }
 
 export function createLegacySessions(options: LegacySessionsOptions): LegacySessions {
-  const { logger, clock = systemClock, timers = systemTimers } = options;
+  const { logger, clock = systemClock, timers = systemTimers, ledger } = options;
   const sessions = new Map<string, Session>();
   /** Sessions being opened (initialize in flight) count against the bound too. */
   let opening = 0;
+  let closing = false;
+  const ledgerFailed = (error: unknown) => {
+    logger.warn({ err: error }, 'the shared ledger of open sessions could not be written; the session is bounded by this replica alone');
+  };
 
   const end = async (session: Session, why: string) => {
     if (!sessions.delete(session.id)) return;
     session.cancelExpiry();
+    // A stopping server leaves its rows to lapse with their lease: they are its person's oldest, the first to go.
+    if (ledger && !closing) void session.recorded.then(() => ledger.closed(session.id)).catch(ledgerFailed);
     logger.info({ sessionId: session.id, callerId: session.ownerId, why }, 'MCP session closed');
     await session.server.close().catch((error: unknown) => {
       logger.warn({ err: error }, 'an MCP session did not close cleanly');
@@ -79,6 +91,20 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
   sweep.unref();
 
   const maxPerCaller = options.maxSessionsPerCaller ?? 100;
+  const watching = ledger
+    ?.watch(
+      () => [...sessions.keys()],
+      (ids) => {
+        for (const id of ids) {
+          const session = sessions.get(id);
+          if (session) void end(session, 'the person opened more sessions than one may hold (on any replica)');
+        }
+      },
+    )
+    .catch((error: unknown) => {
+      ledgerFailed(error);
+      return () => Promise.resolve();
+    });
 
   /** A session lives no longer than the newest token used on it: a request with a later one extends it. */
   const extend = (session: Session, req: Request) => {
@@ -119,8 +145,10 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
       // Each POST is answered as an SSE stream: a tool call's progress and log messages, and the
       // questions it puts to the client (elicitation, sampling), travel on it before its result.
       onsessioninitialized: (id) => {
-        session = { id, ownerId, server, transport, lastUsed: clock(), expiresAt: 0, cancelExpiry: () => undefined };
+        session = { id, ownerId, server, transport, lastUsed: clock(), expiresAt: 0, cancelExpiry: () => undefined, recorded: Promise.resolve() };
         sessions.set(id, session);
+        // The person's oldest session past the bound, on any replica, is closed by the one that holds it (watch below).
+        if (ledger) session.recorded = ledger.opened({ id, callerId: ownerId, kind: 'session' }, maxPerCaller).catch(ledgerFailed);
         extend(session, req);
         logger.info({ sessionId: id, callerId: ownerId }, 'MCP session opened');
       },
@@ -177,8 +205,12 @@ export function createLegacySessions(options: LegacySessionsOptions): LegacySess
     },
 
     async close() {
+      closing = true;
       clearInterval(sweep);
       await Promise.all([...sessions.values()].map((session) => end(session, 'server stopping')));
+      await (
+        await watching
+      )?.();
     },
   };
 }

@@ -1,9 +1,13 @@
 // The MCP endpoint's long-lived streams (2025-11-25 GET streams, 2026-07-28 subscriptions/listen)
 // are bounded as sessions are: at most so many per person (opening one more ends their oldest) and
 // so many in all (503 past it); and a stream lives no longer than the token that opened it: it ends
-// when the token expires, or when a re-check of it at the platform is refused.
+// when the token expires, or when a re-check of it at the platform is refused. With a shared
+// ledger (replicas on PostgreSQL) the per-person bound holds across replicas: the ledger ends the
+// person's oldest stream wherever it is.
+import { randomUUID } from 'node:crypto';
 import { systemClock, systemTimers, tokenExpiry, type CallerCheck, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
 import type { Request, Response } from 'express';
+import type { StreamLedger } from './stream-ledger.ts';
 
 export interface StreamGuardOptions {
   readonly maxPerCaller: number;
@@ -14,6 +18,8 @@ export interface StreamGuardOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly timers?: Timers;
+  /** The replicas' shared count of each person's streams; without it, this gateway counts its own. */
+  readonly ledger?: StreamLedger | undefined;
 }
 
 export interface StreamGuard {
@@ -26,12 +32,15 @@ export interface StreamGuard {
 }
 
 interface Stream {
+  readonly id: string;
   readonly ownerId: string;
   readonly kind: 'get' | 'listen';
   readonly res: Response;
   readonly authorization: string | undefined;
   readonly expiresAt: number;
   cancelTimer: () => void;
+  /** Its record in the ledger, done (or failed); taken out after it. */
+  recorded: Promise<void>;
 }
 
 /** Node fires a timer set past 2^31 - 1 ms at once; a stream's timer is armed again by then. */
@@ -39,15 +48,26 @@ const maxTimerMs = 10 * 60_000;
 
 export function createStreamGuard(options: StreamGuardOptions): StreamGuard {
   const { logger, clock = systemClock, timers = systemTimers } = options;
+  const { ledger } = options;
   const byOwner = new Map<string, Set<Stream>>();
+  const byId = new Map<string, Stream>();
+  let closing = false;
   const count = { get: 0, listen: 0 };
+  const ledgerFailed = (error: unknown) => {
+    logger.warn({ err: error }, 'the shared ledger of open streams could not be written; the stream is bounded by this replica alone');
+  };
 
   const end = (stream: Stream, why: string) => {
     const own = byOwner.get(stream.ownerId);
     if (!own?.delete(stream)) return;
     if (own.size === 0) byOwner.delete(stream.ownerId);
+    byId.delete(stream.id);
     count[stream.kind] -= 1;
     stream.cancelTimer();
+    // A stopping server leaves its rows to lapse with their lease: they are its person's oldest, the first to go.
+    if (ledger && !closing) {
+      void stream.recorded.then(() => ledger.closed(stream.id)).catch(ledgerFailed);
+    }
     logger.info({ callerId: stream.ownerId, stream: stream.kind, why }, 'MCP stream ended');
     // Destroyed, not ended: the SDK may still write to it, which a destroyed response drops.
     stream.res.destroy();
@@ -74,6 +94,21 @@ export function createStreamGuard(options: StreamGuardOptions): StreamGuard {
     });
   };
 
+  const watching = ledger
+    ?.watch(
+      () => [...byId.keys()],
+      (ids) => {
+        for (const id of ids) {
+          const stream = byId.get(id);
+          if (stream) end(stream, 'the person opened more streams than one may hold (on any replica)');
+        }
+      },
+    )
+    .catch((error: unknown) => {
+      ledgerFailed(error);
+      return () => Promise.resolve();
+    });
+
   return {
     admit(req, res, kind) {
       const ownerId = req.caller?.id;
@@ -95,9 +130,21 @@ export function createStreamGuard(options: StreamGuardOptions): StreamGuard {
         if (!oldest) break;
         end(oldest, 'the person opened more streams than one may hold');
       }
-      const stream: Stream = { ownerId, kind, res, authorization: req.headers.authorization, expiresAt, cancelTimer: () => undefined };
+      const stream: Stream = {
+        id: randomUUID(),
+        ownerId,
+        kind,
+        res,
+        authorization: req.headers.authorization,
+        expiresAt,
+        cancelTimer: () => undefined,
+        recorded: Promise.resolve(),
+      };
       own.add(stream);
+      byId.set(stream.id, stream);
       count[kind] += 1;
+      // The person's oldest past the bound, on any replica, is ended by the one that holds it (watch below).
+      if (ledger) stream.recorded = ledger.opened({ id: stream.id, callerId: ownerId, kind: 'stream' }, options.maxPerCaller).catch(ledgerFailed);
       res.once('close', () => {
         end(stream, 'closed');
       });
@@ -110,7 +157,9 @@ export function createStreamGuard(options: StreamGuardOptions): StreamGuard {
     },
 
     close() {
+      closing = true;
       for (const own of [...byOwner.values()]) for (const stream of [...own]) end(stream, 'server stopping');
+      void watching?.then((stop) => stop()).catch(() => undefined);
     },
   };
 }

@@ -2,7 +2,7 @@
 // and outcome with their latency, the token exchange's cache and latency, the caller check's
 // cache, the registry's services and tools, open sessions and streams, and the gRPC calls' status
 // codes. Labels stay bounded: MCP methods from a fixed list, tools and services from the live
-// catalog, never a person or a company.
+// catalog (a tool's series go when it leaves the catalog), never a person or a company.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const namespace = 'platform_gateway_';
@@ -40,6 +40,8 @@ export interface GatewayMetrics {
   exchange(cached: boolean, seconds?: number, outcome?: string): void;
   callerCheck(cached: boolean): void;
   grpcCall(code: string): void;
+  /** Removes the series of every tool not in `live` (the catalog now), so gone tools and services take no room in /metrics. */
+  keepTools(live: Iterable<{ readonly tool: string; readonly service: string }>): void;
 }
 
 export function createGatewayMetrics(sources: GatewaySources): GatewayMetrics {
@@ -125,12 +127,19 @@ export function createGatewayMetrics(sources: GatewaySources): GatewayMetrics {
       this.set({ kind: 'listen' }, listens);
     },
   });
+  /** The label values each tool's series were made with, by tool and service: what keepTools removes. */
+  const toolSeries = new Map<string, { readonly tool: string; readonly service: string; readonly outcomes: Set<string> }>();
+  const seriesKey = (tool: string, service: string) => JSON.stringify([tool, service]);
   return {
     registry,
     mcpRequest: (method, outcome) => {
       mcpRequests.inc({ method: methodLabel(method), outcome });
     },
     toolCall(tool, service, outcome, seconds) {
+      const key = seriesKey(tool, service);
+      const seen = toolSeries.get(key) ?? { tool, service, outcomes: new Set<string>() };
+      seen.outcomes.add(outcome);
+      toolSeries.set(key, seen);
       toolCalls.inc({ tool, service, outcome });
       toolCallDuration.observe({ tool, service }, seconds);
     },
@@ -143,6 +152,15 @@ export function createGatewayMetrics(sources: GatewaySources): GatewayMetrics {
     },
     grpcCall: (code) => {
       grpcCalls.inc({ code });
+    },
+    keepTools(live) {
+      const kept = new Set([...live].map(({ tool, service }) => seriesKey(tool, service)));
+      for (const [key, { tool, service, outcomes }] of toolSeries) {
+        if (kept.has(key)) continue;
+        for (const outcome of outcomes) toolCalls.remove({ tool, service, outcome });
+        toolCallDuration.remove({ tool, service });
+        toolSeries.delete(key);
+      }
     },
   };
 }

@@ -10,6 +10,7 @@ import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway } from '../../test/registry-harness.ts';
 import { resolveCallbackAddress, type ResolveHost } from './callback-address.ts';
+import { createCallbackNetworks } from './callback-networks.ts';
 import { RegistryError } from './registry-errors.ts';
 
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
@@ -78,7 +79,9 @@ describe('resolveCallbackAddress', () => {
     (answers: Record<string, readonly string[]>): ResolveHost =>
     (host) =>
       answers[host] ? Promise.resolve(answers[host]) : Promise.reject(new Error(`ENOTFOUND ${host}`));
-  const strict = (resolveHost: ResolveHost) => ({ resolveHost, grpcPlaintextOffLoopback: false });
+  // Every network allowed: these are the loopback rule's cases (callback-networks.test.ts has the networks').
+  const networks = createCallbackNetworks(['0.0.0.0/0', '::/0']);
+  const strict = (resolveHost: ResolveHost) => ({ resolveHost, grpcPlaintextOffLoopback: false, networks });
 
   it('gives the address the gateway dials: IPv4 first, IPv6 in brackets, the port kept', async () => {
     expect(await resolveCallbackAddress('LocalHost:50051', strict(resolving({ localhost: ['127.0.0.1', '::1'] })))).toBe('127.0.0.1:50051');
@@ -92,12 +95,12 @@ describe('resolveCallbackAddress', () => {
     expect(error.code).toBe('INVALID_FIELD');
     expect(error.status).toBe(grpc.status.INVALID_ARGUMENT);
     expect(error.message).toContain('callback_address must resolve to loopback addresses only');
-    expect(await resolveCallbackAddress('tools.internal:50051', { resolveHost, grpcPlaintextOffLoopback: true })).toBe('10.0.0.8:50051');
+    expect(await resolveCallbackAddress('tools.internal:50051', { resolveHost, grpcPlaintextOffLoopback: true, networks })).toBe('10.0.0.8:50051');
   });
 
   it('refuses a host that does not resolve, naming the field', async () => {
     const error = await rejectionOf(
-      resolveCallbackAddress('nowhere.invalid:50051', { resolveHost: resolving({}), grpcPlaintextOffLoopback: true }),
+      resolveCallbackAddress('nowhere.invalid:50051', { resolveHost: resolving({}), grpcPlaintextOffLoopback: true, networks }),
       RegistryError,
     );
 

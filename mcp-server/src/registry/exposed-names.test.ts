@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposedNames, maxExposedNameLength, type ToolOrigin } from './exposed-names.ts';
 
-const tool = (appKey: string, serviceName: string, name: string): ToolOrigin => ({ appKey, appClientId: appKey, serviceName, name });
+const tool = (appKey: string, serviceName: string, name: string, since = 0): ToolOrigin => ({ appKey, appClientId: appKey, serviceName, name, since });
 const exposable = /^[A-Za-z0-9_-]{1,64}$/;
 const pinned = 'webhook-tools';
 
@@ -25,18 +25,37 @@ describe('exposedNames', () => {
     expect(exposedNames(rival, pinned)).toEqual(['fleet-insights__whoami', 'fleet-insights__create_webhook']);
   });
 
-  it('tells two tools of one app that share a name apart by their service, within the app’s names', () => {
+  it('leaves a name two services of one app offer to the one registered first, and tells the later one’s apart by its service', () => {
     const names = exposedNames(
       [
-        tool('webhook-tools', 'webhooks', 'search'),
-        tool('webhook-tools', 'fleet', 'search'),
-        tool('webhook-tools', 'fleet', 'count'),
-        tool('reports', 'a', 'search'),
+        tool('webhook-tools', 'webhooks', 'search', 1_000),
+        tool('webhook-tools', 'fleet', 'search', 2_000),
+        tool('webhook-tools', 'fleet', 'count', 2_000),
+        tool('reports', 'a', 'search', 1_500),
+        tool('reports', 'b', 'search', 900),
       ],
       pinned,
     );
 
-    expect(names).toEqual(['webhook-tools__webhooks__search', 'webhook-tools__fleet__search', 'count', 'reports__search']);
+    expect(names).toEqual(['search', 'webhook-tools__fleet__search', 'count', 'reports__a__search', 'reports__search']);
+  });
+
+  it('keeps the real names with the real service when a later service of the same app offers them, whatever its service name', () => {
+    const real = [tool('webhook-tools', 'webhook-tools', 'whoami', 1_000), tool('webhook-tools', 'webhook-tools', 'list_webhooks', 1_000)];
+    const later = [tool('webhook-tools', 'a-copy', 'whoami', 5_000), tool('webhook-tools', 'a-copy', 'list_webhooks', 5_000)];
+
+    expect(exposedNames([...later, ...real], pinned)).toEqual([
+      'webhook-tools__a-copy__whoami',
+      'webhook-tools__a-copy__list_webhooks',
+      'whoami',
+      'list_webhooks',
+    ]);
+    // Once the real service is gone, the name is the other's: it is still the same app's.
+    expect(exposedNames(later, pinned)).toEqual(['whoami', 'list_webhooks']);
+  });
+
+  it('breaks a tie of one instant by service name, as every replica does', () => {
+    expect(exposedNames([tool('fleet', 'b', 'count', 7), tool('fleet', 'a', 'count', 7)])).toEqual(['fleet__b__count', 'fleet__count']);
   });
 
   it('gives the same names whatever order the tools come in', () => {
@@ -100,6 +119,6 @@ describe('exposedNames', () => {
         owner.set(name, app);
       });
     }
-    expect(owner.size).toBeGreaterThan(pool.length);
+    expect(owner.size).toBeGreaterThanOrEqual(pool.length);
   });
 });

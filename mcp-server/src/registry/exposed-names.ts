@@ -2,9 +2,12 @@
 // good: it is derived from the app that offers the tool and nothing that can change behind it, so
 // no sequence of registrations, expiries or restarts can hand it to another app. Only the app the
 // operator pins (REGISTRY_PLAIN_NAMES_APP) keeps its tools' own names; every other app's are
-// `<appKey>__<name>`. Two tools of one app that share a name become `<appKey>__<service>__<name>`;
-// a name past 64 characters keeps its `<appKey>__` and ends in a short hash of where it comes from.
-// The outcome depends on the set of tools alone, never on the order they registered in.
+// `<appKey>__<name>`. Within one app a name stays put too: when two services of an app offer one
+// name, the service that has held it longest (its `since`, by the store's time, kept across its own
+// restarts) keeps it and the later one's becomes `<appKey>__<service>__<name>`, so a second service
+// cannot take or blank the first one's names. A name past 64 characters keeps its `<appKey>__` and
+// ends in a short hash of where it comes from. The outcome depends on the set of tools and their
+// services' `since` alone, never on the order a replica read them in.
 import { hash } from 'node:crypto';
 
 export interface ToolOrigin {
@@ -13,6 +16,8 @@ export interface ToolOrigin {
   readonly appClientId: string;
   readonly serviceName: string;
   readonly name: string;
+  /** Since when its service has been registered without a gap (epoch ms, by the store's time): the earlier keeps a shared name. */
+  readonly since: number;
 }
 
 /** What many model APIs accept of a tool name; MCP itself allows 128 characters and dots. */
@@ -39,12 +44,28 @@ function candidate(origin: ToolOrigin, level: number, plainNamesApp: string | un
   return `${prefix}${rest.slice(0, maxExposedNameLength - prefix.length - digestLength - 1)}_${digest}`;
 }
 
+/** The index in `group` whose service has held the name longest, when all are of one app; undefined otherwise. */
+function senior(origins: readonly ToolOrigin[], group: readonly number[]): number | undefined {
+  const [first] = group;
+  const app = first === undefined ? undefined : origins[first]?.appClientId;
+  if (group.some((index) => origins[index]?.appClientId !== app)) return undefined;
+  let best: number | undefined;
+  for (const index of group) {
+    const origin = origins[index];
+    const held = best === undefined ? undefined : origins[best];
+    // Ties (one instant) go to the service name that sorts first: every replica decides alike.
+    if (origin && (!held || origin.since < held.since || (origin.since === held.since && origin.serviceName < held.serviceName))) best = index;
+  }
+  return best;
+}
+
 /** The exposed name of each tool, in the order given; every origin's appKey must match prefixableAppKey. */
 export function exposedNames(origins: readonly ToolOrigin[], plainNamesApp?: string): string[] {
   const levels = origins.map(() => 0);
   const names = origins.map((origin) => candidate(origin, 0, plainNamesApp));
-  // Every tool in a group sharing a name moves one level up, together, until no group is left: the
-  // outcome depends only on the set of tools. Only tools of one app can ever share a name.
+  // In a group sharing a name, the tools of one app leave it to the one whose service came first and
+  // the others move one level up; a group of several apps (which only odd names of the pinned app
+  // can make) moves whole, so no app's name can go to another. Until no group is left.
   for (;;) {
     const holders = new Map<string, number[]>();
     names.forEach((name, index) => {
@@ -55,7 +76,9 @@ export function exposedNames(origins: readonly ToolOrigin[], plainNamesApp?: str
     let moved = false;
     for (const group of holders.values()) {
       if (group.length < 2) continue;
+      const staying = senior(origins, group);
       for (const index of group) {
+        if (index === staying) continue;
         const level = levels[index] ?? lastLevel;
         const origin = origins[index];
         if (level >= lastLevel || !origin) continue;

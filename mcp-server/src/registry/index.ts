@@ -6,3 +6,4 @@ export { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
 export { type RegistrationStore } from './registration-store.ts';
 export { openPostgresRegistrationStore, type PostgresRegistrationStoreOptions } from './postgres/postgres-registration-store.ts';
 export { createTokenSeal, type TokenSeal } from './postgres/token-seal.ts';
+export { cidrProblem, loopbackNetworks } from './callback-networks.ts';

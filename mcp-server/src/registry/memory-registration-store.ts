@@ -53,9 +53,13 @@ export function createMemoryRegistrationStore(options: { readonly clock?: Clock 
     },
 
     add(registration, rules) {
-      const { tools, ...stored } = registration;
-      const problem = problemFor(stored.appClientId, stored.serviceName, stored.bytes, rules);
+      const { tools, ...fields } = registration;
+      const problem = problemFor(fields.appClientId, fields.serviceName, fields.bytes, rules);
       if (problem) return Promise.reject(problem);
+      const key = serviceKey(fields.appClientId, fields.serviceName);
+      const replaced = byService.get(key);
+      // A restart (the same service replacing its live registration) keeps its place among its app's services.
+      const stored: StoredRegistration = { ...fields, since: liveRow(replaced)?.stored.since ?? clock() };
       const row: Row = {
         stored,
         tools,
@@ -63,8 +67,6 @@ export function createMemoryRegistrationStore(options: { readonly clock?: Clock 
         token: stored.token,
         expiresAt: clock() + stored.grantedTtlSeconds * 1000,
       };
-      const key = serviceKey(stored.appClientId, stored.serviceName);
-      const replaced = byService.get(key);
       if (replaced) drop(replaced);
       byId.set(stored.registrationId, row);
       byService.set(key, row);

@@ -15,6 +15,12 @@ export interface StoredRegistration {
   /** Resolved (callback-address.ts). */
   readonly callbackAddress: string;
   readonly grantedTtlSeconds: number;
+  /**
+   * Since when the service (its app and service name) has been registered without a gap, epoch ms
+   * by the store's time: set when it registers, kept when it replaces its own live registration (a
+   * restart). Of one app's services offering one tool name, the earliest keeps it (exposed-names.ts).
+   */
+  readonly since: number;
   /** What its tools take of the catalog (catalog-limits.ts). */
   readonly bytes: number;
   /** The app's token from its latest Register or Heartbeat: the actor token of its token exchanges. */
@@ -26,8 +32,8 @@ export interface LiveRegistration extends StoredRegistration {
   readonly expiresInMs: number;
 }
 
-/** What a Register asks the store to keep: the registration, and the tools its service listed. */
-export interface NewRegistration extends StoredRegistration {
+/** What a Register asks the store to keep: the registration (its `since` is the store's to set), and the tools its service listed. */
+export interface NewRegistration extends Omit<StoredRegistration, 'since'> {
   readonly tools: readonly Tool__Output[];
 }
 

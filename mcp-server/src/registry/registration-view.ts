@@ -71,6 +71,7 @@ export function createRegistrationView(options: RegistrationViewOptions) {
         appClientId: row.appClientId,
         appKey: row.appKey,
         callbackAddress: row.callbackAddress,
+        since: row.since,
         actorToken: () => entry.token,
       }),
       tools,

@@ -12,6 +12,7 @@ import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import type { AppCaller } from './app-token-check.ts';
 import { resolveCallbackAddress, systemResolveHost, type ResolveHost } from './callback-address.ts';
+import type { CallbackNetworks } from './callback-networks.ts';
 import type { PublishingPolicy } from './publishing-policy.ts';
 import { readRegistrationFields, readRegistrationId, type RegistrationRules } from './registration-fields.ts';
 import type { RegistrationStore } from './registration-store.ts';
@@ -33,6 +34,10 @@ export interface RegistrationsOptions extends RegistrationRules {
   readonly mayPublish: PublishingPolicy;
   /** The app key whose tools keep their own names (REGISTRY_PLAIN_NAMES_APP); every other app's are prefixed with its key. */
   readonly plainNamesApp?: string | undefined;
+  /** Where tool services may be reached (REGISTRY_CALLBACK_NETWORKS); a callback address elsewhere is refused before any connection. */
+  readonly callbackNetworks: CallbackNetworks;
+  /** Under TLS: callback addresses are dialled by the name registered (their certificates' name), once it resolves within the networks. */
+  readonly dialByName?: boolean;
   /** What a callback address's host resolves to; node:dns by default. */
   readonly resolveHost?: ResolveHost;
   readonly clock?: Clock;
@@ -119,7 +124,12 @@ export function createRegistrations(options: RegistrationsOptions): Registration
       await store.checkRoom({ appClientId: caller.clientId, serviceName, bytes: 0 }, rules);
       // Two apps may name one address: no app can lock another out of its own, and a tool service
       // refuses tokens delegated to any app but its own, so neither reaches the other's tools.
-      const callbackAddress = await resolveCallbackAddress(fields.callbackAddress, { resolveHost, grpcPlaintextOffLoopback: options.grpcPlaintextOffLoopback });
+      const callbackAddress = await resolveCallbackAddress(fields.callbackAddress, {
+        resolveHost,
+        grpcPlaintextOffLoopback: options.grpcPlaintextOffLoopback,
+        networks: options.callbackNetworks,
+        dialByName: options.dialByName ?? false,
+      });
       refuseWhenClosed();
 
       // Held from the listing until the view holds the registration, so a restart at the same address keeps the channel.

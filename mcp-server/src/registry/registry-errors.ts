@@ -19,6 +19,10 @@ export const registryErrorCatalog = {
   INVALID_FIELD: { status: status.INVALID_ARGUMENT, message: 'A field of the request is missing or malformed.' },
   REGISTRATION_NOT_FOUND: { status: status.NOT_FOUND, message: 'No such registration (unknown or expired); register again.' },
   REGISTRATION_OF_ANOTHER_APP: { status: status.PERMISSION_DENIED, message: 'The registration belongs to another app.' },
+  CALLBACK_NETWORK_NOT_ALLOWED: {
+    status: status.FAILED_PRECONDITION,
+    message: 'The callback address is outside the networks the gateway lets tool services be reached at (REGISTRY_CALLBACK_NETWORKS).',
+  },
   SERVICE_UNREACHABLE: { status: status.UNAVAILABLE, message: "The gateway could not list the service's tools at its callback address." },
   TOOLS_NOT_EXPOSABLE: { status: status.FAILED_PRECONDITION, message: 'The service offers tools the gateway cannot expose.' },
   APP_KEY_NOT_PREFIXABLE: { status: status.FAILED_PRECONDITION, message: "The app's key cannot prefix tool names." },

@@ -204,7 +204,7 @@ describe('Register', () => {
     // 0.0.0.0 is no loopback name, yet on this machine it reaches the service listening on 127.0.0.1.
     const offLoopback = tools.address.replace('127.0.0.1', '0.0.0.0');
     const strict = await gateway();
-    const trusting = await gateway({ grpcPlaintextOffLoopback: true });
+    const trusting = await gateway({ grpcPlaintextOffLoopback: true, callbackNetworks: ['127.0.0.0/8', '0.0.0.0/32'] });
 
     expect(await client(strict.address).register(registration({ callbackAddress: offLoopback }), bearer(tokens.webhookTools ?? ''))).toMatchObject({
       ok: false,

@@ -2,9 +2,10 @@
 // else, answered with a status from the registry's catalog, and logged in one line (method,
 // service, app, registration, outcome, duration; never a token).
 import * as grpc from '@grpc/grpc-js';
-import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls, type Logger } from '@platform/tool-sdk';
+import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls, type Logger, type Timers } from '@platform/tool-sdk';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
 import type { AppCaller, AppTokenCheck } from './app-token-check.ts';
+import { createHandshakeRefusalLog } from './handshake-refusals.ts';
 import type { CallNote, Registrations } from './registrations.ts';
 import { RegistryError, statusOf } from './registry-errors.ts';
 
@@ -15,6 +16,8 @@ export interface RegistryServerOptions {
   readonly grpcPlaintextOffLoopback: boolean;
   /** Serve over TLS (any address); plaintext without it. */
   readonly tls?: GrpcTls | undefined;
+  /** Ends the intervals refused handshakes are counted over (handshake-refusals.ts); a test passes its manual clock. */
+  readonly timers?: Timers | undefined;
 }
 
 export interface ServingRegistry {
@@ -111,11 +114,12 @@ export async function startRegistryServer(listenAddress: string, options: Regist
       } else resolve(bound);
     });
   });
+  // A refused tool service never got to send its app token: nothing of it reached the registry.
+  const refusals = createHandshakeRefusalLog({ logger, ...(options.timers && { timers: options.timers }) });
   if (tls) {
     try {
-      guardTlsHandshakes(server, tls, ({ peer, reason, refusedHere }) => {
-        // A refused tool service never got to send its app token: nothing of it reached the registry.
-        logger[refusedHere ? 'warn' : 'debug']({ peer, reason }, 'refused a tool service at the TLS handshake; it sent nothing');
+      guardTlsHandshakes(server, tls, (refusal) => {
+        refusals.refused(refusal);
       });
     } catch (error) {
       server.forceShutdown();
@@ -140,6 +144,8 @@ export async function startRegistryServer(listenAddress: string, options: Regist
           clearTimeout(force);
           resolve();
         });
+      }).finally(() => {
+        refusals.close();
       });
       return closing;
     },

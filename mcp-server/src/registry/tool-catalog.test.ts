@@ -4,13 +4,14 @@ import { serviceTools } from './service-tools.ts';
 import { announcedTool } from '../../test/registry-harness.ts';
 import { buildCatalog, listsTheSame, routesTheSame, type CatalogSource } from './tool-catalog.ts';
 
-function endpoint(serviceName: string, registrationId = `r-${serviceName}`): ServiceEndpoint {
+function endpoint(serviceName: string, registrationId = `r-${serviceName}`, since = 0): ServiceEndpoint {
   return {
     registrationId,
     serviceName,
     appClientId: 'webhook-tools',
     appKey: 'webhook-tools',
     callbackAddress: '127.0.0.1:50051',
+    since,
     actorToken: () => 'app-token',
   };
 }
@@ -21,15 +22,15 @@ function source(service: ServiceEndpoint, names: string[], description = 'Does i
 }
 
 describe('buildCatalog', () => {
-  it('lists every tool by exposed name, in order, and finds each by that name', () => {
-    const fleet = endpoint('fleet');
-    const webhooks = endpoint('webhooks');
+  it('lists every tool by exposed name, in order, and finds each by that name; a name two services offer stays with the first', () => {
+    const fleet = endpoint('fleet', 'r-fleet', 2_000);
+    const webhooks = endpoint('webhooks', 'r-webhooks', 1_000);
     const catalog = buildCatalog(7, [source(webhooks, ['search', 'zeta']), source(fleet, ['search', 'alpha'])], 'webhook-tools');
 
     expect(catalog.version).toBe(7);
-    expect(catalog.tools.map((tool) => tool.exposedName)).toEqual(['alpha', 'webhook-tools__fleet__search', 'webhook-tools__webhooks__search', 'zeta']);
+    expect(catalog.tools.map((tool) => tool.exposedName)).toEqual(['alpha', 'search', 'webhook-tools__fleet__search', 'zeta']);
     expect(catalog.byName('webhook-tools__fleet__search')).toMatchObject({ name: 'search', service: fleet });
-    expect(catalog.byName('search')).toBeUndefined();
+    expect(catalog.byName('search')).toMatchObject({ name: 'search', service: webhooks });
     expect(Object.isFrozen(catalog)).toBe(true);
     expect(Object.isFrozen(catalog.tools[0])).toBe(true);
   });

@@ -25,6 +25,7 @@ export function buildCatalog(version: number, sources: Iterable<CatalogSource>, 
       appClientId: service.appClientId,
       serviceName: service.serviceName,
       name: tool.definition.name,
+      since: service.since,
     })),
     plainNamesApp,
   );

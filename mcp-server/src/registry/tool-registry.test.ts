@@ -201,27 +201,40 @@ describe('registering again', () => {
 });
 
 describe('tools of the same name in one app', () => {
-  it('are prefixed by the app and their service while two services offer them, and get their own name back when one leaves', async () => {
+  it('keep going to the service of the app that offered them first while it lives (its restarts too); a later service offering one gets a qualified name', async () => {
     const current = await gateway();
     const { registry, address } = current;
-    const a = await toolService({ gatewayAddress: address, serviceName: 'svc-a', tools: [sampleTool('search'), sampleTool('only_a')], register: false });
-    const b = await toolService({ gatewayAddress: address, serviceName: 'svc-b', tools: [sampleTool('search')], register: false });
+    // The later service's name sorts first: only the order of registration decides.
+    const first = await toolService({ gatewayAddress: address, serviceName: 'svc-z', tools: [sampleTool('search'), sampleTool('only_z')], register: false });
+    const later = await toolService({ gatewayAddress: address, serviceName: 'svc-a', tools: [sampleTool('search')], register: false });
     const registrar = client(address);
     const token = bearer(await tokenOf(platform(), 'webhook-tools'));
-    await registrar.register({ serviceName: 'svc-a', callbackAddress: a.address, ttlSeconds: 30 }, token);
-    expect(namesIn(registry.catalog())).toEqual(['only_a', 'search']);
+    const registered = async (serviceName: string, callbackAddress: string) => {
+      const answer = await registrar.register({ serviceName, callbackAddress, ttlSeconds: 30 }, token);
+      if (!answer.ok) throw new Error(answer.details);
+      return answer.value.registrationId;
+    };
+    await registered('svc-z', first.address);
+    expect(namesIn(registry.catalog())).toEqual(['only_z', 'search']);
+    // Registration times are kept to the millisecond: the later one is later.
+    await new Promise((resolve) => setTimeout(resolve, 5));
 
-    const second = await registrar.register({ serviceName: 'svc-b', callbackAddress: b.address, ttlSeconds: 30 }, token);
-    if (!second.ok) throw new Error(second.details);
-    const catalog = registry.catalog();
+    const second = await registered('svc-a', later.address);
+    expect(namesIn(registry.catalog())).toEqual(['only_z', 'search', 'webhook-tools__svc-a__search']);
+    expect(registry.catalog().byName('search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-z', callbackAddress: first.address } });
+    expect(registry.catalog().byName('webhook-tools__svc-a__search')).toMatchObject({ service: { serviceName: 'svc-a', callbackAddress: later.address } });
 
-    expect(namesIn(catalog)).toEqual(['only_a', 'webhook-tools__svc-a__search', 'webhook-tools__svc-b__search']);
-    expect(catalog.byName('webhook-tools__svc-a__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-a', callbackAddress: a.address } });
-    expect(catalog.byName('webhook-tools__svc-b__search')).toMatchObject({ name: 'search', service: { serviceName: 'svc-b', callbackAddress: b.address } });
-    expect(catalog.byName('search')).toBeUndefined();
+    // The first service restarts (registers again, replacing its own): it keeps its place.
+    const restarted = await registered('svc-z', first.address);
+    expect(registry.catalog().byName('search')?.service.registrationId).toBe(restarted);
 
+    // Deregistering the later one changes nothing of the first's; once the first is gone, the name is the later one's.
+    await registrar.deregister(second, token);
+    expect(namesIn(registry.catalog())).toEqual(['only_z', 'search']);
+    await registered('svc-a', later.address);
     const changes = announced(current.registry);
-    await registrar.deregister(second.value.registrationId, token);
-    expect(changes.map(namesIn)).toEqual([['only_a', 'search']]);
+    await registrar.deregister(restarted, token);
+    expect(changes.map(namesIn)).toEqual([['search']]);
+    expect(registry.catalog().byName('search')?.service.serviceName).toBe('svc-a');
   });
 });

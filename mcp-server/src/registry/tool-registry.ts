@@ -4,7 +4,8 @@ import { type Clock, type GrpcTls, type HttpClient, type Logger, type Timers } f
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';
-import { dialledByName, systemResolveHost } from './callback-address.ts';
+import { type ResolveHost } from './callback-address.ts';
+import { createCallbackNetworks, loopbackNetworks } from './callback-networks.ts';
 import { defaultCatalogLimits, type CatalogLimits } from './catalog-limits.ts';
 import { createPublishingPolicy } from './publishing-policy.ts';
 import { createMemoryRegistrationStore } from './memory-registration-store.ts';
@@ -28,6 +29,14 @@ export interface ToolRegistryOptions {
    * so), and any callback address is allowed, dialled by the name registered. Default plaintext.
    */
   readonly tls?: GrpcTls | undefined;
+  /**
+   * The networks (CIDR blocks) tool services may be reached at (REGISTRY_CALLBACK_NETWORKS): a
+   * registration whose callback address resolves elsewhere is refused with FAILED_PRECONDITION
+   * before any connection. Default loopback.
+   */
+  readonly callbackNetworks?: readonly string[];
+  /** What a callback address's host resolves to; node:dns by default (a test stands in for it). */
+  readonly resolveHost?: ResolveHost;
   /** Time limit of the ListTools made while a Register waits. Default 3 000 (the SDK gives Register 5 s). */
   readonly listToolsTimeoutMs?: number;
   /** Live registrations held at most. Default 1 000. */
@@ -97,6 +106,12 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     maxAppBytes: limit('maxAppBytes'),
     maxCatalogBytes: limit('maxCatalogBytes'),
   });
+  let callbackNetworks;
+  try {
+    callbackNetworks = createCallbackNetworks(options.callbackNetworks ?? loopbackNetworks);
+  } catch (error) {
+    throw new TypeError(`createToolRegistry: callbackNetworks: ${(error as Error).message.replace(/^createCallbackNetworks: /, '')}`, { cause: error });
+  }
   const appCheckCacheSeconds = options.appCheckCacheSeconds ?? 60;
   if (!Number.isInteger(appCheckCacheSeconds) || appCheckCacheSeconds < 0) {
     throw new TypeError(`createToolRegistry: appCheckCacheSeconds must be 0 or a positive whole number (got ${String(appCheckCacheSeconds)})`);
@@ -114,7 +129,9 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     limits,
     mayPublish: createPublishingPolicy(options.allowedApps),
     plainNamesApp: options.plainNamesApp,
-    ...(tls && { resolveHost: dialledByName(systemResolveHost) }),
+    callbackNetworks,
+    dialByName: tls !== undefined,
+    ...(options.resolveHost && { resolveHost: options.resolveHost }),
     ...(clock && { clock }),
     ...(timers && { timers }),
   });
@@ -130,7 +147,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       if (closed) throw new Error('The tool registry is closed; build a new one to serve again.');
       // Serves once the stored registrations are known, so a replica never answers with a partial catalog.
       await registrations.ready();
-      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback, tls });
+      const serving = await startRegistryServer(address, { registrations, checkApp, logger, grpcPlaintextOffLoopback, tls, timers });
       servers.add(serving);
       return {
         address: serving.address,

@@ -23,6 +23,7 @@ function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
       appClientId: 'webhook-tools',
       appKey: 'webhook-tools',
       callbackAddress: '127.0.0.1:50051',
+      since: 0,
       actorToken: () => 'actor',
     },
     ...overrides,

@@ -19,6 +19,9 @@ import { createMetricsHandler, serveMetrics, type MetricsListener } from '../obs
 import type { ToolMetricsSettings } from '../observability/metrics-settings.ts';
 import { createToolServiceMetrics } from '../observability/tool-call-telemetry.ts';
 
+/** How old the permissions a call is judged by may be, in seconds (the webhook API's WEBHOOK_PERMISSIONS_MAX_AGE default). */
+const permissionsMaxAgeSeconds = 2;
+
 /** What a tool app is built from: the settings, the app's identity, a logger. */
 export interface ToolAppOptions {
   readonly settings: PlatformMcpSettings;
@@ -144,6 +147,9 @@ export function createToolApp(options: ToolAppOptions): ToolApp {
         audience: settings.apiBaseUrl,
         httpClient: options.httpClient ?? createPlatformHttpClient(settings),
         cacheTtlSeconds: settings.meCacheTtlSeconds,
+        // The identity stays cached, but the permissions a call sees (ctx.hasPermission, whoami) are
+        // never older than the webhook API's bound: a revoked role shows within it, not after the cache's 60 s.
+        ...(settings.meCacheTtlSeconds > 0 && { permissionsMaxAgeSeconds: Math.min(permissionsMaxAgeSeconds, settings.meCacheTtlSeconds) }),
         // Only a token delegated to this app: not a person's own, not one delegated to another app.
         actor: { clientId: settings.appClientId },
         ...(options.clock && { clock: options.clock }),

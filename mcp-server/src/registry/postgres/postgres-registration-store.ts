@@ -2,7 +2,8 @@
 // write that needs room runs under one lock of the schema's, with its room check, so replicas
 // racing for the last places never pass a limit together; each change NOTIFYs the other replicas
 // as it commits. Expiry is judged by the database's now(). A database that cannot be reached is
-// STORE_UNAVAILABLE, never the tool service's fault. The apps' tokens are kept sealed (token-seal.ts).
+// STORE_UNAVAILABLE, never the tool service's fault. The apps' tokens are kept sealed (token-seal.ts),
+// bound to the rest of their row (row-binding.ts): a row that does not open is refused, never dialled.
 import type { Logger } from '@platform/tool-sdk';
 import type { Tool__Output } from '@platform/proto';
 import pg from 'pg';
@@ -10,6 +11,7 @@ import { roomProblem, type Occupant } from '../registration-room.ts';
 import type { LiveRegistration, RegistrationStore, StoredRegistration } from '../registration-store.ts';
 import { RegistryError } from '../registry-errors.ts';
 import { changesChannel, listenForChanges } from './registry-notifications.ts';
+import { boundFieldsOf, rowBinding, toolsDigest, toolsDigestColumn } from './row-binding.ts';
 import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from './registry-schema.ts';
 import type { TokenSeal } from './token-seal.ts';
 
@@ -37,7 +39,7 @@ const unavailable = (error: unknown): never => {
   throw new RegistryError('STORE_UNAVAILABLE', undefined, { cause: error });
 };
 
-const columns = `registration_id, service_name, app_client_id, app_key, callback_address, granted_ttl_seconds, bytes, token`;
+const columns = `registration_id, service_name, app_client_id, app_key, callback_address, granted_ttl_seconds, bytes, since_ms, token`;
 
 /** Connects and creates the schema when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresRegistrationStore(connectionString: string, options: PostgresRegistrationStoreOptions): Promise<RegistrationStore> {
@@ -70,29 +72,27 @@ export async function openPostgresRegistrationStore(connectionString: string, op
     throw new Error(`the registrations database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
   }
 
-  /** Registrations whose token did not open, each told once: a replica on another key, or a row of before the seal. */
-  const unopened = new Set<string>();
-  /**
-   * A row's token, opened. One that does not open is no token (the exchange is refused, never made
-   * with it) until the tool service's next heartbeat stores its newest.
-   */
-  const tokenOf = (row: Record<string, unknown>): string => {
-    const registrationId = String(row.registration_id);
-    const token = tokenSeal.open(String(row.token), registrationId);
+  /** Registrations whose row did not open, each told once: edited in the database, or sealed under another key. */
+  const refused = new Set<string>();
+  /** A row's token, opened under its binding; undefined (and told once) when the row was edited or sealed under another key. */
+  const tokenOf = (row: Record<string, unknown>): string | undefined => {
+    const fields = boundFieldsOf(row);
+    const token = tokenSeal.open(String(row.token), rowBinding(fields));
     if (token !== undefined) {
-      unopened.delete(registrationId);
+      refused.delete(fields.registrationId);
       return token;
     }
-    if (!unopened.has(registrationId)) {
-      unopened.add(registrationId);
+    if (!refused.has(fields.registrationId)) {
+      refused.add(fields.registrationId);
+      const { registrationId, appClientId, serviceName, callbackAddress } = fields;
       logger.warn(
-        { registrationId, appClientId: String(row.app_client_id) },
-        "a registration's app token does not open with this replica's key (every replica must run with the same MCP_GATEWAY_CLIENT_SECRET); its tools are refused until the tool service renews it",
+        { registrationId, appClientId, serviceName, callbackAddress },
+        `registration ${registrationId} is refused: its row does not match what a replica wrote (its app, service name, callback address, tools or token were changed in the database, or a replica with another MCP_GATEWAY_CLIENT_SECRET wrote it); its service is not dialled, and must register again`,
       );
     }
-    return '';
+    return undefined;
   };
-  const storedOf = (row: Record<string, unknown>): StoredRegistration => ({
+  const storedOf = (row: Record<string, unknown>, token: string): StoredRegistration => ({
     registrationId: String(row.registration_id),
     serviceName: String(row.service_name),
     appClientId: String(row.app_client_id),
@@ -100,19 +100,25 @@ export async function openPostgresRegistrationStore(connectionString: string, op
     callbackAddress: String(row.callback_address),
     grantedTtlSeconds: Number(row.granted_ttl_seconds),
     bytes: Number(row.bytes),
-    token: tokenOf(row),
+    since: Number(row.since_ms),
+    token,
   });
-  const liveOf = (row: Record<string, unknown>): LiveRegistration => ({ ...storedOf(row), expiresInMs: Number(row.expires_in_ms) });
+  /** The rows that open, as live registrations; the others are left out (and told once). */
+  const liveOf = (found: Record<string, unknown>[]): LiveRegistration[] =>
+    found.flatMap((row) => {
+      const token = tokenOf(row);
+      return token === undefined ? [] : [{ ...storedOf(row, token), expiresInMs: Number(row.expires_in_ms) }];
+    });
 
   let closing: Promise<void> | undefined;
   const rows = async (text: string, values: unknown[] = []) => (await pool.query<Record<string, unknown>>(text, values).catch(unavailable)).rows;
-  const liveColumns = `${columns}, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms`;
-  /** `work` in a transaction holding the registrations' lock: one writer that needs room at a time. */
-  const locked = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  const liveColumns = `${columns}, ${toolsDigestColumn}, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS expires_in_ms`;
+  /** `work` in a transaction holding the registrations' lock (one writer that needs room at a time), or only its rows' with `exclusive` false. */
+  const locked = async <T>(work: (client: pg.PoolClient) => Promise<T>, exclusive = true): Promise<T> => {
     const client = await pool.connect().catch(unavailable);
     try {
       await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [table]);
+      if (exclusive) await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [table]);
       const result = await work(client);
       await client.query('COMMIT');
       client.release();
@@ -137,7 +143,7 @@ export async function openPostgresRegistrationStore(connectionString: string, op
   };
 
   return {
-    live: async () => (await rows(`SELECT ${liveColumns} FROM ${table} WHERE expires_at > now()`)).map(liveOf),
+    live: async () => liveOf(await rows(`SELECT ${liveColumns} FROM ${table} WHERE expires_at > now()`)),
 
     async toolsOf(registrationIds) {
       const found = await rows(`SELECT registration_id, tools FROM ${table} WHERE registration_id = ANY($1::text[])`, [registrationIds]);
@@ -145,8 +151,8 @@ export async function openPostgresRegistrationStore(connectionString: string, op
     },
 
     async find(registrationId) {
-      const [row] = await rows(`SELECT ${liveColumns} FROM ${table} WHERE registration_id = $1 AND expires_at > now()`, [registrationId]);
-      return row && liveOf(row);
+      const [found] = liveOf(await rows(`SELECT ${liveColumns} FROM ${table} WHERE registration_id = $1 AND expires_at > now()`, [registrationId]));
+      return found;
     },
 
     async checkRoom({ appClientId, serviceName, bytes }, rules) {
@@ -164,18 +170,25 @@ export async function openPostgresRegistrationStore(connectionString: string, op
 
     add(registration, rules) {
       const { tools, ...stored } = registration;
+      const toolsJson = JSON.stringify(tools);
       return locked(async (client) => {
         const { occupants, replacing } = await occupantsFor(client, stored.appClientId, stored.serviceName);
         const problem = roomProblem(occupants, { appClientId: stored.appClientId, bytes: stored.bytes, replacing }, rules);
         if (problem) throw problem;
         // The same service's row goes, live or expired (the pair is unique); only a live one was replaced.
         const { rows: gone } = await client.query<Record<string, unknown>>(
-          `DELETE FROM ${table} WHERE app_client_id = $1 AND service_name = $2 RETURNING registration_id, expires_at > now() AS live`,
+          `DELETE FROM ${table} WHERE app_client_id = $1 AND service_name = $2
+           RETURNING ${columns}, ${toolsDigestColumn}, expires_at > now() AS live`,
           [stored.appClientId, stored.serviceName],
         );
+        const replaced = gone.find((row) => row.live === true);
+        // A restart keeps its service's place among its app's (a row that does not open keeps nothing).
+        const kept = replaced && tokenOf(replaced) !== undefined ? Number(replaced.since_ms) : undefined;
+        const since = kept ?? Number((await client.query<{ now_ms: string }>(`SELECT (extract(epoch FROM now()) * 1000)::bigint AS now_ms`)).rows[0]?.now_ms);
+        const binding = rowBinding({ ...stored, since, toolsDigest: toolsDigest(toolsJson) });
         await client.query(
           `INSERT INTO ${table} (${columns}, tools, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $6::int * interval '1 second')`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + $6::int * interval '1 second')`,
           [
             stored.registrationId,
             stored.serviceName,
@@ -184,29 +197,35 @@ export async function openPostgresRegistrationStore(connectionString: string, op
             stored.callbackAddress,
             stored.grantedTtlSeconds,
             stored.bytes,
-            tokenSeal.seal(stored.token, stored.registrationId),
-            JSON.stringify(tools),
+            since,
+            tokenSeal.seal(stored.token, binding),
+            toolsJson,
           ],
         );
         await client.query(`SELECT pg_notify($1, '')`, [channel]);
-        const replaced = gone.find((row) => row.live === true);
         return { replaced: replaced ? String(replaced.registration_id) : undefined };
       });
     },
 
-    async renew(registrationId, token) {
-      // The others are told only of a new token (the actor token they send); a later expiry they learn as they sweep.
-      const [row] = await rows(
-        `WITH old AS (SELECT registration_id, token FROM ${table} WHERE registration_id = $1 AND expires_at > now() FOR UPDATE)
-         UPDATE ${table} AS r SET token = $2, expires_at = now() + r.granted_ttl_seconds * interval '1 second'
-         FROM old WHERE r.registration_id = old.registration_id
-         RETURNING old.registration_id, old.token AS old_token`,
-        [registrationId, tokenSeal.seal(token, registrationId)],
-      );
-      if (row === undefined) return false;
-      // Sealed anew each time: the tokens are compared opened.
-      if (tokenSeal.open(String(row.old_token), registrationId) !== token) await rows(`SELECT pg_notify($1, '')`, [channel]);
-      return true;
+    renew(registrationId, token) {
+      // The row is read and checked before it is sealed anew: a heartbeat must never re-seal a row
+      // edited behind the replicas' back. One that does not open answers not found: the service registers again.
+      return locked(async (client) => {
+        const { rows: found } = await client.query<Record<string, unknown>>(
+          `SELECT ${columns}, ${toolsDigestColumn} FROM ${table} WHERE registration_id = $1 AND expires_at > now() FOR UPDATE`,
+          [registrationId],
+        );
+        const row = found[0];
+        const old = row && tokenOf(row);
+        if (row === undefined || old === undefined) return false;
+        await client.query(`UPDATE ${table} SET token = $2, expires_at = now() + granted_ttl_seconds * interval '1 second' WHERE registration_id = $1`, [
+          registrationId,
+          tokenSeal.seal(token, rowBinding(boundFieldsOf(row))),
+        ]);
+        // The others are told only of a new token (the actor token they send); a later expiry they learn as they sweep.
+        if (old !== token) await client.query(`SELECT pg_notify($1, '')`, [channel]);
+        return true;
+      }, false);
     },
 
     async remove(registrationId) {
@@ -221,7 +240,8 @@ export async function openPostgresRegistrationStore(connectionString: string, op
       const gone = await rows(`WITH gone AS (DELETE FROM ${table} WHERE expires_at <= now() RETURNING ${columns}) SELECT gone.*, pg_notify($1, '') FROM gone`, [
         channel,
       ]);
-      return gone.map(storedOf);
+      // Logged as they go; their tokens are not needed for that.
+      return gone.map((row) => storedOf(row, ''));
     },
 
     watch: (listener) =>

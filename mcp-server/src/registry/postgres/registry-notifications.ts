@@ -18,8 +18,12 @@ export interface RegistryNotificationsOptions {
   readonly onConnectionLost: (error: Error | undefined) => void;
 }
 
-/** Listens until the returned function is called; rejects when the first connection fails. */
-export async function listenForChanges(options: RegistryNotificationsOptions, listener: () => void): Promise<() => Promise<void>> {
+/**
+ * Listens until the returned function is called; rejects when the first connection fails. The
+ * listener gets a notification's payload; it is called without one after a lost connection and at
+ * each reconciliation.
+ */
+export async function listenForChanges(options: RegistryNotificationsOptions, listener: (payload?: string) => void): Promise<() => Promise<void>> {
   const { connectionString, channel, connectionTimeoutMs } = options;
   let client: pg.Client | undefined;
   let stopped = false;
@@ -41,7 +45,9 @@ export async function listenForChanges(options: RegistryNotificationsOptions, li
         connect(false).catch(() => undefined);
       }, relistenDelayMs);
     };
-    next.on('notification', listener);
+    next.on('notification', (message) => {
+      listener(message.payload);
+    });
     next.on('error', lost);
     next.on('end', () => {
       lost();
@@ -64,7 +70,9 @@ export async function listenForChanges(options: RegistryNotificationsOptions, li
   };
 
   await connect(true);
-  const reconcile = setInterval(listener, options.reconcileMs);
+  const reconcile = setInterval(() => {
+    listener();
+  }, options.reconcileMs);
   reconcile.unref();
   return async () => {
     stopped = true;

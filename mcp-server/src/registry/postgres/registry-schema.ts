@@ -10,7 +10,6 @@ export const plainSchemaName = /^[a-z_][a-z0-9_]{0,40}$/;
 export const defaultRegistrySchema = 'mcp_registry';
 
 const schemaStatements = (schema: string) => `
-  CREATE SCHEMA IF NOT EXISTS ${schema};
   CREATE TABLE IF NOT EXISTS ${schema}.registrations (
     registration_id TEXT PRIMARY KEY,
     app_client_id TEXT NOT NULL,
@@ -28,12 +27,28 @@ const schemaStatements = (schema: string) => `
     UNIQUE (app_client_id, service_name)
   );
   CREATE INDEX IF NOT EXISTS registrations_expiry ON ${schema}.registrations (expires_at);
+  -- Since when the service (app and service name) has been registered without a gap, epoch ms by
+  -- the database's time: of one app's services offering one name, the earliest keeps it. Added by
+  -- a later release, so a table made before it gains the column here (its old rows, sealed before
+  -- the row binding, do not open and are registered again).
+  ALTER TABLE ${schema}.registrations ADD COLUMN IF NOT EXISTS since_ms BIGINT NOT NULL DEFAULT 0;
   -- The nonces of request states already answered (questions/postgres-spent-states.ts), until they expire.
   CREATE TABLE IF NOT EXISTS ${schema}.spent_request_states (
     nonce TEXT PRIMARY KEY,
     expires_at TIMESTAMPTZ NOT NULL
   );
   CREATE INDEX IF NOT EXISTS spent_request_states_expiry ON ${schema}.spent_request_states (expires_at);
+  -- The open MCP streams and 2025-11-25 sessions (kind) of every replica, so that a person's bounds hold
+  -- across them (http/postgres-stream-ledger.ts). A row lives while its replica renews its lease; a
+  -- replica that died leaves rows that lapse.
+  CREATE TABLE IF NOT EXISTS ${schema}.open_streams (
+    stream_id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    caller_id TEXT NOT NULL,
+    opened_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    lease_until TIMESTAMPTZ NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS open_streams_caller ON ${schema}.open_streams (kind, caller_id, opened_at);
 `;
 
 /** Creates what is missing, holding a lock of the schema's name so that one replica at a time does. */
@@ -41,6 +56,9 @@ export async function applyRegistrySchema(client: pg.ClientBase, schema: string)
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${schema}.schema`]);
+    // Created only when missing: a role that owns its schema, and has no right to create others, must get by.
+    const { rowCount } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
     await client.query(schemaStatements(schema));
     await client.query('COMMIT');
   } catch (error) {

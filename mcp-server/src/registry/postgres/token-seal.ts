@@ -1,14 +1,14 @@
 // The app tokens the shared registrations' table holds, sealed. Every replica needs each app's
 // newest token (the actor token of the exchanges it makes for the app); nobody who can read the
-// database may use one. The registration's id is the associated data, so a sealed token copied
-// into another registration's row does not open (sealed-box.ts).
+// database may use one. The associated data is the rest of the row (row-binding.ts), so a sealed
+// token copied into another row, or left in a row whose fields were changed, does not open (sealed-box.ts).
 import { createSealedBox } from '../../sealed-box.ts';
 
 export interface TokenSeal {
   /** `v1.` and the base64url of the nonce, the ciphertext and the tag. */
-  seal(token: string, registrationId: string): string;
-  /** The token, or undefined when `sealed` was not sealed under this key for this registration. */
-  open(sealed: string, registrationId: string): string | undefined;
+  seal(token: string, binding: string): string;
+  /** The token, or undefined when `sealed` was not sealed under this key with this binding. */
+  open(sealed: string, binding: string): string | undefined;
 }
 
 /** The seal of every replica that holds `gatewayClientSecret` (MCP_GATEWAY_CLIENT_SECRET). */
