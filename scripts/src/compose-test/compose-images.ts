@@ -68,6 +68,11 @@ export async function buildImages(options: ImageOptions): Promise<BuiltImages> {
   const note = (tag: string) => (putThere: boolean) => {
     if (putThere) made.push(tag);
   };
+  // The project's build context (a copy of the repository and its production node_modules, from
+  // the host's npm cache) is made while the base images build: neither waits on the other.
+  const stackContext = join(workDir, 'stack-context');
+  const preparing = prepareStackContext(repoRoot, stackContext);
+  preparing.catch(() => undefined); // awaited below; a failure is reported there, not as unhandled
 
   note(baseTag)(
     await cachedImage(
@@ -91,8 +96,9 @@ export async function buildImages(options: ImageOptions): Promise<BuiltImages> {
     return context;
   };
 
-  note(nodeTag)(
-    await cachedImage(
+  // Both on the Debian base, built side by side.
+  const [nodePutThere, postgresPutThere] = await Promise.all([
+    cachedImage(
       nodeTag,
       join(cacheDir, 'node-24.tar'),
       async () => {
@@ -104,10 +110,7 @@ export async function buildImages(options: ImageOptions): Promise<BuiltImages> {
       },
       say,
     ),
-  );
-
-  note(postgresTag)(
-    await cachedImage(
+    cachedImage(
       postgresTag,
       join(cacheDir, 'postgres-debian.tar'),
       async () => {
@@ -119,19 +122,32 @@ export async function buildImages(options: ImageOptions): Promise<BuiltImages> {
       },
       say,
     ),
-  );
+  ]);
+  note(nodeTag)(nodePutThere);
+  note(postgresTag)(postgresPutThere);
 
-  await buildStackImage(repoRoot, join(workDir, 'stack-context'), stackTag);
+  await preparing;
+  await run('docker', [
+    'build',
+    '--quiet',
+    '--build-arg',
+    `NODE_IMAGE=${nodeTag}`,
+    '--build-arg',
+    'INSTALL_DEPENDENCIES=false',
+    '--tag',
+    stackTag,
+    stackContext,
+  ]);
   made.push(stackTag);
   say(`built ${stackTag} from the Dockerfile (NODE_IMAGE=${nodeTag}, INSTALL_DEPENDENCIES=false)`);
   return { node: nodeTag, postgres: postgresTag, stack: stackTag, made };
 }
 
 /**
- * The project's image from the shipped Dockerfile, its context the repository's files (tracked, or
- * new and not ignored) and the production node_modules installed beside them on the host.
+ * The build context of the project's image from the shipped Dockerfile: the repository's files
+ * (tracked, or new and not ignored) and the production node_modules installed beside them on the host.
  */
-async function buildStackImage(repoRoot: string, context: string, tag: string): Promise<void> {
+async function prepareStackContext(repoRoot: string, context: string): Promise<void> {
   const listed = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot });
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     if (existsSync(join(repoRoot, file))) cpSync(join(repoRoot, file), join(context, file), { recursive: true, verbatimSymlinks: true });
@@ -147,5 +163,4 @@ async function buildStackImage(repoRoot: string, context: string, tag: string): 
       .filter((line) => line !== '**/node_modules')
       .join('\n'),
   );
-  await run('docker', ['build', '--quiet', '--build-arg', `NODE_IMAGE=${nodeTag}`, '--build-arg', 'INSTALL_DEPENDENCIES=false', '--tag', tag, context]);
 }
