@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/client';
-import { Webhook } from 'standardwebhooks';
-import { describeDelivery, maskedHeaderValue, startDemoReceiver, type DemoReceiver, type ReceivedDelivery } from './demo-receiver.ts';
+import { describeDelivery, maskedHeaderValue, startDemoReceiver, type DemoReceiver } from './demo-receiver.ts';
+import { attemptLog, DemoStepFailed, signingSecret, verifiesWith } from './demo-webhook-api.ts';
 import { readings, sendTelemetry, type SimulatedDevice } from './device-simulator.ts';
 import { closeGatewaySession, connectToGateway, personToken } from './platform-session.ts';
 import type { StackAddresses } from './stack.ts';
@@ -19,11 +19,6 @@ export interface DemoOptions {
   readonly signal?: AbortSignal;
   /** Where progress goes, a line at a time. */
   readonly print: (line: string) => void;
-}
-
-/** Thrown by a step that did not see what it shows; its message says what was seen instead. */
-class DemoStepFailed extends Error {
-  override readonly name = 'DemoStepFailed';
 }
 
 // The seeded world the demo walks through (dev-platform/seed.json).
@@ -64,40 +59,6 @@ async function useTool(client: Client, name: string, args: Record<string, unknow
   const answer = await callTool(client, name, args);
   if (answer.isError || !answer.structured) throw new DemoStepFailed(`${name} failed: ${answer.text}`);
   return answer.structured;
-}
-
-async function attemptLog(
-  webhookApiUrl: string,
-  token: string,
-  webhookId: string,
-): Promise<{ outcome: string; responseStatus: number | null; error: string | null }[]> {
-  const response = await fetch(`${webhookApiUrl}/v2/webhooks/${encodeURIComponent(webhookId)}/deliveries`, {
-    headers: { authorization: `Bearer ${token}`, authversion: 'V0.0.1', accept: 'application/json' },
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!response.ok) throw new DemoStepFailed(`the attempt log answered ${response.status}`);
-  return (await response.json()) as { outcome: string; responseStatus: number | null; error: string | null }[];
-}
-
-/** The webhook's signing secret, as a manager reads it over REST (GET /v2/webhooks/{id}/signing-secret). */
-async function signingSecret(webhookApiUrl: string, token: string, webhookId: string): Promise<string> {
-  const response = await fetch(`${webhookApiUrl}/v2/webhooks/${encodeURIComponent(webhookId)}/signing-secret`, {
-    headers: { authorization: `Bearer ${token}`, authversion: 'V0.0.1', accept: 'application/json' },
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!response.ok) throw new DemoStepFailed(`the signing secret was answered ${response.status}`);
-  return ((await response.json()) as { secret: string }).secret;
-}
-
-/** Whether a delivery's webhook-signature verifies with `secret` over the body as it arrived (and its timestamp is recent). */
-function verifiesWith(secret: string, delivery: ReceivedDelivery): boolean {
-  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
-  try {
-    new Webhook(secret).verify(delivery.raw, headers);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs every step; resolves when all were seen, rejects with the first that was not. Cleans up either way. */
