@@ -50,6 +50,24 @@ function counterTokens(): () => Promise<string> {
   return () => Promise.resolve(`app-token-${(issued += 1)}`);
 }
 
+/** App tokens whose first is handed out only on `release()`: a Register held on its way. */
+function firstTokenHeld(): { accessToken: () => Promise<string>; firstAsked: () => Promise<void>; release: () => void } {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let asked = 0;
+  return {
+    accessToken: async () => {
+      asked += 1;
+      if (asked === 1) await held;
+      return `app-token-${asked}`;
+    },
+    firstAsked: () => until(() => asked >= 1, 'the first Register asks for its token'),
+    release: () => {
+      release();
+    },
+  };
+}
+
 /** Waits until the registration waits (for a heartbeat or a retry), then ends that wait on the clock; returns how long it was. */
 async function endWait(): Promise<number> {
   await until(() => clock.pendingTimers().length > 0, 'the registration waits');
@@ -102,20 +120,12 @@ describe('gateway registration', () => {
   it('registers again at once when the tools change while a Register is on its way, not a heartbeat later', async () => {
     const gateway = await registry();
     // The first Register waits for its app token until the tools have changed.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let asked = 0;
-    const { registration } = registrationAt(gateway.address, {
-      accessToken: async () => {
-        asked += 1;
-        if (asked === 1) await held;
-        return `app-token-${asked}`;
-      },
-    });
+    const tokens = firstTokenHeld();
+    const { registration } = registrationAt(gateway.address, { accessToken: tokens.accessToken });
     registration.start();
-    await until(() => asked === 1, 'the first Register asks for its token');
+    await tokens.firstAsked();
     registration.announce();
-    release();
+    tokens.release();
     // No clock moves: the announcement made during the first Register is not left for the next wait's end.
     await until(() => registration.state.registrations === 2, 'registered again with the changed tools');
     expect(gateway.calls.filter((call) => call.method === 'Register')).toHaveLength(2);
@@ -123,20 +133,12 @@ describe('gateway registration', () => {
 
   it('stops at once when asked to while a Register is on its way, not after the next wait', async () => {
     const gateway = await registry();
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let asked = 0;
-    const { registration } = registrationAt(gateway.address, {
-      accessToken: async () => {
-        asked += 1;
-        await held;
-        return `app-token-${asked}`;
-      },
-    });
+    const tokens = firstTokenHeld();
+    const { registration } = registrationAt(gateway.address, { accessToken: tokens.accessToken });
     registration.start();
-    await until(() => asked === 1, 'the first Register asks for its token');
+    await tokens.firstAsked();
     const stopped = registration.stop();
-    release();
+    tokens.release();
     // No clock moves: the loop begins no wait once stopped, and deregisters what it registered.
     await stopped;
     expect(registration.state.registrationId).toBeUndefined();
