@@ -3,7 +3,7 @@
 // The same two statements in both dialects (their creation order column named by the dialect).
 import type { SqlDriver, SqlRow, SqlValue } from '../store/sql-driver.ts';
 import type { Page } from '../store/webhook-store.ts';
-import type { DeliveryOutcome } from './delivery-queue.ts';
+import type { AttemptRecord, DeliveryOutcome } from './delivery-queue.ts';
 
 /**
  * A delivery's state as a customer reads it: waiting (queued, never attempted: due, in flight,
@@ -22,15 +22,8 @@ const stateCondition: Readonly<Record<DeliveryState, string>> = {
   failed: "d.state = 'failed'",
 };
 
-export interface DeliveryAttemptLine {
-  readonly attempt: number;
-  readonly outcome: DeliveryOutcome;
-  readonly responseStatus: number | null;
-  readonly error: string | null;
-  readonly responseBody: string | null;
-  readonly startedAt: string;
-  readonly durationMs: number;
-}
+/** One attempt of a delivery: the attempt log's line without what the delivery itself says. */
+export type DeliveryAttemptLine = Pick<AttemptRecord, 'attempt' | 'outcome' | 'responseStatus' | 'error' | 'responseBody' | 'startedAt' | 'durationMs'>;
 
 export interface DeliveryRecord {
   readonly deliveryId: string;
