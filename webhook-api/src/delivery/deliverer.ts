@@ -6,7 +6,7 @@
 // process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, DisabledEndpoint, Settlement, SettledAndClaimed } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, SettledAndClaimed } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
@@ -14,16 +14,8 @@ import { settlementOf } from './settlement.ts';
 import { startDeliverySpan } from './delivery-tracing.ts';
 import { reserveSendSlots, untilSlot, type SendSlot } from './send-slots.ts';
 import { createQueueHousekeeping, pruneEveryMs } from './queue-housekeeping.ts';
-
-/** What the deliverer tells the metrics (DeliveryMetrics has these). */
-export interface AttemptMetrics {
-  attempt(outcome: Settlement['outcome'], durationMs: number): void;
-  delivered(ingestToDeliveryMs: number, points: number): void;
-  /** An endpoint this deliverer disabled, by what disabled it. */
-  endpointDisabled?(cause: DisabledEndpoint['cause']): void;
-  /** Deliveries of disabled endpoints that aged past the maximum delivery age while they waited, failed. */
-  expired?(deliveries: number): void;
-}
+import { createInFlightTally } from './in-flight-tally.ts';
+import type { AttemptMetrics } from './attempt-metrics.ts';
 
 export interface DelivererOptions {
   readonly queue: DeliveryQueue;
@@ -60,10 +52,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const log = logger.child({ deliverer: owner });
   const housekeeping = createQueueHousekeeping({ queue, settings, log, metrics, now });
 
-  const inFlightByConfig = new Map<string, number>();
-  /** The rate limits of the rate-limited configurations in flight: a lower bound than perConfig on their claims. */
-  const rateCaps = new Map<string, number>();
-  const inFlightByCompany = new Map<number, number>();
+  const tally = createInFlightTally();
   const running = new Set<Promise<void>>();
   /** The deliveries in flight, whose leases are renewed while they are. */
   const leased = new Set<string>();
@@ -75,9 +64,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     now,
     retryDelayMs: Math.min(settings.pollMs, 1000),
     givingUp: () => stopped && shutdown.signal.aborted,
-    onDrained: () => {
-      resolveIfIdle();
-    },
+    onDrained: resolveIfIdle,
     // The pump's next claim takes them into its transaction; it flushes what it leaves when it ends.
     leaveForClaim: () => pumping,
   });
@@ -135,10 +122,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           now: at,
           limit: room,
           perConfig: settings.maxInFlightPerEndpoint,
-          inFlight: inFlightByConfig,
-          perConfigCaps: rateCaps,
           perCompany: settings.maxInFlightPerCompany,
-          inFlightByCompany,
+          ...tally.claimBounds,
         };
         // What the requests that ended came to is written in the claim's transaction.
         const settlements = writer.take();
@@ -177,25 +162,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
   /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot, counted in flight from now. */
   function send(delivery: ClaimedDelivery, slot?: SendSlot): void {
-    const configId = delivery.config.id;
-    const companyId = delivery.config.companyId;
     leased.add(delivery.id);
-    inFlightByConfig.set(configId, (inFlightByConfig.get(configId) ?? 0) + 1);
-    inFlightByCompany.set(companyId, (inFlightByCompany.get(companyId) ?? 0) + 1);
-    // A rate-limited endpoint's claims are bounded by its rate too, while this deliverer has it in flight.
-    if (delivery.config.rateLimitPerSecond !== null) rateCaps.set(configId, delivery.config.rateLimitPerSecond);
+    tally.add(delivery.config);
     const attempt = (slot === undefined ? attemptNow(delivery) : waitThenAttempt(delivery, slot)).finally(() => {
       running.delete(attempt);
       leased.delete(delivery.id);
-      const left = (inFlightByConfig.get(configId) ?? 1) - 1;
-      if (left > 0) inFlightByConfig.set(configId, left);
-      else {
-        inFlightByConfig.delete(configId);
-        rateCaps.delete(configId);
-      }
-      const companyLeft = (inFlightByCompany.get(companyId) ?? 1) - 1;
-      if (companyLeft > 0) inFlightByCompany.set(companyId, companyLeft);
-      else inFlightByCompany.delete(companyId);
+      const left = tally.remove(delivery.config);
       // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
       // half of its own (crossing it, or empty), rather than one claim for each request that ends.
       const total = inFlightCount();

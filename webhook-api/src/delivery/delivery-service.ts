@@ -4,7 +4,8 @@
 import type { Logger } from '@platform/tool-sdk';
 import type { CredentialVault } from '../configs/credential-vault.ts';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
-import { createDeliverer, type AttemptMetrics, type Deliverer } from './deliverer.ts';
+import type { AttemptMetrics } from './attempt-metrics.ts';
+import { createDeliverer, type Deliverer } from './deliverer.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import type { WebhookSender } from './outgoing.ts';
 import { createWebhookSender } from './webhook-sender.ts';

@@ -4,7 +4,7 @@
 // tried again at the next turn.
 import type { Logger } from '@platform/tool-sdk';
 import type { DeliveryQueue } from '../queue/delivery-queue.ts';
-import type { AttemptMetrics } from './deliverer.ts';
+import type { AttemptMetrics } from './attempt-metrics.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 
 /** How often delivered, dropped and failed deliveries past their retention (and old ingest keys) are pruned. */
