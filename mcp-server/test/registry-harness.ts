@@ -296,4 +296,5 @@ export const announcedTool = (name: string, description = 'Does it.'): Tool__Out
   destructiveHint: false,
   idempotentHint: false,
   timeoutMs: 0,
+  taskSupport: 'TASK_SUPPORT_FORBIDDEN',
 });

@@ -23,7 +23,7 @@ async function listen(handlers: ToolServiceHandlers): Promise<string> {
 
 describe('gRPC contracts', () => {
   it('define the tool service and the registry with their methods', () => {
-    expect(Object.keys(loadToolsProto().ToolService.service)).toEqual(['ListTools', 'CallToolStream', 'CallTool']);
+    expect(Object.keys(loadToolsProto().ToolService.service)).toEqual(['ListTools', 'CallToolStream', 'CallToolAsTask', 'CallTool']);
     expect(Object.keys(loadRegistryProto().ToolRegistry.service)).toEqual(['Register', 'Heartbeat', 'Deregister']);
   });
 
@@ -38,6 +38,9 @@ describe('gRPC contracts', () => {
         callback(null, { resultJson: call.request.argumentsJson, isError: false, text: call.request.name });
       },
       CallToolStream: (call) => {
+        call.end();
+      },
+      CallToolAsTask: (call) => {
         call.end();
       },
     });
@@ -79,6 +82,9 @@ describe('gRPC contracts', () => {
             structuredContentJson: '{"n":9007199254740993}',
           },
         });
+        call.end();
+      },
+      CallToolAsTask: (call) => {
         call.end();
       },
     });

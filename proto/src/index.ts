@@ -53,3 +53,5 @@ export type { ToolProgress__Output } from './generated/platform/tools/v1/ToolPro
 export type { ToolResult, ToolResult__Output } from './generated/platform/tools/v1/ToolResult.ts';
 export type { LogLevel } from './generated/platform/tools/v1/LogLevel.ts';
 export type { Annotations__Output } from './generated/platform/tools/v1/Annotations.ts';
+export type { TaskCallInput, TaskCallInput__Output } from './generated/platform/tools/v1/TaskCallInput.ts';
+export type { TaskSupport, TaskSupport__Output } from './generated/platform/tools/v1/TaskSupport.ts';

@@ -16,6 +16,7 @@ function published(overrides: Partial<Tool__Output> = {}): Tool__Output {
     destructiveHint: false,
     idempotentHint: true,
     timeoutMs: 0,
+    taskSupport: 'TASK_SUPPORT_FORBIDDEN',
     ...overrides,
   };
 }

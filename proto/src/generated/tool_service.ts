@@ -16,6 +16,8 @@ import type { ListToolsResponse as _platform_tools_v1_ListToolsResponse, ListToo
 import type { MediaContent as _platform_tools_v1_MediaContent, MediaContent__Output as _platform_tools_v1_MediaContent__Output } from './platform/tools/v1/MediaContent.ts';
 import type { ResourceLink as _platform_tools_v1_ResourceLink, ResourceLink__Output as _platform_tools_v1_ResourceLink__Output } from './platform/tools/v1/ResourceLink.ts';
 import type { RootsRequest as _platform_tools_v1_RootsRequest, RootsRequest__Output as _platform_tools_v1_RootsRequest__Output } from './platform/tools/v1/RootsRequest.ts';
+import type { TaskCallInput as _platform_tools_v1_TaskCallInput, TaskCallInput__Output as _platform_tools_v1_TaskCallInput__Output } from './platform/tools/v1/TaskCallInput.ts';
+import type { TokenRenewal as _platform_tools_v1_TokenRenewal, TokenRenewal__Output as _platform_tools_v1_TokenRenewal__Output } from './platform/tools/v1/TokenRenewal.ts';
 import type { Tool as _platform_tools_v1_Tool, Tool__Output as _platform_tools_v1_Tool__Output } from './platform/tools/v1/Tool.ts';
 import type { ToolLogMessage as _platform_tools_v1_ToolLogMessage, ToolLogMessage__Output as _platform_tools_v1_ToolLogMessage__Output } from './platform/tools/v1/ToolLogMessage.ts';
 import type { ToolProgress as _platform_tools_v1_ToolProgress, ToolProgress__Output as _platform_tools_v1_ToolProgress__Output } from './platform/tools/v1/ToolProgress.ts';
@@ -47,6 +49,9 @@ export interface ProtoGrpcType {
         MediaContent: MessageTypeDefinition<_platform_tools_v1_MediaContent, _platform_tools_v1_MediaContent__Output>
         ResourceLink: MessageTypeDefinition<_platform_tools_v1_ResourceLink, _platform_tools_v1_ResourceLink__Output>
         RootsRequest: MessageTypeDefinition<_platform_tools_v1_RootsRequest, _platform_tools_v1_RootsRequest__Output>
+        TaskCallInput: MessageTypeDefinition<_platform_tools_v1_TaskCallInput, _platform_tools_v1_TaskCallInput__Output>
+        TaskSupport: EnumTypeDefinition
+        TokenRenewal: MessageTypeDefinition<_platform_tools_v1_TokenRenewal, _platform_tools_v1_TokenRenewal__Output>
         Tool: MessageTypeDefinition<_platform_tools_v1_Tool, _platform_tools_v1_Tool__Output>
         ToolLogMessage: MessageTypeDefinition<_platform_tools_v1_ToolLogMessage, _platform_tools_v1_ToolLogMessage__Output>
         ToolProgress: MessageTypeDefinition<_platform_tools_v1_ToolProgress, _platform_tools_v1_ToolProgress__Output>

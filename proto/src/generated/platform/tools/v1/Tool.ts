@@ -1,5 +1,6 @@
 // Original file: platform/tools/v1/tool_service.proto
 
+import type { TaskSupport as _platform_tools_v1_TaskSupport, TaskSupport__Output as _platform_tools_v1_TaskSupport__Output } from '../../../platform/tools/v1/TaskSupport.ts';
 
 /**
  * One tool as the MCP server lists it to clients.
@@ -45,6 +46,11 @@ export interface Tool {
    * applied when a call passes it.
    */
   'timeoutMs'?: (number);
+  /**
+   * Whether a client may run the tool as an MCP task (the SDK's defineTool `execution.taskSupport`,
+   * MCP's `execution.taskSupport` of 2025-11-25).
+   */
+  'taskSupport'?: (_platform_tools_v1_TaskSupport);
 }
 
 /**
@@ -91,4 +97,9 @@ export interface Tool__Output {
    * applied when a call passes it.
    */
   'timeoutMs': (number);
+  /**
+   * Whether a client may run the tool as an MCP task (the SDK's defineTool `execution.taskSupport`,
+   * MCP's `execution.taskSupport` of 2025-11-25).
+   */
+  'taskSupport': (_platform_tools_v1_TaskSupport__Output);
 }
