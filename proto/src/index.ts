@@ -55,3 +55,4 @@ export type { LogLevel } from './generated/platform/tools/v1/LogLevel.ts';
 export type { Annotations__Output } from './generated/platform/tools/v1/Annotations.ts';
 export type { TaskCallInput, TaskCallInput__Output } from './generated/platform/tools/v1/TaskCallInput.ts';
 export type { TaskSupport, TaskSupport__Output } from './generated/platform/tools/v1/TaskSupport.ts';
+export type { TaskStarted } from './generated/platform/tools/v1/TaskStarted.ts';

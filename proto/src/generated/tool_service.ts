@@ -17,6 +17,7 @@ import type { MediaContent as _platform_tools_v1_MediaContent, MediaContent__Out
 import type { ResourceLink as _platform_tools_v1_ResourceLink, ResourceLink__Output as _platform_tools_v1_ResourceLink__Output } from './platform/tools/v1/ResourceLink.ts';
 import type { RootsRequest as _platform_tools_v1_RootsRequest, RootsRequest__Output as _platform_tools_v1_RootsRequest__Output } from './platform/tools/v1/RootsRequest.ts';
 import type { TaskCallInput as _platform_tools_v1_TaskCallInput, TaskCallInput__Output as _platform_tools_v1_TaskCallInput__Output } from './platform/tools/v1/TaskCallInput.ts';
+import type { TaskStarted as _platform_tools_v1_TaskStarted, TaskStarted__Output as _platform_tools_v1_TaskStarted__Output } from './platform/tools/v1/TaskStarted.ts';
 import type { TokenRenewal as _platform_tools_v1_TokenRenewal, TokenRenewal__Output as _platform_tools_v1_TokenRenewal__Output } from './platform/tools/v1/TokenRenewal.ts';
 import type { Tool as _platform_tools_v1_Tool, Tool__Output as _platform_tools_v1_Tool__Output } from './platform/tools/v1/Tool.ts';
 import type { ToolLogMessage as _platform_tools_v1_ToolLogMessage, ToolLogMessage__Output as _platform_tools_v1_ToolLogMessage__Output } from './platform/tools/v1/ToolLogMessage.ts';
@@ -50,6 +51,7 @@ export interface ProtoGrpcType {
         ResourceLink: MessageTypeDefinition<_platform_tools_v1_ResourceLink, _platform_tools_v1_ResourceLink__Output>
         RootsRequest: MessageTypeDefinition<_platform_tools_v1_RootsRequest, _platform_tools_v1_RootsRequest__Output>
         TaskCallInput: MessageTypeDefinition<_platform_tools_v1_TaskCallInput, _platform_tools_v1_TaskCallInput__Output>
+        TaskStarted: MessageTypeDefinition<_platform_tools_v1_TaskStarted, _platform_tools_v1_TaskStarted__Output>
         TaskSupport: EnumTypeDefinition
         TokenRenewal: MessageTypeDefinition<_platform_tools_v1_TokenRenewal, _platform_tools_v1_TokenRenewal__Output>
         Tool: MessageTypeDefinition<_platform_tools_v1_Tool, _platform_tools_v1_Tool__Output>
