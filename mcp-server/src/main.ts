@@ -6,7 +6,9 @@ import { openPostgresStreamLedger } from './http/postgres-stream-ledger.ts';
 import { createMcpGateway } from './mcp-gateway.ts';
 import { openPostgresSpentStates } from './questions/index.ts';
 import { createTokenSeal, openPostgresRegistrationStore } from './registry/index.ts';
+import { createSealedBox } from './sealed-box.ts';
 import { loadMcpServerSettings } from './settings.ts';
+import { openPostgresTaskStore } from './tasks/postgres-task-store.ts';
 import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/tool-sdk/observability';
 
 const service = 'mcp-server';
@@ -33,12 +35,20 @@ const streamLedger =
   databaseUrl === undefined
     ? undefined
     : await exitOnStartupFailure(service, () => openPostgresStreamLedger(databaseUrl, { logger: logger.child({ part: 'streams' }) }));
+// And the MCP tasks, so that a task started at one replica is polled, answered and cancelled at any.
+const taskStore =
+  databaseUrl === undefined
+    ? undefined
+    : await exitOnStartupFailure(service, () =>
+        openPostgresTaskStore(databaseUrl, { logger: logger.child({ part: 'tasks' }), box: createSealedBox(settings.clientSecret, 'task content') }),
+      );
 const gateway = createMcpGateway({
   settings,
   logger,
   ...(registrationStore && { registrationStore }),
   ...(spentStates && { spentStates }),
   ...(streamLedger && { streamLedger }),
+  ...(taskStore && { taskStore }),
 });
 
 const registry = await exitOnStartupFailure(service, () => gateway.registry.serve(settings.registryAddress));

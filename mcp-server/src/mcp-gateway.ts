@@ -28,6 +28,12 @@ import { createToolGateway } from './mcp/tool-gateway.ts';
 import { createToolRegistry, type RegistrationStore, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
+import { createSealedBox } from './sealed-box.ts';
+import { createMemoryTaskStore } from './tasks/memory-task-store.ts';
+import { createTaskChanges } from './tasks/task-changes.ts';
+import type { TaskStore } from './tasks/task-records.ts';
+import { createTaskRunner } from './tasks/task-runner.ts';
+import { createTasks } from './tasks/tasks.ts';
 import { createToolServicePool, type CallToolOptions, type ToolCallRequest, type ToolServicePool } from './tool-services/index.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/gateway-metrics.ts';
 import { tracedCallTool } from './observability/gateway-tracing.ts';
@@ -51,6 +57,10 @@ export interface McpGatewayOptions {
   readonly streamLedger?: StreamLedger;
   /** Where answered request states are remembered: this process's memory by default; PostgreSQL shared by the replicas. */
   readonly spentStates?: SpentStates;
+  /** Where MCP tasks are kept: this process's memory by default; PostgreSQL shared by the replicas. The gateway closes it. */
+  readonly taskStore?: TaskStore;
+  /** How often this replica marks its running tasks alive (a replica silent three times this long has stopped). Default 5 000 ms. */
+  readonly taskHeartbeatMs?: number;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
   readonly clock?: Clock;
   /** Arms the registry's sweep of expired registrations; a test passes its manual clock (with `clock`) and moves it. */
@@ -131,6 +141,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       return { services: new Set(tools.map((tool) => tool.service.registrationId)).size, tools: tools.length };
     },
     sessions: () => ({ open: legacy.size, streams: streams.open.get, listens: streams.open.listen }),
+    tasksRunning: () => tasks.running,
   });
   const delegatedTokens = createDelegatedTokens({
     issuerUrl: settings.issuerUrl,
@@ -180,7 +191,47 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     policy: { allowLoopbackHttp: settings.elicitationLoopbackHttp },
     logger: logger.child({ part: 'questions' }),
   });
-  const newServer = (era: ServedEra) => createGatewayServer({ gateway, catalog: () => registry.catalog(), rounds, maxRounds: settings.inputMaxRounds, era });
+  const taskStore = options.taskStore ?? createMemoryTaskStore(options.clock);
+  const clock = options.clock ?? Date.now;
+  const taskLogger = logger.child({ part: 'tasks' });
+  const taskChanges = createTaskChanges(taskStore, clock, taskLogger, (status) => {
+    metrics.taskStatus(status);
+  });
+  const taskBox = createSealedBox(settings.clientSecret, 'task tokens');
+  const taskRunner = createTaskRunner({
+    store: taskStore,
+    changes: taskChanges,
+    gateway,
+    catalog: () => registry.catalog(),
+    box: taskBox,
+    settings: settings.tasks,
+    settle: { policy: { allowLoopbackHttp: settings.elicitationLoopbackHttp }, maxRounds: settings.inputMaxRounds, keepMs: settings.tasks.keepMs },
+    heartbeatMs: options.taskHeartbeatMs ?? 5_000,
+    logger: taskLogger,
+    clock,
+    ...(options.timers && { timers: options.timers }),
+  });
+  const tasks = createTasks({
+    store: taskStore,
+    changes: taskChanges,
+    runner: taskRunner,
+    catalog: () => registry.catalog(),
+    delegatedTokens,
+    box: taskBox,
+    heartbeatMs: options.taskHeartbeatMs ?? 5_000,
+    logger: taskLogger,
+    clock,
+    ...(options.timers && { timers: options.timers }),
+  });
+  const newServer = (era: ServedEra) =>
+    createGatewayServer({
+      gateway,
+      catalog: () => registry.catalog(),
+      rounds,
+      maxRounds: settings.inputMaxRounds,
+      era,
+      tasks: { tasks, pollIntervalMs: settings.tasks.pollIntervalMs },
+    });
 
   const checkCaller = createCallerCheck({
     apiBaseUrl: settings.apiBaseUrl,
@@ -257,8 +308,10 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
       streams.close();
       await legacy.close();
       await modern.close();
+      await tasks.close();
       await registry.close();
       toolServices.close();
+      await taskStore.close();
       await spentStates.close();
       await options.streamLedger?.close();
     },

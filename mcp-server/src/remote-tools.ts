@@ -40,6 +40,8 @@ export interface RemoteTool {
   readonly annotations: { readonly readOnlyHint: boolean; readonly destructiveHint: boolean; readonly idempotentHint: boolean };
   /** The tool's own time limit per call in milliseconds, as its service declared it; undefined for the gateway's (TOOL_CALL_TIMEOUT_MS). */
   readonly timeoutMs?: number | undefined;
+  /** Whether a client that supports MCP tasks runs it as one ('optional'), or must ('required'); undefined: never a task. */
+  readonly taskSupport?: 'optional' | 'required' | undefined;
   readonly service: ServiceEndpoint;
 }
 

@@ -80,6 +80,8 @@ export interface McpServerSettings {
   readonly streamRecheckSeconds: number;
   /** Whether gRPC may leave loopback without TLS (a network the operator trusts). */
   readonly grpcPlaintextOffLoopback: boolean;
+  /** MCP tasks (the tasks extension): how long a task's tool may run, how long its outcome is kept, how often to poll, how many may be open. */
+  readonly tasks: TaskSettings;
   /**
    * The PostgreSQL database the replicas of the gateway share their registrations in (MCP_DATABASE_URL,
    * else DATABASE_URL: a role of the gateway's own where the webhook API shares the database); undefined keeps them in memory (one process).
@@ -88,6 +90,19 @@ export interface McpServerSettings {
   /** gRPC over TLS (GRPC_TLS_*): the registry serves it and the tool services are dialled with it; undefined: plaintext, on loopback only. */
   readonly grpcTls?: GrpcTlsSettings | undefined;
   readonly logLevel: LogLevel;
+}
+
+/** The bounds of MCP tasks (TASK_*). */
+export interface TaskSettings {
+  /** The longest a task's tool runs; it is cancelled then. */
+  readonly maxRunMs: number;
+  /** How long a finished task (its result, its error) is kept for its caller to read. */
+  readonly keepMs: number;
+  /** The polling interval suggested to clients (pollIntervalMs). */
+  readonly pollIntervalMs: number;
+  /** Open tasks (working or waiting on input) one person may have, and all people together. */
+  readonly maxPerCaller: number;
+  readonly maxOpen: number;
 }
 
 const hostList = setting.text.transform((value) =>
@@ -163,6 +178,11 @@ const shape = {
   MCP_MAX_STREAMS_PER_CALLER: setting.wholeNumber(1, 'streams', 1_000_000).default(10),
   MCP_STREAM_RECHECK_SECONDS: setting.wholeNumber(1, 'seconds', 86_400).default(60),
   GRPC_PLAINTEXT_OFF_LOOPBACK: setting.flag.default(false),
+  TASK_MAX_RUN_SECONDS: setting.wholeNumber(1, 'seconds', 7 * 86_400).default(3600),
+  TASK_KEEP_SECONDS: setting.wholeNumber(1, 'seconds', 7 * 86_400).default(900),
+  TASK_POLL_INTERVAL_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(2000),
+  TASK_MAX_PER_CALLER: setting.wholeNumber(1, 'tasks', 100_000).default(16),
+  TASK_MAX_OPEN: setting.wholeNumber(1, 'tasks', 10_000_000).default(2000),
   DATABASE_URL: setting.postgresUrl.optional(),
   MCP_DATABASE_URL: setting.postgresUrl.optional(),
   ...grpcTlsShape,
@@ -190,6 +210,8 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     if (service !== undefined && app !== undefined && service > app) yield ['REGISTRY_MAX_SERVICE_BYTES', 'must not be more than REGISTRY_MAX_APP_BYTES'];
     if (app !== undefined && all !== undefined && app > all) yield ['REGISTRY_MAX_APP_BYTES', 'must not be more than REGISTRY_MAX_CATALOG_BYTES'];
     const url = values.MCP_PUBLIC_URL === undefined ? undefined : new URL(values.MCP_PUBLIC_URL);
+    if (values.TASK_MAX_PER_CALLER !== undefined && values.TASK_MAX_OPEN !== undefined && values.TASK_MAX_PER_CALLER > values.TASK_MAX_OPEN)
+      yield ['TASK_MAX_PER_CALLER', 'must not be more than TASK_MAX_OPEN'];
     if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
   });
   const publicUrl = s.MCP_PUBLIC_URL ?? `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`;
@@ -235,6 +257,13 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
     streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
     grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
+    tasks: Object.freeze({
+      maxRunMs: s.TASK_MAX_RUN_SECONDS * 1000,
+      keepMs: s.TASK_KEEP_SECONDS * 1000,
+      pollIntervalMs: s.TASK_POLL_INTERVAL_MS,
+      maxPerCaller: s.TASK_MAX_PER_CALLER,
+      maxOpen: s.TASK_MAX_OPEN,
+    }),
     databaseUrl: s.MCP_DATABASE_URL ?? s.DATABASE_URL,
     grpcTls: toGrpcTlsSettings(s),
     logLevel: s.LOG_LEVEL,

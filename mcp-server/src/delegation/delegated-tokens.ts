@@ -17,9 +17,20 @@ const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';
 /** What an exchange needs of a tool service: its app, and the app's latest token, read at the moment of use. */
 export type DelegationTarget = Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>;
 
+/** A delegated token and when it expires (epoch ms; 0 when the platform did not say). */
+export interface DelegatedToken {
+  readonly value: string;
+  readonly expiresAt: number;
+}
+
 export interface DelegatedTokens {
   /** A delegated token for this caller through the service's app; rejects with DelegationError. */
   get(callerToken: string, service: DelegationTarget): Promise<string>;
+  /**
+   * The same, with its expiry; the kept one only while at least `minLifeLeft` (0 to 1) of its
+   * lifetime is left, a new exchange otherwise: what a long-running call (a task) renews its token with.
+   */
+  lease(callerToken: string, service: DelegationTarget, minLifeLeft?: number): Promise<DelegatedToken>;
   /** Drops the kept token of this caller and app (a tool service refused it), so the next get() exchanges again. */
   /**
    * Drops the kept token, so the next get() exchanges again. With `refused`, only when the kept
@@ -50,10 +61,10 @@ export interface DelegationObserver {
   exchanged(seconds: number, ok: boolean): void;
 }
 
-interface HeldToken {
-  readonly value: string;
+interface HeldToken extends DelegatedToken {
   /** Epoch milliseconds from which a new token is exchanged. */
   readonly renewAt: number;
+  readonly issuedAt: number;
 }
 
 /** Renew this long before expiry at most; a short-lived token is renewed when a quarter of its lifetime is left. */
@@ -76,7 +87,7 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
 
   // The LRU's own ttl only frees memory; renewAt decides whether a kept token is used.
   const held = new LRUCache<string, HeldToken>({ max: maxEntries, perf: { now: clock } });
-  const inflight = new Map<string, Promise<string>>();
+  const inflight = new Map<string, Promise<HeldToken>>();
   let configuration: Promise<oauth.Configuration> | undefined;
 
   // The token comes last and holds no line break (a bearer token's characters), nor does the
@@ -122,7 +133,13 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
       const lifetime = typeof response.expires_in === 'number' && response.expires_in > 0 ? response.expires_in : 0;
       const renewMargin = Math.min(maxRenewMarginSeconds, lifetime / 4);
       ok = true;
-      return { value: response.access_token, renewAt: clock() + (lifetime - renewMargin) * 1000 };
+      const issuedAt = clock();
+      return {
+        value: response.access_token,
+        renewAt: issuedAt + (lifetime - renewMargin) * 1000,
+        issuedAt,
+        expiresAt: lifetime > 0 ? issuedAt + lifetime * 1000 : 0,
+      };
     } catch (error) {
       throw classifyExchangeError(error, service.appClientId, { callerToken, actorToken });
     } finally {
@@ -131,7 +148,7 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
   };
 
   /** The exchange under way for `key`, or a new one: concurrent requests share it. */
-  const exchangeShared = (key: string, callerToken: string, service: DelegationTarget): Promise<string> => {
+  const exchangeShared = (key: string, callerToken: string, service: DelegationTarget): Promise<HeldToken> => {
     let pending = inflight.get(key);
     if (!pending) {
       pending = exchange(callerToken, service)
@@ -139,7 +156,7 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
           // A token of unknown lifetime is used once and not kept.
           const keptFor = token.renewAt - clock();
           if (keptFor > 0) held.set(key, token, { ttl: keptFor });
-          return token.value;
+          return token;
         })
         .finally(() => inflight.delete(key));
       inflight.set(key, pending);
@@ -147,21 +164,31 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
     return pending;
   };
 
+  /** The kept token, when it may be used with `minLifeLeft` of its lifetime left; an exchange (traced, shared) otherwise. */
+  const obtain = (callerToken: string, service: DelegationTarget, minLifeLeft: number): Promise<HeldToken> => {
+    const key = keyOf(callerToken, service.appClientId);
+    const kept = held.get(key);
+    const now = clock();
+    if (kept && kept.renewAt > now && (minLifeLeft === 0 || kept.expiresAt - now >= (kept.expiresAt - kept.issuedAt) * minLifeLeft)) {
+      options.observe?.asked(true);
+      tracer()
+        .startSpan('token exchange', { attributes: { 'platform.app.client_id': service.appClientId, 'platform.cache.hit': true } })
+        .end();
+      return Promise.resolve(kept);
+    }
+    options.observe?.asked(false);
+    return inSpan('token exchange', { attributes: { 'platform.app.client_id': service.appClientId, 'platform.cache.hit': false } }, () =>
+      exchangeShared(key, callerToken, service),
+    );
+  };
+
   return {
-    get(callerToken, service) {
-      const key = keyOf(callerToken, service.appClientId);
-      const kept = held.get(key);
-      if (kept && kept.renewAt > clock()) {
-        options.observe?.asked(true);
-        tracer()
-          .startSpan('token exchange', { attributes: { 'platform.app.client_id': service.appClientId, 'platform.cache.hit': true } })
-          .end();
-        return Promise.resolve(kept.value);
-      }
-      options.observe?.asked(false);
-      return inSpan('token exchange', { attributes: { 'platform.app.client_id': service.appClientId, 'platform.cache.hit': false } }, () =>
-        exchangeShared(key, callerToken, service),
-      );
+    async get(callerToken, service) {
+      return (await obtain(callerToken, service, 0)).value;
+    },
+    async lease(callerToken, service, minLifeLeft = 0) {
+      const { value, expiresAt } = await obtain(callerToken, service, minLifeLeft);
+      return { value, expiresAt };
     },
     forget(callerToken, appClientId, refused) {
       const key = keyOf(callerToken, appClientId);

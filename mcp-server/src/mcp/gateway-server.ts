@@ -20,12 +20,16 @@ import {
 import type { ClientAbilities } from '@platform/proto';
 import { clip } from '@platform/tool-sdk';
 import { callerInfoOf } from '../http/require-caller.ts';
-import type { QuestionRounds } from '../questions/index.ts';
-import type { ToolCatalog } from '../remote-tools.ts';
+import type { QuestionRounds, Round, StateBinding } from '../questions/index.ts';
+import type { RemoteTool, ToolCatalog } from '../remote-tools.ts';
+import { createTaskResult } from '../tasks/task-outcomes.ts';
+import { registerTaskMethods, runsTasks, taskRequesterOf, tasksRequired } from '../tasks/task-methods.ts';
+import { tasksExtension } from '../tasks/task-records.ts';
+import type { Tasks } from '../tasks/tasks.ts';
 import { inMcpSpan, lookUp } from '../observability/gateway-tracing.ts';
 import { requestContextOf } from '../observability/mcp-request-telemetry.ts';
 import { createCallNotifications, loggingLevels, type CallNotifications, type LoggingLevel } from './call-notifications.ts';
-import type { CallerRequest, ToolGateway } from './tool-gateway.ts';
+import type { CallerRequest, ToolCallOutcome, ToolGateway } from './tool-gateway.ts';
 
 const serverInfo = { name: 'platform-mcp-gateway', title: 'Device telemetry platform tools', version: '1.0.0' } as const;
 
@@ -43,6 +47,8 @@ export interface GatewayServerOptions {
   /** Rounds of questions one call may go through (the rounds' own check decides; the SDK's loop for 2025-11-25 allows one more). */
   readonly maxRounds: number;
   readonly era: ServedEra;
+  /** MCP tasks (2026-07-28, the tasks extension): tools that support them run as tasks for clients that do. */
+  readonly tasks?: { readonly tasks: Tasks; readonly pollIntervalMs: number };
 }
 
 /**
@@ -92,8 +98,9 @@ const firstRound = Object.freeze({ round: 0, answers: Object.freeze({}) });
 
 export function createGatewayServer(options: GatewayServerOptions): McpServer {
   const { gateway, rounds, era } = options;
+  const taskService = era === 'modern' ? options.tasks : undefined;
   const mcp = new GatewayMcpServer(options.catalog, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities: { tools: { listChanged: true }, logging: {}, ...(taskService && { extensions: { [tasksExtension]: {} } }) },
     instructions,
     inputRequired: { maxRounds: options.maxRounds + 1 },
   });
@@ -107,6 +114,7 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     });
   }
 
+  if (taskService) registerTaskMethods(server, taskService.tasks, taskService.pollIntervalMs);
   server.setRequestHandler('tools/list', (request, ctx) =>
     inMcpSpan('tools/list', request.params, requestContextOf(ctx.http?.authInfo?.extra), async () => ({ tools: await gateway.list(callerRequest(ctx)) })),
   );
@@ -143,6 +151,27 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     const envelopeLevel = envelope?.[LOG_LEVEL_META_KEY];
     const logLevel = era === 'modern' ? (isLoggingLevel(envelopeLevel) ? envelopeLevel : undefined) : sessionLogLevel;
     const progressToken = request.params._meta?.progressToken;
+    // A tool that supports tasks runs as one for a client that does (on this request); one that requires them is refused to any other.
+    const asTask = taskService !== undefined && tool.taskSupport !== undefined && runsTasks(declared);
+    if (era === 'modern' && tool.taskSupport === 'required' && !asTask) {
+      throw tasksRequired(`The tool ${tool.exposedName} runs only as an MCP task, and this request does not declare the tasks extension (${tasksExtension}).`);
+    }
+    if (asTask) {
+      const started = await taskService.tasks.start({
+        ...taskRequesterOf(ctx),
+        tool,
+        args,
+        // On a task, progress becomes its status message and log messages are not sent (the extension has neither).
+        client: { ...abilitiesOf(undefined, undefined, declared), progress: true },
+        declared: declared as Readonly<Record<string, unknown>> | undefined,
+        answers: round.answers,
+        rounds: round.round,
+        signal: ctx.mcpReq.signal,
+      });
+      if ('task' in started) return createTaskResult(started.task, taskService.pollIntervalMs) as never;
+      if ('refused' in started) return started.refused;
+      return answered(started.outcome, { round, binding, tool, declared });
+    }
     // Made at the call's first event: most calls have none.
     let notifications: CallNotifications | undefined;
     const outcome = await gateway.call(tool, args, {
@@ -155,8 +184,16 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
       },
     });
     if (notifications) await notifications.flush();
-    if ('inputRequired' in outcome) return rounds.ask(outcome.inputRequired, { round, binding, tool, declared, era });
-    return server.projectCallToolResult(outcome.result, tool.outputSchema);
+    return answered(outcome, { round, binding, tool, declared });
+  };
+
+  /** What the client is answered for a call that ended: its questions put to it, or its result. */
+  const answered = (
+    outcome: ToolCallOutcome,
+    context: { readonly round: Round; readonly binding: StateBinding; readonly tool: RemoteTool; readonly declared: ClientCapabilities | undefined },
+  ) => {
+    if ('inputRequired' in outcome) return rounds.ask(outcome.inputRequired, { ...context, era });
+    return server.projectCallToolResult(outcome.result, context.tool.outputSchema);
   };
   return mcp;
 }

@@ -11,10 +11,16 @@ import type { ClientAbilities, InputRequired__Output } from '@platform/proto';
 import type { Caller, Logger } from '@platform/tool-sdk';
 import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from '../remote-tools.ts';
 import type { FinishedAnswer } from '../tool-results/index.ts';
-import type { ToolCallEvent, ToolCallRequest } from '../tool-services/index.ts';
+import type { DelegatedToken } from '../delegation/index.ts';
+import type { TaskCallSettings, ToolCallEvent, ToolCallRequest } from '../tool-services/index.ts';
+
+/** The share of its lifetime a task's delegated token has left at least, when the call is sent. */
+const taskTokenLifeLeft = 0.75;
 
 export interface DelegatedTokenSource {
   get(callerToken: string, service: Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>): Promise<string>;
+  /** With its expiry, and fresh enough to have `minLifeLeft` of its lifetime left: a task's token. */
+  lease(callerToken: string, service: Pick<ServiceEndpoint, 'appClientId' | 'actorToken'>, minLifeLeft?: number): Promise<DelegatedToken>;
   forget(callerToken: string, appClientId: string, refused?: string): void;
 }
 
@@ -27,7 +33,12 @@ export interface ToolGatewayOptions {
     address: string,
     request: ToolCallRequest,
     delegatedToken: string,
-    options: { readonly deadlineMs: number; readonly signal?: AbortSignal; readonly onEvent?: (event: ToolCallEvent) => void },
+    options: {
+      readonly deadlineMs: number;
+      readonly signal?: AbortSignal;
+      readonly onEvent?: (event: ToolCallEvent) => void;
+      readonly task?: TaskCallSettings;
+    },
   ) => Promise<ToolServiceAnswer>;
   readonly toolResult: (answer: FinishedAnswer, tool: RemoteTool, options: { readonly timeoutMs: number; readonly maxTimeoutMs: number }) => CallToolResult;
   readonly delegationFailure: (error: unknown, tool: RemoteTool) => CallToolResult;
@@ -55,10 +66,24 @@ export interface ToolCallContext extends CallerRequest {
   readonly answers?: Readonly<Record<string, string>>;
   /** Told of each progress and log event as it arrives. */
   readonly onEvent?: (event: ToolCallEvent) => void;
+  /** Makes it a call the client runs as an MCP task (tasks/task-runs.ts): its hooks. */
+  readonly task?: TaskCallHooks;
 }
 
-/** How a call ended: its result (every failure among them, as an `isError` result), or the questions the tool waits on. */
-export type ToolCallOutcome = { readonly result: CallToolResult } | { readonly inputRequired: InputRequired__Output };
+/** What a call run as a task tells, and is given, on the way. */
+export interface TaskCallHooks extends TaskCallSettings {
+  /** The delegated token the call is sent with, when it is sent: a task runs only while its token lives. */
+  readonly onToken: (token: DelegatedToken) => void;
+  /** The time limit of the call, from now (a task's, not a plain call's). */
+  readonly deadlineMs: number;
+}
+
+/**
+ * How a call ended: its result (every failure among them, as an `isError` result; `failed` when the
+ * tool service produced none: it refused the call, failed or could not be reached), or the
+ * questions the tool waits on.
+ */
+export type ToolCallOutcome = { readonly result: CallToolResult; readonly failed?: true } | { readonly inputRequired: InputRequired__Output };
 
 export interface ToolGateway {
   /** The tools this caller may use, as MCP lists them. */
@@ -159,18 +184,25 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
       };
       // The tool's own limit, never past the gateway's maximum.
       const deadlineMs = Math.min(tool.timeoutMs ?? options.callTimeoutMs, options.callTimeoutMs);
+      const { task } = request;
       const send = async (retried: boolean): Promise<ToolCallOutcome> => {
         let delegated: string;
         try {
-          delegated = await delegatedTokens.get(request.token, service);
+          if (task) {
+            // A task's token has most of its life ahead: the task lives only as long as it does, unless renewed.
+            const leased = await delegatedTokens.lease(request.token, service, taskTokenLifeLeft);
+            task.onToken(leased);
+            delegated = leased.value;
+          } else delegated = await delegatedTokens.get(request.token, service);
         } catch (error) {
           log(`NO_DELEGATED_TOKEN:${options.failureCode(error)}`, { err: error });
           return { result: options.delegationFailure(error, tool) };
         }
         const answer = await options.callTool(service.callbackAddress, toolRequest, delegated, {
-          deadlineMs,
+          deadlineMs: task ? task.deadlineMs : deadlineMs,
           ...(request.signal && { signal: request.signal }),
           ...(request.onEvent && { onEvent: request.onEvent }),
+          ...(task && { task }),
         });
         // A refused delegated token (revoked, or expired early): nothing ran; drop it and try once more.
         if (!answer.ok && answer.code === (status.UNAUTHENTICATED as number) && !retried) {
@@ -184,7 +216,8 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
         if (!answer.ok && answer.tlsRefusal !== undefined) {
           log('TOOL_SERVICE_UNTRUSTED', { address: service.callbackAddress, reason: answer.tlsRefusal });
         } else log(answer.ok ? (answer.result.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
-        return { result: options.toolResult(answer, tool, { timeoutMs: deadlineMs, maxTimeoutMs: options.callTimeoutMs }) };
+        const result = options.toolResult(answer, tool, { timeoutMs: task ? task.deadlineMs : deadlineMs, maxTimeoutMs: options.callTimeoutMs });
+        return answer.ok ? { result } : { result, failed: true };
       };
       return send(false);
     },

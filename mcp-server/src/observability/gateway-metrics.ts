@@ -30,6 +30,8 @@ export interface GatewaySources {
   /** The live catalog's size. */
   catalog(): { readonly services: number; readonly tools: number };
   sessions(): { readonly open: number; readonly streams: number; readonly listens: number };
+  /** MCP tasks whose tool runs at this replica now. */
+  tasksRunning?(): number;
 }
 
 export interface GatewayMetrics {
@@ -40,6 +42,8 @@ export interface GatewayMetrics {
   exchange(cached: boolean, seconds?: number, outcome?: string): void;
   callerCheck(cached: boolean): void;
   grpcCall(code: string): void;
+  /** A task reached `status` (working, input_required, completed, failed, cancelled) by a change made here. */
+  taskStatus(status: string): void;
   /** Removes the series of every tool not in `live` (the catalog now), so gone tools and services take no room in /metrics. */
   keepTools(live: Iterable<{ readonly tool: string; readonly service: string }>): void;
 }
@@ -127,6 +131,20 @@ export function createGatewayMetrics(sources: GatewaySources): GatewayMetrics {
       this.set({ kind: 'listen' }, listens);
     },
   });
+  const taskStatuses = new Counter({
+    name: `${namespace}task_status_changes_total`,
+    help: 'MCP tasks reaching a status (working, input_required, completed, failed, cancelled), by changes this replica made.',
+    labelNames: ['status'],
+    registers,
+  });
+  new Gauge({
+    name: `${namespace}tasks_running`,
+    help: 'MCP tasks whose tool runs at this replica now.',
+    registers,
+    collect() {
+      this.set(sources.tasksRunning?.() ?? 0);
+    },
+  });
   /** The label values each tool's series were made with, by tool and service: what keepTools removes. */
   const toolSeries = new Map<string, { readonly tool: string; readonly service: string; readonly outcomes: Set<string> }>();
   const seriesKey = (tool: string, service: string) => JSON.stringify([tool, service]);
@@ -152,6 +170,9 @@ export function createGatewayMetrics(sources: GatewaySources): GatewayMetrics {
     },
     grpcCall: (code) => {
       grpcCalls.inc({ code });
+    },
+    taskStatus: (status) => {
+      taskStatuses.inc({ status });
     },
     keepTools(live) {
       const kept = new Set([...live].map(({ tool, service }) => seriesKey(tool, service)));

@@ -1,5 +1,14 @@
 // Questions a tool puts to the person or the client, over rounds of a call (2026-07-28 multi round-trip requests).
-export { createQuestionRounds, maxStateBytes, type AskedOutcome, type QuestionRounds, type QuestionRoundsOptions, type Round } from './question-rounds.ts';
+export {
+  createQuestionRounds,
+  maxStateBytes,
+  vetQuestions,
+  type AskedOutcome,
+  type QuestionRounds,
+  type QuestionRoundsOptions,
+  type Round,
+  type VettedQuestions,
+} from './question-rounds.ts';
 export { answersOf, missingCapabilities, questionLimits, questionsOf, UnaskableQuestion, type AskedQuestions, type QuestionPolicy } from './input-requests.ts';
 export {
   createRequestStates,

@@ -20,7 +20,7 @@ import type { InputRequired__Output } from '@platform/proto';
 import type { Logger } from '@platform/tool-sdk';
 import type { RemoteTool } from '../remote-tools.ts';
 import { failureResult } from '../tool-results/index.ts';
-import { answersOf, missingCapabilities, questionsOf, UnaskableQuestion, type QuestionPolicy } from './input-requests.ts';
+import { answersOf, missingCapabilities, questionsOf, UnaskableQuestion, type AskedQuestions, type QuestionPolicy } from './input-requests.ts';
 import type { RequestStates, StateBinding } from './request-state.ts';
 import type { SpentStates } from './spent-states.ts';
 
@@ -72,6 +72,59 @@ function responsesOf(value: unknown): Readonly<Record<string, unknown>> | undefi
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** Questions fit to put to the client, and the answers the tool keeps (those it asks for again are ones it did not accept). */
+export interface VettedQuestions {
+  readonly asked: AskedQuestions;
+  readonly answers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Whether a tool's questions may be put to this client, in this round: what MCP allows, what the
+ * client declared it can answer, within the rounds allowed. A result saying why not otherwise (for
+ * a 2026-07-28 client without the capability, MCP's -32021 error is thrown). A plain call's rounds
+ * and a task's questions alike.
+ */
+export function vetQuestions(
+  questions: InputRequired__Output,
+  context: {
+    readonly round: Round;
+    readonly tool: RemoteTool;
+    readonly declared: ClientCapabilities | undefined;
+    readonly era: 'modern' | 'legacy';
+    readonly policy: QuestionPolicy;
+    readonly maxRounds: number;
+  },
+): VettedQuestions | CallToolResult {
+  const { round, tool, declared, era } = context;
+  let asked;
+  try {
+    asked = questionsOf(questions, context.policy);
+  } catch (error) {
+    if (!(error instanceof UnaskableQuestion)) throw error;
+    return failureResult(
+      'UNASKABLE_QUESTION',
+      `The tool ${tool.exposedName} needs an answer the gateway cannot ask for: its service (${tool.service.serviceName}) asked a question that breaks MCP's rules (${error.message}). This is a fault of the tool, not of your request; tell the tool's operator.`,
+    );
+  }
+  const missing = missingCapabilities(asked.required, declared);
+  if (missing !== undefined) {
+    const message =
+      `The tool ${tool.exposedName} needs ${asked.described.join(' and ')} to go on, but this client did not declare that it can answer ` +
+      `(${Object.keys(missing).join(', ')}). Nothing was changed. Use a client that supports MCP ${Object.keys(missing).join(' and ')}, or do this another way.`;
+    if (era === 'modern') throw new MissingRequiredClientCapabilityError({ requiredCapabilities: missing }, message);
+    return failureResult('CLIENT_CANNOT_ANSWER', message);
+  }
+  if (round.round >= context.maxRounds) {
+    return failureResult(
+      'TOO_MANY_ROUNDS',
+      `The tool ${tool.exposedName} asked questions ${round.round + 1} times in one call; the gateway allows ${context.maxRounds}. Nothing more is asked; call the tool again if you still need it.`,
+    );
+  }
+  // Answers the tool asks for again are ones it did not accept: they are not carried on.
+  const answers = Object.fromEntries(Object.entries(round.answers).filter(([key]) => !Object.hasOwn(asked.asked, key)));
+  return { asked, answers };
+}
+
 export function createQuestionRounds(options: QuestionRoundsOptions): QuestionRounds {
   const { states, spent, logger } = options;
   return {
@@ -100,32 +153,9 @@ export function createQuestionRounds(options: QuestionRoundsOptions): QuestionRo
     },
 
     ask(questions, { round, binding, tool, declared, era }) {
-      let asked;
-      try {
-        asked = questionsOf(questions, options.policy);
-      } catch (error) {
-        if (!(error instanceof UnaskableQuestion)) throw error;
-        return failureResult(
-          'UNASKABLE_QUESTION',
-          `The tool ${tool.exposedName} needs an answer the gateway cannot ask for: its service (${tool.service.serviceName}) asked a question that breaks MCP's rules (${error.message}). This is a fault of the tool, not of your request; tell the tool's operator.`,
-        );
-      }
-      const missing = missingCapabilities(asked.required, declared);
-      if (missing !== undefined) {
-        const message =
-          `The tool ${tool.exposedName} needs ${asked.described.join(' and ')} to go on, but this client did not declare that it can answer ` +
-          `(${Object.keys(missing).join(', ')}). Nothing was changed. Use a client that supports MCP ${Object.keys(missing).join(' and ')}, or do this another way.`;
-        if (era === 'modern') throw new MissingRequiredClientCapabilityError({ requiredCapabilities: missing }, message);
-        return failureResult('CLIENT_CANNOT_ANSWER', message);
-      }
-      if (round.round >= options.maxRounds) {
-        return failureResult(
-          'TOO_MANY_ROUNDS',
-          `The tool ${tool.exposedName} asked questions ${round.round + 1} times in one call; the gateway allows ${options.maxRounds}. Nothing more is asked; call the tool again if you still need it.`,
-        );
-      }
-      // Answers the tool asks for again are ones it did not accept: they are not carried on.
-      const answers = Object.fromEntries(Object.entries(round.answers).filter(([key]) => !Object.hasOwn(asked.asked, key)));
+      const vetted = vetQuestions(questions, { round, tool, declared, era, policy: options.policy, maxRounds: options.maxRounds });
+      if ('content' in vetted) return vetted;
+      const { asked, answers } = vetted;
       const requestState = states.seal({ round: round.round + 1, answers, asked: asked.asked }, binding);
       if (requestState.length > maxStateBytes) {
         return failureResult(

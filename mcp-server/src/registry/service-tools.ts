@@ -86,7 +86,15 @@ function definitionOf(tool: Tool__Output): AnnouncedTool {
     annotations: Object.freeze({ readOnlyHint: tool.readOnlyHint, destructiveHint: tool.destructiveHint, idempotentHint: tool.idempotentHint }),
     // A registration stored before the field existed has none: the gateway's limit.
     timeoutMs: tool.timeoutMs > 0 ? tool.timeoutMs : undefined,
+    // A service built before tasks, or a row stored before, says nothing: never a task.
+    taskSupport: taskSupportOf(tool.taskSupport),
   });
+}
+
+function taskSupportOf(declared: Tool__Output['taskSupport'] | undefined): RemoteTool['taskSupport'] {
+  if (declared === 'TASK_SUPPORT_OPTIONAL') return 'optional';
+  if (declared === 'TASK_SUPPORT_REQUIRED') return 'required';
+  return undefined;
 }
 
 const named = (name: string) => (name ? `tool ${JSON.stringify(clip(name, 80))}` : 'a tool without a name');
@@ -129,6 +137,8 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
         tool.destructiveHint,
         tool.idempotentHint,
         tool.timeoutMs || 0,
+        // Only when declared, so a tool's fingerprint from before tasks stays what it was.
+        ...(definition.taskSupport === undefined ? [] : [definition.taskSupport]),
       ]);
       checked.push({ definition, fingerprint });
     } catch (error) {

@@ -1,5 +1,5 @@
 // The gateway's gRPC clients of the tool services.
-export { answerTooLarge, maxEventsPerCall, type ToolCallEvent, type ToolCallRequest } from './tool-service-calls.ts';
+export { answerTooLarge, maxEventsPerCall, type TaskCallSettings, type ToolCallEvent, type ToolCallRequest } from './tool-service-calls.ts';
 export {
   createToolServicePool,
   ToolServiceError,

@@ -6,6 +6,7 @@ import type {
   CallToolEvent__Output,
   CallToolRequest,
   CallToolResponse__Output,
+  TaskCallInput,
   ToolLogMessage__Output,
   ToolProgress__Output,
   ToolServiceClient,
@@ -38,6 +39,14 @@ export interface CallSettings {
   readonly onEvent: ((event: ToolCallEvent) => void) | undefined;
   /** Whether a RESOURCE_EXHAUSTED is this side's own limit on what it reads. */
   readonly readTooMuch: (error: grpc.ServiceError) => boolean;
+}
+
+/** A call run as an MCP task (CallToolAsTask): told where it becomes a task, handed fresh delegated tokens on the way. */
+export interface TaskCallSettings {
+  /** Told once, when the tool service says the call runs as a task from now on. */
+  readonly onTaskStarted: () => void;
+  /** Given the function that sends a fresh delegated token to the running call; it does nothing once the call is over. */
+  readonly onRenewable: (renew: (delegatedToken: string) => void) => void;
 }
 
 /** A failure's details, a refused TLS handshake said in words before what grpc-js said. */
@@ -78,10 +87,31 @@ export const callUnary = (client: ToolServiceClient, request: ToolCallRequest, {
   });
 
 /** The call as a stream: its events handed on as they arrive, then its final event. */
-export const callStream = (client: ToolServiceClient, request: ToolCallRequest, { metadata, deadline, signal, onEvent, readTooMuch }: CallSettings) =>
+export const callStream = (client: ToolServiceClient, request: ToolCallRequest, settings: CallSettings) =>
+  readEvents(client.CallToolStream(request, settings.metadata, { deadline: settings.deadline }), settings);
+
+/** The call run as a task (CallToolAsTask): the request first, then each fresh delegated token, until the call is over. */
+export function callTaskStream(client: ToolServiceClient, request: ToolCallRequest, settings: CallSettings, task: TaskCallSettings): Promise<CallOutcome> {
+  const call = client.CallToolAsTask(settings.metadata, { deadline: settings.deadline });
+  call.write({ call: request });
+  task.onRenewable((delegatedToken) => {
+    if (!call.writableEnded && !call.destroyed) call.write({ renewal: { delegatedToken } });
+  });
+  // This side is done writing once the call is over, however it ended.
+  return readEvents(call, settings, task.onTaskStarted).finally(() => {
+    if (!call.writableEnded) call.end();
+  });
+}
+
+/** The events of a call as they arrive, then its final event, or the status it failed with. */
+const readEvents = (
+  call: grpc.ClientReadableStream<CallToolEvent__Output> | grpc.ClientDuplexStream<TaskCallInput, CallToolEvent__Output>,
+  { signal, onEvent, readTooMuch }: CallSettings,
+  onTaskStarted?: () => void,
+) =>
   new Promise<CallOutcome>((resolve) => {
-    const call = client.CallToolStream(request, metadata, { deadline });
     let events = 0;
+    let started = false;
     let final: CallOutcome | undefined;
     const cancel = () => {
       call.cancel();
@@ -91,7 +121,11 @@ export const callStream = (client: ToolServiceClient, request: ToolCallRequest, 
       if (final !== undefined) return;
       if (event.result) final = { ok: true, result: event.result };
       else if (event.inputRequired) final = { ok: true, inputRequired: event.inputRequired };
-      else if (events < maxEventsPerCall) {
+      else if (event.taskStarted) {
+        // Once, and only on a call run as a task.
+        if (!started && onTaskStarted) onTaskStarted();
+        started = true;
+      } else if (events < maxEventsPerCall) {
         events += 1;
         if (event.progress) onEvent?.({ progress: event.progress });
         else if (event.log) onEvent?.({ log: event.log });

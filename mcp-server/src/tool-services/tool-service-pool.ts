@@ -10,7 +10,16 @@ import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type ListToolsResponse__Output, type Tool__Output, type ToolServiceClient } from '@platform/proto';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 import { injectTraceContext, type Context } from '@platform/tool-sdk/observability';
-import { callStream, callUnary, inWords, type CallOutcome, type ToolCallEvent, type ToolCallRequest } from './tool-service-calls.ts';
+import {
+  callStream,
+  callTaskStream,
+  callUnary,
+  inWords,
+  type CallOutcome,
+  type TaskCallSettings,
+  type ToolCallEvent,
+  type ToolCallRequest,
+} from './tool-service-calls.ts';
 
 export interface CallToolOptions {
   /** Time limit of the call, from now; the tool service sees it as the gRPC deadline. */
@@ -21,6 +30,8 @@ export interface CallToolOptions {
   readonly traceContext?: Context;
   /** Told of each progress and log event as it arrives, before the answer. */
   readonly onEvent?: (event: ToolCallEvent) => void;
+  /** Makes it a call run as an MCP task (CallToolAsTask), which renews its token; a service without that method is called as a plain stream. */
+  readonly task?: TaskCallSettings;
 }
 
 export interface ListToolsOptions {
@@ -155,7 +166,7 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
       });
     },
 
-    callTool(address, request, delegatedToken, { deadlineMs, signal, traceContext, onEvent }) {
+    callTool(address, request, delegatedToken, { deadlineMs, signal, traceContext, onEvent, task }) {
       if (closed) return Promise.resolve(closedAnswer);
       if (!delegatedToken) return Promise.resolve(noTokenAnswer);
       if (signal?.aborted) return Promise.resolve(cancelledAnswer);
@@ -170,8 +181,8 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
         return Promise.resolve({ ok: false, ...failureOf(error) });
       }
       const deadline = Date.now() + deadlineMs;
+      const settings = { metadata, deadline, signal, onEvent, readTooMuch };
       const send = async (unary: boolean, retried: boolean): Promise<CallOutcome> => {
-        const settings = { metadata, deadline, signal, onEvent, readTooMuch };
         const answer = unary ? await callUnary(held.client, request, settings) : await callStream(held.client, request, settings);
         // A service of the other revision at this address (built before CallToolStream, or upgraded since): once more, the other way.
         if (!answer.ok && answer.code === (grpc.status.UNIMPLEMENTED as number) && !('eventsSeen' in answer && answer.eventsSeen) && !retried) {
@@ -180,7 +191,15 @@ export function createToolServicePool(options: ToolServicePoolOptions = {}): Too
         }
         return answer;
       };
-      return send(held.unary, false)
+      // A task's call: CallToolAsTask, or (a service without it, which never declares task support) the plain ways.
+      const sent = task
+        ? callTaskStream(held.client, request, settings, task).then((answer) =>
+            !answer.ok && answer.code === (grpc.status.UNIMPLEMENTED as number) && !('eventsSeen' in answer && answer.eventsSeen)
+              ? send(held.unary, false)
+              : answer,
+          )
+        : send(held.unary, false);
+      return sent
         .then((answer): ToolServiceAnswer => {
           if (answer.ok || !('eventsSeen' in answer)) return answer;
           const { eventsSeen: _seen, ...failed } = answer;

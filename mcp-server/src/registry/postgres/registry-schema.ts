@@ -49,6 +49,31 @@ const schemaStatements = (schema: string) => `
     lease_until TIMESTAMPTZ NOT NULL
   );
   CREATE INDEX IF NOT EXISTS open_streams_caller ON ${schema}.open_streams (kind, caller_id, opened_at);
+  -- MCP tasks (tasks/postgres-task-store.ts): one row a task, changed by compare-and-set on version.
+  -- Times are epoch milliseconds of the replicas' clocks; content is sealed (the task's arguments,
+  -- answers and result are its caller's alone), renewal a delegated token sealed to its task.
+  CREATE TABLE IF NOT EXISTS ${schema}.tasks (
+    task_id TEXT PRIMARY KEY,
+    caller_id TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    status TEXT NOT NULL,
+    status_message TEXT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    ttl_ms BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    runner TEXT,
+    runner_seen_at BIGINT NOT NULL,
+    token_expires_at BIGINT NOT NULL,
+    token_lifetime_ms BIGINT NOT NULL,
+    renewal TEXT,
+    polled_at BIGINT NOT NULL,
+    content TEXT NOT NULL,
+    version INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS tasks_open ON ${schema}.tasks (caller_id) WHERE status IN ('working', 'input_required');
+  CREATE INDEX IF NOT EXISTS tasks_expiry ON ${schema}.tasks (expires_at);
 `;
 
 /** Creates what is missing, holding a lock of the schema's name so that one replica at a time does. */
