@@ -8,6 +8,8 @@ export {
   ToolDefinitionError,
   type ToolAnnotations,
   type ToolDefinition,
+  type ToolExecution,
+  type ToolTaskSupport,
   type ArgsOf,
   type ResultOf,
   type SchemaCheck,

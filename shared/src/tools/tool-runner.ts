@@ -5,7 +5,7 @@
 // ends with its result, with the questions it waits on, or with a refusal.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClientAbilities__Output, InputRequired, Tool, ToolResult as ToolResultMessage } from '@platform/proto';
+import type { ClientAbilities__Output, InputRequired, TaskSupport, Tool, ToolResult as ToolResultMessage } from '@platform/proto';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
 import { nestsDeeperThan } from '../json-nesting.ts';
@@ -13,7 +13,7 @@ import { clip } from '../short-text.ts';
 import { clientLogLevels, createCallContext, noClient, type CallClient, type CallEvents, type ClientLogLevel } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import { isToolResultValue, resultMessageOf } from './tool-content.ts';
-import type { ToolDefinition } from './tool-definition.ts';
+import type { ToolDefinition, ToolTaskSupport } from './tool-definition.ts';
 import { permissionDenied, ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { createQuestions, type Questions } from './tool-questions.ts';
 import { interruption, untilInterrupted } from './run-interruption.ts';
@@ -71,6 +71,12 @@ const serverFaults: ReadonlySet<string> = new Set(['INTERNAL', 'UNAVAILABLE', 'D
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+const taskSupportMessages = {
+  forbidden: 'TASK_SUPPORT_FORBIDDEN',
+  optional: 'TASK_SUPPORT_OPTIONAL',
+  required: 'TASK_SUPPORT_REQUIRED',
+} as const satisfies Record<ToolTaskSupport, TaskSupport>;
+
 function toolMessage(tool: ToolDefinition): Tool {
   return {
     name: tool.name,
@@ -83,6 +89,7 @@ function toolMessage(tool: ToolDefinition): Tool {
     destructiveHint: tool.annotations.destructiveHint ?? false,
     idempotentHint: tool.annotations.idempotentHint ?? false,
     timeoutMs: tool.timeoutMs ?? 0,
+    taskSupport: taskSupportMessages[tool.taskSupport],
   };
 }
 
