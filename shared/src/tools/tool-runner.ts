@@ -17,6 +17,7 @@ import type { ToolDefinition, ToolTaskSupport } from './tool-definition.ts';
 import { permissionDenied, ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { createQuestions, type Questions } from './tool-questions.ts';
 import { interruption, untilInterrupted } from './run-interruption.ts';
+import { createRenewableToken, type TokenRenewals } from './token-renewal.ts';
 import { inSpan, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 import { toolCallSpanName, toolCallAttributes, type ToolCallObserver } from '../observability/tool-call-telemetry.ts';
 
@@ -36,6 +37,8 @@ export interface ToolCall {
   readonly client?: ClientAbilities__Output | null | undefined;
   /** The answers to the tool's questions so far, by key, each the client's response as JSON. */
   readonly inputResponses?: Readonly<Record<string, string>>;
+  /** Fresh delegated tokens for the call while it runs (a call run as an MCP task); none for a plain call. */
+  readonly renewals?: TokenRenewals;
 }
 
 /** How a call ended: a result (a tool error among them), the questions it waits on, or a refusal status. */
@@ -195,6 +198,13 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { tool } = found;
       const args = parseArguments(tool, request.argumentsJson);
 
+      // A task's token follows the gateway's renewals, each checked as the call's own token was.
+      let token: string | (() => string) = credential.token;
+      if (request.renewals) {
+        const renewable = createRenewableToken({ token, callerId, checkCaller, logger, logFields: { requestId, tool: tool.name } });
+        request.renewals.listen(renewable.renew);
+        token = renewable.current;
+      }
       const interrupted = interruption(request.signal);
       // Made at the first question: most calls ask none.
       let questions: Questions | undefined;
@@ -204,7 +214,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         client: clientOf(request.client),
         ...(events && { events }),
         questions: questionsOfCall,
-        token: credential.token,
+        token,
         caller,
         toolName: tool.name,
         requestId,
