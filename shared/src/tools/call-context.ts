@@ -38,6 +38,8 @@ export interface CallEvents {
   progress(progress: number, total: number | undefined, message: string): void;
   /** One log message at a level the client wants; `dataJson` is its data as JSON. */
   log(level: ClientLogLevel, dataJson: string, logger: string): void;
+  /** A call run as an MCP task (CallToolAsTask) only: the call is a task from here; told as the handler starts. */
+  taskStarted?(): void;
 }
 
 /** A client that can take nothing: a call made without one (a test, a caller of the runner). */

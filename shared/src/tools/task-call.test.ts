@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolEvent__Output, type TaskCallInput } from '@platform/proto';
-import { captureLogs, listen, type Listening, type StagedCaller } from '@platform/tool-sdk/testing';
+import { captureLogs, listen, toolClient, type Listening, type StagedCaller } from '@platform/tool-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLogger } from '../logger.ts';
@@ -169,17 +169,26 @@ describe('a call run as a task', () => {
     gate.release?.();
     const ended = await task.ended;
     expect(ended.ok && JSON.parse(ended.event.result?.structuredContentJson ?? '')).toEqual({ done: true });
-    expect(task.events.map((event) => event.progress?.message)).toEqual(['first half']);
+    // The task starts as the handler does: task_started comes first, then the handler's progress.
+    expect(task.events.map((event) => event.event)).toEqual(['taskStarted', 'progress']);
+    expect(task.events[1]?.progress?.message).toBe('first half');
   });
 
-  it('ends with its questions, and with a refusal status for a refused token or an unknown tool', async () => {
+  it('ends with its questions inside the task, and with a refusal status (never a task) for a refused token or an unknown tool', async () => {
     const asks = openTask();
     asks.call('asks');
     const ended = await asks.ended;
     expect(ended.ok && Object.keys(ended.event.inputRequired?.requests ?? {})).toEqual(['sure']);
+    expect(asks.events.map((event) => event.event)).toEqual(['taskStarted']);
+    // The same call through CallToolStream is no task: no task_started.
+    const plain = toolClient(serving.address);
+    expect(await plain.call('asks', {}, token, { client: { elicitationForm: true } })).toMatchObject({ ok: true, events: [] });
+    plain.close();
     const refused = openTask('not-staged');
     refused.call('long_task');
     expect(await refused.ended).toMatchObject({ ok: false, code: grpc.status.UNAUTHENTICATED });
+    // Refused before its handler started: never a task.
+    expect(refused.events).toEqual([]);
     const unknown = openTask();
     unknown.call('no_such_tool');
     expect(await unknown.ended).toMatchObject({ ok: false, code: grpc.status.NOT_FOUND });

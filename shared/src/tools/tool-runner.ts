@@ -232,6 +232,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
+      // A task starts with its handler: questions from here on are put to the person inside the task.
+      events?.taskStarted?.();
       let value: unknown;
       try {
         value = await inSpan(found.spanName, found.spanOptions, () => untilInterrupted(tool.handler(args as never, ctx), interrupted.promise));

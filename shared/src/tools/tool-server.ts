@@ -38,7 +38,7 @@ type EventStream = grpc.ServerWritableStream<CallToolRequest__Output, CallToolEv
  * newest progress waits, written once the stream drains: a tool reporting in a tight loop cannot
  * fill the process's memory.
  */
-function streamEvents(call: EventStream): CallEvents & { flush(): void } {
+function streamEvents(call: EventStream, asTask: boolean): CallEvents & { flush(): void } {
   let waitingProgress: CallToolEvent | undefined;
   const flush = () => {
     if (waitingProgress === undefined || call.writableEnded) return;
@@ -59,6 +59,11 @@ function streamEvents(call: EventStream): CallEvents & { flush(): void } {
       call.write({ log: { level: `LOG_LEVEL_${level.toUpperCase()}` as LogLevel, dataJson, logger } });
     },
     flush,
+    ...(asTask && {
+      taskStarted() {
+        if (!call.writableEnded) call.write({ taskStarted: {} });
+      },
+    }),
   };
 }
 
@@ -161,7 +166,7 @@ export async function startToolServer(
       if (clock() >= deadline - deadlineTransitAllowanceMs) expire();
       else controller.abort(new ToolCallError('CANCELLED'));
     });
-    const events = streamEvents(stream);
+    const events = streamEvents(stream, renewals !== undefined);
     void runner
       .call(
         {
