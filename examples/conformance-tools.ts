@@ -1,7 +1,7 @@
 // The official MCP conformance suite's fixture tools, as a tool service on the SDK: what a tool
 // behind the gateway can do (every content type, progress, logging, questions to the person and to
-// the client's model, multi-round questions, a JSON Schema as it is, arguments mirrored in headers),
-// shown by the suite itself. Run it against a running stack, then the suite at the gateway (signed
+// the client's model, multi-round questions, a JSON Schema as it is, arguments mirrored in headers,
+// tools run as MCP tasks: conformance-task-tools.ts), shown by the suite itself. Run it against a running stack, then the suite at the gateway (signed
 // in as a seeded person):
 //   npm run example -- conformance-tools
 //   npm run conformance -- --requirements 2026-07-28      (or 2025-11-25, or --scenario <name>)
@@ -21,6 +21,7 @@ import {
   type ToolDefinition,
 } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
+import { conformanceTaskTools } from './conformance-task-tools.ts';
 
 /** A 1x1 PNG and the header of a WAV file: the suite's own payloads. */
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -261,15 +262,9 @@ const customHeadersTool = defineTool({
   handler: ({ region }) => text(`Ran in ${region}`),
 });
 
-/** Every fixture tool but the one that changes the list. */
-export const conformanceTools: readonly ToolDefinition[] = [
-  ...contentTools,
-  ...reportingTools,
-  ...questionTools,
-  ...roundTools,
-  jsonSchemaTool,
-  customHeadersTool,
-];
+const ownTools = [...contentTools, ...reportingTools, ...questionTools, ...roundTools, jsonSchemaTool, customHeadersTool];
+/** Every fixture tool (the tasks scenarios' among them) but the one that changes the list. */
+export const conformanceTools: readonly ToolDefinition[] = [...ownTools, ...conformanceTaskTools];
 
 const dynamicTool = plain('test_dynamic_tool', 'A tool that comes and goes with test_trigger_tool_change', () => text('Dynamic tool called'));
 

@@ -84,6 +84,8 @@ export const resendFailedDeliveries = defineTool({
   }),
   requiresPermission: 'device-overview:manage',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  // Up to 10 rounds of the API's recovery: a client may run it as an MCP task and poll it.
+  execution: { taskSupport: 'optional' },
   handler: async ({ webhookConfigId: id, since }, ctx) => {
     const api = webhookApi(ctx);
     let queued = 0;

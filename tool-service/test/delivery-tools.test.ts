@@ -173,6 +173,11 @@ describe('resend_failed_deliveries', () => {
     expect(await result('resend_failed_deliveries', { webhookConfigId, since })).toEqual({ queued: 0, more: false });
   });
 
+  it('may run as an MCP task: ListTools offers it with optional task support', async () => {
+    const listed = (await tools().client.list()).find((tool) => tool.name === 'resend_failed_deliveries');
+    expect(listed?.taskSupport).toBe('TASK_SUPPORT_OPTIONAL');
+  });
+
   it('is refused to a viewer', async () => {
     const { webhookConfigId } = await webhookWithAttempts();
     expect(await call('resend_failed_deliveries', { webhookConfigId, since }, tokens.vera)).toMatchObject({ ok: false, codeName: 'PERMISSION_DENIED' });

@@ -38,6 +38,8 @@ export interface CallEvents {
   progress(progress: number, total: number | undefined, message: string): void;
   /** One log message at a level the client wants; `dataJson` is its data as JSON. */
   log(level: ClientLogLevel, dataJson: string, logger: string): void;
+  /** A call run as an MCP task (CallToolAsTask) only: the call is a task from here; told as the handler starts. */
+  taskStarted?(): void;
 }
 
 /** A client that can take nothing: a call made without one (a test, a caller of the runner). */
@@ -51,7 +53,11 @@ export const noClient: CallClient = Object.freeze({
 
 /** The call context of one tool call (SPEC "Call context"). */
 export interface PlatformMcpCallContext {
-  /** The delegated token: use it only as the bearer towards the platform API; never log or store it. */
+  /**
+   * The call's delegated token, as it is now: use it only as the bearer towards the platform API;
+   * never log or store it. In a call run as an MCP task the gateway renews it while the person
+   * polls, so read it at each use and never keep a copy (the platform clients read it at each request).
+   */
   readonly authToken: string;
   /** The person, as a platform user id. */
   readonly callerId: string;
@@ -105,7 +111,8 @@ export type FormContent<Form extends FormSpec> = Form extends z.ZodObject ? z.ou
 
 /** What a call context is made from: the token, the checked caller, the call and the platform clients. */
 export interface CallContextOptions {
-  readonly token: string;
+  /** The delegated token; a function is read at each use (`authToken`, each platform request): the call's current token, renewed during a task. */
+  readonly token: string | (() => string);
   readonly caller: Caller;
   readonly toolName: string;
   readonly requestId: string;
@@ -144,7 +151,8 @@ class CallContext implements PlatformMcpCallContext {
   }
 
   get authToken(): string {
-    return this.#options.token;
+    const { token } = this.#options;
+    return typeof token === 'function' ? token() : token;
   }
 
   get callerId(): string {
@@ -244,8 +252,8 @@ class CallContext implements PlatformMcpCallContext {
   }
 
   #client(baseUrl: string, serviceName: string): PlatformApiClient {
-    const { token, httpTimeoutMs: timeoutMs, fetch } = this.#options;
-    return createPlatformApiClient({ baseUrl, token, signal: this.signal, timeoutMs, serviceName, ...(fetch && { fetch }) });
+    const { httpTimeoutMs: timeoutMs, fetch } = this.#options;
+    return createPlatformApiClient({ baseUrl, token: () => this.authToken, signal: this.signal, timeoutMs, serviceName, ...(fetch && { fetch }) });
   }
 }
 

@@ -8,6 +8,8 @@ export {
   ToolDefinitionError,
   type ToolAnnotations,
   type ToolDefinition,
+  type ToolExecution,
+  type ToolTaskSupport,
   type ArgsOf,
   type ResultOf,
   type SchemaCheck,
@@ -52,6 +54,7 @@ export {
 } from './platform-api-client.ts';
 export { permissionDenied, ToolCallError, toolCallCatalog, ToolError, type ToolCallErrorCode } from './tool-errors.ts';
 export { createToolRunner, type ToolCall, type ToolCallOutcome, type ToolRunner, type ToolRunnerOptions } from './tool-runner.ts';
+export type { TokenRenewals } from './token-renewal.ts';
 export { checkHealth, probeRegistration } from './health-probe.ts';
 export {
   startToolServer,

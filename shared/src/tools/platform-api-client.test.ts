@@ -47,6 +47,16 @@ describe('the platform API client of a tool', () => {
     expect(api.seen).toEqual([{ method: 'POST', url: '/v2/webhooks?companyId=1&q=a%26b%3Dc', authorization: 'Bearer delegated-token', body: '{"name":"x"}' }]);
   });
 
+  it('reads a token given as a function at each request: a client made early sends the token the call holds now', async () => {
+    const api = await serve((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    let token = 'token-at-start';
+    const renewable = createPlatformApiClient({ baseUrl: api.url, token: () => token, signal: new AbortController().signal, timeoutMs: 2_000 });
+    await renewable.get('/v1/a');
+    token = 'token-renewed';
+    await renewable.get('/v1/b');
+    expect(api.seen.map((request) => request.authorization)).toEqual(['Bearer token-at-start', 'Bearer token-renewed']);
+  });
+
   it('reads a page and the path of the next from its Link header, only when it stays under the base', async () => {
     const links = [
       '</api/v2/list?cursor=abc&outcome=failed>; rel="next"',

@@ -67,7 +67,11 @@ function nextPageOf(link: string | null, baseUrl: string): string | undefined {
 /** The base address, token and limits of a `PlatformApiClient`. */
 export interface PlatformApiClientOptions {
   readonly baseUrl: string;
-  readonly token: string;
+  /**
+   * The delegated token sent as the bearer; a function is read at each request, so a client made
+   * early in a call sends the token the call holds when it sends (one renewed during an MCP task).
+   */
+  readonly token: string | (() => string);
   /** Ends the request when the tool call ends (deadline or cancellation). */
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
@@ -134,6 +138,7 @@ function messageOf(body: unknown): string | undefined {
 /** A `PlatformApiClient` that sends the delegated token to `baseUrl` and nowhere else. */
 export function createPlatformApiClient(options: PlatformApiClientOptions): PlatformApiClient {
   const { baseUrl, token, signal, timeoutMs, serviceName = 'the platform API' } = options;
+  const tokenNow = typeof token === 'function' ? token : () => token;
   const fetch = options.fetch ?? globalThis.fetch;
   baseOf(baseUrl);
 
@@ -147,7 +152,7 @@ export function createPlatformApiClient(options: PlatformApiClientOptions): Plat
     const what = `${method} ${url.pathname}`;
     // Headers, not an object: a tool's own Authorization, in any letter case, is replaced, never merged.
     const headers = new Headers({ accept: 'application/json', ...requestOptions.headers });
-    headers.set('authorization', `Bearer ${token}`);
+    headers.set('authorization', `Bearer ${tokenNow()}`);
     if (requestOptions.body !== undefined) headers.set('content-type', 'application/json');
     injectTraceHeaders(headers);
     let response: Response;

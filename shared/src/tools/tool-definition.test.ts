@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createLogger } from '../logger.ts';
 import { defineTool, ToolDefinitionError } from './tool-definition.ts';
+import { createToolRunner } from './tool-runner.ts';
 
 const valid = {
   name: 'list_webhooks',
@@ -116,5 +118,42 @@ describe('defineTool', () => {
     expect(refusal({ title: ' ' })).toContain('title must be a non-empty string');
     expect(refusal({ description: '' })).toContain('description must say, for the agent, what the tool does');
     expect(refusal({ handler: undefined })).toContain('handler must be a function');
+  });
+
+  it("takes MCP's execution.taskSupport, forbidden by default, and lists it as the contract's TaskSupport", () => {
+    const tools = [
+      defineTool(valid),
+      ...(['forbidden', 'optional', 'required'] as const).map((taskSupport, index) =>
+        defineTool({ ...valid, name: `tool_${index}`, execution: { taskSupport } }),
+      ),
+    ];
+    expect(tools.map((tool) => tool.taskSupport)).toEqual(['forbidden', 'forbidden', 'optional', 'required']);
+    const runner = createToolRunner({
+      tools,
+      checkCaller: () => Promise.reject(new Error('no call in this test')),
+      logger: createLogger({ name: 'listing-test', level: 'silent' }),
+      apiBaseUrl: 'http://127.0.0.1:9',
+      platformApiBaseUrls: new Map(),
+      httpTimeoutMs: 1_000,
+    });
+    expect(runner.listing.map((tool) => tool.taskSupport)).toEqual([
+      'TASK_SUPPORT_FORBIDDEN',
+      'TASK_SUPPORT_FORBIDDEN',
+      'TASK_SUPPORT_OPTIONAL',
+      'TASK_SUPPORT_REQUIRED',
+    ]);
+  });
+
+  it.each(['sometimes', 'OPTIONAL', 'TASK_SUPPORT_OPTIONAL', true, null])(
+    'refuses the task support %j with a TypeError naming execution.taskSupport',
+    (taskSupport) => {
+      expect(() => defineTool({ ...valid, execution: { taskSupport } as never })).toThrow(TypeError);
+      expect(refusal({ execution: { taskSupport } })).toBe('tool "list_webhooks": execution.taskSupport must be one of "forbidden", "optional", "required"');
+    },
+  );
+
+  it('refuses an execution that is not an object or holds another key, naming it', () => {
+    expect(refusal({ execution: 'optional' })).toContain('execution must be an object');
+    expect(refusal({ execution: { taskSupport: 'optional', ttl: 5 } })).toContain('execution.ttl is not a key of execution');
   });
 });

@@ -14,6 +14,19 @@ export interface ToolAnnotations {
 }
 
 /**
+ * MCP's `execution.taskSupport` (2025-11-25): whether a client may run the tool as an MCP task.
+ * `forbidden`, the default: every call is answered at once. `optional`: run as a task when the
+ * client asks for one. `required`: only run as a task (a client that cannot is refused).
+ */
+export type ToolTaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** MCP's `execution` of a tool: how it may be run. */
+export interface ToolExecution {
+  /** Whether a client may run the tool as an MCP task; default `forbidden`. */
+  readonly taskSupport?: ToolTaskSupport;
+}
+
+/**
  * A tool's result: a JSON object, sent to the agent as MCP `structuredContent`; with the rest of the
  * result at most `MCP_MAX_TOOL_RESULT_BYTES` (1 MiB by default) and 64 levels deep.
  */
@@ -66,6 +79,14 @@ export interface ToolSpec<Input extends ToolSchema, Output extends ToolSchema | 
    */
   readonly timeoutMs?: number;
   /**
+   * How the tool may be run (MCP's `execution`): `{ taskSupport: 'optional' }` or `'required'` lets a
+   * client run it as an MCP task, which may outlive a delegated token and is polled by the person.
+   * The handler is the same: `ctx.progress` becomes the task's status message, questions turn the
+   * task input-required, `ctx.signal` aborts when the person cancels or stops polling, and
+   * `ctx.authToken` (and the platform clients) follow the token the gateway renews at each poll.
+   */
+  readonly execution?: ToolExecution;
+  /**
    * Runs the tool with the parsed arguments and the call's context. A JSON object it returns goes to
    * the agent as structured content; a `toolResult` as its content blocks (text, image, audio,
    * resource links, embedded resources).
@@ -88,6 +109,8 @@ export interface ToolDefinition {
   readonly annotations: ToolAnnotations;
   /** The tool's own time limit per call in milliseconds, or undefined for the gateway's (see ToolSpec.timeoutMs). */
   readonly timeoutMs: number | undefined;
+  /** Whether a client may run the tool as an MCP task (see ToolSpec.execution); `forbidden` when not given. */
+  readonly taskSupport: ToolTaskSupport;
   readonly inputSchema: ToolSchema;
   readonly outputSchema: ToolSchema | undefined;
   /** The input schema as JSON Schema, serialized. */
@@ -111,11 +134,13 @@ export const permissionPattern = /^[a-z0-9][a-z0-9._-]*(?::[a-z0-9][a-z0-9._-]*)
 
 const annotationKeys = ['readOnlyHint', 'destructiveHint', 'idempotentHint'] as const;
 
+const taskSupports: readonly ToolTaskSupport[] = ['forbidden', 'optional', 'required'];
+
 /** The bounds of a tool's own time limit: the gateway's bounds of TOOL_CALL_TIMEOUT_MS. */
 const timeoutBounds = { min: 100, max: 600_000 } as const;
 
-/** Raised for a definition that cannot be served; the message names the tool and the field. */
-export class ToolDefinitionError extends Error {
+/** Raised for a definition that cannot be served (a TypeError: the definition is not what defineTool takes); the message names the tool and the field. */
+export class ToolDefinitionError extends TypeError {
   override readonly name = 'ToolDefinitionError';
 }
 
@@ -175,9 +200,21 @@ function takesCompanyId(name: string, inputJsonSchema: Record<string, unknown>):
   return true;
 }
 
+/** The checked `execution.taskSupport`: `forbidden` when not given. */
+function taskSupportOf(name: string, execution: unknown): ToolTaskSupport {
+  if (execution === undefined) return 'forbidden';
+  if (execution === null || typeof execution !== 'object' || Array.isArray(execution))
+    refuse(name, 'execution', 'must be an object such as { taskSupport: "optional" }');
+  for (const key of Object.keys(execution)) if (key !== 'taskSupport') refuse(name, `execution.${key}`, 'is not a key of execution (only taskSupport)');
+  const { taskSupport = 'forbidden' } = execution as { taskSupport?: unknown };
+  if (!(taskSupports as readonly unknown[]).includes(taskSupport))
+    refuse(name, 'execution.taskSupport', `must be one of ${taskSupports.map((one) => `"${one}"`).join(', ')}`);
+  return taskSupport as ToolTaskSupport;
+}
+
 /** Checks a tool's definition and returns it frozen; throws ToolDefinitionError naming the tool and field. */
 export function defineTool<Input extends ToolSchema, Output extends ToolSchema | undefined = undefined>(spec: ToolSpec<Input, Output>): ToolDefinition {
-  const { name, title, description, inputSchema, outputSchema, requiresPermission, annotations = {}, timeoutMs, handler } = spec;
+  const { name, title, description, inputSchema, outputSchema, requiresPermission, annotations = {}, timeoutMs, execution, handler } = spec;
   if (typeof name !== 'string' || !toolNamePattern.test(name)) refuse(name, 'name', 'must be 1 to 64 letters, digits, "_" or "-"');
   if (typeof title !== 'string' || title.trim() === '') refuse(name, 'title', 'must be a non-empty string');
   if (typeof description !== 'string' || description.trim() === '') refuse(name, 'description', 'must say, for the agent, what the tool does');
@@ -194,6 +231,7 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
   if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < timeoutBounds.min || timeoutMs > timeoutBounds.max)) {
     refuse(name, 'timeoutMs', `must be a whole number of milliseconds from ${timeoutBounds.min} to ${timeoutBounds.max}`);
   }
+  const taskSupport = taskSupportOf(name, execution);
   if (typeof handler !== 'function') refuse(name, 'handler', 'must be a function (args, ctx) => result');
   const inputJsonSchema = jsonSchemaOf(name, 'inputSchema', inputSchema, 'input');
 
@@ -204,6 +242,7 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
     requiresPermission,
     annotations: Object.freeze({ ...annotations }),
     timeoutMs,
+    taskSupport,
     inputSchema,
     outputSchema,
     inputJsonSchema: JSON.stringify(inputJsonSchema),

@@ -302,6 +302,7 @@ describe('setTools', () => {
         destructiveHint: false,
         idempotentHint: false,
         timeoutMs: 0,
+        taskSupport: 'TASK_SUPPORT_FORBIDDEN',
       },
     ]);
     expect(Object.isFrozen(runner.listing)).toBe(true);

@@ -5,7 +5,7 @@
 // ends with its result, with the questions it waits on, or with a refusal.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ClientAbilities__Output, InputRequired, Tool, ToolResult as ToolResultMessage } from '@platform/proto';
+import type { ClientAbilities__Output, InputRequired, TaskSupport, Tool, ToolResult as ToolResultMessage } from '@platform/proto';
 import type { CallerCheck } from '../check-caller.ts';
 import { isPlatformError } from '../errors.ts';
 import { nestsDeeperThan } from '../json-nesting.ts';
@@ -13,10 +13,11 @@ import { clip } from '../short-text.ts';
 import { clientLogLevels, createCallContext, noClient, type CallClient, type CallEvents, type ClientLogLevel } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import { isToolResultValue, resultMessageOf } from './tool-content.ts';
-import type { ToolDefinition } from './tool-definition.ts';
+import type { ToolDefinition, ToolTaskSupport } from './tool-definition.ts';
 import { permissionDenied, ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { createQuestions, type Questions } from './tool-questions.ts';
 import { interruption, untilInterrupted } from './run-interruption.ts';
+import { createRenewableToken, type TokenRenewals } from './token-renewal.ts';
 import { inSpan, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 import { toolCallSpanName, toolCallAttributes, type ToolCallObserver } from '../observability/tool-call-telemetry.ts';
 
@@ -36,6 +37,8 @@ export interface ToolCall {
   readonly client?: ClientAbilities__Output | null | undefined;
   /** The answers to the tool's questions so far, by key, each the client's response as JSON. */
   readonly inputResponses?: Readonly<Record<string, string>>;
+  /** Fresh delegated tokens for the call while it runs (a call run as an MCP task); none for a plain call. */
+  readonly renewals?: TokenRenewals;
 }
 
 /** How a call ended: a result (a tool error among them), the questions it waits on, or a refusal status. */
@@ -71,6 +74,12 @@ const serverFaults: ReadonlySet<string> = new Set(['INTERNAL', 'UNAVAILABLE', 'D
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+const taskSupportMessages = {
+  forbidden: 'TASK_SUPPORT_FORBIDDEN',
+  optional: 'TASK_SUPPORT_OPTIONAL',
+  required: 'TASK_SUPPORT_REQUIRED',
+} as const satisfies Record<ToolTaskSupport, TaskSupport>;
+
 function toolMessage(tool: ToolDefinition): Tool {
   return {
     name: tool.name,
@@ -83,6 +92,7 @@ function toolMessage(tool: ToolDefinition): Tool {
     destructiveHint: tool.annotations.destructiveHint ?? false,
     idempotentHint: tool.annotations.idempotentHint ?? false,
     timeoutMs: tool.timeoutMs ?? 0,
+    taskSupport: taskSupportMessages[tool.taskSupport],
   };
 }
 
@@ -188,6 +198,13 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       const { tool } = found;
       const args = parseArguments(tool, request.argumentsJson);
 
+      // A task's token follows the gateway's renewals, each checked as the call's own token was.
+      let token: string | (() => string) = credential.token;
+      if (request.renewals) {
+        const renewable = createRenewableToken({ token, callerId, checkCaller, logger, logFields: { requestId, tool: tool.name } });
+        request.renewals.listen(renewable.renew);
+        token = renewable.current;
+      }
       const interrupted = interruption(request.signal);
       // Made at the first question: most calls ask none.
       let questions: Questions | undefined;
@@ -197,7 +214,7 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         client: clientOf(request.client),
         ...(events && { events }),
         questions: questionsOfCall,
-        token: credential.token,
+        token,
         caller,
         toolName: tool.name,
         requestId,
@@ -215,6 +232,8 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
+      // A task starts with its handler: questions from here on are put to the person inside the task.
+      events?.taskStarted?.();
       let value: unknown;
       try {
         value = await inSpan(found.spanName, found.spanOptions, () => untilInterrupted(tool.handler(args as never, ctx), interrupted.promise));

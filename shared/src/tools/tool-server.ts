@@ -1,6 +1,7 @@
 // Serves platform.tools.v1.ToolService over gRPC, with the standard health service and server
 // reflection beside it: CallToolStream, whose events are the call's progress and log messages as
-// they happen, then its result or its questions (the first revision's unary CallTool is not served:
+// they happen, then its result or its questions, and CallToolAsTask, the same call run as an MCP
+// task whose delegated token the gateway renews (the first revision's unary CallTool is not served:
 // the gateway falls back to it only for services built before). Each call's deadline and
 // cancellation abort the tool's signal, and so does a call that ends with questions (the run that
 // asked them has nothing more to do); a stop refuses new calls, lets running ones finish (up to a
@@ -15,6 +16,7 @@ import {
   type CallToolEvent,
   type CallToolRequest__Output,
   type LogLevel,
+  type TaskCallInput__Output,
   type ToolServiceHandlers,
 } from '@platform/proto';
 import { bindFailure } from '../bind-failure.ts';
@@ -24,7 +26,11 @@ import { systemTimers, type Timers } from '../timers.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
 import { clip } from '../short-text.ts';
 import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
+import { serveTask, type RefuseCall, type RenewalQueue } from './task-call.ts';
 import type { CallEvents } from './call-context.ts';
+
+/** Where a call's events go: CallToolStream's answer stream, or CallToolAsTask's. */
+type EventStream = grpc.ServerWritableStream<CallToolRequest__Output, CallToolEvent> | grpc.ServerDuplexStream<TaskCallInput__Output, CallToolEvent>;
 
 /**
  * The call's progress and log messages, written to its stream as they happen. While the stream is
@@ -32,7 +38,7 @@ import type { CallEvents } from './call-context.ts';
  * newest progress waits, written once the stream drains: a tool reporting in a tight loop cannot
  * fill the process's memory.
  */
-function streamEvents(call: grpc.ServerWritableStream<CallToolRequest__Output, CallToolEvent>): CallEvents & { flush(): void } {
+function streamEvents(call: EventStream, asTask: boolean): CallEvents & { flush(): void } {
   let waitingProgress: CallToolEvent | undefined;
   const flush = () => {
     if (waitingProgress === undefined || call.writableEnded) return;
@@ -53,6 +59,11 @@ function streamEvents(call: grpc.ServerWritableStream<CallToolRequest__Output, C
       call.write({ log: { level: `LOG_LEVEL_${level.toUpperCase()}` as LogLevel, dataJson, logger } });
     },
     flush,
+    ...(asTask && {
+      taskStarted() {
+        if (!call.writableEnded) call.write({ taskStarted: {} });
+      },
+    }),
   };
 }
 
@@ -121,65 +132,84 @@ export async function startToolServer(
   let idle: (() => void) | undefined;
 
   // CallTool, the first revision's unary call, is left to grpc-js, which answers UNIMPLEMENTED.
-  const handlers: Pick<ToolServiceHandlers, 'ListTools' | 'CallToolStream'> = {
+  const handlers: Pick<ToolServiceHandlers, 'ListTools' | 'CallToolStream' | 'CallToolAsTask'> = {
     ListTools: (_call, callback) => {
       callback(null, { tools: [...runner.listing] });
     },
     CallToolStream: (call) => {
-      runningCalls += 1;
-      const controller = new AbortController();
-      const deadline = deadlineOf(call);
-      const expire = () => {
-        controller.abort(new ToolCallError('DEADLINE_EXCEEDED'));
-      };
-      const cancelDeadline = Number.isFinite(deadline) ? timers.after(Math.max(0, deadline - clock()), expire) : undefined;
-      // grpc-js reports 'cancelled' for every stream that closes, answered or not: only a call
-      // still running is aborted by it. A client ends the stream at its own deadline, which is
-      // earlier than ours by the time the request took to arrive (the timeout travels as a
-      // duration): a cancellation that close to the deadline is the deadline.
-      let finished = false;
-      call.once('cancelled', () => {
-        if (finished) return;
-        if (clock() >= deadline - deadlineTransitAllowanceMs) expire();
-        else controller.abort(new ToolCallError('CANCELLED'));
-      });
-      const events = streamEvents(call);
-      const { request } = call;
-      void runner
-        .call(
-          {
-            name: request.name,
-            argumentsJson: request.argumentsJson,
-            requestId: request.requestId,
-            authorization: call.metadata.get('authorization').map(String),
-            signal: controller.signal,
-            traceContext: { traceparent: call.metadata.get('traceparent')[0]?.toString(), tracestate: call.metadata.get('tracestate')[0]?.toString() },
-            client: request.client,
-            inputResponses: request.inputResponsesJson,
-          },
-          events,
-        )
-        .then((outcome) => {
-          finished = true;
-          if ('refusal' in outcome) {
-            call.emit('error', { code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message, maxDetailLength) });
-            return;
-          }
-          events.flush();
-          if ('result' in outcome) call.write({ result: outcome.result });
-          else {
-            call.write({ inputRequired: outcome.inputRequired });
-            // The run waits on its questions for ever: its signal tells it (and its platform requests) to stop.
-            controller.abort(new ToolCallError('CANCELLED', 'the call ended with questions for the person; it runs again with their answers'));
-          }
-          call.end();
-        })
-        .finally(() => {
-          cancelDeadline?.();
-          runningCalls -= 1;
-          if (runningCalls === 0) idle?.();
-        });
+      runCall(call, call.request);
     },
+    CallToolAsTask: (stream) => {
+      serveTask(stream, runCall);
+    },
+  };
+
+  /**
+   * Runs `request` and writes its events and final event to `stream`: the deadline and a real
+   * cancellation abort the tool's signal. Returns how to end the call early with a refusal status.
+   */
+  const runCall = (stream: EventStream, request: CallToolRequest__Output, renewals?: RenewalQueue): RefuseCall => {
+    runningCalls += 1;
+    const controller = new AbortController();
+    const deadline = deadlineOf(stream);
+    const expire = () => {
+      controller.abort(new ToolCallError('DEADLINE_EXCEEDED'));
+    };
+    const cancelDeadline = Number.isFinite(deadline) ? timers.after(Math.max(0, deadline - clock()), expire) : undefined;
+    // grpc-js reports 'cancelled' for every stream that closes, answered or not: only a call
+    // still running is aborted by it. A client ends the stream at its own deadline, which is
+    // earlier than ours by the time the request took to arrive (the timeout travels as a
+    // duration): a cancellation that close to the deadline is the deadline.
+    let finished = false;
+    stream.once('cancelled', () => {
+      if (finished) return;
+      if (clock() >= deadline - deadlineTransitAllowanceMs) expire();
+      else controller.abort(new ToolCallError('CANCELLED'));
+    });
+    const events = streamEvents(stream, renewals !== undefined);
+    void runner
+      .call(
+        {
+          name: request.name,
+          argumentsJson: request.argumentsJson,
+          requestId: request.requestId,
+          authorization: stream.metadata.get('authorization').map(String),
+          signal: controller.signal,
+          traceContext: { traceparent: stream.metadata.get('traceparent')[0]?.toString(), tracestate: stream.metadata.get('tracestate')[0]?.toString() },
+          client: request.client,
+          inputResponses: request.inputResponsesJson,
+          ...(renewals && { renewals }),
+        },
+        events,
+      )
+      .then((outcome) => {
+        if (finished) return;
+        finished = true;
+        if ('refusal' in outcome) {
+          stream.emit('error', { code: toolCallCatalog[outcome.refusal.code].status, details: clip(outcome.refusal.message, maxDetailLength) });
+          return;
+        }
+        events.flush();
+        if ('result' in outcome) stream.write({ result: outcome.result });
+        else {
+          stream.write({ inputRequired: outcome.inputRequired });
+          // The run waits on its questions for ever: its signal tells it (and its platform requests) to stop.
+          controller.abort(new ToolCallError('CANCELLED', 'the call ended with questions for the person; it runs again with their answers'));
+        }
+        stream.end();
+      })
+      .finally(() => {
+        renewals?.close();
+        cancelDeadline?.();
+        runningCalls -= 1;
+        if (runningCalls === 0) idle?.();
+      });
+    return (code, details) => {
+      if (finished) return;
+      finished = true;
+      controller.abort(new ToolCallError('CANCELLED', details));
+      stream.emit('error', { code, details });
+    };
   };
 
   server.addService(loadToolsProto().ToolService.service, handlers);
