@@ -93,11 +93,13 @@ export const conformanceTaskTools: readonly ToolDefinition[] = [
   defineTool({
     name: 'test_tool_with_task',
     title: 'test_tool_with_task',
-    description: 'Asks for a name inside a task, then greets it; runs only as a task',
+    description: 'Asks for a name in the call itself, then greets it in a task; runs only as a task',
     inputSchema: none,
-    execution: { taskSupport: 'required' },
+    // The question before the task (MCP multi round-trip), the greeting inside it.
+    execution: { taskSupport: 'required', taskStart: 'explicit' },
     handler: async (_args, ctx) => {
       const answer = await ctx.elicit(form('What is your name?', 'name', 'string'), { key: 'user_name' });
+      ctx.startTask();
       return text(`Hello, ${String(said(answer, 'name') ?? 'unknown')}!`);
     },
   }),

@@ -91,6 +91,18 @@ const mustPass: Readonly<Record<'2025-11-25' | '2026-07-28', readonly string[]>>
       'ignore-extra-params',
       'validate-input',
     ].map((name) => `input-required-result-${name}`),
+    // The tasks extension (io.modelcontextprotocol/tasks), through the SDK's tasks fixtures (examples/conformance-task-tools.ts).
+    ...[
+      'lifecycle',
+      'capability-negotiation',
+      'wire-fields',
+      'request-state-removal',
+      'mrtr-input',
+      'request-headers',
+      'dispatch-and-envelope',
+      'required-task-error',
+      'mrtr-composition',
+    ].map((name) => `tasks-${name}`),
   ],
 };
 

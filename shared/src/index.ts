@@ -125,6 +125,7 @@ export {
   type ToolCallOutcome,
   type ToolDefinition,
   type ToolExecution,
+  type ToolTaskStart,
   type ToolTaskSupport,
   type TokenRenewals,
   type ResultOf,

@@ -78,11 +78,16 @@ export function registerTaskMethods(server: TaskMethodsServer, tasks: Tasks, pol
   server.setRequestHandler('tasks/get', { params: z.object({ taskId }) }, async ({ taskId: id }, ctx) =>
     detailedTask(await tasks.get(id, requester(ctx, 'tasks/get')), pollIntervalMs),
   );
+  // The SDK takes a 2026-07-28 request's inputResponses out of its params (ctx.mcpReq.inputResponses), as for any multi round-trip request.
   server.setRequestHandler(
     'tasks/update',
-    { params: z.object({ taskId, inputResponses: z.record(z.string(), z.unknown()) }) },
+    { params: z.object({ taskId, inputResponses: z.unknown().optional() }) },
     async ({ taskId: id, inputResponses }, ctx) => {
-      await tasks.update(id, requester(ctx, 'tasks/update'), inputResponses);
+      const who = requester(ctx, 'tasks/update');
+      const responses: unknown = ctx.mcpReq.inputResponses ?? inputResponses;
+      if (responses === null || typeof responses !== 'object' || Array.isArray(responses))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params for tasks/update: inputResponses must be an object of responses by key');
+      await tasks.update(id, who, responses as Readonly<Record<string, unknown>>);
       return {};
     },
   );

@@ -104,6 +104,12 @@ export interface PlatformMcpCallContext {
   sample(request: SamplingRequest, options?: QuestionOptions): Promise<SamplingAnswer>;
   /** Asks the client for its roots (MCP `roots/list`). Runs like `elicit`. */
   listRoots(options?: QuestionOptions): Promise<readonly Root[]>;
+  /**
+   * For a tool whose `execution.taskStart` is `explicit`, run as an MCP task: the call becomes the
+   * task here (the client is answered with it and polls it); the questions asked before were put to
+   * the client in the call itself. Does nothing otherwise, and the second time.
+   */
+  startTask(): void;
 }
 
 /** What a form's answer holds: the zod object's output, or the fields' values for a JSON Schema form. */
@@ -131,6 +137,8 @@ export interface CallContextOptions {
   readonly events?: CallEvents;
   /** The call's questions and their answers, made at the first question; without them, a question fails the call. */
   readonly questions?: () => Questions;
+  /** Makes a call run as a task one (ctx.startTask); nothing by default. */
+  readonly startTask?: () => void;
 }
 
 const severity = new Map<string, number>(clientLogLevels.map((level, index) => [level, index]));
@@ -239,6 +247,10 @@ class CallContext implements PlatformMcpCallContext {
 
   listRoots(options?: QuestionOptions): Promise<readonly Root[]> {
     return this.#questions().listRoots(options);
+  }
+
+  startTask(): void {
+    this.#options.startTask?.();
   }
 
   #questions(): Questions {

@@ -9,6 +9,7 @@ export {
   type ToolAnnotations,
   type ToolDefinition,
   type ToolExecution,
+  type ToolTaskStart,
   type ToolTaskSupport,
   type ArgsOf,
   type ResultOf,

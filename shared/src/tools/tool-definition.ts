@@ -20,10 +20,20 @@ export interface ToolAnnotations {
  */
 export type ToolTaskSupport = 'forbidden' | 'optional' | 'required';
 
+/**
+ * Where a call run as an MCP task becomes one. `handler`, the default: as the handler starts, so
+ * every question it asks is put to the person inside the task. `explicit`: when the handler calls
+ * `ctx.startTask()`; questions it asks before are put to the client in the call itself (MCP's
+ * multi round-trip requests), and a handler that never calls it answers as a plain call does.
+ */
+export type ToolTaskStart = 'handler' | 'explicit';
+
 /** MCP's `execution` of a tool: how it may be run. */
 export interface ToolExecution {
   /** Whether a client may run the tool as an MCP task; default `forbidden`. */
   readonly taskSupport?: ToolTaskSupport;
+  /** Where a call run as a task becomes one; default `handler`. */
+  readonly taskStart?: ToolTaskStart;
 }
 
 /**
@@ -111,6 +121,8 @@ export interface ToolDefinition {
   readonly timeoutMs: number | undefined;
   /** Whether a client may run the tool as an MCP task (see ToolSpec.execution); `forbidden` when not given. */
   readonly taskSupport: ToolTaskSupport;
+  /** Where a call run as a task becomes one (see ToolExecution.taskStart); `handler` when not given. */
+  readonly taskStart: ToolTaskStart;
   readonly inputSchema: ToolSchema;
   readonly outputSchema: ToolSchema | undefined;
   /** The input schema as JSON Schema, serialized. */
@@ -200,16 +212,21 @@ function takesCompanyId(name: string, inputJsonSchema: Record<string, unknown>):
   return true;
 }
 
-/** The checked `execution.taskSupport`: `forbidden` when not given. */
-function taskSupportOf(name: string, execution: unknown): ToolTaskSupport {
-  if (execution === undefined) return 'forbidden';
+const taskStarts: readonly ToolTaskStart[] = ['handler', 'explicit'];
+
+/** The checked `execution`: `forbidden` and `handler` when not given. */
+function executionOf(name: string, execution: unknown): { taskSupport: ToolTaskSupport; taskStart: ToolTaskStart } {
+  if (execution === undefined) return { taskSupport: 'forbidden', taskStart: 'handler' };
   if (execution === null || typeof execution !== 'object' || Array.isArray(execution))
     refuse(name, 'execution', 'must be an object such as { taskSupport: "optional" }');
-  for (const key of Object.keys(execution)) if (key !== 'taskSupport') refuse(name, `execution.${key}`, 'is not a key of execution (only taskSupport)');
-  const { taskSupport = 'forbidden' } = execution as { taskSupport?: unknown };
+  for (const key of Object.keys(execution))
+    if (key !== 'taskSupport' && key !== 'taskStart') refuse(name, `execution.${key}`, 'is not a key of execution (taskSupport, taskStart)');
+  const { taskSupport = 'forbidden', taskStart = 'handler' } = execution as { taskSupport?: unknown; taskStart?: unknown };
   if (!(taskSupports as readonly unknown[]).includes(taskSupport))
     refuse(name, 'execution.taskSupport', `must be one of ${taskSupports.map((one) => `"${one}"`).join(', ')}`);
-  return taskSupport as ToolTaskSupport;
+  if (!(taskStarts as readonly unknown[]).includes(taskStart))
+    refuse(name, 'execution.taskStart', `must be one of ${taskStarts.map((one) => `"${one}"`).join(', ')}`);
+  return { taskSupport: taskSupport as ToolTaskSupport, taskStart: taskStart as ToolTaskStart };
 }
 
 /** Checks a tool's definition and returns it frozen; throws ToolDefinitionError naming the tool and field. */
@@ -231,7 +248,7 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
   if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < timeoutBounds.min || timeoutMs > timeoutBounds.max)) {
     refuse(name, 'timeoutMs', `must be a whole number of milliseconds from ${timeoutBounds.min} to ${timeoutBounds.max}`);
   }
-  const taskSupport = taskSupportOf(name, execution);
+  const { taskSupport, taskStart } = executionOf(name, execution);
   if (typeof handler !== 'function') refuse(name, 'handler', 'must be a function (args, ctx) => result');
   const inputJsonSchema = jsonSchemaOf(name, 'inputSchema', inputSchema, 'input');
 
@@ -243,6 +260,7 @@ export function defineTool<Input extends ToolSchema, Output extends ToolSchema |
     annotations: Object.freeze({ ...annotations }),
     timeoutMs,
     taskSupport,
+    taskStart,
     inputSchema,
     outputSchema,
     inputJsonSchema: JSON.stringify(inputJsonSchema),

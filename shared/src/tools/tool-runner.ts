@@ -210,7 +210,14 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
       let questions: Questions | undefined;
       const questionsOfCall = () =>
         (questions ??= createQuestions({ answers: new Map(Object.entries(request.inputResponses ?? {})), onAsked: interrupted.asked }));
+      let taskStarted = false;
+      const startTask = () => {
+        if (taskStarted) return;
+        taskStarted = true;
+        events?.taskStarted?.();
+      };
       const ctx = createCallContext({
+        startTask,
         client: clientOf(request.client),
         ...(events && { events }),
         questions: questionsOfCall,
@@ -232,8 +239,9 @@ export function createToolRunner(options: ToolRunnerOptions): ToolRunner {
         else if (!ctx.companies.some((company) => company.permissions.has(permission))) throw permissionDenied(permission, undefined);
       }
       request.signal.throwIfAborted();
-      // A task starts with its handler: questions from here on are put to the person inside the task.
-      events?.taskStarted?.();
+      // A task starts with its handler (questions from here on are put to the person inside the
+      // task), or where the handler says so.
+      if (tool.taskStart === 'handler') startTask();
       let value: unknown;
       try {
         value = await inSpan(found.spanName, found.spanOptions, () => untilInterrupted(tool.handler(args as never, ctx), interrupted.promise));
