@@ -9,6 +9,7 @@ const postgresTests = [
   'webhook-api/**/*.test.ts',
   'scripts/test/start-pg.test.ts',
   'mcp-server/test/replicas.test.ts',
+  'mcp-server/test/tasks.test.ts',
   'mcp-server/test/registration-rows.test.ts',
   'scripts/test/haproxy.test.ts',
   'scripts/test/haproxy-stream-limits.test.ts',

@@ -59,8 +59,6 @@ export interface McpGatewayOptions {
   readonly spentStates?: SpentStates;
   /** Where MCP tasks are kept: this process's memory by default; PostgreSQL shared by the replicas. The gateway closes it. */
   readonly taskStore?: TaskStore;
-  /** How often this replica marks its running tasks alive (a replica silent three times this long has stopped). Default 5 000 ms. */
-  readonly taskHeartbeatMs?: number;
   /** What the caches' lifetimes, the sessions' idleness and the registrations' expiries are judged by; default the system's. */
   readonly clock?: Clock;
   /** Arms the registry's sweep of expired registrations; a test passes its manual clock (with `clock`) and moves it. */
@@ -206,7 +204,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     box: taskBox,
     settings: settings.tasks,
     settle: { policy: { allowLoopbackHttp: settings.elicitationLoopbackHttp }, maxRounds: settings.inputMaxRounds, keepMs: settings.tasks.keepMs },
-    heartbeatMs: options.taskHeartbeatMs ?? 5_000,
+    heartbeatMs: settings.tasks.heartbeatMs,
     logger: taskLogger,
     clock,
     ...(options.timers && { timers: options.timers }),
@@ -218,7 +216,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     catalog: () => registry.catalog(),
     delegatedTokens,
     box: taskBox,
-    heartbeatMs: options.taskHeartbeatMs ?? 5_000,
+    heartbeatMs: settings.tasks.heartbeatMs,
     logger: taskLogger,
     clock,
     ...(options.timers && { timers: options.timers }),

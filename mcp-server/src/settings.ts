@@ -103,6 +103,8 @@ export interface TaskSettings {
   /** Open tasks (working or waiting on input) one person may have, and all people together. */
   readonly maxPerCaller: number;
   readonly maxOpen: number;
+  /** How often a replica marks its running tasks alive; one silent three times this long has stopped, and its tasks fail. */
+  readonly heartbeatMs: number;
 }
 
 const hostList = setting.text.transform((value) =>
@@ -183,6 +185,7 @@ const shape = {
   TASK_POLL_INTERVAL_MS: setting.wholeNumber(100, 'milliseconds', 600_000).default(2000),
   TASK_MAX_PER_CALLER: setting.wholeNumber(1, 'tasks', 100_000).default(16),
   TASK_MAX_OPEN: setting.wholeNumber(1, 'tasks', 10_000_000).default(2000),
+  TASK_HEARTBEAT_SECONDS: setting.wholeNumber(1, 'seconds', 60).default(5),
   DATABASE_URL: setting.postgresUrl.optional(),
   MCP_DATABASE_URL: setting.postgresUrl.optional(),
   ...grpcTlsShape,
@@ -263,6 +266,7 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
       pollIntervalMs: s.TASK_POLL_INTERVAL_MS,
       maxPerCaller: s.TASK_MAX_PER_CALLER,
       maxOpen: s.TASK_MAX_OPEN,
+      heartbeatMs: s.TASK_HEARTBEAT_SECONDS * 1000,
     }),
     databaseUrl: s.MCP_DATABASE_URL ?? s.DATABASE_URL,
     grpcTls: toGrpcTlsSettings(s),

@@ -1,0 +1,126 @@
+// What the tests of MCP tasks share: a tool service whose tools run long and call the platform with
+// their delegated token at the end, and a raw 2026-07-28 client (the MCP SDK's client has no tasks).
+import { devSecrets } from '@platform/dev-platform/testing';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
+import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+
+/** What each run of a task tool saw: the tokens it held at its start and end, whether it was stopped, what the platform answered at the end. */
+export interface TaskRun {
+  readonly tool: string;
+  readonly startToken: string;
+  endToken?: string;
+  aborted: boolean;
+  platform?: 'ok' | 'refused';
+}
+
+export interface TaskProbe {
+  readonly runs: TaskRun[];
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A service of fleet-insights with `long_job` (may run as a task: works `ms` in steps, reporting
+ * progress, then asks the platform who it is with its token) and `confirm_job` (asks the person
+ * first, inside the task).
+ */
+export async function startTaskProbe(issuer: string, registryAddress: string): Promise<TaskProbe> {
+  const settings = loadPlatformMcpSettings({
+    PLATFORM_API_BASE_URL: issuer,
+    APP_CLIENT_ID: 'fleet-insights',
+    APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
+    SERVICE_NAME: 'task-probe',
+    GATEWAY_ADDRESS: registryAddress,
+    CALLBACK_ADDRESS: '127.0.0.1:0',
+  });
+  const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'task-probe', level: 'silent' }) });
+  const runs: TaskRun[] = [];
+  const work = async (tool: string, ms: number, ctx: Parameters<Parameters<typeof defineTool>[0]['handler']>[1]) => {
+    const run: TaskRun = { tool, startToken: ctx.authToken, aborted: false };
+    runs.push(run);
+    ctx.signal.addEventListener('abort', () => {
+      run.aborted = true;
+    });
+    const steps = 10;
+    for (let step = 1; step <= steps; step += 1) {
+      await sleep(ms / steps, undefined, { signal: ctx.signal });
+      ctx.progress(step, steps, `step ${step} of ${steps}`);
+    }
+    run.endToken = ctx.authToken;
+    try {
+      await ctx.platform.get('/api/me');
+      run.platform = 'ok';
+    } catch {
+      run.platform = 'refused';
+    }
+    return { done: run.platform, callerId: ctx.callerId };
+  };
+  app.registerTools([
+    defineTool({
+      name: 'long_job',
+      title: 'Long job',
+      description: 'Works a while, then asks the platform who the caller is.',
+      inputSchema: z.strictObject({ ms: z.number().int().min(0).max(120_000) }),
+      execution: { taskSupport: 'optional' },
+      handler: ({ ms }, ctx) => work('long_job', ms, ctx),
+    }),
+    defineTool({
+      name: 'confirm_job',
+      title: 'Confirmed job',
+      description: 'Asks the person to confirm, then works a while.',
+      inputSchema: z.strictObject({ ms: z.number().int().min(0).max(120_000) }),
+      execution: { taskSupport: 'required' },
+      handler: async ({ ms }, ctx) => {
+        const answer = await ctx.elicit({ message: 'Go ahead?', requestedSchema: z.object({ sure: z.boolean() }) }, { key: 'sure' });
+        if (answer.action !== 'accept' || !answer.content.sure) return { done: 'declined', callerId: ctx.callerId };
+        return work('confirm_job', ms, ctx);
+      },
+    }),
+  ]);
+  const serving = await app.serve({ register: true });
+  return { runs, address: serving.address, close: () => serving.close(1_000) };
+}
+
+const tasksExtension = 'io.modelcontextprotocol/tasks';
+
+/** One raw 2026-07-28 request at `url`, declaring the tasks extension (and form elicitation) unless told not to: its JSON-RPC answer. */
+export async function modernRequest(
+  url: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: { readonly tasks?: boolean } = {},
+): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name !== undefined && { 'mcp-name': name }),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {
+            elicitation: { form: {} },
+            ...(options.tasks !== false && { extensions: { [tasksExtension]: {} } }),
+          },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const messages = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
+  return JSON.parse(messages.at(-1) ?? '{}') as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
