@@ -4,7 +4,9 @@
 // asked at one gateway, is answered at the other (its sealed state is all that travels, and the
 // answered state is refused at either); one gateway is killed (SIGKILL) and the stateless
 // revision's calls go on through the other, while the 2025-11-25 session it held is answered 404
-// and a new one works.
+// and a new one works. MCP tasks: the official suite's tasks scenarios pass through the balancer
+// (each task's requests spread over both replicas), and a task running at the killed gateway is
+// failed, with a message, by the other when its caller next asks.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,8 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { haproxyConfig } from '../src/haproxy-config.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { runConformance } from '@platform/devtools/conformance-suite';
+import { registerConformanceTools } from '../../examples/conformance-tools.ts';
 import { repoRoot } from '../src/stack.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
@@ -79,6 +83,50 @@ async function statelessCall(url: string, token: string, args: Record<string, un
   return JSON.parse(messages.at(-1) ?? '{}') as { result?: unknown; error?: unknown };
 }
 
+/** The official suite's scenarios of the tasks extension. */
+const taskScenarios = [
+  'lifecycle',
+  'capability-negotiation',
+  'wire-fields',
+  'request-state-removal',
+  'mrtr-input',
+  'request-headers',
+  'dispatch-and-envelope',
+  'required-task-error',
+  'mrtr-composition',
+].map((name) => `tasks-${name}`);
+
+/** One raw 2026-07-28 request of the tasks extension at `url` (declaring it): the last JSON-RPC message of its answer. */
+async function taskRequest(url: string, token: string, method: string, params: Record<string, unknown>) {
+  const name = typeof params.name === 'string' ? params.name : String(params.taskId);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      'mcp-name': name,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const messages = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
+  return JSON.parse(messages.at(-1) ?? '{}') as { result?: unknown; error?: unknown };
+}
+
 const echoed = async (client: Client, text: string) => {
   const result = await client.callTool({ name: 'echo', arguments: { text } });
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
@@ -105,6 +153,7 @@ describe('two gateways behind HAProxy', () => {
         PLATFORM_API_BASE_URL: platform.issuer,
         MCP_GATEWAY_CLIENT_SECRET: devSecrets.MCP_GATEWAY_CLIENT_SECRET,
         DATABASE_URL: databaseUrl,
+        TASK_HEARTBEAT_SECONDS: '1',
         LOG_LEVEL: 'warn',
       }),
     );
@@ -165,6 +214,8 @@ describe('two gateways behind HAProxy', () => {
         },
       }),
     ]);
+    // And the conformance suite's fixtures, tasks among them.
+    registerConformanceTools(app);
     const serving = await step('the tool service registers through HAProxy', () => app.serve({ register: true }));
     closers.push(() => serving.close(1_000));
 
@@ -185,25 +236,28 @@ describe('two gateways behind HAProxy', () => {
     asking.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { sure: true } }));
     await asking.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: { token: () => Promise.resolve(token) } }));
     closers.push(() => asking.close());
-    const loggedBefore = balancer.output().length;
-    const confirmed = await step('a question is answered across the replicas', () =>
-      asking.callTool({ name: 'confirm_thing', arguments: { thing: 'the export' } }),
-    );
-    expect(confirmed.structuredContent).toEqual({ thing: 'the export', answered: 'yes' });
-    await until(
-      () =>
+    // Round robin sends the two rounds to the two replicas unless another request of the test's
+    // clients (a stream opened in the background) comes between them: a few tries, one must straddle.
+    const roundsOfOneCall = async (attempt: number) => {
+      const loggedBefore = balancer.output().length;
+      const confirmed = await step(`a question is answered across the replicas (try ${attempt})`, () =>
+        asking.callTool({ name: 'confirm_thing', arguments: { thing: 'the export' } }),
+      );
+      expect(confirmed.structuredContent).toEqual({ thing: 'the export', answered: 'yes' });
+      const logged = () =>
         balancer
           .output()
           .slice(loggedBefore)
           .split('\n')
-          .filter((line) => line.includes('confirm_thing')).length >= 2,
-      'HAProxy logged both rounds',
-    );
-    const rounds = balancer
-      .output()
-      .slice(loggedBefore)
-      .split('\n')
-      .filter((line) => line.includes('confirm_thing'));
+          .filter((line) => line.includes('confirm_thing'));
+      await until(() => logged().length >= 2, 'HAProxy logged both rounds');
+      return logged();
+    };
+    let rounds: string[] = [];
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      rounds = await roundsOfOneCall(attempt);
+      if (new Set(rounds.map((line) => /gateways\/(gateway-\d)/.exec(line)?.[1])).size === 2) break;
+    }
     const servedBy = new Set(rounds.map((line) => /gateways\/(gateway-\d)/.exec(line)?.[1]));
     expect(servedBy, rounds.join('\n')).toEqual(new Set(['gateway-1', 'gateway-2']));
     // A state answered at one replica is refused at the other: the replicas spend states in PostgreSQL.
@@ -242,11 +296,40 @@ describe('two gateways behind HAProxy', () => {
     // read) is reset, which HAProxy does not retry; on a kept-alive connection it closes the client's
     // for the client to retry, and the MCP client reports the call failed. Calls from here on find
     // its port closed, which HAProxy retries on the other replica.
+    // The official suite's tasks scenarios through the balancer: a task's calls and polls reach both replicas.
+    for (const scenario of taskScenarios) {
+      const { output } = await runConformance(mcpUrl, token, ['--scenario', scenario, '--spec-version', '2026-07-28', '--force'], 60_000);
+      expect(output, `${scenario}\nHAProxy:\n${balancer.output().slice(-4_000)}`).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
+    }
+    // A task running at the gateway about to be killed.
+    const holderUrl = `http://127.0.0.1:${replicas[holder]?.http.port ?? 0}/mcp`;
+    const otherUrl = `http://127.0.0.1:${replicas[1 - holder]?.http.port ?? 0}/mcp`;
+    const orphan = await step('a task starts at the gateway to be killed', () =>
+      taskRequest(holderUrl, token, 'tools/call', { name: 'slow_compute', arguments: { seconds: 60 } }),
+    );
+    const taskId = String((orphan.result as { taskId?: string } | undefined)?.taskId);
+    expect(orphan.result).toMatchObject({ resultType: 'task', status: 'working' });
+
     const killed = gateways[holder];
     if (!killed) throw new Error('no gateway to kill');
     const exited = once(killed.child, 'exit');
     killed.child.kill('SIGKILL');
     await exited;
+
+    // Its task does not stay working for ever: the other gateway fails it, saying why, once its heartbeats stop.
+    let polled: Record<string, unknown> = {};
+    await step('the orphaned task is failed by the other gateway', () =>
+      until(
+        async () => {
+          polled = ((await taskRequest(otherUrl, token, 'tasks/get', { taskId })).result ?? {}) as Record<string, unknown>;
+          return polled.status === 'failed';
+        },
+        'the task failed',
+        15_000,
+      ),
+    );
+    expect(polled).toMatchObject({ status: 'failed', error: { code: -32603 } });
+    expect(String(polled.statusMessage)).toMatch(/the gateway replica that ran the task stopped/);
 
     // Stateless calls go on through the other gateway.
     for (const text of ['five', 'six', 'seven', 'eight'])
@@ -257,5 +340,5 @@ describe('two gateways behind HAProxy', () => {
     expect(await orphaned.json()).toMatchObject({ error: { message: 'Session not found' } });
     const again = await step('a new session opens', () => mcpClient(mcpUrl, token, 'legacy'));
     expect(await step('the new session calls', () => echoed(again.client, 'new session'))).toContain('new session');
-  }, 120_000);
+  }, 240_000);
 });
