@@ -1,27 +1,16 @@
-// The one way the dev platform reads a JSON body: UTF-8 only and never compressed (415 otherwise),
-// before express.json, which would decode UTF-16 or UTF-7 and inflate gzip. A body that does not
-// parse is refused by apiErrorHandler without being repeated.
-import express, { type Request, type RequestHandler } from 'express';
+// The one way the dev platform reads a JSON body: the SDK's JSON body rule (JSON in UTF-8, never
+// compressed; 415 otherwise) before express.json, which would decode UTF-16 or UTF-7 and inflate
+// gzip. A body that does not parse is refused by apiErrorHandler without being repeated.
+import express, { type RequestHandler } from 'express';
+import { jsonBodyRefusal, jsonBodyTypes } from '@platform/tool-sdk';
 import { ApiError } from './api-error.ts';
 
-const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
-
-/** Every charset parameter of a Content-Type, lower-cased and unquoted. */
-function charsetsOf(contentType: string | undefined): string[] {
-  return [...(contentType ?? '').matchAll(/;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/gi)].map((m) => (m[1] ?? m[2] ?? '').toLowerCase());
-}
-
-/** Refuses a body in a charset other than UTF-8 or with a Content-Encoding, then parses JSON up to `limit`. */
+/** Refuses a body the SDK's rule refuses (media type, charset, Content-Encoding), then parses JSON up to `limit`. */
 export function createJsonBodyParser(options: { limit: string }): RequestHandler[] {
   const refuseUnsupported: RequestHandler = (req, _res, next) => {
-    if (hasBody(req)) {
-      const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
-      if (encoding !== '' && encoding !== 'identity') throw new ApiError('unsupported_media_type', 'Content-Encoding: send the body uncompressed');
-      if (charsetsOf(req.headers['content-type']).some((charset) => charset !== 'utf-8')) {
-        throw new ApiError('unsupported_media_type', 'Content-Type: the charset must be utf-8');
-      }
-    }
+    const refusal = jsonBodyRefusal(req.headers);
+    if (refusal) throw new ApiError('unsupported_media_type', refusal.message);
     next();
   };
-  return [refuseUnsupported, express.json({ limit: options.limit, inflate: false })];
+  return [refuseUnsupported, express.json({ limit: options.limit, type: [...jsonBodyTypes], inflate: false })];
 }
