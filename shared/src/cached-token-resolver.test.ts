@@ -169,6 +169,31 @@ describe('CachedTokenResolver', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('shares a failure among concurrent look-ups and keeps nothing', async () => {
+    const cache = new CachedTokenResolver<Who>({ scope, ttlSeconds: 60 });
+    const check = countingCheck(() => Promise.reject(new Error('platform down')));
+    const results = await Promise.allSettled([cache.resolve('tok', check), cache.resolve('tok', check)]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(check.calls).toBe(1);
+    expect(cache.size).toBe(0);
+  });
+
+  it.each(['forget', 'clear'] as const)('hands the answer of a check under way at %s to its callers, and keeps nothing from it', async (drop) => {
+    const cache = new CachedTokenResolver<Who>({ scope, ttlSeconds: 60 });
+    let release: (who: Who) => void = () => undefined;
+    const check = countingCheck(() => new Promise<Who>((resolve) => (release = resolve)));
+    const waiting = cache.resolve('tok', check);
+    await Promise.resolve();
+    if (drop === 'forget') cache.forget('tok');
+    else cache.clear();
+    release({ sub: 'before' });
+    expect(await waiting).toEqual({ sub: 'before' });
+    expect(cache.size).toBe(0);
+    const again = countingCheck(() => ({ sub: 'after' }));
+    expect(await cache.resolve('tok', again)).toEqual({ sub: 'after' });
+    expect(again.calls).toBe(1);
+  });
+
   it('is bounded: the least recently used entries go first', async () => {
     const cache = new CachedTokenResolver<Who>({ scope, ttlSeconds: 60, maxEntries: 3 });
     const check = countingCheck();
