@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import express from 'express';
 import { createLogger } from '@platform/tool-sdk';
 import { createDevPlatform } from '../src/dev-platform.ts';
-import { parseSeed } from '../src/seed.ts';
+import { parseSeed } from '../src/world/seed.ts';
 import { loadDevPlatformSettings } from '../src/settings.ts';
 import { listenOnFreePort } from '@platform/tool-sdk/testing';
 

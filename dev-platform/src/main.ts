@@ -2,9 +2,9 @@
 import { createServer } from 'node:http';
 import { closeServer, createHttpsServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/tool-sdk';
 import { createDevPlatform } from './dev-platform.ts';
-import { AppsFileError } from './dev-apps.ts';
-import { ClientsFileError } from './provider-store.ts';
-import { loadSeedFile } from './seed.ts';
+import { AppsFileError } from './world/dev-apps.ts';
+import { ClientsFileError } from './oidc/provider-store.ts';
+import { loadSeedFile } from './world/seed.ts';
 import { loadDevPlatformSettings } from './settings.ts';
 import { createMetricsHandler, loadMetricsSettings, withMetrics } from '@platform/tool-sdk/observability';
 import { createPlatformMetrics } from './platform-metrics.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppsFileError } from '../src/dev-apps.ts';
+import { AppsFileError } from '../src/world/dev-apps.ts';
 import { appToken, defaultSeed, delegatedToken, getJson, startPlatform, type RunningPlatform } from './harness.ts';
 
 const started: RunningPlatform[] = [];

@@ -5,7 +5,7 @@ import { createLogger, type Clock } from '@platform/tool-sdk';
 import { captureLogs, listen, listenOnFreePort, type Listening } from '@platform/tool-sdk/testing';
 import * as oauth from 'openid-client';
 import { createDevPlatform, type DevPlatform } from '../src/dev-platform.ts';
-import { loadSeedFile, parseSeed, type Seed } from '../src/seed.ts';
+import { loadSeedFile, parseSeed, type Seed } from '../src/world/seed.ts';
 import { loadDevPlatformSettings } from '../src/settings.ts';
 import { devSecrets } from './dev-env.ts';
 

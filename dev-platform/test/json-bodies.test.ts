@@ -30,6 +30,7 @@ describe('JSON bodies', () => {
     ['utf-16', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(providers, 'utf16le')])],
     ['utf-7', Buffer.from(providers, 'latin1')],
     ['iso-8859-1', Buffer.from(providers, 'latin1')],
+    ['utf8', Buffer.from(providers)],
   ])('refuses a body in charset %s with 415', async (charset, body) => {
     expect(await put(body, { 'content-type': `application/json; charset=${charset}` })).toEqual({ status: 415, body: unsupported });
   });
@@ -40,6 +41,10 @@ describe('JSON bodies', () => {
     ['br', Buffer.from(providers)],
   ])('refuses a body with Content-Encoding %s with 415', async (encoding, body) => {
     expect(await put(body, { 'content-encoding': encoding })).toEqual({ status: 415, body: unsupported });
+  });
+
+  it.each(['text/plain', 'application/x-www-form-urlencoded'])('refuses a body sent as %s with 415', async (type) => {
+    expect(await put(providers, { 'content-type': type })).toEqual({ status: 415, body: unsupported });
   });
 
   it.each(['application/json', 'application/json; charset=utf-8', 'application/json; charset="UTF-8"'])('takes a UTF-8 body sent as %s', async (type) => {

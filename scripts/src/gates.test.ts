@@ -72,3 +72,67 @@ describe('the gates CI runs', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/** A CI step as the README names it: `install <packages>` or the npm command (flags aside). */
+function ciStepsOfScript(script: string): string[] {
+  const steps: string[] = [];
+  for (const line of script.split('\n')) {
+    if (/^\s*#/.test(line)) continue;
+    const install = /\bapt-get install\b(.*?)(?:>|$)/.exec(line);
+    if (install)
+      steps.push(
+        `install ${(install[1] ?? '')
+          .split(/\s+/)
+          .filter((word) => word !== '' && !word.startsWith('-'))
+          .join(' ')}`,
+      );
+    const npm = /(?:^|\s)(npm (?:ci|test|run [\w:-]+))/.exec(line);
+    if (npm) steps.push(npm[1] ?? '');
+  }
+  return steps;
+}
+
+/** The numbered list under the README's "What CI runs", each item as ciStepsOfScript names a step. */
+function ciStepsOfReadme(readme: string): string[] {
+  const section = /^### What CI runs\n([\s\S]*?)(?=^#)/m.exec(readme)?.[1] ?? '';
+  return [...section.matchAll(/^\d+\. (.*)$/gm)].map(([, item = '']) => {
+    const named = [...item.matchAll(/`([^`]+)`/g)].map(([, code = '']) => code);
+    return item.startsWith('installs ') ? `install ${named.join(' ')}` : (named[0] ?? item);
+  });
+}
+
+describe('the README', () => {
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const ciScript = readFileSync(join(repoRoot, '.ci/run'), 'utf8');
+
+  it('lists every step .ci/run runs, in its order, under "What CI runs"', () => {
+    const steps = ciStepsOfScript(ciScript);
+    expect(steps).toContain('npm test');
+    expect(ciStepsOfReadme(readme)).toEqual(steps);
+  });
+
+  it('reads a CI step added to .ci/run as missing from the list', () => {
+    const added = ciScript.replace('npm run lint\n', 'npm run lint\nnpm run bench\n');
+    expect(ciStepsOfScript(added)).toContain('npm run bench');
+    expect(ciStepsOfReadme(readme)).not.toEqual(ciStepsOfScript(added));
+  });
+
+  it('states the test prerequisites once: the one `apt-get install` of the README and docs/, naming only what .ci/run installs', () => {
+    const documents = [
+      'README.md',
+      ...readdirSync(join(repoRoot, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const installs = documents.flatMap((document) =>
+      [...readFileSync(join(repoRoot, document), 'utf8').matchAll(/apt-get install ([\w. -]+)/g)].map(([, packages = '']) => ({
+        document,
+        packages: packages.trim().split(/\s+/),
+      })),
+    );
+    expect(installs.map(({ document }) => document)).toEqual(['README.md']);
+    const installed = ciStepsOfScript(ciScript).flatMap((step) => (step.startsWith('install ') ? step.slice('install '.length).split(' ') : []));
+    expect(installed.length).toBeGreaterThan(0);
+    expect(installs[0]?.packages.filter((name) => !installed.includes(name))).toEqual([]);
+  });
+});

@@ -10,7 +10,7 @@ import { ensureDevCertificates } from '@platform/devtools/dev-certificates';
 import { type Environment } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadSeedFile } from '../../dev-platform/src/seed.ts';
+import { loadSeedFile } from '../../dev-platform/src/world/seed.ts';
 import { loadDevPlatformSettings } from '../../dev-platform/src/settings.ts';
 import { loadMcpServerSettings } from '../../mcp-server/src/settings.ts';
 import { loadToolServiceSettings } from '../../tool-service/src/settings.ts';

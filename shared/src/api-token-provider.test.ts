@@ -78,6 +78,39 @@ describe('ApiTokenProvider', () => {
     expect(token.isDone()).toBe(true);
   });
 
+  it('hands out a token without expires_in once and does not keep it', async () => {
+    const tokens = provider();
+    stageDiscovery();
+    nock(issuer).post('/token').reply(200, { access_token: 'no-lifetime-1', token_type: 'Bearer', scope: 'api' });
+    expect(await tokens.getToken()).toBe('no-lifetime-1');
+    stageToken('app-token-2');
+    expect(await tokens.getToken()).toBe('app-token-2');
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it('shares one failed request among concurrent callers, and asks again after it', async () => {
+    const tokens = provider();
+    stageDiscovery();
+    const failed = nock(issuer).post('/token').once().reply(503, 'down for maintenance');
+    const results = await Promise.all(Array.from({ length: 5 }, async () => (await platformFailure(tokens.getToken())).code));
+    expect(results).toEqual(Array.from({ length: 5 }, () => 'PLATFORM_UNAVAILABLE'));
+    expect(failed.isDone()).toBe(true);
+    stageToken('app-token-1');
+    expect(await tokens.getToken()).toBe('app-token-1');
+  });
+
+  it('hands a request under way at invalidate() to its callers, and does not keep its token', async () => {
+    const tokens = provider();
+    stageDiscovery();
+    stageToken('app-token-1');
+    const pending = tokens.getToken();
+    tokens.invalidate();
+    expect(await pending).toBe('app-token-1');
+    stageToken('app-token-2');
+    expect(await tokens.getToken()).toBe('app-token-2');
+    expect(nock.isDone()).toBe(true);
+  });
+
   it('does not keep a failure: the next call asks again', async () => {
     const tokens = provider();
     stageDiscovery();

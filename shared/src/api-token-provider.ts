@@ -1,6 +1,7 @@
 // The app's own access token (OAuth client_credentials, scope `api`), via openid-client: discovered
-// once, kept until shortly before it expires, one request shared by concurrent callers, failures
-// never kept, and errors that tell refused credentials from a platform outage.
+// once, kept until shortly before it expires, one request shared by concurrent callers (lru-cache's
+// fetchMethod), failures never kept, and errors that tell refused credentials from a platform outage.
+import { LRUCache } from 'lru-cache';
 import * as oauth from 'openid-client';
 import { systemClock, type Clock } from './clock.ts';
 import { PlatformError } from './errors.ts';
@@ -41,6 +42,9 @@ interface HeldToken {
   readonly renewAt: number;
 }
 
+/** The one key of the one-entry cache that holds the app token. */
+const appToken = 'app-token';
+
 const refusalErrors = new Set(['invalid_client', 'unauthorized_client', 'invalid_grant', 'invalid_scope', 'access_denied']);
 
 export class ApiTokenProvider implements TokenProvider {
@@ -48,8 +52,8 @@ export class ApiTokenProvider implements TokenProvider {
   readonly #fetch: typeof globalThis.fetch | undefined;
   readonly #clientAuth: oauth.ClientAuth;
   #configuration: oauth.Configuration | undefined;
-  #held: HeldToken | undefined;
-  #inflight: Promise<string> | undefined;
+  /** The held token and the request under way; a request begun before invalidate() is handed to its callers, not kept. */
+  readonly #held: LRUCache<typeof appToken, HeldToken>;
 
   constructor(options: ApiTokenProviderOptions) {
     const issuer = URL.canParse(options.issuerUrl) ? new URL(options.issuerUrl) : undefined;
@@ -68,32 +72,42 @@ export class ApiTokenProvider implements TokenProvider {
     };
     this.#clientAuth = oauth.ClientSecretBasic(options.clientSecret);
     this.#fetch = options.fetch;
+    this.#held = new LRUCache<typeof appToken, HeldToken>({
+      max: 1,
+      perf: { now: this.#options.clock },
+      ttlResolution: 0,
+      ignoreFetchAbort: true,
+      fetchMethod: (_key, _stale, { options: setOptions }) => this.#fetchToken(setOptions),
+    });
   }
 
   /** The app token: the kept one while it is fresh, else one new request shared by every concurrent caller. */
-  getToken(): Promise<string> {
-    const held = this.#held;
-    if (held && held.renewAt > this.#options.clock()) return Promise.resolve(held.value);
-    this.#inflight ??= this.#fetchToken().finally(() => {
-      this.#inflight = undefined;
-    });
-    return this.#inflight;
+  async getToken(): Promise<string> {
+    const now = this.#options.clock();
+    const held = this.#held.get(appToken);
+    if (held && held.renewAt > now) return held.value;
+    // forceRefresh: a held token past renewAt is renewed though lru-cache would still hand it out.
+    const fetched = await this.#held.fetch(appToken, { forceRefresh: true });
+    if (!fetched) throw new PlatformError('PLATFORM_BAD_RESPONSE', 'The authorization server answered no token.');
+    return fetched.value;
   }
 
   invalidate(): void {
-    this.#held = undefined;
+    this.#held.delete(appToken);
   }
 
-  async #fetchToken(): Promise<string> {
+  /** lru-cache's fetchMethod: one token request; the token is kept until renewAt, one without a lifetime not at all. */
+  async #fetchToken(setOptions: { ttl?: number }): Promise<HeldToken> {
     try {
       const configuration = await this.#discover();
       const response = await oauth.clientCredentialsGrant(configuration, { scope: this.#options.scope });
       const lifetime = response.expiresIn();
-      if (lifetime !== undefined && lifetime > 0) {
-        const renewBefore = Math.min(this.#options.renewBeforeExpirySeconds, lifetime / 2);
-        this.#held = { value: response.access_token, renewAt: this.#options.clock() + (lifetime - renewBefore) * 1000 };
-      }
-      return response.access_token;
+      const now = this.#options.clock();
+      const renewBefore = lifetime === undefined ? 0 : Math.min(this.#options.renewBeforeExpirySeconds, lifetime / 2);
+      // Without a positive lifetime the token is handed out once: renewAt is now, so it is never used again.
+      const renewAt = lifetime !== undefined && lifetime > 0 ? now + (lifetime - renewBefore) * 1000 : now;
+      setOptions.ttl = Math.max(1, renewAt - now);
+      return { value: response.access_token, renewAt };
     } catch (error) {
       throw classifyTokenError(error);
     }

@@ -33,6 +33,16 @@ describe('AppKeyResolver', () => {
     expect(nock.isDone()).toBe(true);
   });
 
+  it('keeps a known key for good: a key does not change for a client', async () => {
+    const clock = manualClock();
+    const keys = resolver(clock);
+    nock(api).get('/api/apps/me').once().reply(200, { appKey: 'webhook-tools' });
+    expect(await keys.resolve()).toBe('webhook-tools');
+    clock.advance(400 * 24 * 3_600_000);
+    expect(await keys.resolve()).toBe('webhook-tools');
+    expect(nock.isDone()).toBe(true);
+  });
+
   it('returns null for a client linked to no app and does not retry harder', async () => {
     const clock = manualClock();
     const keys = resolver(clock);
@@ -51,6 +61,16 @@ describe('AppKeyResolver', () => {
     const keys = resolver();
     nock(api).get('/api/apps/me').reply(503);
     await expect(keys.resolve()).rejects.toMatchObject({ code: 'PLATFORM_UNAVAILABLE' });
+    nock(api).get('/api/apps/me').reply(200, { appKey: 'webhook-tools' });
+    expect(await keys.resolve()).toBe('webhook-tools');
+  });
+
+  it('shares one failed request among concurrent callers, and asks again after it', async () => {
+    const keys = resolver();
+    const failed = nock(api).get('/api/apps/me').once().reply(503);
+    const results = await Promise.allSettled([keys.resolve(), keys.resolve(), keys.resolve()]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(failed.isDone()).toBe(true);
     nock(api).get('/api/apps/me').reply(200, { appKey: 'webhook-tools' });
     expect(await keys.resolve()).toBe('webhook-tools');
   });

@@ -39,12 +39,20 @@ interface Entry<T> {
   readonly checkedAt: number;
 }
 
-interface RunningCheck<T> {
-  readonly answer: Promise<T | null>;
-  readonly startedAt: number;
+/** What a look-up hands the fetch it may begin: lru-cache passes it to fetchMethod as its context. */
+interface CheckContext<T> {
+  readonly token: string;
+  readonly check: TokenCheck<T>;
+  readonly maxTtlSeconds: number;
+}
+
+/** When a key's fetch began; one object per fetch, so a fetch ends only its own record. */
+interface Began {
+  readonly at: number;
 }
 
 const positiveSeconds = (value: number | undefined) => value === undefined || (Number.isFinite(value) && value > 0);
+const ignore = () => undefined;
 
 /** The token-keyed cache behind the caller check: successes kept up to the setting and the token's own expiry, concurrent look-ups of one token sharing one check. */
 export class CachedTokenResolver<T extends object> {
@@ -53,11 +61,14 @@ export class CachedTokenResolver<T extends object> {
   readonly #maxAgeMs: number | undefined;
   readonly #refreshAfterMs: number;
   readonly #clock: Clock;
-  readonly #cache: LRUCache<string, Entry<T>>;
-  /** One check per key at a time: what concurrent look-ups share. */
-  readonly #running = new Map<string, RunningCheck<T>>();
-  /** Moved on by forget and clear, so a check begun before either keeps nothing. */
-  #generation = 0;
+  /**
+   * The kept successes and the checks under way: lru-cache's fetchMethod runs one check per key at a
+   * time and shares it; a refused check (undefined) or a failed one keeps nothing new; a key deleted
+   * (forget, clear) while its check runs keeps nothing from that check, whose callers still get its answer.
+   */
+  readonly #cache: LRUCache<string, Entry<T>, CheckContext<T>>;
+  /** When each key's running check began, for the max age rule (lru-cache does not say). */
+  readonly #began = new Map<string, Began>();
 
   constructor(options: CachedTokenResolverOptions) {
     const { scope, ttlSeconds, maxAgeSeconds, maxEntries = 10_000, clock = systemClock } = options;
@@ -81,7 +92,17 @@ export class CachedTokenResolver<T extends object> {
     this.#maxAgeMs = maxAgeSeconds === undefined ? undefined : maxAgeSeconds * 1000;
     this.#refreshAfterMs = (refreshAfterSeconds ?? 0) * 1000;
     this.#clock = clock;
-    this.#cache = new LRUCache<string, Entry<T>>({ max: maxEntries, perf: { now: clock } });
+    this.#cache = new LRUCache<string, Entry<T>, CheckContext<T>>({
+      max: maxEntries,
+      // Read the injected clock on every look-up (the default caches "now" for 1 ms of real time).
+      perf: { now: clock },
+      ttlResolution: 0,
+      // A failed refresh leaves the answer it would have replaced (still bounded by the max age).
+      noDeleteOnFetchRejection: true,
+      // forget and clear drop what a running check would keep, not the answer its callers wait for.
+      ignoreFetchAbort: true,
+      fetchMethod: (key, _stale, { options: setOptions, context }) => this.#check(key, context, setOptions),
+    });
   }
 
   /** Number of kept successes (expired ones may still count until touched or evicted). */
@@ -99,65 +120,58 @@ export class CachedTokenResolver<T extends object> {
     if (maxTtlSeconds <= 0) return check();
     const key = this.keyOf(token);
     const now = this.#clock();
+    const context: CheckContext<T> = { token, check, maxTtlSeconds };
+    // The kept answer, also while a refresh of it runs.
     const hit = this.#cache.get(key);
     if (hit !== undefined && hit.expiresAt > now) {
       const age = now - hit.checkedAt;
       if (this.#maxAgeMs === undefined || age < this.#refreshAfterMs) return hit.value;
       if (age < this.#maxAgeMs) {
         // Refresh ahead: this look-up is answered now; a failed refresh leaves the entry to age out.
-        this.#check(key, token, check, maxTtlSeconds, now).catch(() => undefined);
+        this.#fetch(key, context, hit).catch(ignore);
         return hit.value;
       }
     }
     if (Math.min(now + maxTtlSeconds * 1000, tokenExpiry(token) ?? Number.POSITIVE_INFINITY) <= now) return check();
-    return this.#check(key, token, check, maxTtlSeconds, now);
+    // A check begun too long ago cannot stand for an answer as fresh as the max age asks: start anew.
+    const began = this.#began.get(key);
+    if (began !== undefined && this.#maxAgeMs !== undefined && now - began.at >= this.#maxAgeMs) this.#cache.delete(key);
+    const entry = await this.#fetch(key, context, hit);
+    return entry?.value ?? null;
   }
 
-  /** The running check of `key`, or a new one; its answer replaces the entry unless a later check's already did. */
-  #check(key: string, token: string, check: TokenCheck<T>, maxTtlSeconds: number, now: number): Promise<T | null> {
-    const running = this.#running.get(key);
-    // Shared, unless it began too long ago to stand for an answer as fresh as the max age asks.
-    if (running && (this.#maxAgeMs === undefined || now - running.startedAt < this.#maxAgeMs)) return running.answer;
-    const generation = this.#generation;
-    // Begun on the next microtask, so that `answer` exists when the last step runs whatever `check` does.
-    const answer: Promise<T | null> = Promise.resolve()
-      .then(check)
-      .then((value) => {
-        if (generation === this.#generation) this.#keep(key, token, value, now, maxTtlSeconds);
-        return value;
-      })
-      .finally(() => {
-        if (this.#running.get(key)?.answer === answer) this.#running.delete(key);
-      });
-    this.#running.set(key, { answer, startedAt: now });
-    return answer;
+  /** The running check of `key`, or a new one (also over a kept answer that may no longer be used). */
+  async #fetch(key: string, context: CheckContext<T>, kept: Entry<T> | undefined): Promise<Entry<T> | undefined> {
+    const entry = await this.#cache.fetch(key, { forceRefresh: true, context });
+    // lru-cache puts a kept answer back when a check refuses; a refusal drops it instead.
+    if (entry === undefined && kept !== undefined && this.#cache.peek(key, { allowStale: true }) === kept) this.#cache.delete(key);
+    return entry;
   }
 
-  #keep(key: string, token: string, value: T | null, checkedAt: number, maxTtlSeconds: number): void {
-    const current = this.#cache.peek(key);
-    if (current !== undefined && current.checkedAt > checkedAt) return;
-    const now = this.#clock();
-    const expiresAt = Math.min(checkedAt + maxTtlSeconds * 1000, tokenExpiry(token) ?? Number.POSITIVE_INFINITY);
-    if (value === null || expiresAt <= now) {
-      this.#cache.delete(key);
-      return;
+  /** lru-cache's fetchMethod: one check; a success kept for min(maxTtlSeconds, the token's expiry) from when it began. */
+  async #check(key: string, { token, check, maxTtlSeconds }: CheckContext<T>, setOptions: { ttl?: number }): Promise<Entry<T> | undefined> {
+    const began: Began = { at: this.#clock() };
+    this.#began.set(key, began);
+    try {
+      const value = await check();
+      if (value === null) return undefined;
+      const expiresAt = Math.min(began.at + maxTtlSeconds * 1000, tokenExpiry(token) ?? Number.POSITIVE_INFINITY);
+      // An answer whose token expired during the check is returned but never used again (expiresAt).
+      setOptions.ttl = Math.max(1, expiresAt - this.#clock());
+      return { value, expiresAt, checkedAt: began.at };
+    } finally {
+      if (this.#began.get(key) === began) this.#began.delete(key);
     }
-    this.#cache.set(key, { value, expiresAt, checkedAt }, { ttl: expiresAt - now });
   }
 
   /** Drops what is kept for `token`, so its next look-up checks again. */
   forget(token: string): void {
-    const key = this.keyOf(token);
-    this.#generation += 1;
-    this.#cache.delete(key);
-    this.#running.delete(key);
+    this.#cache.delete(this.keyOf(token));
   }
 
   /** Forgets every kept answer and every check under way. */
   clear(): void {
-    this.#generation += 1;
     this.#cache.clear();
-    this.#running.clear();
   }
 
   /** The cache key: SHA-256 of the scope and the whole token. */

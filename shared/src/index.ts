@@ -37,6 +37,7 @@ export { createHttpsServer, httpTlsProblems, httpTlsShape, toHttpTlsSettings, ty
 export { isLoopbackHost, localOrigin } from './loopback.ts';
 export { clip, oneLine } from './short-text.ts';
 export { nestsDeeperThan } from './json-nesting.ts';
+export { hasRequestBody, jsonBodyRefusal, jsonBodyTypes, type JsonBodyRefusal } from './json-body.ts';
 export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders, type RequestLogging } from './request-logging.ts';

@@ -34,7 +34,7 @@ app.get('/health', (_req, res) => {
       : { status: 'ok', delivering: false, reason: 'the webhook feature is disabled (WEBHOOK_FEATURE_ENABLED=false)' },
   );
 });
-app.get('/metrics', metricsHandler({ metrics, access: settings.metricsAccess }));
+if (settings.metricsAccess) app.get('/metrics', metricsHandler({ metrics, access: settings.metricsAccess }));
 const server = createServer(app);
 await exitOnStartupFailure(service, () => listenOn(server, { host: settings.host, port: settings.port, portVariable: 'WEBHOOK_DELIVERER_PORT' }));
 logger.info(

@@ -67,7 +67,7 @@ const app = createApp({
       metrics.ingested(points, queued, skipped, featureDisabled);
     },
   },
-  metrics: metricsHandler({ metrics, access: settings.metricsAccess }),
+  ...(settings.metricsAccess && { metrics: metricsHandler({ metrics, access: settings.metricsAccess }) }),
   sender: testSender,
   featureEnabled: settings.featureEnabled,
 });

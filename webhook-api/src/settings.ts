@@ -11,6 +11,7 @@ import {
   type HttpTlsSettings,
   type LogLevel,
 } from '@platform/tool-sdk';
+import { metricsAccessOf, metricsAccessProblems, metricsAccessShape, type MetricsAccess } from '@platform/tool-sdk/observability';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
@@ -19,7 +20,6 @@ import { defaultLimits, type WebhookLimits } from './configs/limits.ts';
 import { defaultBatchRules } from './queue/batch-fill.ts';
 import { defaultHealthRules } from './queue/endpoint-health.ts';
 import { defaultPermissionsMaxAgeMs } from './http/caller-guard.ts';
-import type { MetricsAccess } from './http/metrics.routes.ts';
 
 export interface WebhookApiSettings {
   readonly host: string;
@@ -51,8 +51,11 @@ export interface WebhookApiSettings {
    * deliverer sends anything (SPEC: the feature may be disabled on some environments).
    */
   readonly featureEnabled: boolean;
-  /** Who may GET /metrics: a bearer token's holders (WEBHOOK_METRICS_TOKEN), or anyone (WEBHOOK_METRICS_PUBLIC=true). */
-  readonly metricsAccess: MetricsAccess;
+  /**
+   * Who may GET /metrics: a bearer token's holders (WEBHOOK_METRICS_TOKEN), or anyone
+   * (WEBHOOK_METRICS_PUBLIC=true). The settings refuse neither, so it is set; undefined would not serve /metrics.
+   */
+  readonly metricsAccess: MetricsAccess | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -135,8 +138,7 @@ const shape = {
   WEBHOOK_LEASE: duration(100).default(10_000),
   WEBHOOK_POLL_INTERVAL: duration(10).default(1_000),
   WEBHOOK_DELIVERY_RETENTION: duration(1).default(7 * 86_400_000),
-  WEBHOOK_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  WEBHOOK_METRICS_PUBLIC: setting.flag.default(false),
+  ...metricsAccessShape('WEBHOOK_'),
   NODE_ENV: z.string().optional(),
   LOG_LEVEL: setting.logLevel.default('info'),
 };
@@ -177,19 +179,10 @@ export type DelivererSettings = Omit<
 >;
 
 /**
- * /metrics counts every tenant's deliveries: it is served without a token only when the operator
- * says so, and one line names both ways when neither, or both, is chosen.
+ * /metrics counts every tenant's deliveries: the SDK's access rule, with /metrics required (served
+ * without a token only when the operator says so; one line names both ways when neither is chosen).
  */
-function* metricsAccessChosen(values: { WEBHOOK_METRICS_TOKEN?: string | undefined; WEBHOOK_METRICS_PUBLIC?: boolean }): Generator<readonly [string, string]> {
-  const { WEBHOOK_METRICS_TOKEN: token, WEBHOOK_METRICS_PUBLIC: open } = values;
-  if (token === undefined && open === false) {
-    yield [
-      'WEBHOOK_METRICS_TOKEN',
-      "is required: /metrics shows every tenant's delivery counts; set it (16 characters or more) to ask scrapers for it as a bearer token, or set WEBHOOK_METRICS_PUBLIC=true to serve /metrics to anyone who reaches the port",
-    ];
-  }
-  if (token !== undefined && open === true) yield ['WEBHOOK_METRICS_PUBLIC', 'must not be true when WEBHOOK_METRICS_TOKEN is set: choose one'];
-}
+const metricsAccessChosen = (values: Record<string, unknown>) => metricsAccessProblems('WEBHOOK_', values, {});
 
 export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
   const s = parseEnvironment(apiShape, env, function* crossCheck(values) {
@@ -253,7 +246,7 @@ function common(s: z.output<z.ZodObject<typeof shape>>) {
       retentionMs: s.WEBHOOK_DELIVERY_RETENTION,
     }),
     featureEnabled: s.WEBHOOK_FEATURE_ENABLED,
-    metricsAccess: s.WEBHOOK_METRICS_TOKEN === undefined ? ('public' as const) : { token: s.WEBHOOK_METRICS_TOKEN },
+    metricsAccess: metricsAccessOf('WEBHOOK_', s),
     logLevel: s.LOG_LEVEL,
   };
 }

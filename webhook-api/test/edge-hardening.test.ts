@@ -82,6 +82,7 @@ describe('the webhook API edge', () => {
   it.each([
     ['a UTF-16 body', { 'content-type': 'application/json; charset=utf-16' }, 'Content-Type'],
     ['a UTF-7 body', { 'content-type': 'application/json; charset="UTF-7"' }, 'Content-Type'],
+    ['a body in charset utf8, not a name of UTF-8', { 'content-type': 'application/json; charset=utf8' }, 'Content-Type'],
     ['a gzip-encoded body', { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'Content-Encoding'],
   ])('answers 415 to %s, and stores nothing', async (_case, headers, field) => {
     const before = await api.store.countConfigs();

@@ -33,12 +33,17 @@ export {
   type MetricsAccess,
   type MetricsHandler,
   type MetricsListener,
+  type MetricsOutage,
 } from './metrics-endpoint.ts';
 export {
   loadMetricsSettings,
   loadToolMetricsSettings,
+  metricsAccessOf,
+  metricsAccessProblems,
+  metricsAccessShape,
   metricsAccessVariables,
   toolMetricsVariables,
+  type MetricsAccessShape,
   type MetricsSettings,
   type ToolMetricsSettings,
 } from './metrics-settings.ts';

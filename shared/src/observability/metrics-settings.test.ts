@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Counter, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createMetricsHandler, withMetrics } from './metrics-endpoint.ts';
-import { loadMetricsSettings, loadToolMetricsSettings } from './metrics-settings.ts';
+import { loadMetricsSettings, loadToolMetricsSettings, metricsAccessProblems } from './metrics-settings.ts';
 
 describe('metrics settings', () => {
   it('serves /metrics only when a token or public access was chosen, never both', () => {
@@ -21,6 +21,27 @@ describe('metrics settings', () => {
     expect(loadToolMetricsSettings({})).toMatchObject({ port: undefined, access: undefined });
     expect(() => loadToolMetricsSettings({ METRICS_PORT: '9464' })).toThrow(/METRICS_TOKEN is required when METRICS_PORT is set/);
     expect(loadToolMetricsSettings({ METRICS_PORT: '9464', METRICS_TOKEN: 'tool-token-16-chars' })).toMatchObject({ port: 9464, host: '127.0.0.1' });
+  });
+});
+
+describe('metricsAccessProblems', () => {
+  const problems = (values: Record<string, unknown>, required?: { when?: string }) => [...metricsAccessProblems('WEBHOOK_', values, required)];
+
+  it('names neither chosen only where /metrics is required, in one line naming both variables', () => {
+    expect(problems({ WEBHOOK_METRICS_PUBLIC: false })).toEqual([]);
+    const [only, ...more] = problems({ WEBHOOK_METRICS_PUBLIC: false }, {});
+    expect(more).toEqual([]);
+    expect(only?.[0]).toBe('WEBHOOK_METRICS_TOKEN');
+    expect(only?.[1]).toMatch(/^is required: .*WEBHOOK_METRICS_PUBLIC=true/);
+    expect(problems({ WEBHOOK_METRICS_PUBLIC: false }, { when: 'when X is set' })[0]?.[1]).toMatch(/^is required when X is set: /);
+  });
+
+  it('takes a token or public access where /metrics is required, and refuses both', () => {
+    expect(problems({ WEBHOOK_METRICS_TOKEN: 'a-token-of-16-chars', WEBHOOK_METRICS_PUBLIC: false }, {})).toEqual([]);
+    expect(problems({ WEBHOOK_METRICS_PUBLIC: true }, {})).toEqual([]);
+    expect(problems({ WEBHOOK_METRICS_TOKEN: 'a-token-of-16-chars', WEBHOOK_METRICS_PUBLIC: true })).toEqual([
+      ['WEBHOOK_METRICS_PUBLIC', 'must not be true when WEBHOOK_METRICS_TOKEN is set: choose one'],
+    ]);
   });
 });
 

@@ -1,6 +1,8 @@
-// Who may read a service's /metrics, in the webhook API's words: `<PREFIX>METRICS_TOKEN` asked as a
-// bearer token, or `<PREFIX>METRICS_PUBLIC=true` to open it on purpose; neither set, /metrics is not
-// served. A tool service serves it on a port of its own, `METRICS_PORT` (off unless set).
+// The one rule of who may read a service's /metrics: `<PREFIX>METRICS_TOKEN` asked as a bearer
+// token, or `<PREFIX>METRICS_PUBLIC=true` to open it on purpose, never both; neither set, /metrics is
+// not served, or, where a service must serve it (the webhook API and its deliverers; a tool service
+// with its own `METRICS_PORT`), the settings are refused naming both. Services that parse their
+// settings in one go take the shape and the problems into their own parse.
 import { z } from 'zod';
 import { parseEnvironment, setting, type Environment } from '../settings-vocabulary.ts';
 import type { MetricsAccess } from './metrics-endpoint.ts';
@@ -16,31 +18,57 @@ export interface ToolMetricsSettings extends MetricsSettings {
   readonly host: string;
 }
 
-const accessShape = (prefix: string) => ({
-  [`${prefix}METRICS_TOKEN`]: z.string().min(16, 'must be at least 16 characters').optional(),
-  [`${prefix}METRICS_PUBLIC`]: setting.flag.default(false),
-});
+const tokenSetting = () => z.string().min(16, 'must be at least 16 characters').optional();
+const publicSetting = () => setting.flag.default(false);
 
-function accessOf(prefix: string, values: Record<string, unknown>): MetricsAccess | undefined {
+/** The zod shape of the rule's two variables, for a service's own settings parse. */
+export type MetricsAccessShape<P extends string> = Record<`${P}METRICS_TOKEN`, ReturnType<typeof tokenSetting>> &
+  Record<`${P}METRICS_PUBLIC`, ReturnType<typeof publicSetting>>;
+
+/** The two variables of the rule: `<prefix>METRICS_TOKEN` (16 characters or more) and `<prefix>METRICS_PUBLIC`. */
+export function metricsAccessShape<P extends string>(prefix: P): MetricsAccessShape<P> {
+  // Computed keys widen to string; the two names are exactly the type's.
+  return { [`${prefix}METRICS_TOKEN`]: tokenSetting(), [`${prefix}METRICS_PUBLIC`]: publicSetting() } as MetricsAccessShape<P>;
+}
+
+/** Who may read /metrics by the parsed variables of metricsAccessShape: undefined when it is not served. */
+export function metricsAccessOf(prefix: string, values: Record<string, unknown>): MetricsAccess | undefined {
   const token = values[`${prefix}METRICS_TOKEN`] as string | undefined;
   return token !== undefined ? { token } : values[`${prefix}METRICS_PUBLIC`] === true ? 'public' : undefined;
 }
 
-function* bothChosen(prefix: string, values: Record<string, unknown>): Generator<readonly [string, string]> {
-  if (values[`${prefix}METRICS_TOKEN`] !== undefined && values[`${prefix}METRICS_PUBLIC`] === true)
-    yield [`${prefix}METRICS_PUBLIC`, `must not be true when ${prefix}METRICS_TOKEN is set: choose one`];
+/**
+ * The rule's problems, for a settings parse's cross-check: both chosen, or, where /metrics must be
+ * served (`required`: the webhook API, whose operators scrape every tenant's deliveries; a tool
+ * service with METRICS_PORT), neither. `required.when` says when it is required, if not always.
+ */
+export function* metricsAccessProblems(
+  prefix: string,
+  values: Record<string, unknown>,
+  required?: { readonly when?: string },
+): Generator<readonly [string, string]> {
+  const token = `${prefix}METRICS_TOKEN`;
+  const open = `${prefix}METRICS_PUBLIC`;
+  if (values[token] !== undefined && values[open] === true) yield [open, `must not be true when ${token} is set: choose one`];
+  if (required && metricsAccessOf(prefix, values) === undefined) {
+    const when = required.when === undefined ? '' : ` ${required.when}`;
+    yield [
+      token,
+      `is required${when}: set it (16 characters or more) to ask scrapers for it as a bearer token, or set ${open}=true to serve /metrics to anyone who reaches the port`,
+    ];
+  }
 }
 
 /** The variables of a service whose /metrics is on its own HTTP port: `MCP_` for the gateway, `PLATFORM_` for the dev platform. */
-export const metricsAccessVariables = (prefix: string): readonly string[] => Object.freeze(Object.keys(accessShape(prefix)));
+export const metricsAccessVariables = (prefix: string): readonly string[] => Object.freeze(Object.keys(metricsAccessShape(prefix)));
 
 export function loadMetricsSettings(env: Environment, prefix: string): MetricsSettings {
-  const values = parseEnvironment(accessShape(prefix), env, (parsed) => bothChosen(prefix, parsed));
-  return Object.freeze({ access: accessOf(prefix, values) });
+  const values = parseEnvironment(metricsAccessShape(prefix), env, (parsed) => metricsAccessProblems(prefix, parsed));
+  return Object.freeze({ access: metricsAccessOf(prefix, values) });
 }
 
 const toolShape = {
-  ...accessShape(''),
+  ...metricsAccessShape(''),
   METRICS_PORT: setting.httpPort.optional(),
   METRICS_HOST: setting.host.default('127.0.0.1'),
 };
@@ -49,10 +77,8 @@ const toolShape = {
 export const toolMetricsVariables: readonly string[] = Object.freeze(Object.keys(toolShape));
 
 export function loadToolMetricsSettings(env: Environment): ToolMetricsSettings {
-  const values = parseEnvironment(toolShape, env, function* (parsed) {
-    yield* bothChosen('', parsed);
-    if (parsed.METRICS_PORT !== undefined && accessOf('', parsed) === undefined)
-      yield ['METRICS_TOKEN', 'is required when METRICS_PORT is set: set it (16 characters or more), or set METRICS_PUBLIC=true to serve /metrics to anyone'];
-  });
-  return Object.freeze({ access: accessOf('', values), port: values.METRICS_PORT, host: values.METRICS_HOST });
+  const values = parseEnvironment(toolShape, env, (parsed) =>
+    metricsAccessProblems('', parsed, parsed.METRICS_PORT === undefined ? undefined : { when: 'when METRICS_PORT is set' }),
+  );
+  return Object.freeze({ access: metricsAccessOf('', values), port: values.METRICS_PORT, host: values.METRICS_HOST });
 }

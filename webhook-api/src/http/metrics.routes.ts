@@ -1,30 +1,13 @@
-// GET /metrics for Prometheus: the delivery metrics in the text format, behind a bearer token unless
-// the operator opened it on purpose (they count every tenant's deliveries). A store that cannot be
-// read while the queue gauges are collected is an outage (503), not a fault of the scrape.
-import type { RequestHandler } from 'express';
-import { bearerMatches, expectedBearer } from './bearer-token.ts';
+// GET /metrics for Prometheus: the SDK's one metrics handler and access rule over the delivery
+// metrics (they count every tenant's deliveries, so the settings require a token or an explicit
+// WEBHOOK_METRICS_PUBLIC=true). A store that cannot be read while the queue gauges are collected is
+// an outage (503), not a fault of the scrape.
+import { createMetricsHandler, type MetricsAccess, type MetricsHandler } from '@platform/tool-sdk/observability';
 import type { DeliveryMetrics } from '../delivery/metrics.ts';
 import { StoreUnavailableError } from '../store/store-unavailable.ts';
 
-/** Who may scrape: the holders of a bearer token, or, opened explicitly (WEBHOOK_METRICS_PUBLIC=true), anyone who reaches the port. */
-export type MetricsAccess = { readonly token: string } | 'public';
-
-export function metricsHandler({ metrics, access }: { metrics: DeliveryMetrics; access: MetricsAccess }): RequestHandler {
-  if (access !== 'public' && !access.token) throw new Error("metricsHandler: the token must not be empty; pass 'public' to serve /metrics without one");
-  const expected = access === 'public' ? undefined : expectedBearer(access.token);
-  return async (req, res) => {
-    if (expected !== undefined && !bearerMatches(req.headersDistinct.authorization, expected)) {
-      res.status(401).set('www-authenticate', 'Bearer').type('text/plain').send('Authorization: the metrics token is missing or wrong\n');
-      return;
-    }
-    let text: string;
-    try {
-      text = await metrics.registry.metrics();
-    } catch (error) {
-      if (!(error instanceof StoreUnavailableError)) throw error;
-      res.status(503).set('retry-after', '5').type('text/plain').send('The webhook store could not be reached; try again.\n');
-      return;
-    }
-    res.set('content-type', metrics.registry.contentType).send(text);
-  };
+export function metricsHandler({ metrics, access }: { metrics: DeliveryMetrics; access: MetricsAccess }): MetricsHandler {
+  return createMetricsHandler(metrics.registry, access, {
+    outage: { is: (error) => error instanceof StoreUnavailableError, message: 'The webhook store could not be reached; try again.\n' },
+  });
 }

@@ -7,7 +7,7 @@
 // use: query and fragment only, since form_post's self-submitting page needs a script, which no
 // page of the platform may run.
 import { pageHeaders } from './page-security.ts';
-import type { ProviderMiddleware } from './registration-guard.ts';
+import type { ProviderMiddleware } from './clients/registration-guard.ts';
 
 /** The response modes every client is held to (client metadata `response_modes`). */
 export const responseModes: readonly string[] = Object.freeze(['query', 'fragment']);

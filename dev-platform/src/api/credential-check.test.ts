@@ -2,11 +2,11 @@
 import { importJWK, SignJWT, type JWK } from 'jose';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { devSecrets } from '../test/dev-env.ts';
+import { devSecrets } from '../../test/dev-env.ts';
 import { createAuthenticator, createTokenVerifier, type Authenticator } from './credential-check.ts';
-import { loadSeedFile } from './seed.ts';
-import { createSigningKeys, type SigningKeys } from './signing-keys.ts';
-import { World } from './world.ts';
+import { loadSeedFile } from '../world/seed.ts';
+import { createSigningKeys, type SigningKeys } from '../oidc/signing-keys.ts';
+import { World } from '../world/world.ts';
 
 const issuer = 'http://127.0.0.1:4000';
 const mcp = 'http://127.0.0.1:3000/mcp';
@@ -26,7 +26,7 @@ async function sign(claims: Record<string, unknown>, audience: string | string[]
 
 beforeAll(async () => {
   keys = await createSigningKeys();
-  const world = new World(loadSeedFile(resolve(import.meta.dirname, '../seed.json'), devSecrets));
+  const world = new World(loadSeedFile(resolve(import.meta.dirname, '../../seed.json'), devSecrets));
   authenticator = createAuthenticator(world, createTokenVerifier({ issuer, keys }), issuer);
 });
 

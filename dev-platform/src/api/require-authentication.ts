@@ -1,6 +1,6 @@
 // Express guards that attach the caller's principal, or answer 401/403 in the platform's shape.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Principal } from './access.ts';
+import type { Principal } from '../world/access.ts';
 import { ApiError } from './api-error.ts';
 import type { Authenticator } from './credential-check.ts';
 

@@ -1,10 +1,10 @@
 // The platform API reads a tool may make: who am I, my companies, legal documents, profile,
 // devices. Every answer is computed from the world on this request, so changes show at once.
 import { Router } from 'express';
-import { meView, may, mayReadProfile, visibleCompanies } from './access.ts';
+import { meView, may, mayReadProfile, visibleCompanies } from '../world/access.ts';
 import { ApiError, idParam } from './api-error.ts';
 import { personOf, principalOf, tokenAudienceOf } from './require-authentication.ts';
-import type { Company, World } from './world.ts';
+import type { Company, World } from '../world/world.ts';
 
 const companyJson = (company: Company) => ({ id: company.id, name: company.name, parentId: company.parentId });
 

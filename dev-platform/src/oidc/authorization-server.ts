@@ -6,18 +6,18 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import type { Clock } from '@platform/tool-sdk';
 import { createAuthorizationEndpointGuard, responseModes } from './authorization-endpoint-guard.ts';
-import { ClientDocumentError } from './client-document-error.ts';
-import { createClientDocuments, type ClientDocuments } from './client-documents.ts';
-import type { AccessTokenClaims } from './credential-check.ts';
+import { ClientDocumentError } from './clients/client-document-error.ts';
+import { createClientDocuments, type ClientDocuments } from './clients/client-documents.ts';
+import type { AccessTokenClaims } from '../api/credential-check.ts';
 import { pageHeaders } from './page-security.ts';
-import type { DevPlatformSettings } from './settings.ts';
+import type { DevPlatformSettings } from '../settings.ts';
 import { createProviderStore } from './provider-store.ts';
-import { createRegistrationGuard } from './registration-guard.ts';
-import { createRegistrationRate } from './registration-rate.ts';
-import { redirectUriProblem } from './redirect-uri-rules.ts';
+import { createRegistrationGuard } from './clients/registration-guard.ts';
+import { createRegistrationRate } from './clients/registration-rate.ts';
+import { redirectUriProblem } from './clients/redirect-uri-rules.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import { registerTokenExchange, tokenExchangeGrant } from './token-exchange.ts';
-import type { World } from './world.ts';
+import type { World } from '../world/world.ts';
 
 /** What a person is told when a client unknown to this platform asks them to sign in. */
 const unknownClientAdvice =

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { devSecrets } from '../test/dev-env.ts';
+import { devSecrets } from '../../test/dev-env.ts';
 import { loadSeedFile, parseSeed, SeedError } from './seed.ts';
 
-const seedPath = resolve(import.meta.dirname, '../seed.json');
+const seedPath = resolve(import.meta.dirname, '../../seed.json');
 const defaultSeed = () =>
   JSON.parse(readFileSync(seedPath, 'utf8')) as Record<string, unknown[]> & { users: Record<string, unknown>[]; apps: Record<string, unknown>[] };
 

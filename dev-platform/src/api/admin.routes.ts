@@ -5,11 +5,11 @@
 // delegated token is always refused with 403, whatever person and app hold.
 import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { may, type Principal } from './access.ts';
+import { may, type Principal } from '../world/access.ts';
 import { ApiError, idParam, parseBody } from './api-error.ts';
 import { principalOf } from './require-authentication.ts';
 import { plainText, webAddress } from './input-rules.ts';
-import type { App, World } from './world.ts';
+import type { App, World } from '../world/world.ts';
 
 const permission = z.string().regex(/^[a-z0-9-]+(:[a-z0-9-]+)+$/, 'must look like area:action');
 

@@ -3,9 +3,9 @@
 // signed (`typ: at+jwt`); anything else is refused.
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { CachedTokenResolver, parseCredential } from '@platform/tool-sdk';
-import type { Principal } from './access.ts';
-import type { SigningKeys } from './signing-keys.ts';
-import type { World } from './world.ts';
+import type { Principal } from '../world/access.ts';
+import type { SigningKeys } from '../oidc/signing-keys.ts';
+import type { World } from '../world/world.ts';
 
 export interface AccessTokenClaims extends JWTPayload {
   readonly client_id?: string;

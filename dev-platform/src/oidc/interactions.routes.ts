@@ -11,9 +11,9 @@ import type Provider from 'oidc-provider';
 import { isLoopbackHost } from '@platform/tool-sdk';
 import { escapeHtml } from './authorization-server.ts';
 import type { ClientApprovals } from './client-approvals.ts';
-import { isClientIdUrl } from './client-id-url.ts';
+import { isClientIdUrl } from './clients/client-id-url.ts';
 import { pageHeaders, pageStyleElement, redirectOrigin } from './page-security.ts';
-import type { World } from './world.ts';
+import type { World } from '../world/world.ts';
 
 function loginPage(uid: string, clientName: string, error?: string): string {
   return `<!doctype html>

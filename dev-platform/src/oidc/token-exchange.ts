@@ -4,9 +4,9 @@
 // lifetime at most 300 s and never past the subject token, no refresh token.
 import type Provider from 'oidc-provider';
 import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
-import type { AccessTokenClaims } from './credential-check.ts';
+import type { AccessTokenClaims } from '../api/credential-check.ts';
 import { mintAccessToken } from './mint-access-token.ts';
-import type { World } from './world.ts';
+import type { World } from '../world/world.ts';
 
 export const tokenExchangeGrant = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const accessTokenType = 'urn:ietf:params:oauth:token-type:access_token';

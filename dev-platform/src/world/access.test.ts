@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { devSecrets } from '../test/dev-env.ts';
+import { devSecrets } from '../../test/dev-env.ts';
 import { meView, may, mayReadProfile, permissionsAt, type Principal } from './access.ts';
 import { loadSeedFile } from './seed.ts';
 import { World } from './world.ts';
@@ -8,7 +8,7 @@ import { World } from './world.ts';
 const api = 'http://127.0.0.1:4000';
 
 function world(): World {
-  return new World(loadSeedFile(resolve(import.meta.dirname, '../seed.json'), devSecrets));
+  return new World(loadSeedFile(resolve(import.meta.dirname, '../../seed.json'), devSecrets));
 }
 
 function person(w: World, username: string): Principal & { kind: 'person' } {

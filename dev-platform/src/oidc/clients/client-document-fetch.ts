@@ -8,7 +8,7 @@ import { Agent, buildConnector, request } from 'undici';
 import { isLoopbackHost } from '@platform/tool-sdk';
 // The deliverer's address policy, used as it is: the rules of which addresses an outgoing request
 // of the platform may reach belong in one place (see the report of issue 33 on moving it to the SDK).
-import { createGuardedLookup, createTargetConnector, isTargetRefusedError, refusedTarget } from '../../webhook-api/src/delivery/target-policy.ts';
+import { createGuardedLookup, createTargetConnector, isTargetRefusedError, refusedTarget } from '../../../../webhook-api/src/delivery/target-policy.ts';
 import { ClientDocumentError } from './client-document-error.ts';
 import type { CachingHeaders } from './http-freshness.ts';
 

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { devSecrets } from '../test/dev-env.ts';
+import { devSecrets } from '../../test/dev-env.ts';
 import { loadSeedFile } from './seed.ts';
 import { World } from './world.ts';
 
 function world(): World {
-  return new World(loadSeedFile(resolve(import.meta.dirname, '../seed.json'), devSecrets));
+  return new World(loadSeedFile(resolve(import.meta.dirname, '../../seed.json'), devSecrets));
 }
 
 describe("the world's catalog of permissions", () => {

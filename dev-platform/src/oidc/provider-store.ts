@@ -6,9 +6,9 @@
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '@platform/tool-sdk';
-import { createRegisteredClients } from './registered-clients.ts';
+import { createRegisteredClients } from './clients/registered-clients.ts';
 
-export { ClientsFileError, ClientStoreFullError } from './registered-clients.ts';
+export { ClientsFileError, ClientStoreFullError } from './clients/registered-clients.ts';
 
 export interface ProviderStoreOptions {
   /** Where registered clients are kept across restarts; none keeps them in memory only. */

@@ -3,11 +3,11 @@
 // `expired: true`, one that expired a minute ago, so a test of its refusal need not wait for it.
 import { Router } from 'express';
 import { z } from 'zod';
-import { ApiError, parseBody } from './api-error.ts';
+import { ApiError, parseBody } from '../api/api-error.ts';
 import { devLoginClientId, type AuthorizationServer } from './authorization-server.ts';
-import { plainText } from './input-rules.ts';
-import { createJsonBodyParser } from './json-body.ts';
-import type { World } from './world.ts';
+import { plainText } from '../api/input-rules.ts';
+import { createJsonBodyParser } from '../api/json-body.ts';
+import type { World } from '../world/world.ts';
 import { mintAccessToken } from './mint-access-token.ts';
 
 export function createDevTokenRoutes(authorizationServer: AuthorizationServer, world: World, defaultLifetimeSeconds: number): Router {

@@ -7,10 +7,10 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { ApiError, parseBody } from './api-error.ts';
-import type { DevApps } from './dev-apps.ts';
+import type { DevApps } from '../world/dev-apps.ts';
 import { plainText } from './input-rules.ts';
 import { createJsonBodyParser } from './json-body.ts';
-import type { World } from './world.ts';
+import type { World } from '../world/world.ts';
 
 const permission = z.string().regex(/^[a-z0-9-]+(:[a-z0-9-]+)+$/, 'must look like area:action, such as device-overview:view');
 /** An app key, and so the client id: what the gateway prefixes the app's tool names with. */
