@@ -163,7 +163,7 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
         args,
         // On a task, progress becomes its status message and log messages are not sent (the extension has neither).
         client: { ...abilitiesOf(undefined, undefined, declared), progress: true },
-        declared: declared as Readonly<Record<string, unknown>> | undefined,
+        declared,
         answers: round.answers,
         rounds: round.round,
         signal: ctx.mcpReq.signal,

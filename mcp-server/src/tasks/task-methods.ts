@@ -32,7 +32,7 @@ export function runsTasks(declared: ClientCapabilities | undefined): boolean {
 
 /** MCP's -32021, naming the tasks extension as what the client must declare. */
 export const tasksRequired = (message: string) =>
-  new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [tasksExtension]: {} } } } as never, message);
+  new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [tasksExtension]: {} } } }, message);
 
 /**
  * The OAuth client a person's token was issued to: its `client_id` claim (RFC 9068's access

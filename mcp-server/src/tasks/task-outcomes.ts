@@ -3,20 +3,15 @@
 // tool service produced no result (it failed, refused the call, could not be reached) fails it with
 // a JSON-RPC error; one that ended with questions leaves it waiting on them, vetted by the rules of
 // a plain call's questions. A finished task is kept for its caller to read, then purged.
-import { MissingRequiredClientCapabilityError, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, type CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolCallOutcome } from '../mcp/tool-gateway.ts';
 import { vetQuestions, type QuestionPolicy } from '../questions/index.ts';
 import type { RemoteTool } from '../remote-tools.ts';
+import { textOf } from './task-messages.ts';
 import type { TaskRecord } from './task-records.ts';
 
 /** JSON-RPC's internal error: the code of a task whose tool produced no result. */
 const internalError = -32603;
-
-const textOf = (result: CallToolResult) =>
-  result.content
-    .map((block) => (block.type === 'text' ? block.text : ''))
-    .join(' ')
-    .trim();
 
 export interface SettleContext {
   readonly policy: QuestionPolicy;
@@ -54,7 +49,7 @@ export function settledRecord(
     vetted = vetQuestions(outcome.inputRequired, {
       round: { round: task.content.rounds, answers: task.content.answers },
       tool: context.tool,
-      declared: task.content.declared as ClientCapabilities | undefined,
+      declared: task.content.declared,
       era: 'modern',
       policy: context.policy,
       maxRounds: context.maxRounds,

@@ -9,15 +9,15 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ClientAbilities } from '@platform/proto';
-import { clip, systemTimers, type Caller, type Logger, type Timers } from '@platform/tool-sdk';
+import { systemTimers, type Caller, type Logger, type Timers } from '@platform/tool-sdk';
 import { currentTraceparent, inSpan, linkTo } from '@platform/tool-sdk/observability';
 import type { DelegatedToken } from '../delegation/index.ts';
 import type { ToolCallOutcome, ToolGateway } from '../mcp/tool-gateway.ts';
 import type { RemoteTool, ToolCatalog } from '../remote-tools.ts';
 import type { SealedBox } from '../sealed-box.ts';
 import { failureResult } from '../tool-results/index.ts';
-import { shownText } from '../tool-results/shown-text.ts';
 import type { TaskChanges } from './task-changes.ts';
+import { limitResult, notPolled, progressMessage, storeUnavailable, textOf } from './task-messages.ts';
 import { settledRecord, type SettleContext } from './task-outcomes.ts';
 import { openStatuses, type TaskContent, type TaskOwner, type TaskRecord, type TaskStore } from './task-records.ts';
 
@@ -72,10 +72,6 @@ interface Running {
 /** What a sealed renewal is bound to: this task, this caller, this client. */
 export const renewalBinding = (record: Pick<TaskRecord, 'id' | 'owner' | 'tool'>) =>
   `task-token\n${record.id}\n${record.owner.callerId}\n${record.owner.clientId}\n${record.tool}`;
-
-const notPolled = (lifetimeMs: number) =>
-  `Cancelled: nobody asked about the task while its delegated token was valid (${Math.round(lifetimeMs / 1000)} s). ` +
-  'A task runs only while its person polls it; call the tool again.';
 
 export function createTaskRunner(options: TaskRunnerOptions) {
   const { store, changes, gateway, box, settings, logger, clock } = options;
@@ -133,9 +129,6 @@ export function createTaskRunner(options: TaskRunnerOptions) {
       },
     );
   };
-
-  const progressMessage = (progress: number, total: number | null | undefined, message: string) =>
-    clip(shownText(message).trim() || (total ? `${Math.round((progress / total) * 100)}% done` : `${progress} done`), 512);
 
   const newRunning = (): Running => ({ stop: new AbortController(), renew: undefined, tokenExpiresAt: 0, cancelWatchdog: undefined });
 
@@ -208,14 +201,7 @@ export function createTaskRunner(options: TaskRunnerOptions) {
         tokenLifetimeMs: 0,
         renewal: undefined,
         polledAt: now,
-        content: {
-          args: start.args,
-          client: start.client,
-          declared: start.declared,
-          answers: start.answers,
-          rounds: start.rounds,
-          ...(currentTraceparent() !== undefined && { startedBy: currentTraceparent() }),
-        } satisfies TaskContent,
+        content: { ...contentOf(start), ...(currentTraceparent() !== undefined && { startedBy: currentTraceparent() }) },
         version: 1,
       };
       return new Promise<TaskStartOutcome>((resolve) => {
@@ -307,19 +293,4 @@ export function createTaskRunner(options: TaskRunnerOptions) {
 
 export type TaskRunner = ReturnType<typeof createTaskRunner>;
 
-const textOf = (result: CallToolResult) => result.content.map((block) => (block.type === 'text' ? block.text : '')).join(' ');
-
-function limitResult(creation: 'caller-limit' | 'total-limit', tool: RemoteTool, settings: TaskRunnerOptions['settings']): CallToolResult {
-  return creation === 'caller-limit'
-    ? failureResult(
-        'TOO_MANY_TASKS',
-        `You have ${settings.maxPerCaller} open tasks, the most one person may have; ${tool.exposedName} was not run. Wait for one to finish, or cancel one (tasks/cancel), and call it again.`,
-      )
-    : failureResult('GATEWAY_BUSY', `The gateway has ${settings.maxOpen} open tasks, the most it runs; ${tool.exposedName} was not run. Call it again later.`);
-}
-
-const storeUnavailable = (tool: RemoteTool) =>
-  failureResult(
-    'TASK_STORE_UNAVAILABLE',
-    `${tool.exposedName} was not run: the gateway's store of tasks is unavailable. This is an outage, not a problem with your request; call the tool again shortly.`,
-  );
+const contentOf = ({ args, client, declared, answers, rounds }: TaskStart): TaskContent => ({ args, client, declared, answers, rounds });

@@ -13,7 +13,7 @@ import type { ToolCatalog } from '../remote-tools.ts';
 import type { SealedBox } from '../sealed-box.ts';
 import type { TaskChanges } from './task-changes.ts';
 import { openStatuses, type TaskRecord, type TaskStore } from './task-records.ts';
-import { renewalBinding, type TaskRequester, type TaskRunner } from './task-runner.ts';
+import { renewalBinding, type TaskRequester, type TaskRunner, type TaskStart } from './task-runner.ts';
 
 export interface TasksOptions {
   readonly store: TaskStore;
@@ -138,7 +138,7 @@ export function createTasks(options: TasksOptions) {
   loop();
 
   return {
-    start: runner.start,
+    start: (start: TaskStart) => runner.start(start),
 
     /** tasks/get: the caller's task, renewed or settled by the poll as needed. */
     get: read,
@@ -149,9 +149,9 @@ export function createTasks(options: TasksOptions) {
       if (task.status !== 'input_required') return;
       const now = clock();
       // Set by the attempt that wrote the task's return to work: only that request runs the tool again.
-      let resumed = false;
+      const attempt = { resumed: false };
       const next = await changes.change(id, (current) => {
-        resumed = false;
+        attempt.resumed = false;
         if (current.status !== 'input_required' || !owns(current, requester)) return undefined;
         const asked = current.content.asked ?? {};
         // Only answers to questions waiting count; any other key is ignored (answered already, never asked).
@@ -165,7 +165,7 @@ export function createTasks(options: TasksOptions) {
           return { ...current, polledAt: now, content: { ...current.content, answers, inputRequests, asked: stillAsked } };
         }
         const { inputRequests: _asked, asked: _kinds, ...content } = current.content;
-        resumed = true;
+        attempt.resumed = true;
         return {
           ...current,
           status: 'working',
@@ -176,7 +176,7 @@ export function createTasks(options: TasksOptions) {
           content: { ...content, answers },
         };
       });
-      if (resumed && next?.status === 'working') runner.resume(next, requester);
+      if (attempt.resumed && next?.status === 'working') runner.resume(next, requester);
     },
 
     /** tasks/cancel: a task not over is cancelled, and its call (at whichever replica) stopped. */
