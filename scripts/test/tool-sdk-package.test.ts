@@ -189,7 +189,7 @@ describe("the template's README, followed by a newcomer", () => {
   beforeAll(async () => {
     project = join(work, 'my-tools');
     cpSync(join(repoRoot, 'examples/tool-service'), project, { recursive: true, filter: (source) => !source.includes('node_modules') });
-    // "npm install <repository>/platform-proto-2.0.0.tgz <repository>/platform-tool-sdk-2.0.0.tgz", where npm pack left them.
+    // "npm install <repository>/platform-proto-2.1.0.tgz <repository>/platform-tool-sdk-2.1.0.tgz", where npm pack left them.
     const install = readmeCommand('npm install <repository>/').replaceAll('<repository>/', `${tarballs}/`);
     expect(
       install

@@ -83,6 +83,20 @@ const tools = [
       return { confirmed: answer.action === 'accept' && answer.content.confirm };
     },
   }),
+  defineTool({
+    name: 'asks_first',
+    title: 'Asks first',
+    description: 'Asks one question in the call itself, then starts its task and reports progress.',
+    inputSchema: z.strictObject({}),
+    execution: { taskSupport: 'required', taskStart: 'explicit' },
+    handler: async (_args, ctx) => {
+      const answer = await ctx.elicit({ message: 'Sure?', requestedSchema: z.object({ confirm: z.boolean() }) }, { key: 'sure' });
+      ctx.startTask();
+      ctx.startTask();
+      ctx.progress(1, 1, 'working');
+      return { confirmed: answer.action === 'accept' && answer.content.confirm };
+    },
+  }),
 ];
 
 beforeEach(async () => {
@@ -192,6 +206,29 @@ describe('a call run as a task', () => {
     const unknown = openTask();
     unknown.call('no_such_tool');
     expect(await unknown.ended).toMatchObject({ ok: false, code: grpc.status.NOT_FOUND });
+  });
+
+  it('starts where the handler says, for a tool that starts its task itself: questions before are the call’s own', async () => {
+    const first = openTask();
+    first.call('asks_first');
+    const asked = await first.ended;
+    expect(asked.ok && Object.keys(asked.event.inputRequired?.requests ?? {})).toEqual(['sure']);
+    // Asked before ctx.startTask(): the call ended with its question and never became a task.
+    expect(first.events).toEqual([]);
+    const answered = openTask();
+    answered.send({
+      call: {
+        name: 'asks_first',
+        argumentsJson: '{}',
+        requestId: 'task-req-2',
+        client: { progress: true, elicitationForm: true },
+        inputResponsesJson: { sure: JSON.stringify({ action: 'accept', content: { confirm: true } }) },
+      },
+    });
+    const done = await answered.ended;
+    expect(done.ok && JSON.parse(done.event.result?.structuredContentJson ?? '')).toEqual({ confirmed: true });
+    // Once, though the handler said so twice, and before what the handler reported after it.
+    expect(answered.events.map((event) => event.event)).toEqual(['taskStarted', 'progress']);
   });
 
   it('takes a renewed token for the same person: ctx.authToken and the platform client send it from then on', async () => {

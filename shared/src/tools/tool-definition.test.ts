@@ -156,4 +156,12 @@ describe('defineTool', () => {
     expect(refusal({ execution: 'optional' })).toContain('execution must be an object');
     expect(refusal({ execution: { taskSupport: 'optional', ttl: 5 } })).toContain('execution.ttl is not a key of execution');
   });
+
+  it('takes where a task starts, at the handler by default, and refuses any other value naming execution.taskStart', () => {
+    expect(defineTool(valid).taskStart).toBe('handler');
+    expect(defineTool({ ...valid, execution: { taskSupport: 'required', taskStart: 'explicit' } }).taskStart).toBe('explicit');
+    expect(refusal({ execution: { taskSupport: 'optional', taskStart: 'later' } })).toBe(
+      'tool "list_webhooks": execution.taskStart must be one of "handler", "explicit"',
+    );
+  });
 });
