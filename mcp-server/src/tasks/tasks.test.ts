@@ -40,7 +40,7 @@ function setUp() {
     store,
     changes,
     runner,
-    catalog: () => ({ version: 1, tools: [], byName: () => undefined }) as ToolCatalog,
+    catalog: () => ({ version: 1, tools: [], byName: () => undefined }),
     delegatedTokens: { get: () => Promise.reject(new Error('none')), lease: () => Promise.reject(new Error('none')), forget: () => undefined },
     box: createSealedBox('secret', 'task tokens'),
     heartbeatMs: 60_000,
