@@ -4,7 +4,6 @@
 import { createLogger } from '@platform/tool-sdk';
 import { manualClock } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolCatalog } from '../remote-tools.ts';
 import { createSealedBox } from '../sealed-box.ts';
 import { createMemoryTaskStore } from './memory-task-store.ts';
 import { createTaskChanges } from './task-changes.ts';
