@@ -8,8 +8,8 @@ import { z } from 'zod';
 
 const text = (value: string) => toolResult({ content: [{ type: 'text', text: value }] });
 
-/** No arguments: the suite sends `{}`, and extra keys are let through. */
-const none = z.looseObject({});
+/** No arguments: the suite sends `{}`. */
+const none = z.strictObject({});
 
 /** A form of one field. */
 const form = (message: string, field: string, type: 'string' | 'boolean') =>
