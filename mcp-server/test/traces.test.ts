@@ -6,9 +6,11 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { keptSpans } from '@platform/devtools/kept-spans';
 import { loadTelemetrySettings, SpanKind, startTelemetry, type Telemetry } from '@platform/tool-sdk/observability';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eras, stackForTests } from './harness.ts';
+import { conformanceToolsForTests, eras, stackForTests, until } from './harness.ts';
+import { modernRequest } from './task-harness.ts';
 
 const stack = stackForTests();
+conformanceToolsForTests(stack);
 
 let telemetry: Telemetry | undefined;
 afterEach(async () => {
@@ -68,5 +70,27 @@ describe.each(eras)('the spans of a tools/call on the %s revision', (era) => {
     expect(rpcServer?.spanContext().traceId).toBe(http.spanContext().traceId);
     expect(rpcServer?.attributes).toMatchObject({ 'enduser.id': 'u-oscar', 'gen_ai.tool.name': 'whoami', 'platform.outcome': 'ok', 'rpc.grpc.status_code': 0 });
     expect(childrenOf(rpcServer as ReadableSpan).map((span) => span.name)).toEqual(expect.arrayContaining(['caller check', 'execute_tool whoami']));
+  });
+});
+
+describe('the spans of an MCP task', () => {
+  it('link the tool’s run after the person’s answer to the call that started the task', async () => {
+    const stop = recordSpans();
+    const token = await stack().tokenFor('oscar');
+    const ask = (method: string, params: Record<string, unknown>) => modernRequest(stack().mcpUrl, token, method, params);
+    const started = await ask('tools/call', { name: 'confirm_delete', arguments: { filename: 'traced.txt' } });
+    const taskId = String(started.result?.taskId);
+    await until(async () => (await ask('tasks/get', { taskId })).result?.status === 'input_required', 'the task asks');
+    await ask('tasks/update', { taskId, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } });
+    await until(async () => (await ask('tasks/get', { taskId })).result?.status === 'completed', 'the task completes');
+    const spans = await stop();
+    const call = spans.find((span) => span.name === 'tools/call confirm_delete');
+    const run = spans.find((span) => span.name === 'mcp task run');
+    expect(run?.links.map((link) => link.context.spanId)).toEqual([call?.spanContext().spanId]);
+    expect(run?.links[0]?.context.traceId).toBe(call?.spanContext().traceId);
+    // The run itself is part of the answer's request, which carried it out.
+    expect(spans.filter((span) => span.parentSpanContext?.spanId === run?.spanContext().spanId).map((span) => span.name)).toContain(
+      'platform.tools.v1.ToolService/CallTool',
+    );
   });
 });
