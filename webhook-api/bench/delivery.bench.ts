@@ -18,7 +18,7 @@ import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawReques
 import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
 import type { secondDelivererCalls } from './delivery-second-deliverer.ts';
-import type { ProfileSummary, Spans } from './delivery-spans.ts';
+import { printProfile, printSpanLine, type ProfileSummary } from './delivery-report.ts';
 import { processTreeCpuMicros } from '@platform/devtools/process-cpu';
 import { sourceCondition } from '@platform/devtools/source-condition';
 
@@ -327,27 +327,8 @@ try {
 
   // Where the time goes: the deliverer's queue calls and requests, summed over the measured runs.
   console.log('\nDeliverer time per delivery (queue calls timed around the store, requests from creation to headers; overlapping calls each count whole)');
-  const spanLine = (name: string, reports: readonly DelivererReport[]) => {
-    const total: Spans = {};
-    for (const report of reports) {
-      for (const [key, span] of Object.entries(report.spans)) {
-        if (!span) continue;
-        const sum = (total[key] ??= { calls: 0, items: 0, ms: 0 });
-        sum.calls += span.calls;
-        sum.items += span.items;
-        sum.ms += span.ms;
-      }
-    }
-    const deliveries = total.request?.calls ?? 0;
-    const per = (key: string) => (deliveries > 0 ? ((total[key]?.ms ?? 0) * 1000) / deliveries : 0);
-    const sizes = (key: string) => ((total[key]?.items ?? 0) / Math.max(1, total[key]?.calls ?? 0)).toFixed(1);
-    const elu = median(reports.map((report) => report.eventLoopUtilization));
-    console.log(
-      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  settle+claim ${per('settleAndClaim').toFixed(0).padStart(4)} µs (${sizes('settledWithClaim')}+${sizes('settleAndClaim')}/call)  settle+recheck ${per('settleAndRecheck').toFixed(0).padStart(4)} µs (${sizes('settledWithRecheck')}+${sizes('settleAndRecheck')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
-    );
-  };
-  for (const [key, entry] of delivered) spanLine(key, entry.reports);
-  for (const [backend, report] of latencyReports) spanLine(`${backend} latency`, [report]);
+  for (const [key, entry] of delivered) printSpanLine(key, entry.reports);
+  for (const [backend, report] of latencyReports) printSpanLine(`${backend} latency`, [report]);
 
   // What bounds throughput on this machine: the CPU each process spends per point, summed, against
   // the CPUs there are (every process of the pipeline shares them).
@@ -388,13 +369,4 @@ try {
   if (serverProcess) await stopChild(serverProcess);
   await stopChild(receiverProcess);
   cluster.stop();
-}
-
-function printProfile(title: string, profile: ProfileSummary): void {
-  const share = (ms: number) => `${((ms / profile.totalMs) * 100).toFixed(1).padStart(5)}%`;
-  console.log(`\n${title}: self time, ${Math.round(profile.totalMs)} ms sampled`);
-  console.log('  by place:');
-  for (const [place, ms] of profile.places) console.log(`    ${share(ms)}  ${place}`);
-  console.log('  by function:');
-  for (const [name, ms] of profile.functions) console.log(`    ${share(ms)}  ${name}`);
 }
