@@ -171,7 +171,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     );
     const going: ClaimedDelivery[] = [];
     for (const delivery of picked) {
-      if (answer.sendable.has(delivery.id)) going.push(delivery);
+      const config = answer.sendable.get(delivery.id);
+      if (config) going.push({ ...delivery, config });
       else {
         // Not held any more (deleted, unlinked, taken over) or given back: a later claim finds what is left.
         tally.remove(delivery.config);

@@ -126,8 +126,8 @@ export interface SettledAndClaimed {
 export interface SettledAndRechecked {
   /** The settlements' ids that were written (as settle answers). */
   readonly settled: Set<string>;
-  /** The held deliveries that may be sent now. */
-  readonly sendable: Set<string>;
+  /** The held deliveries that may be sent now, each with its configuration as it is now. */
+  readonly sendable: Map<string, StoredConfig>;
 }
 
 /** One line of the attempt log. */
@@ -215,7 +215,8 @@ export interface DeliveryQueue {
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
   /**
    * settle, then checks deliveries `owner` claimed ahead of sending, just before they are sent:
-   * `sendable` are the ids that may go now. Left out: those not held any more (their configuration
+   * `sendable` are the ids that may go now, with their configurations as they are now (a PUT since
+   * the claim applies). Left out: those not held any more (their configuration
    * deleted, their device unlinked, their lease taken over), and those given back to the queue by
    * the call (their endpoint disabled or paused, or a batch whose points an unlink changed: claimed
    * again later as they are then). One transaction on SQLite, statements of their own on PostgreSQL.
