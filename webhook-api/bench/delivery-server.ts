@@ -52,7 +52,11 @@ const deliverySettings = loadDelivererSettings({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 
 const receiverUrl = process.env.BENCH_RECEIVER_URL ?? '';
 const postgresUrl = process.env.BENCH_POSTGRES_URL ?? '';
 const logger = createLogger({ name: 'webhook-api', level: 'warn' });
-const vault = new CredentialVault([{ id: 'bench-1', key: randomBytes(32) }]);
+/** The encryption key, shared with the second deliverer's process (delivery-second-deliverer.ts). */
+const encryptionKey = { id: 'bench-1', key: randomBytes(32) };
+const vault = new CredentialVault([encryptionKey]);
+/** The PostgreSQL database the API serves, for the second deliverer. */
+let postgresDatabase = '';
 const platform = await startPlatform();
 const http = createHttpClient({ timeoutMs: 10_000 });
 const ingest = { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 };
@@ -135,7 +139,7 @@ for (const backend of ['SQLite', 'PostgreSQL', 'SQLite, queue thread'] as const)
   const batch = { maxPoints: deliverySettings.batchMaxPoints, lingerMs: deliverySettings.batchLingerMs };
   const store =
     backend === 'PostgreSQL'
-      ? await openPostgresDatabase(await freshDatabase(postgresUrl), { batch })
+      ? await openPostgresDatabase((postgresDatabase = await freshDatabase(postgresUrl)), { batch })
       : await openSqliteDatabase(join(mkdtempSync(join(tmpdir(), 'webhook-bench-')), 'webhooks.db'), {
           batch,
           queueThread: backend === 'SQLite, queue thread',
@@ -213,6 +217,8 @@ export interface ServerReady {
   readonly devices: typeof devices;
   readonly limits: typeof limits;
   readonly settings: typeof deliverySettings;
+  /** What a second deliverer on the PostgreSQL store opens it with. */
+  readonly secondDeliverer: { readonly database: string; readonly keyId: string; readonly key: string };
 }
 
 serveCalls(serverCalls, {
@@ -220,4 +226,5 @@ serveCalls(serverCalls, {
   devices,
   limits,
   settings: deliverySettings,
+  secondDeliverer: { database: postgresDatabase, keyId: encryptionKey.id, key: encryptionKey.key.toString('base64') },
 } satisfies ServerReady);

@@ -39,6 +39,13 @@ export function timedQueue(queue: DeliveryQueue, spans: Spans): DeliveryQueue {
       written.items += settlements.length;
       return r.claimed.length;
     }),
+    // Items: the held deliveries rechecked; the settlements it wrote are counted apart.
+    settleAndRecheck: timed('settleAndRecheck', queue.settleAndRecheck.bind(queue), (_r, settlements, _owner, held) => {
+      const written = (spans.settledWithRecheck ??= { calls: 0, items: 0, ms: 0 });
+      written.calls += 1;
+      written.items += settlements.length;
+      return held.length;
+    }),
     nextDueAt: timed('nextDueAt', queue.nextDueAt.bind(queue), () => 0),
     renewLeases: timed('renewLeases', queue.renewLeases.bind(queue), (r) => r),
   };

@@ -17,7 +17,8 @@ import { callerOf } from './delivery-ipc.ts';
 import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawRequestsPerSecond, rawTaggedAtRate } from './delivery-load.ts';
 import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
-import type { ProfileSummary, Spans } from './delivery-spans.ts';
+import type { secondDelivererCalls } from './delivery-second-deliverer.ts';
+import { printProfile, printSpanLine, type ProfileSummary } from './delivery-report.ts';
 import { processTreeCpuMicros } from '@platform/devtools/process-cpu';
 import { sourceCondition } from '@platform/devtools/source-condition';
 
@@ -66,13 +67,21 @@ async function stopChild(process: ChildProcess): Promise<void> {
 const cluster = await startPostgresCluster();
 const receiverProcess = child('delivery-receiver.ts');
 let serverProcess: ChildProcess | undefined;
+/** A second deliverer on the PostgreSQL store, in a process of its own (delivery-second-deliverer.ts). */
+let secondProcess: ChildProcess | undefined;
 
 try {
   const receiver = await callerOf<typeof receiverCalls>(receiverProcess);
   const receiverUrl = (receiver.ready as { url: string }).url;
   serverProcess = child('delivery-server.ts', { BENCH_RECEIVER_URL: receiverUrl, BENCH_POSTGRES_URL: cluster.url });
   const server = await callerOf<typeof serverCalls>(serverProcess);
-  const { urls, devices, limits, settings } = server.ready as ServerReady;
+  const { urls, devices, limits, settings, secondDeliverer } = server.ready as ServerReady;
+  secondProcess = child('delivery-second-deliverer.ts', {
+    BENCH_POSTGRES_DATABASE: secondDeliverer.database,
+    BENCH_KEY_ID: secondDeliverer.keyId,
+    BENCH_KEY: secondDeliverer.key,
+  });
+  const second = await callerOf<typeof secondDelivererCalls>(secondProcess);
   const perEndpoint = settings.maxInFlightPerEndpoint;
   const apiPools = new Map([...backends, queueThread].map((backend) => [backend, new Pool(urls[backend], { connections: 32 })]));
   const ingestHeaders = { authorization: `Bearer ${testIngestToken}`, 'content-type': 'application/json' };
@@ -107,8 +116,19 @@ try {
     return backend === 'PostgreSQL' && cluster.serverPid !== undefined ? processTreeCpuMicros(cluster.serverPid) : undefined;
   }
 
-  /** Points/s from starting a deliverer on a queue of `count` points to the receiver counting the last of them. */
-  async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, profile = false, unsigned = false, feed?: readonly number[]) {
+  /**
+   * Points/s from starting a deliverer on a queue of `count` points to the receiver counting the
+   * last of them; with `twoDeliverers` (PostgreSQL), the second deliverer's process started with it.
+   */
+  async function deliverQueued(
+    backend: Backend,
+    mode: 'Realtime' | 'Batch',
+    count: number,
+    profile = false,
+    unsigned = false,
+    feed?: readonly number[],
+    twoDeliverers = false,
+  ) {
     await receiver.call('reset');
     await preIngest(backend, feed ?? [mode === 'Realtime' ? devices.realtime : devices.batch], count);
     const waiting = await server.call('queueStats', { backend });
@@ -118,13 +138,13 @@ try {
     const receiverBefore = await receiver.call('cpu');
     const postgresBefore = postgresCpu(backend);
     const started = epochMs();
-    await server.call('startDeliverer', { backend, profile, unsigned });
+    await Promise.all([server.call('startDeliverer', { backend, profile, unsigned }), twoDeliverers ? second.call('start') : undefined]);
     const { at } = await receiver.call('waitFor', { points: count, timeoutMs: 60_000 });
     const receiverUsed = (await receiver.call('cpu')) - receiverBefore;
     const postgresAfter = postgresCpu(backend);
-    const report = await server.call('stopDeliverer', { backend });
+    const [report, secondCpu] = await Promise.all([server.call('stopDeliverer', { backend }), twoDeliverers ? second.call('stop') : 0]);
     const cpu: CpuPerPoint = {
-      deliverer: report.cpuMicros / count,
+      deliverer: (report.cpuMicros + secondCpu) / count,
       receiver: receiverUsed / count,
       postgres: postgresBefore === undefined || postgresAfter === undefined ? undefined : (postgresAfter - postgresBefore) / count,
     };
@@ -165,6 +185,8 @@ try {
       postgres: undefined,
     });
     for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
+    // Scaling out: the same on PostgreSQL with a second deliverer process on the same queue.
+    record('PostgreSQL Realtime, two deliverers', await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, false, false, undefined, true));
     // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
     record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
     record(`${queueThread} Realtime`, await deliverQueued(queueThread, 'Realtime', realtimePoints));
@@ -247,6 +269,15 @@ try {
     const realtime = throughput(`${backend} Realtime`);
     const batch = throughput(`${backend} Batch`);
     printComparison(`Realtime delivery on ${backend}`, { name: 'Realtime points/s delivered', value: realtime, unit: 'points/s' }, rawFigure);
+    if (backend === 'PostgreSQL') {
+      const two = throughput('PostgreSQL Realtime, two deliverers');
+      printComparison(
+        'Realtime delivery on PostgreSQL with two deliverer processes on the same queue (the API’s and one of its own)',
+        { name: 'Realtime points/s delivered, two deliverers', value: two, unit: 'points/s' },
+        { name: 'the same with one deliverer', value: realtime, unit: 'points/s' },
+      );
+      verdicts.push({ name: 'Realtime PostgreSQL, two deliverers', figure: two / realtime, unit: 'x', of: 'one deliverer', atLeast: 1 });
+    }
     printComparison(
       `Batch delivery on ${backend} (full batches of ${settings.batchMaxPoints}: the linger never applies)`,
       { name: 'Batch points/s delivered', value: batch, unit: 'points/s' },
@@ -296,27 +327,8 @@ try {
 
   // Where the time goes: the deliverer's queue calls and requests, summed over the measured runs.
   console.log('\nDeliverer time per delivery (queue calls timed around the store, requests from creation to headers; overlapping calls each count whole)');
-  const spanLine = (name: string, reports: readonly DelivererReport[]) => {
-    const total: Spans = {};
-    for (const report of reports) {
-      for (const [key, span] of Object.entries(report.spans)) {
-        if (!span) continue;
-        const sum = (total[key] ??= { calls: 0, items: 0, ms: 0 });
-        sum.calls += span.calls;
-        sum.items += span.items;
-        sum.ms += span.ms;
-      }
-    }
-    const deliveries = total.request?.calls ?? 0;
-    const per = (key: string) => (deliveries > 0 ? ((total[key]?.ms ?? 0) * 1000) / deliveries : 0);
-    const sizes = (key: string) => ((total[key]?.items ?? 0) / Math.max(1, total[key]?.calls ?? 0)).toFixed(1);
-    const elu = median(reports.map((report) => report.eventLoopUtilization));
-    console.log(
-      `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  settle+claim ${per('settleAndClaim').toFixed(0).padStart(4)} µs (${sizes('settledWithClaim')}+${sizes('settleAndClaim')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
-    );
-  };
-  for (const [key, entry] of delivered) spanLine(key, entry.reports);
-  for (const [backend, report] of latencyReports) spanLine(`${backend} latency`, [report]);
+  for (const [key, entry] of delivered) printSpanLine(key, entry.reports);
+  for (const [backend, report] of latencyReports) printSpanLine(`${backend} latency`, [report]);
 
   // What bounds throughput on this machine: the CPU each process spends per point, summed, against
   // the CPUs there are (every process of the pipeline shares them).
@@ -353,16 +365,8 @@ try {
   for (const pool of apiPools.values()) await pool.close();
   await raw.close();
 } finally {
+  if (secondProcess) await stopChild(secondProcess);
   if (serverProcess) await stopChild(serverProcess);
   await stopChild(receiverProcess);
   cluster.stop();
-}
-
-function printProfile(title: string, profile: ProfileSummary): void {
-  const share = (ms: number) => `${((ms / profile.totalMs) * 100).toFixed(1).padStart(5)}%`;
-  console.log(`\n${title}: self time, ${Math.round(profile.totalMs)} ms sampled`);
-  console.log('  by place:');
-  for (const [place, ms] of profile.places) console.log(`    ${share(ms)}  ${place}`);
-  console.log('  by function:');
-  for (const [name, ms] of profile.functions) console.log(`    ${share(ms)}  ${name}`);
 }

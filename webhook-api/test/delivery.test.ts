@@ -324,6 +324,63 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect((await oscar('DELETE', `/v2/webhooks/${tarpit}`)).status).toBe(200);
   });
 
+  it('a configuration deleted while its points are claimed ahead of sending gets none of them afterwards', async () => {
+    // The endpoint's first requests wait until the test lets them answer.
+    const answers: (() => void)[] = [];
+    receiver = await startReceiver({
+      respond: () =>
+        new Promise((resolve) => {
+          answers.push(() => {
+            resolve({ status: 200 });
+          });
+        }),
+    });
+    const id = await hook('claimed-ahead');
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
+    const slots = testDeliverySettings.maxInFlightPerEndpoint;
+    await until(() => at('claimed-ahead').length === slots, 'the endpoint holds its slots');
+    // More are claimed than are in flight: the deliverer holds them under its lease, to send as slots free.
+    const page = await api.store.deliveries.pageDeliveries(id, {}, { limit: 100 }, Date.now());
+    expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
+
+    expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
+    for (const answer of answers.splice(0)) answer();
+    await settled();
+    // The requests sent before the deletion were answered; nothing it held was sent after.
+    expect(at('claimed-ahead')).toHaveLength(slots);
+    expect((await api.store.deliveries.stats()).queued).toBe(0);
+  });
+
+  it('a configuration updated while its points are claimed ahead of sending sends them as it is now', async () => {
+    const answers: (() => void)[] = [];
+    receiver = await startReceiver({
+      respond: (request) =>
+        request.path === '/moved'
+          ? { status: 200 }
+          : new Promise((resolve) => {
+              answers.push(() => {
+                resolve({ status: 200 });
+              });
+            }),
+    });
+    const id = await hook('before-move');
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
+    const slots = testDeliverySettings.maxInFlightPerEndpoint;
+    await until(() => at('before-move').length === slots, 'the endpoint holds its slots');
+    const page = await api.store.deliveries.pageDeliveries(id, {}, { limit: 100 }, Date.now());
+    expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
+
+    const moved = await oscar('PUT', `/v2/webhooks/${id}`, { name: 'moved', url: `${receiver.url}/moved`, deliveryMode: 'Realtime' });
+    expect(moved.status).toBe(200);
+    for (const answer of answers.splice(0)) answer();
+    await settled();
+    // What was sent before the PUT went to the old URL; everything held went to the new one.
+    expect(at('before-move')).toHaveLength(slots);
+    expect(at('moved')).toHaveLength(20 - slots);
+  });
+
   it('refuses private targets when they are not allowed: a private address and a literal IPv6 loopback dropped; a name that resolves to loopback told apart from no name that does not resolve', async () => {
     const strict = await startWebhookApi({
       location: await newStoreLocation(backend, inject('postgresUrl')),

@@ -1,21 +1,29 @@
-// The deliverer: claims due deliveries under a lease (never more than its limits, in all and per
-// endpoint), sends each with the WebhookSender, and settles what the attempts came to, many at a
-// time. It wakes when work is announced (ingest in this process, NOTIFY from others), when the next
+// The deliverer: claims due deliveries under a lease, several rounds of its slots at once, holds
+// what it cannot send yet and rechecks it just before sending (held-claims.ts), sends each with the
+// WebhookSender (never more in flight than its limits, in all, per endpoint and per company), and
+// settles what the attempts came to, many at a time. It wakes when work is announced (ingest in this process, NOTIFY from others), when the next
 // retry or batch falls due (a batch ingest opened is a queued delivery due when its linger ends), and
 // on a slow poll for what nobody announced (expired leases of a dead deliverer, another SQLite
 // process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, SettledAndClaimed } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
-import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
+import type { WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
-import { settlementOf } from './settlement.ts';
-import { startDeliverySpan } from './delivery-tracing.ts';
-import { reserveSendSlots, untilSlot, type SendSlot } from './send-slots.ts';
+import { reserveSendSlots, type SendSlot } from './send-slots.ts';
+import { createAttempts } from './delivery-attempts.ts';
+import { listenForWork } from './work-listeners.ts';
 import { createQueueHousekeeping, pruneEveryMs } from './queue-housekeeping.ts';
 import { createInFlightTally } from './in-flight-tally.ts';
+import { aheadClaimRequest, createHeldClaims } from './held-claims.ts';
 import type { AttemptMetrics } from './attempt-metrics.ts';
+
+/**
+ * How many rounds of its slots a deliverer claims at once: one claim statement then serves several
+ * rounds of sends, each round rechecked just before it is sent (held-claims.ts).
+ */
+const claimAhead = 4;
 
 export interface DelivererOptions {
   readonly queue: DeliveryQueue;
@@ -53,8 +61,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const housekeeping = createQueueHousekeeping({ queue, settings, log, metrics, now });
 
   const tally = createInFlightTally();
+  const held = createHeldClaims();
   const running = new Set<Promise<void>>();
-  /** The deliveries in flight, whose leases are renewed while they are. */
+  /** The deliveries held and in flight, whose leases are renewed while they are. */
   const leased = new Set<string>();
   const shutdown = new AbortController();
   const writer = createSettlementWriter({
@@ -68,6 +77,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     // The pump's next claim takes them into its transaction; it flushes what it leaves when it ends.
     leaveForClaim: () => pumping,
   });
+  const attempts = createAttempts({ sender, settings, log, metrics, now, random: options.random, signal: shutdown.signal, settlements: writer });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
   let foundNothing = false;
   const idleWaiters: (() => void)[] = [];
@@ -75,16 +85,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   let stopped = true;
   let pumping = false;
   let wanted = false;
+  let claimWanted = false;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
   const timers: NodeJS.Timeout[] = [];
   let stopListening: (() => Promise<void>) | undefined;
-  let unsubscribe: (() => void) | undefined;
 
   const inFlightCount = () => running.size;
 
   function resolveIfIdle(): void {
-    if (idleWaiters.length === 0 || !foundNothing || pumping || wanted || running.size > 0 || writer.busy()) return;
+    if (idleWaiters.length === 0 || !foundNothing || pumping || wanted || running.size > 0 || held.size > 0 || writer.busy()) return;
     for (const resolve of idleWaiters.splice(0)) resolve();
   }
 
@@ -102,7 +112,13 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     );
   }
 
+  /** Looks for new work (a claim), and sends what is held. */
   function wake(): void {
+    claimWanted = true;
+    wakeToSend();
+  }
+
+  function wakeToSend(): void {
     if (stopped) return;
     wanted = true;
     if (!pumping) void pump();
@@ -113,44 +129,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     try {
       while (wanted && !stopped) {
         wanted = false;
-        const at = now();
-        const room = settings.maxInFlight - inFlightCount();
-        if (room <= 0) continue; // a finishing request wakes the pump again
-        const request = {
-          owner,
-          leaseMs: settings.leaseMs,
-          now: at,
-          limit: room,
-          perConfig: settings.maxInFlightPerEndpoint,
-          perCompany: settings.maxInFlightPerCompany,
-          ...tally.claimBounds,
-        };
-        // What the requests that ended came to is written in the claim's transaction.
-        const settlements = writer.take();
-        let claimed: ClaimedDelivery[];
-        if (settlements.length === 0) {
-          claimed = await queue.claim(request);
-        } else {
-          let answer: SettledAndClaimed;
-          try {
-            answer = await queue.settleAndClaim(settlements, request);
-          } catch (error) {
-            writer.giveBack(settlements);
-            throw error;
-          }
-          writer.written(settlements, answer.settled);
-          claimed = answer.claimed;
-        }
-        const slots = reserveSendSlots(claimed, queue, at);
-        for (const delivery of claimed) send(delivery, slots.get(delivery.id));
-        foundNothing = claimed.length === 0;
-        if (claimed.length === 0) {
-          const next = await queue.nextDueAt();
-          if (next !== undefined && next > now()) wakeAt(next);
+        await sendHeld();
+        if (claimWanted) {
+          claimWanted = false;
+          await claimMore();
         }
       }
     } catch (error) {
       log.error({ err: error }, 'the deliverer could not reach the queue; it tries again');
+      claimWanted = true;
       wakeAt(now() + settings.pollMs);
     } finally {
       pumping = false;
@@ -160,65 +147,92 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     }
   }
 
-  /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot, counted in flight from now. */
+  /** Whether `delivery` fits under the in-flight limits now; if so it is counted in flight. */
+  const fits = (delivery: ClaimedDelivery) => tally.admit(delivery.config, settings);
+
+  /** Sends what was claimed ahead and fits now, once the queue has rechecked it (deleted, unlinked, taken over: not sent). */
+  async function sendHeld(): Promise<void> {
+    const picked = held.take(settings.maxInFlight, fits);
+    if (picked.length === 0) return;
+    const answer = await writer.writeWith(
+      (settlements) =>
+        queue.settleAndRecheck(
+          settlements,
+          owner,
+          picked.map((delivery) => ({ id: delivery.id, points: delivery.points.length })),
+          now(),
+        ),
+      () => {
+        for (const delivery of picked) {
+          tally.remove(delivery.config);
+          held.add(delivery);
+        }
+      },
+    );
+    const going: ClaimedDelivery[] = [];
+    for (const delivery of picked) {
+      const config = answer.sendable.get(delivery.id);
+      if (config) going.push({ ...delivery, config });
+      else {
+        // Not held any more (deleted, unlinked, taken over) or given back: a later claim finds what is left.
+        tally.remove(delivery.config);
+        leased.delete(delivery.id);
+        claimWanted = true;
+      }
+    }
+    sendAll(going);
+  }
+
+  /**
+   * Claims up to `claimAhead` rounds of the deliverer's slots, less what it has in hand; sends at
+   * once what fits (claimed in this statement, nothing to recheck) and holds the rest.
+   */
+  async function claimMore(): Promise<void> {
+    const at = now();
+    const limit = settings.maxInFlight * claimAhead - running.size - held.size;
+    if (limit <= 0 || stopped) return;
+    const request = aheadClaimRequest({ owner, now: at, limit, settings, ahead: claimAhead, tally, held });
+    const { claimed } = await writer.writeWith((settlements) =>
+      settlements.length === 0
+        ? queue.claim(request).then((taken) => ({ settled: new Set<string>(), claimed: taken }))
+        : queue.settleAndClaim(settlements, request),
+    );
+    const going: ClaimedDelivery[] = [];
+    for (const delivery of claimed) {
+      leased.add(delivery.id);
+      if (fits(delivery)) going.push(delivery);
+      else held.add(delivery);
+    }
+    sendAll(going);
+    foundNothing = claimed.length === 0 && held.size === 0;
+    if (foundNothing) {
+      const next = await queue.nextDueAt();
+      if (next !== undefined && next > now()) wakeAt(next);
+    }
+  }
+
+  /** Sends `deliveries`, already counted in flight (fits), each at once or at its rate-limited slot. */
+  function sendAll(deliveries: readonly ClaimedDelivery[]): void {
+    if (deliveries.length === 0) return;
+    const slots = reserveSendSlots(deliveries, queue, now());
+    for (const delivery of deliveries) send(delivery, slots.get(delivery.id));
+  }
+
+  /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot. */
   function send(delivery: ClaimedDelivery, slot?: SendSlot): void {
-    leased.add(delivery.id);
-    tally.add(delivery.config);
-    const attempt = (slot === undefined ? attemptNow(delivery) : waitThenAttempt(delivery, slot)).finally(() => {
+    const attempt = (slot === undefined ? attempts.now(delivery) : attempts.atSlot(delivery, slot)).finally(() => {
       running.delete(attempt);
       leased.delete(delivery.id);
       const left = tally.remove(delivery.config);
-      // Claims refill in batches: once an endpoint is down to half its slots, or the deliverer to
-      // half of its own (crossing it, or empty), rather than one claim for each request that ends.
       const total = inFlightCount();
-      if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wake();
+      // Claims refill in batches: once what an endpoint has in hand (in flight and held) is down to
+      // half of what it may have, or the deliverer is idle. Held deliveries go once the endpoint is
+      // down to half its slots, or the deliverer to half of its own (crossing it, or empty).
+      const inHand = left + (held.byConfig.get(delivery.config.id) ?? 0);
+      if (inHand === Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2) || total === 0) claimWanted = true;
+      if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wakeToSend();
     });
     running.add(attempt);
-  }
-
-  function attemptNow(delivery: ClaimedDelivery): Promise<void> {
-    const startedAt = now();
-    const span = startDeliverySpan(delivery);
-    return span
-      .run(() => sender.send(toOutgoing(delivery), shutdown.signal))
-      .then((outcome) => {
-        span.settled(outcome);
-        // A request cut short by the shutdown is not an attempt: its lease is given back, and it is made again.
-        if (shutdown.signal.aborted && outcome.outcome === 'retrying') return;
-        record(delivery, outcome, startedAt);
-      })
-      .catch((error: unknown) => {
-        span.failed();
-        log.error({ err: error, deliveryId: delivery.id }, 'a delivery attempt failed unexpectedly; its lease runs out and it is made again');
-      });
-  }
-
-  /** Waits for the delivery's slot, then attempts it; a stop meanwhile leaves it unsent (its lease is given back). */
-  async function waitThenAttempt(delivery: ClaimedDelivery, slot: SendSlot): Promise<void> {
-    try {
-      if (!(await untilSlot(slot, now, shutdown.signal))) return;
-    } catch (error) {
-      log.error({ err: error, deliveryId: delivery.id }, 'no send time could be reserved for a rate-limited delivery; its lease runs out and it is made again');
-      return;
-    }
-    await attemptNow(delivery);
-  }
-
-  /** Records what an attempt came to, to be written with the others that end in this turn. */
-  function record(delivery: ClaimedDelivery, outcome: AttemptResult, startedAt: number): void {
-    const at = now();
-    const settlement = settlementOf({ delivery, result: outcome, startedAt, now: at, settings, random: options.random });
-    if (settlement.outcome === 'delivered') metrics?.delivered(at - delivery.acceptedAt, delivery.points.length);
-    metrics?.attempt(settlement.outcome, outcome.durationMs);
-    if (settlement.outcome === 'dropped' || settlement.outcome === 'failed') {
-      log.warn(
-        { deliveryId: delivery.id, webhookConfigId: delivery.config.id, outcome: settlement.outcome, status: outcome.status, error: settlement.error },
-        `a delivery was ${settlement.outcome}`,
-      );
-    } else {
-      log.debug({ deliveryId: delivery.id, outcome: settlement.outcome, status: outcome.status, attempt: delivery.attempts }, 'delivery attempt');
-    }
-    writer.add(settlement);
   }
 
   return {
@@ -226,31 +240,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     async start() {
       if (!stopped) return;
       stopped = false;
-      const stopWorkListener = queue.onWork(wake);
-      // Once per disabling, in the process whose settlement made it.
-      const stopDisabledListener = queue.onEndpointDisabled((endpoint) => {
-        metrics?.endpointDisabled?.(endpoint.cause);
-        log.warn(
-          { webhookConfigId: endpoint.configId, companyId: endpoint.companyId, cause: endpoint.cause, reason: endpoint.reason },
-          'a webhook endpoint was disabled: new points are not queued for it and what is queued waits until it is enabled again',
-        );
-      });
-      unsubscribe = () => {
-        stopWorkListener();
-        stopDisabledListener();
-      };
-      if (queue.onWorkElsewhere) {
-        try {
-          stopListening = await queue.onWorkElsewhere(wake);
-        } catch (error) {
-          log.warn({ err: error }, `could not LISTEN for new work; polling every ${settings.pollMs} ms instead`);
-        }
-      }
+      stopListening = await listenForWork({ queue, wake, log, metrics, pollMs: settings.pollMs });
       timers.push(
         setInterval(wake, settings.pollMs),
         setInterval(
           () => {
-            if (inFlightCount() === 0) return;
+            if (leased.size === 0) return;
             queue.renewLeases(owner, [...leased], now() + settings.leaseMs).catch((error: unknown) => {
               log.warn({ err: error }, 'leases could not be renewed');
             });
@@ -278,7 +273,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     async stop(graceMs = 5_000) {
       if (stopped) return;
       stopped = true;
-      unsubscribe?.();
       await stopListening?.();
       clearTimeout(dueTimer);
       for (const timer of timers) clearInterval(timer);
@@ -288,6 +282,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       await Promise.race([Promise.allSettled([...running]), grace]);
       shutdown.abort();
       await Promise.allSettled([...running]);
+      for (const delivery of held.clear()) leased.delete(delivery.id);
       await writer.flush();
       try {
         await queue.release(owner);

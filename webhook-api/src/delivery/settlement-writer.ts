@@ -35,6 +35,11 @@ export interface SettlementWriter {
   written(taken: readonly Settlement[], settled: ReadonlySet<string>): void;
   /** What a claim took and could not write: written on its own (a refusal narrowed down, an outage tried again). */
   giveBack(taken: readonly Settlement[]): void;
+  /**
+   * A queue call that also writes what waits (in its transaction, where it has one): taken, then
+   * written, or given back if the call fails, when `undo` puts back what the call was for.
+   */
+  writeWith<T extends { readonly settled: ReadonlySet<string> }>(call: (settlements: Settlement[]) => Promise<T>, undo?: () => void): Promise<T>;
   /** Whether any are waiting or being written. */
   busy(): boolean;
   /** Writes what is waiting now. */
@@ -105,28 +110,46 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
     });
   }
 
+  function take(): Settlement[] {
+    // Not while a write is under way: what it holds stays in order behind it.
+    if (flushing) return [];
+    const chunk = pending.splice(0, maxSettlementsPerWrite);
+    taken += chunk.length;
+    return chunk;
+  }
+
+  function written(chunk: readonly Settlement[], settled: ReadonlySet<string>): void {
+    taken -= chunk.length;
+    reportLost(chunk, settled);
+    if (pending.length === 0 && taken === 0 && !flushing) options.onDrained?.();
+  }
+
+  function giveBack(chunk: readonly Settlement[]): void {
+    taken -= chunk.length;
+    // At the end: a write under way takes its chunk from the front.
+    pending.push(...chunk);
+    flushSoon();
+  }
+
   return {
     add(settlement) {
       pending.push(settlement);
       flushSoon();
     },
-    take() {
-      // Not while a write is under way: what it holds stays in order behind it.
-      if (flushing) return [];
-      const chunk = pending.splice(0, maxSettlementsPerWrite);
-      taken += chunk.length;
-      return chunk;
-    },
-    written(chunk, settled) {
-      taken -= chunk.length;
-      reportLost(chunk, settled);
-      if (pending.length === 0 && taken === 0 && !flushing) options.onDrained?.();
-    },
-    giveBack(chunk) {
-      taken -= chunk.length;
-      // At the end: a write under way takes its chunk from the front.
-      pending.push(...chunk);
-      flushSoon();
+    take,
+    written,
+    giveBack,
+    async writeWith(call, undo) {
+      const chunk = take();
+      try {
+        const answer = await call(chunk);
+        written(chunk, answer.settled);
+        return answer;
+      } catch (error) {
+        giveBack(chunk);
+        undo?.();
+        throw error;
+      }
     },
     busy: () => pending.length > 0 || taken > 0 || flushQueued || flushing !== undefined,
     flush,

@@ -12,12 +12,12 @@ export interface Leased {
 }
 
 /**
- * How many due rows a claim looks at: a few endpoints' worth past those of configurations that
- * reach their limit in it. Not the whole room: one endpoint with a few slots free would otherwise
- * read (and on PostgreSQL lock) hundreds of its rows to take those few; other endpoints' rows
- * further on are taken by the next claim, which a finished request calls at once.
+ * How many due rows a claim looks at: one endpoint's worth (a deliverer claims several rounds of its
+ * slots at once, so `perConfig` is already a few rounds), at least 64. Not the whole room: one
+ * endpoint with a few slots free would otherwise read (and on PostgreSQL lock) hundreds of its rows
+ * to take those few; other endpoints' rows further on are taken by the next claim.
  */
-export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, Math.max(4 * perConfig, Math.min(2 * limit, 64)));
+export const claimWindow = (limit: number, perConfig: number) => Math.min(2000, Math.max(perConfig, Math.min(2 * limit, 64)));
 
 /** A claimed row's columns; `sequence` is the dialect's creation order. */
 export const leasedColumns = (table: string, sequence: string) =>

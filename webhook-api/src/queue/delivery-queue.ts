@@ -65,6 +65,12 @@ export interface ClaimedDelivery {
   readonly stream?: string | null;
 }
 
+/** A delivery claimed ahead of sending, as a recheck sees it: its id and how many points it carries. */
+export interface HeldDelivery {
+  readonly id: string;
+  readonly points: number;
+}
+
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'dropped' | 'failed';
 
 /** What a retry-now came to for a delivery that is not its stream's head: it waits for an earlier one of its device. */
@@ -115,6 +121,13 @@ export interface SettledAndClaimed {
   /** The settlements' ids that were written (as settle answers). */
   readonly settled: Set<string>;
   readonly claimed: ClaimedDelivery[];
+}
+
+export interface SettledAndRechecked {
+  /** The settlements' ids that were written (as settle answers). */
+  readonly settled: Set<string>;
+  /** The held deliveries that may be sent now, each with its configuration as it is now. */
+  readonly sendable: Map<string, StoredConfig>;
 }
 
 /** One line of the attempt log. */
@@ -200,6 +213,15 @@ export interface DeliveryQueue {
   ingest(points: readonly QueuedPoint[], now: number, idempotency?: IdempotencyKey): Promise<IngestResult | 'key-conflict'>;
   /** Leases due deliveries (an open batch is closed as it is claimed). */
   claim(request: ClaimRequest): Promise<ClaimedDelivery[]>;
+  /**
+   * settle, then checks deliveries `owner` claimed ahead of sending, just before they are sent:
+   * `sendable` are the ids that may go now, with their configurations as they are now (a PUT since
+   * the claim applies). Left out: those not held any more (their configuration
+   * deleted, their device unlinked, their lease taken over), and those given back to the queue by
+   * the call (their endpoint disabled or paused, or a batch whose points an unlink changed: claimed
+   * again later as they are then). One transaction on SQLite, statements of their own on PostgreSQL.
+   */
+  settleAndRecheck(settlements: readonly Settlement[], owner: string, held: readonly HeldDelivery[], now: number): Promise<SettledAndRechecked>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
   renewLeases(owner: string, ids: readonly string[], until: number): Promise<number>;
   /** Records attempts of deliveries `owner` still holds; the ids whose lease was lost (taken over, or the delivery cancelled) are left out of the answer. */

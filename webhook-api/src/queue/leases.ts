@@ -2,8 +2,10 @@
 // flight, given back at a clean shutdown, and when the next queued delivery falls due (or a lease
 // runs out) so an idle deliverer knows when to look again (a disabled endpoint's deliveries wait, so not
 // those).
-import type { SqlDriver } from '../store/sql-driver.ts';
-import type { DeliveryQueue } from './delivery-queue.ts';
+import type { SqlDialect, SqlDriver, SqlQueryable } from '../store/sql-driver.ts';
+import type { DeliveryQueue, HeldDelivery } from './delivery-queue.ts';
+import type { StoredConfig } from '../store/records.ts';
+import { configColumns, toConfig } from '../store/row-mapping.ts';
 
 export const renewLeases =
   (driver: SqlDriver): DeliveryQueue['renewLeases'] =>
@@ -30,3 +32,49 @@ export const nextDueAt =
     );
     return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
   };
+
+/**
+ * Of the deliveries `owner` claimed ahead (`held`), those that may be sent now, each with its
+ * configuration as it is now (a PUT since the claim applies to it), read in `db`; the ones still
+ * held but not to be sent (endpoint disabled or paused, a batch's points changed by an unlink) given
+ * back to the queue.
+ */
+export async function recheckIn(
+  db: SqlQueryable,
+  dialect: SqlDialect,
+  owner: string,
+  held: readonly HeldDelivery[],
+  now: number,
+): Promise<Map<string, StoredConfig>> {
+  const sendable = new Map<string, StoredConfig>();
+  if (held.length === 0) return sendable;
+  // A Realtime delivery's one point goes with its row (an unlink deletes both); a batch's are counted.
+  const rows = await db.all(
+    {
+      name: 'webhook_recheck_held',
+      text: `SELECT d.id AS delivery_id, x.n AS held,
+         CASE WHEN d.mode = 'Batch' THEN (SELECT COUNT(*) FROM delivery_points p WHERE p.delivery_id = d.id) ELSE x.n END AS n,
+         ${configColumns
+           .split(', ')
+           .map((column) => `c.${column}`)
+           .join(', ')}
+       FROM ${dialect.jsonRows('$1', 'x', { id: 'text', n: 'bigint' })}
+         JOIN deliveries d ON d.id = x.id JOIN webhook_configs c ON c.id = d.webhook_config_id
+       WHERE d.lease_owner = $2 AND d.state = 'queued'`,
+    },
+    [JSON.stringify(held.map(({ id, points }) => ({ id, n: points }))), owner],
+  );
+  const givenBack: { id: string }[] = [];
+  for (const row of rows) {
+    const paused = row.paused_until !== null && row.paused_until !== undefined && Number(row.paused_until) > now;
+    if (row.status === 'Active' && !paused && Number(row.n) === Number(row.held)) sendable.set(String(row.delivery_id), toConfig(row));
+    else givenBack.push({ id: String(row.delivery_id) });
+  }
+  if (givenBack.length > 0) {
+    await db.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE ${dialect.idIn('id', '$2')} AND lease_owner = $1 AND state = 'queued'`, [
+      owner,
+      JSON.stringify(givenBack),
+    ]);
+  }
+  return sendable;
+}

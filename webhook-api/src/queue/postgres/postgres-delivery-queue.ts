@@ -12,6 +12,7 @@ import { createWorkSignal } from '../work-signal.ts';
 import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
+import { recheckIn } from '../leases.ts';
 import { lockStreams } from './stream-locks.ts';
 import { endedStreams, releaseStreams } from '../streams.ts';
 import { listenForWork, notifyOthers } from './work-notifications.ts';
@@ -94,6 +95,10 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
     settleAndClaim: async (settlements, request) => ({
       settled: await settleWithHealth(request.owner, settlements, request.now),
       claimed: await claimIn(deliverer, request),
+    }),
+    settleAndRecheck: async (settlements, owner, held, now) => ({
+      settled: await settleWithHealth(owner, settlements, now),
+      sendable: await recheckIn(deliverer, driver.dialect, owner, held, now),
     }),
     onWorkElsewhere: listenForWork(driver),
   });

@@ -5,7 +5,7 @@ import type { DeliveryQueue } from '../delivery-queue.ts';
 import type { HealthRules } from '../endpoint-health.ts';
 
 /** The queue's operations only a deliverer makes, which run off the event loop. */
-export type OffLoopOperation = 'claim' | 'settle' | 'settleAndClaim' | 'nextDueAt' | 'renewLeases' | 'release' | 'prune' | 'expireWaiting';
+export type OffLoopOperation = 'claim' | 'settle' | 'settleAndClaim' | 'nextDueAt' | 'settleAndRecheck' | 'renewLeases' | 'release' | 'prune' | 'expireWaiting';
 
 export interface OffLoopCall {
   readonly id: number;

@@ -84,6 +84,7 @@ export function offLoopQueue(inLoop: DeliveryQueue, path: string, options: { bus
     settle: (owner, settlements, now) => call('settle', owner, settlements, now),
     settleAndClaim: (settlements, request) => call('settleAndClaim', settlements, request),
     nextDueAt: () => call('nextDueAt'),
+    settleAndRecheck: (settlements, owner, held, now) => call('settleAndRecheck', settlements, owner, held, now),
     renewLeases: (owner, ids, until) => call('renewLeases', owner, ids, until),
     release: (owner) => call('release', owner),
     prune: (before, limit) => call('prune', before, limit),

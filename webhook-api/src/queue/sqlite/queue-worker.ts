@@ -24,6 +24,7 @@ const operations: { readonly [O in OffLoopOperation]: (...args: Parameters<Deliv
   settle: (owner, settlements, now) => queue.settle(owner, settlements, now),
   settleAndClaim: (settlements, request) => queue.settleAndClaim(settlements, request),
   nextDueAt: () => queue.nextDueAt(),
+  settleAndRecheck: (settlements, owner, held, now) => queue.settleAndRecheck(settlements, owner, held, now),
   renewLeases: (owner, ids, until) => queue.renewLeases(owner, ids, until),
   release: (owner) => queue.release(owner),
   prune: (before, limit) => queue.prune(before, limit),

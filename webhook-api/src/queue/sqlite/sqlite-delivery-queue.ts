@@ -10,6 +10,7 @@ import { createWorkSignal, type WorkSignal } from '../work-signal.ts';
 import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
+import { recheckIn } from '../leases.ts';
 import { endedStreams, releaseStreams } from '../streams.ts';
 
 export interface SqliteQueueOptions {
@@ -60,6 +61,15 @@ export function createSqliteDeliveryQueue(driver: SqlDriver, options: SqliteQueu
         })),
       );
       return { settled, claimed };
+    },
+    settleAndRecheck: async (settlements, owner, held, now) => {
+      const { settled, sendable } = told(
+        await deliverer.transaction(async (tx) => ({
+          ...(await settleWithHealth(tx, owner, settlements, now)),
+          sendable: await recheckIn(tx, deliverer.dialect, owner, held, now),
+        })),
+      );
+      return { settled, sendable };
     },
   });
 }
