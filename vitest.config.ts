@@ -24,8 +24,10 @@ const registryStoreTests = ['tool-registry', 'registry-server', 'publishers', 'c
 const unitTests = '*/src/**/*.test.ts';
 const processTests = '*/test/**/*.test.ts';
 const tiers = [
-  { name: 'unit', include: [unitTests], groupOrder: 0, maxWorkers: Math.max(2, availableParallelism() - 1), other: [processTests] },
-  { name: 'process', include: [processTests], groupOrder: 1, maxWorkers: 1, other: [unitTests] },
+  { name: 'unit', include: [unitTests], groupOrder: 0, maxWorkers: Math.max(2, availableParallelism() - 1), isolate: true, other: [processTests] },
+  // One file at a time in one process, which keeps the modules every file imports (the SDKs, the
+  // stack's parts) loaded from one file to the next: each file starts and stops what it runs.
+  { name: 'process', include: [processTests], groupOrder: 1, maxWorkers: 1, isolate: false, other: [unitTests] },
 ];
 
 // The SDK and proto packages export dist/ to their consumers and, under this condition, their
@@ -48,7 +50,7 @@ export default defineConfig({
     // timings need. Within a tier, the files that take PostgreSQL are a project of their own:
     // Vitest runs a project's global setup only when some of its files run, so the throwaway
     // cluster starts for the files that need it, not for `vitest run shared/...`.
-    projects: tiers.flatMap(({ name, include, groupOrder, maxWorkers, other }) => [
+    projects: tiers.flatMap(({ name, include, groupOrder, maxWorkers, isolate, other }) => [
       {
         extends: true,
         test: {
@@ -57,6 +59,7 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...other],
           globalSetup: ['./devtools/src/postgres-global-setup.ts'],
           maxWorkers,
+          isolate,
           sequence: { groupOrder },
         },
       },
@@ -69,6 +72,7 @@ export default defineConfig({
           include,
           exclude: [...configDefaults.exclude, ...postgresTests, ...other],
           maxWorkers,
+          isolate,
           sequence: { groupOrder },
         },
       },
