@@ -39,7 +39,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: sourceConditions, externalConditions: sourceConditions } },
   test: {
     reporters: ['default', './scripts/src/summary-reporter.ts'],
-    // Tests bind real loopback servers and touch shared state (nock); keep files isolated.
+    // Tests bind real loopback servers; the unit tests touch shared state (nock), so each of their files runs in a fresh process.
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
