@@ -28,12 +28,9 @@ import { createToolGateway } from './mcp/tool-gateway.ts';
 import { createToolRegistry, type RegistrationStore, type ToolRegistry } from './registry/index.ts';
 import type { McpServerSettings } from './settings.ts';
 import { delegationFailure, toolResult } from './tool-results/index.ts';
-import { createSealedBox } from './sealed-box.ts';
 import { createMemoryTaskStore } from './tasks/memory-task-store.ts';
-import { createTaskChanges } from './tasks/task-changes.ts';
+import { createGatewayTasks } from './tasks/gateway-tasks.ts';
 import type { TaskStore } from './tasks/task-records.ts';
-import { createTaskRunner } from './tasks/task-runner.ts';
-import { createTasks } from './tasks/tasks.ts';
 import { createToolServicePool, type CallToolOptions, type ToolCallRequest, type ToolServicePool } from './tool-services/index.ts';
 import { createGatewayMetrics, type GatewayMetrics } from './observability/gateway-metrics.ts';
 import { tracedCallTool } from './observability/gateway-tracing.ts';
@@ -190,36 +187,18 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
     logger: logger.child({ part: 'questions' }),
   });
   const taskStore = options.taskStore ?? createMemoryTaskStore(options.clock);
-  const clock = options.clock ?? Date.now;
-  const taskLogger = logger.child({ part: 'tasks' });
-  const taskChanges = createTaskChanges(taskStore, clock, taskLogger, (status) => {
-    metrics.taskStatus(status);
-  });
-  const taskBox = createSealedBox(settings.clientSecret, 'task tokens');
-  const taskRunner = createTaskRunner({
+  const tasks = createGatewayTasks({
+    settings,
     store: taskStore,
-    changes: taskChanges,
     gateway,
     catalog: () => registry.catalog(),
-    box: taskBox,
-    settings: settings.tasks,
-    settle: { policy: { allowLoopbackHttp: settings.elicitationLoopbackHttp }, maxRounds: settings.inputMaxRounds, keepMs: settings.tasks.keepMs },
-    heartbeatMs: settings.tasks.heartbeatMs,
-    logger: taskLogger,
-    clock,
-    ...(options.timers && { timers: options.timers }),
-  });
-  const tasks = createTasks({
-    store: taskStore,
-    changes: taskChanges,
-    runner: taskRunner,
-    catalog: () => registry.catalog(),
     delegatedTokens,
-    box: taskBox,
-    heartbeatMs: settings.tasks.heartbeatMs,
-    logger: taskLogger,
-    clock,
-    ...(options.timers && { timers: options.timers }),
+    counted: (status) => {
+      metrics.taskStatus(status);
+    },
+    logger: logger.child({ part: 'tasks' }),
+    clock: options.clock ?? Date.now,
+    timers: options.timers,
   });
   const newServer = (era: ServedEra) =>
     createGatewayServer({

@@ -54,8 +54,6 @@ export interface TaskRunnerOptions {
   readonly settings: { readonly maxRunMs: number; readonly keepMs: number; readonly maxPerCaller: number; readonly maxOpen: number };
   /** What a task's questions are vetted by (question-rounds.ts's rules). */
   readonly settle: SettleContext;
-  /** How often this replica says its tasks are alive; a task whose replica has not for three times this is failed. */
-  readonly heartbeatMs: number;
   readonly logger: Logger;
   readonly clock: () => number;
   readonly timers?: Timers;
