@@ -4,9 +4,8 @@
 // rows it holds, which also ends any of its streams whose row is gone (a notification missed), and a
 // replica that died leaves rows that lapse with their lease.
 import type { Logger } from '@platform/tool-sdk';
-import pg from 'pg';
 import { listenForChanges } from '../registry/postgres/registry-notifications.ts';
-import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from '../registry/postgres/registry-schema.ts';
+import { defaultRegistrySchema, openRegistryPool } from '../registry/postgres/registry-schema.ts';
 import type { StreamLedger } from './stream-ledger.ts';
 
 export interface PostgresStreamLedgerOptions {
@@ -22,25 +21,10 @@ export interface PostgresStreamLedgerOptions {
 /** Connects and creates the table when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresStreamLedger(connectionString: string, options: PostgresStreamLedgerOptions): Promise<StreamLedger> {
   const { logger, schema = defaultRegistrySchema, leaseMs = 60_000, timeoutMs = 5_000 } = options;
-  if (!plainSchemaName.test(schema)) throw new TypeError(`openPostgresStreamLedger: schema must be a plain name (got ${schema})`);
   const table = `${schema}.open_streams`;
   const channel = `${schema}_streams`;
   const lease = `${String(leaseMs / 1000)} seconds`;
-  const pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, keepAlive: true });
-  pool.on('error', (error) => {
-    logger.warn({ err: error }, 'a connection to the open streams’ ledger failed; the next query opens another');
-  });
-  try {
-    const client = await pool.connect();
-    try {
-      await applyRegistrySchema(client, schema);
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`the open streams' database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
-  }
+  const pool = await openRegistryPool(connectionString, { logger, schema, timeoutMs, max: 4, what: 'the open streams', opener: 'openPostgresStreamLedger' });
 
   let closing: Promise<void> | undefined;
   return {

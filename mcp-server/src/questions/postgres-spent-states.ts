@@ -2,8 +2,7 @@
 // answered at one replica is refused at every other. One INSERT per spend, the nonce its primary
 // key, so two replicas spending the same state at once cannot both succeed; expired rows are swept.
 import type { Logger } from '@platform/tool-sdk';
-import pg from 'pg';
-import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from '../registry/postgres/registry-schema.ts';
+import { defaultRegistrySchema, openRegistryPool } from '../registry/postgres/registry-schema.ts';
 import type { SpentStates } from './spent-states.ts';
 
 export interface PostgresSpentStatesOptions {
@@ -19,23 +18,15 @@ export interface PostgresSpentStatesOptions {
 /** Connects and creates the table when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresSpentStates(connectionString: string, options: PostgresSpentStatesOptions): Promise<SpentStates> {
   const { logger, schema = defaultRegistrySchema, sweepMs = 10 * 60_000, timeoutMs = 5_000 } = options;
-  if (!plainSchemaName.test(schema)) throw new TypeError(`openPostgresSpentStates: schema must be a plain name (got ${schema})`);
   const table = `${schema}.spent_request_states`;
-  const pool = new pg.Pool({ connectionString, max: 2, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, keepAlive: true });
-  pool.on('error', (error) => {
-    logger.warn({ err: error }, 'a connection to the spent request states failed; the next query opens another');
+  const pool = await openRegistryPool(connectionString, {
+    logger,
+    schema,
+    timeoutMs,
+    max: 2,
+    what: 'the spent request states',
+    opener: 'openPostgresSpentStates',
   });
-  try {
-    const client = await pool.connect();
-    try {
-      await applyRegistrySchema(client, schema);
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`the spent request states' database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
-  }
   const sweep = setInterval(() => {
     pool.query(`DELETE FROM ${table} WHERE expires_at < now()`).catch((error: unknown) => {
       logger.warn({ err: error }, 'expired request states could not be swept; the next sweep tries again');

@@ -5,9 +5,8 @@
 // caller, its client and its tool: a row edited or moved does not open. Opening a task counts the
 // open ones under a lock, so the bounds hold across replicas.
 import type { Logger } from '@platform/tool-sdk';
-import pg from 'pg';
 import { listenForChanges } from '../registry/postgres/registry-notifications.ts';
-import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from '../registry/postgres/registry-schema.ts';
+import { defaultRegistrySchema, openRegistryPool } from '../registry/postgres/registry-schema.ts';
 import type { SealedBox } from '../sealed-box.ts';
 import type { TaskContent, TaskRecord, TaskStatus, TaskStore } from './task-records.ts';
 
@@ -52,24 +51,9 @@ const columns =
 /** Connects and creates the table when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresTaskStore(connectionString: string, options: PostgresTaskStoreOptions): Promise<TaskStore> {
   const { logger, box, schema = defaultRegistrySchema, timeoutMs = 5_000, clock = Date.now } = options;
-  if (!plainSchemaName.test(schema)) throw new TypeError(`openPostgresTaskStore: schema must be a plain name (got ${schema})`);
+  const pool = await openRegistryPool(connectionString, { logger, schema, timeoutMs, max: 4, what: 'the tasks', opener: 'openPostgresTaskStore' });
   const table = `${schema}.tasks`;
   const channel = `${schema}_tasks`;
-  const pool = new pg.Pool({ connectionString, max: 4, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, keepAlive: true });
-  pool.on('error', (error) => {
-    logger.warn({ err: error }, 'a connection to the tasks’ database failed; the next query opens another');
-  });
-  try {
-    const client = await pool.connect();
-    try {
-      await applyRegistrySchema(client, schema);
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`the tasks' database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
-  }
 
   const valuesOf = (record: TaskRecord) => [
     record.id,

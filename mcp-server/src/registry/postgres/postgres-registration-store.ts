@@ -6,13 +6,13 @@
 // bound to the rest of their row (row-binding.ts): a row that does not open is refused, never dialled.
 import type { Logger } from '@platform/tool-sdk';
 import type { Tool__Output } from '@platform/proto';
-import pg from 'pg';
+import type pg from 'pg';
 import { roomProblem, type Occupant } from '../registration-room.ts';
 import type { LiveRegistration, RegistrationStore, StoredRegistration } from '../registration-store.ts';
 import { RegistryError } from '../registry-errors.ts';
 import { changesChannel, listenForChanges } from './registry-notifications.ts';
 import { boundFieldsOf, rowBinding, toolsDigest, toolsDigestColumn } from './row-binding.ts';
-import { applyRegistrySchema, defaultRegistrySchema, plainSchemaName } from './registry-schema.ts';
+import { defaultRegistrySchema, openRegistryPool } from './registry-schema.ts';
 import type { TokenSeal } from './token-seal.ts';
 
 export interface PostgresRegistrationStoreOptions {
@@ -44,33 +44,16 @@ const columns = `registration_id, service_name, app_client_id, app_key, callback
 /** Connects and creates the schema when missing; rejects naming DATABASE_URL (never its value) when it cannot. */
 export async function openPostgresRegistrationStore(connectionString: string, options: PostgresRegistrationStoreOptions): Promise<RegistrationStore> {
   const { logger, tokenSeal, schema = defaultRegistrySchema, reconcileMs = 30_000, timeoutMs = 5_000 } = options;
-  if (!plainSchemaName.test(schema)) throw new TypeError(`openPostgresRegistrationStore: schema must be a plain name (got ${schema})`);
   const table = `${schema}.registrations`;
   const channel = changesChannel(schema);
-  const pool = new pg.Pool({
-    connectionString,
+  const pool = await openRegistryPool(connectionString, {
+    logger,
+    schema,
+    timeoutMs,
     max: 4,
-    connectionTimeoutMillis: timeoutMs,
-    statement_timeout: timeoutMs,
-    query_timeout: timeoutMs + 1_000,
-    idle_in_transaction_session_timeout: timeoutMs * 2,
-    keepAlive: true,
+    what: 'the registrations',
+    opener: 'openPostgresRegistrationStore',
   });
-  // Without a listener, an idle connection that fails (a restart of the server) would end the process.
-  pool.on('error', (error) => {
-    logger.warn({ err: error }, 'a connection to the registrations database failed; the next query opens another');
-  });
-  try {
-    const client = await pool.connect();
-    try {
-      await applyRegistrySchema(client, schema);
-    } finally {
-      client.release();
-    }
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw new Error(`the registrations database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
-  }
 
   /** Registrations whose row did not open, each told once: edited in the database, or sealed under another key. */
   const refused = new Set<string>();

@@ -2,7 +2,8 @@
 // when a replica starts if it is not there yet: idempotent, and one replica at a time, so replicas
 // starting together do not race on the catalog. Expiry is a time of the database's (expires_at,
 // compared to now()), never a replica's clock.
-import type pg from 'pg';
+import type { Logger } from '@platform/tool-sdk';
+import pg from 'pg';
 
 /** A schema name the registry's statements may quote as they are: lower-case, digits and '_'. */
 export const plainSchemaName = /^[a-z_][a-z0-9_]{0,40}$/;
@@ -90,4 +91,51 @@ export async function applyRegistrySchema(client: pg.ClientBase, schema: string)
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+export interface RegistryPoolOptions {
+  readonly logger: Logger;
+  readonly schema: string;
+  /** How long a connection or a statement may take. */
+  readonly timeoutMs: number;
+  /** Connections at most. */
+  readonly max: number;
+  /** What the pool holds, as its messages name it: "the registrations", "the tasks". */
+  readonly what: string;
+  /** The function that opens the store, which a bad schema name is told against. */
+  readonly opener: string;
+}
+
+/**
+ * A pool on the gateway's schema, the schema made when missing: what every store of the registry's
+ * schema opens. Rejects naming DATABASE_URL (never its value) when the database cannot be used.
+ */
+export async function openRegistryPool(connectionString: string, options: RegistryPoolOptions): Promise<pg.Pool> {
+  const { logger, schema, timeoutMs, max, what } = options;
+  if (!plainSchemaName.test(schema)) throw new TypeError(`${options.opener}: schema must be a plain name (got ${schema})`);
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
+    query_timeout: timeoutMs + 1_000,
+    idle_in_transaction_session_timeout: timeoutMs * 2,
+    keepAlive: true,
+  });
+  // Without a listener, an idle connection that fails (a restart of the server) would end the process.
+  pool.on('error', (error) => {
+    logger.warn({ err: error }, `a connection to ${what}' database failed; the next query opens another`);
+  });
+  try {
+    const client = await pool.connect();
+    try {
+      await applyRegistrySchema(client, schema);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new Error(`${what}' database (DATABASE_URL) cannot be used: ${(error as Error).message}`, { cause: error });
+  }
+  return pool;
 }
