@@ -1,5 +1,5 @@
 // What the tests of MCP tasks share: a tool service whose tools run long and call the platform with
-// their delegated token at the end, and a raw 2026-07-28 client (the MCP SDK's client has no tasks).
+// their delegated token at the end; the raw 2026-07-28 client they are asked with is @platform/devtools/modern-request's.
 import { devSecrets } from '@platform/dev-platform/testing';
 import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
 import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
@@ -81,46 +81,4 @@ export async function startTaskProbe(issuer: string, registryAddress: string): P
   ]);
   const serving = await app.serve({ register: true });
   return { runs, address: serving.address, close: () => serving.close(1_000) };
-}
-
-const tasksExtension = 'io.modelcontextprotocol/tasks';
-
-/** One raw 2026-07-28 request at `url`, declaring the tasks extension (and form elicitation) unless told not to: its JSON-RPC answer. */
-export async function modernRequest(
-  url: string,
-  token: string,
-  method: string,
-  params: Record<string, unknown>,
-  options: { readonly tasks?: boolean } = {},
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.taskId === 'string' ? params.taskId : undefined;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined && { 'mcp-name': name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {
-            elicitation: { form: {} },
-            ...(options.tasks !== false && { extensions: { [tasksExtension]: {} } }),
-          },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const messages = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
-  return JSON.parse(messages.at(-1) ?? '{}') as { result?: Record<string, unknown>; error?: { code: number; message: string } };
 }

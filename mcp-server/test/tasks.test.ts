@@ -14,7 +14,8 @@ import { createTokenSeal, openPostgresRegistrationStore } from '../src/registry/
 import { loadMcpServerSettings } from '../src/settings.ts';
 import { openPostgresTaskStore } from '../src/tasks/postgres-task-store.ts';
 import { freshSchema } from './registry-harness.ts';
-import { modernRequest, startTaskProbe, type TaskProbe } from './task-harness.ts';
+import { modernRequest } from '@platform/devtools/modern-request';
+import { startTaskProbe, type TaskProbe } from './task-harness.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { keptSpans } from '@platform/devtools/kept-spans';
 import { loadTelemetrySettings, SpanKind, startTelemetry, type Telemetry } from '@platform/tool-sdk/observability';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conformanceToolsForTests, eras, stackForTests, until } from './harness.ts';
-import { modernRequest } from './task-harness.ts';
+import { modernRequest } from '@platform/devtools/modern-request';
 
 const stack = stackForTests();
 conformanceToolsForTests(stack);

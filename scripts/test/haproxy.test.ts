@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { haproxyConfig } from '../src/haproxy-config.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { runConformance } from '@platform/devtools/conformance-suite';
+import { modernRequest } from '@platform/devtools/modern-request';
 import { registerConformanceTools } from '../../examples/conformance-tools.ts';
 import { repoRoot } from '../src/stack.ts';
 
@@ -54,34 +55,9 @@ async function mcpClient(mcpUrl: string, token: string, era: 'legacy' | 'modern'
   return { client, sessionId: transport.sessionId };
 }
 
-/** One raw 2026-07-28 tools/call of confirm_thing at `url`: the last JSON-RPC message of its answer. */
-async function statelessCall(url: string, token: string, args: Record<string, unknown>, round: Record<string, unknown> = {}) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'confirm_thing',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'confirm_thing',
-        arguments: args,
-        ...round,
-        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } },
-      },
-    }),
-  });
-  const text = await response.text();
-  const messages = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
-  return JSON.parse(messages.at(-1) ?? '{}') as { result?: unknown; error?: unknown };
-}
+/** One raw 2026-07-28 tools/call of confirm_thing at `url` (a chosen replica), with a round's answers when given. */
+const statelessCall = (url: string, token: string, args: Record<string, unknown>, round: Record<string, unknown> = {}) =>
+  modernRequest(url, token, 'tools/call', { name: 'confirm_thing', arguments: args, ...round }, { tasks: false });
 
 /** The official suite's scenarios of the tasks extension. */
 const taskScenarios = [
@@ -95,37 +71,6 @@ const taskScenarios = [
   'required-task-error',
   'mrtr-composition',
 ].map((name) => `tasks-${name}`);
-
-/** One raw 2026-07-28 request of the tasks extension at `url` (declaring it): the last JSON-RPC message of its answer. */
-async function taskRequest(url: string, token: string, method: string, params: Record<string, unknown>) {
-  const name = typeof params.name === 'string' ? params.name : String(params.taskId);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const messages = text.startsWith('{') ? [text] : text.split('\n').flatMap((line) => (line.startsWith('data:') ? [line.slice(5)] : []));
-  return JSON.parse(messages.at(-1) ?? '{}') as { result?: unknown; error?: unknown };
-}
 
 const echoed = async (client: Client, text: string) => {
   const result = await client.callTool({ name: 'echo', arguments: { text } });
@@ -319,7 +264,7 @@ describe('two gateways behind HAProxy', () => {
     const holderUrl = `http://127.0.0.1:${replicas[holder]?.http.port ?? 0}/mcp`;
     const otherUrl = `http://127.0.0.1:${replicas[1 - holder]?.http.port ?? 0}/mcp`;
     const orphan = await step('a task starts at the gateway to be killed', () =>
-      taskRequest(holderUrl, token, 'tools/call', { name: 'slow_compute', arguments: { seconds: 60 } }),
+      modernRequest(holderUrl, token, 'tools/call', { name: 'slow_compute', arguments: { seconds: 60 } }),
     );
     const taskId = String((orphan.result as { taskId?: string } | undefined)?.taskId);
     expect(orphan.result).toMatchObject({ resultType: 'task', status: 'working' });
@@ -335,7 +280,7 @@ describe('two gateways behind HAProxy', () => {
     await step('the orphaned task is failed by the other gateway', () =>
       until(
         async () => {
-          polled = ((await taskRequest(otherUrl, token, 'tasks/get', { taskId })).result ?? {}) as Record<string, unknown>;
+          polled = ((await modernRequest(otherUrl, token, 'tasks/get', { taskId })).result ?? {});
           return polled.status === 'failed';
         },
         'the task failed',
