@@ -280,7 +280,7 @@ describe('two gateways behind HAProxy', () => {
     await step('the orphaned task is failed by the other gateway', () =>
       until(
         async () => {
-          polled = ((await modernRequest(otherUrl, token, 'tasks/get', { taskId })).result ?? {});
+          polled = (await modernRequest(otherUrl, token, 'tasks/get', { taskId })).result ?? {};
           return polled.status === 'failed';
         },
         'the task failed',
