@@ -324,7 +324,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect((await oscar('DELETE', `/v2/webhooks/${tarpit}`)).status).toBe(200);
   });
 
-  it('a configuration deleted while its points are claimed ahead of sending gets none of them afterwards', async () => {
+  it('a configuration deleted while its points wait in its endpoint log gets none of them afterwards', async () => {
     // The endpoint's first requests wait until the test lets them answer.
     const answers: (() => void)[] = [];
     receiver = await startReceiver({
@@ -340,9 +340,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
     const slots = testDeliverySettings.maxInFlightPerEndpoint;
     await until(() => at('claimed-ahead').length === slots, 'the endpoint holds its slots');
-    // More are claimed than are in flight: the deliverer holds them under its lease, to send as slots free.
+    // The endpoint's log is read as its slots free: those in flight are read, the others wait.
     const page = await api.store.deliveries.pageDeliveries(id, {}, { limit: 100 }, Date.now());
-    expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
+    expect(page.items.filter((delivery) => delivery.inFlight)).toHaveLength(slots);
+    expect(page.items.filter((delivery) => delivery.state === 'waiting' && !delivery.inFlight)).toHaveLength(20 - slots);
 
     expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
     for (const answer of answers.splice(0)) answer();
@@ -352,7 +353,38 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect((await api.store.deliveries.stats()).queued).toBe(0);
   });
 
-  it('a configuration updated while its points are claimed ahead of sending sends them as it is now', async () => {
+  it('a configuration deleted while its retries are claimed ahead of sending gets none of them afterwards', async () => {
+    // Every first attempt fails: the points become retries, due together, claimed more than the slots
+    // at once (held under the deliverer's lease); those requests wait until the test lets them answer.
+    const answers: (() => void)[] = [];
+    let failed = 0;
+    receiver = await startReceiver({
+      respond: () =>
+        failed++ < 20
+          ? { status: 500 }
+          : new Promise((resolve) => {
+              answers.push(() => {
+                resolve({ status: 200 });
+              });
+            }),
+    });
+    const id = await hook('retried-ahead');
+    await link(id, boiler, { scopeLevel: 'Device' });
+    await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
+    const slots = testDeliverySettings.maxInFlightPerEndpoint;
+    await until(() => at('retried-ahead').length === 20 + slots, 'the endpoint holds its slots with retries');
+    const page = await api.store.deliveries.pageDeliveries(id, {}, { limit: 100 }, Date.now());
+    expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
+
+    expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
+    for (const answer of answers.splice(0)) answer();
+    await settled();
+    // The retries sent before the deletion were answered; nothing held was sent after.
+    expect(at('retried-ahead')).toHaveLength(20 + slots);
+    expect((await api.store.deliveries.stats()).queued).toBe(0);
+  });
+
+  it('a configuration updated while its points wait in its endpoint log sends them as it is now', async () => {
     const answers: (() => void)[] = [];
     receiver = await startReceiver({
       respond: (request) =>
@@ -370,7 +402,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     const slots = testDeliverySettings.maxInFlightPerEndpoint;
     await until(() => at('before-move').length === slots, 'the endpoint holds its slots');
     const page = await api.store.deliveries.pageDeliveries(id, {}, { limit: 100 }, Date.now());
-    expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
+    expect(page.items.filter((delivery) => delivery.state === 'waiting' && !delivery.inFlight)).toHaveLength(20 - slots);
 
     const moved = await oscar('PUT', `/v2/webhooks/${id}`, { name: 'moved', url: `${receiver.url}/moved`, deliveryMode: 'Realtime' });
     expect(moved.status).toBe(200);

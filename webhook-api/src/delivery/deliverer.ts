@@ -15,7 +15,7 @@ import { reserveSendSlots, type SendSlot } from './send-slots.ts';
 import { createAttempts } from './delivery-attempts.ts';
 import { listenForWork } from './work-listeners.ts';
 import { createQueueHousekeeping, pruneEveryMs } from './queue-housekeeping.ts';
-import { createInFlightTally } from './in-flight-tally.ts';
+import { createInFlightTally, summed } from './in-flight-tally.ts';
 import { aheadClaimRequest, createHeldClaims } from './held-claims.ts';
 import type { AttemptMetrics } from './attempt-metrics.ts';
 
@@ -190,8 +190,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   async function claimMore(): Promise<void> {
     const at = now();
     const limit = settings.maxInFlight * claimAhead - running.size - held.size;
-    if (limit <= 0 || stopped) return;
-    const request = aheadClaimRequest({ owner, now: at, limit, settings, ahead: claimAhead, tally, held });
+    const logRoom = {
+      limit: settings.maxInFlight - tally.total,
+      perConfig: settings.maxInFlightPerEndpoint,
+      inFlight: summed(tally.byConfig, held.byConfig),
+      perCompany: settings.maxInFlightPerCompany,
+      inFlightByCompany: summed(tally.byCompany, held.byCompany),
+    };
+    if ((limit <= 0 && logRoom.limit <= 0) || stopped) return;
+    const request = { ...aheadClaimRequest({ owner, now: at, limit, settings, ahead: claimAhead, tally, held }), logRoom };
     const { claimed } = await writer.writeWith((settlements) =>
       settlements.length === 0
         ? queue.claim(request).then((taken) => ({ settled: new Set<string>(), claimed: taken }))
@@ -201,7 +208,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     for (const delivery of claimed) {
       leased.add(delivery.id);
       if (fits(delivery)) going.push(delivery);
-      else held.add(delivery);
+      else if (delivery.logged) {
+        // Read within the free slots, so it fits; were it not to, it goes all the same: a logged
+        // point is never held (its endpoint's cursor has passed it).
+        tally.add(delivery.config);
+        going.push(delivery);
+      } else held.add(delivery);
     }
     sendAll(going);
     foundNothing = claimed.length === 0 && held.size === 0;
@@ -229,7 +241,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       // half of what it may have, or the deliverer is idle. Held deliveries go once the endpoint is
       // down to half its slots, or the deliverer to half of its own (crossing it, or empty).
       const inHand = left + (held.byConfig.get(delivery.config.id) ?? 0);
-      if (inHand === Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2) || total === 0) claimWanted = true;
+      // An endpoint's log is read as its slots free (half of them), with nothing held ahead.
+      const refill =
+        delivery.logged === true ? Math.floor(settings.maxInFlightPerEndpoint / 2) : Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2);
+      if (inHand === refill || total === 0) claimWanted = true;
       if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wakeToSend();
     });
     running.add(attempt);

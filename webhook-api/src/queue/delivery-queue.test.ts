@@ -125,23 +125,24 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     await store.deliveries.ingest([point(7), point(7)], now);
     const [first, second] = await store.deliveries.claim({ owner: 'a', now, ...claimAll, limit: 2 });
     if (!first || !second) throw new Error('nothing claimed');
-    // b takes one of them over once a's lease runs out; new work comes meanwhile.
+    // b takes the endpoint's log over once a's lease runs out, reading it from its start; new work comes meanwhile.
     const later = now + 10_001;
-    const [takenOver] = await store.deliveries.claim({ owner: 'b', now: later, ...claimAll, limit: 1 });
-    const kept = takenOver?.id === first.id ? second : first;
+    const takenOver = await store.deliveries.claim({ owner: 'b', now: later, ...claimAll, limit: 1 });
+    expect(takenOver.map((d) => d.id)).toEqual([first.id]);
     await store.deliveries.ingest([point(7)], later);
-    const answer = await store.deliveries.settleAndClaim([settlement(first.id, 'delivered'), settlement(second.id, 'delivered')], {
-      owner: 'a',
-      now: later,
-      ...claimAll,
-    });
-    expect(answer.settled).toEqual(new Set([kept.id]));
-    expect(answer.claimed).toHaveLength(1);
-    expect([first.id, second.id]).not.toContain(answer.claimed[0]?.id);
+    // a holds the endpoint no more: neither of its settlements counts, and b's log is not a's to read.
+    expect(
+      await store.deliveries.settleAndClaim([settlement(first.id, 'delivered'), settlement(second.id, 'delivered')], { owner: 'a', now: later, ...claimAll }),
+    ).toEqual({ settled: new Set(), claimed: [] });
+    // b's settlement counts, and its claim reads on: the point a had read and not settled, then the new one.
+    const answer = await store.deliveries.settleAndClaim([settlement(first.id, 'delivered')], { owner: 'b', now: later, ...claimAll });
+    expect(answer.settled).toEqual(new Set([first.id]));
+    expect(answer.claimed.map((d) => d.id)).toEqual([second.id, expect.any(String)]);
+    expect(answer.claimed[1]?.id).not.toBe(first.id);
     const log = await store.deliveries.pageAttempts(first.config.id, {}, { limit: 10 });
-    expect(log.items.map((a) => a.deliveryId)).toEqual([kept.id]);
+    expect(log.items.map((a) => a.deliveryId)).toEqual([first.id]);
     // Nothing to settle: a claim alone.
-    expect(await store.deliveries.settleAndClaim([], { owner: 'a', now: later, ...claimAll })).toEqual({ settled: new Set(), claimed: [] });
+    expect(await store.deliveries.settleAndClaim([], { owner: 'b', now: later, ...claimAll })).toEqual({ settled: new Set(), claimed: [] });
   });
 
   it('keeps a deleted configuration’s attempt log, what it had to deliver failed with a line saying why, until retention prunes it and the configuration', async () => {

@@ -7,6 +7,7 @@
 import type { DeliveryMode } from '../store/records.ts';
 import type { Page } from '../store/webhook-store.ts';
 import type { DeliveryRecord, DeliveryStateFilter } from './delivery-states.ts';
+import type { LogRoom } from './endpoint-logs.ts';
 import type {
   ClaimedDelivery,
   HeldDelivery,
@@ -107,6 +108,12 @@ export interface ClaimRequest {
   readonly perCompany?: number;
   /** ...less what this deliverer already has in flight for the company. */
   readonly inFlightByCompany?: ReadonlyMap<number, number>;
+  /**
+   * The endpoint logs' room (endpoint-logs.ts): their points are sent as soon as they are read, never
+   * held, so the claim reads at most what fits in the deliverer's free slots now. Without it the
+   * claim reads no log.
+   */
+  readonly logRoom?: LogRoom;
 }
 
 export interface QueueStats {

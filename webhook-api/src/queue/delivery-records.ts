@@ -23,6 +23,8 @@ export interface ClaimedDelivery {
   readonly traceContexts?: readonly string[];
   /** Its stream, when its configuration delivers in order (streams.ts): the settlement that ends it lets the next one of the stream go. */
   readonly stream?: string | null;
+  /** Read from its endpoint's log (endpoint-logs.ts) under the endpoint's lease, not leased by itself: sent at once, never held. */
+  readonly logged?: boolean;
 }
 
 /** A delivery claimed ahead of sending, as a recheck sees it: its id and how many points it carries. */

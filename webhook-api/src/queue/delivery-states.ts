@@ -4,6 +4,7 @@
 import type { SqlDriver, SqlRow, SqlValue } from '../store/sql-driver.ts';
 import type { Page } from '../store/webhook-store.ts';
 import type { AttemptRecord, DeliveryOutcome } from './delivery-queue.ts';
+import { loggedInFlightCondition } from './endpoint-logs.ts';
 
 /**
  * A delivery's state as a customer reads it: waiting (queued, never attempted: due, in flight,
@@ -15,7 +16,7 @@ export const deliveryStates: readonly DeliveryState[] = ['waiting', 'retrying', 
 
 /** Each state as a condition on a delivery row `d`. */
 const stateCondition: Readonly<Record<DeliveryState, string>> = {
-  waiting: "(d.state IN ('queued', 'held') AND d.attempts = 0)",
+  waiting: "(d.state IN ('queued', 'held', 'logged') AND d.attempts = 0)",
   retrying: "(d.state IN ('queued', 'held') AND d.attempts > 0)",
   delivered: "d.state = 'delivered'",
   dropped: "d.state = 'dropped'",
@@ -60,10 +61,11 @@ export const pageDeliveries =
   (db: Pick<SqlDriver, 'all' | 'dialect'>) =>
   async (configId: string, filter: DeliveryStateFilter, page: { limit: number; after?: number | undefined }, now: number): Promise<Page<DeliveryRecord>> => {
     const position = `d.${db.dialect.sequence}`;
-    const values: SqlValue[] = [configId, page.after ?? Number.MAX_SAFE_INTEGER, page.limit + 1];
+    const values: SqlValue[] = [configId, page.after ?? Number.MAX_SAFE_INTEGER, page.limit + 1, now];
     const states = filter.states?.length ? filter.states : deliveryStates;
     const rows = await db.all(
       `SELECT ${position} AS position, d.id, d.webhook_id, d.state, d.attempts, d.next_attempt_at, d.lease_until, d.accepted_at, d.settled_at, d.resend_of, d.test,
+         CASE WHEN d.state = 'logged' AND ${loggedInFlightCondition(db.dialect.sequence, '$4')} THEN 1 ELSE 0 END AS logged_in_flight,
          COALESCE((SELECT MAX(a.point_count) FROM delivery_attempts a WHERE a.delivery_id = d.id), (SELECT COUNT(*) FROM delivery_points p WHERE p.delivery_id = d.id)) AS point_count
        FROM deliveries d
        WHERE d.webhook_config_id = $1 AND ${position} < $2 AND (${states.map((state) => stateCondition[state]).join(' OR ')})
@@ -100,7 +102,7 @@ export const pageDeliveries =
         deliveryId: String(row.id),
         webhookId: String(row.webhook_id),
         state,
-        inFlight: queued && row.lease_until !== null && Number(row.lease_until) > now,
+        inFlight: queued && ((row.lease_until !== null && Number(row.lease_until) > now) || Number(row.logged_in_flight) === 1),
         pointCount: Number(row.point_count),
         acceptedAt: iso(row.accepted_at),
         settledAt: row.settled_at === null ? null : iso(row.settled_at),

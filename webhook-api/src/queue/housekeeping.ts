@@ -17,7 +17,7 @@ export const prune =
   (driver: SqlDriver): DeliveryQueue['prune'] =>
   async (before, limit) => {
     const deliveries = await driver.run(
-      `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE state NOT IN ('queued', 'held') AND settled_at < $1 LIMIT $2)`,
+      `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE state NOT IN ('queued', 'held', 'logged') AND settled_at < $1 LIMIT $2)`,
       [before, limit],
     );
     const configs = await driver.run(
@@ -34,7 +34,7 @@ export const stats =
     const row = await driver.one(
       `SELECT SUM(CASE WHEN batch_open THEN 0 ELSE 1 END) AS queued, SUM(CASE WHEN batch_open THEN point_count ELSE 0 END) AS gathering,
          MIN(accepted_at) AS oldest
-       FROM deliveries WHERE state IN ('queued', 'held')`,
+       FROM deliveries WHERE state IN ('queued', 'held', 'logged')`,
     );
     return {
       queued: Number(row?.queued ?? 0),
@@ -57,7 +57,7 @@ export const expireWaiting =
       const expired = await tx.all(
         `UPDATE deliveries SET state = 'failed', settled_at = $1, lease_owner = NULL, lease_until = NULL, batch_open = (1 = 0)
          WHERE id IN (SELECT d.id FROM deliveries d
-           WHERE d.state IN ('queued', 'held') AND d.accepted_at < $2 AND (d.lease_until IS NULL OR d.lease_until < $1)
+           WHERE d.state IN ('queued', 'held', 'logged') AND d.accepted_at < $2 AND (d.lease_until IS NULL OR d.lease_until < $1)
              AND d.webhook_config_id IN (SELECT id FROM webhook_configs WHERE status <> 'Active') LIMIT $3)
          RETURNING id, webhook_config_id, attempts, point_count`,
         [now, now - maxAgeMs, limit],

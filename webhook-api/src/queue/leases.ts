@@ -9,19 +9,23 @@ import { configColumns, toConfig } from '../store/row-mapping.ts';
 
 export const renewLeases =
   (driver: SqlDriver): DeliveryQueue['renewLeases'] =>
-  (owner, ids, until) =>
-    driver.run(
+  async (owner, ids, until) => {
+    // The endpoint cursors it holds too: their logged points in its hands are not leased one by one.
+    await driver.run({ name: 'webhook_renew_cursors', text: 'UPDATE endpoint_cursors SET lease_until = $1 WHERE lease_owner = $2' }, [until, owner]);
+    return driver.run(
       {
         name: 'webhook_renew_leases',
         text: `UPDATE deliveries SET lease_until = $1 WHERE ${driver.dialect.idIn('id', '$3')} AND lease_owner = $2 AND state = 'queued'`,
       },
       [until, owner, JSON.stringify(ids.map((id) => ({ id })))],
     );
+  };
 
 export const releaseLeases =
   (driver: SqlDriver): DeliveryQueue['release'] =>
-  (owner) =>
-    driver.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'queued'`, [owner]);
+  async (owner) =>
+    (await driver.run('UPDATE endpoint_cursors SET lease_owner = NULL, lease_until = NULL, read_through = 0 WHERE lease_owner = $1', [owner])) +
+    (await driver.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'queued'`, [owner]));
 
 export const nextDueAt =
   (driver: SqlDriver): DeliveryQueue['nextDueAt'] =>
@@ -30,7 +34,14 @@ export const nextDueAt =
       `SELECT MIN(CASE WHEN lease_until IS NOT NULL AND lease_until > next_attempt_at THEN lease_until ELSE next_attempt_at END) AS at
        FROM deliveries WHERE state = 'queued' AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')`,
     );
-    return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+    // An endpoint log with points is due now, or when the lease of the cursor's holder runs out.
+    const logs = await driver.one(
+      `SELECT MIN(COALESCE(k.lease_until, 0)) AS at FROM endpoint_cursors k
+       WHERE k.active AND k.webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')
+         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged')`,
+    );
+    const times = [row?.at, logs?.at].filter((at) => at !== null && at !== undefined).map(Number);
+    return times.length === 0 ? undefined : Math.min(...times);
   };
 
 /**

@@ -71,9 +71,10 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('rate limits on %s', (backend) 
       now,
     );
     await store.deliveries.ingest([point(7, 'fast')], now + 1);
+    // Each endpoint's log is read on its own: the slow one's backlog does not hide the fast one's point.
     const claimed = await store.deliveries.claim({ owner: 'a', now: now + 2, ...claimAll });
-    expect(claimed.map((d) => d.config.id)).toEqual([slow.id, slow.id, slow.id]);
-    // Holding three of its three: none more, and the claim's window is not filled with its rows.
+    expect(claimed.map((d) => d.config.id)).toEqual([slow.id, slow.id, slow.id, fast.id]);
+    // Holding three of its three: none more.
     await store.deliveries.ingest([point(7, 'fast')], now + 3);
     const again = await store.deliveries.claim({
       owner: 'a',
@@ -82,7 +83,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('rate limits on %s', (backend) 
       inFlight: new Map([[slow.id, 3]]),
       perConfigCaps: new Map([[slow.id, 3]]),
     });
-    expect(again.map((d) => d.config.id)).toEqual([fast.id, fast.id]);
+    expect(again.map((d) => d.config.id)).toEqual([fast.id]);
   });
 
   it('pauses an endpoint that answered 429: nothing is claimed for it until then, and its next send time moves past it', async () => {

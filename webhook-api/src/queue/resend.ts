@@ -16,7 +16,7 @@ export const resend =
       );
       if (!old) return 'not-found' as const;
       if (old.test === true || old.test === 1) return 'test' as const;
-      if (old.state === 'queued' || old.state === 'held') return 'not-settled' as const;
+      if (old.state === 'queued' || old.state === 'held' || old.state === 'logged') return 'not-settled' as const;
       if (old.state === 'delivered') return 'delivered' as const;
       if (await tx.one(`SELECT id FROM deliveries WHERE resend_of = $1 AND state = 'queued'`, [deliveryId])) return 'resend-queued' as const;
       const id = randomUUID();

@@ -2,6 +2,7 @@
 // kept. One statement both dialects share; the deliverers are told as on any new work.
 import type { DeliveryQueue } from './delivery-queue.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
+import { loggedInFlight } from './endpoint-logs.ts';
 
 export const retryNow =
   ({ driver, signal, tellOthers }: QueueDependencies): DeliveryQueue['retryNow'] =>
@@ -21,6 +22,9 @@ export const retryNow =
       const found = await tx.one('SELECT state FROM deliveries WHERE id = $1 AND webhook_config_id = $2', [deliveryId, configId]);
       if (!found) return 'not-found' as const;
       if (found.state === 'held') return 'held' as const;
+      // In its endpoint's log: due already, sent in the log's order (or being sent: its cursor's holder has read it).
+      if (found.state === 'logged')
+        return (await loggedInFlight(tx, driver.dialect.sequence, deliveryId, now)) ? ('in-flight' as const) : { nextAttemptAt: now };
       return found.state === 'queued' ? ('in-flight' as const) : ('settled' as const);
     });
     if (typeof result === 'object') signal.announce();

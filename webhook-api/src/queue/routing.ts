@@ -53,7 +53,9 @@ export async function routeAndQueue(
   let skipped = 0;
   // In the order the points came, so a receiver sees them in that order when nothing is retried.
   routes.sort((a, b) => Number(a.i) - Number(b.i));
-  const realtime: { id: string; cfg: string; g: string; m: string; t: string | null; st: 'queued' | 'held'; s: string | null }[] = [];
+  const realtime: { id: string; cfg: string; g: string; m: string; t: string | null; st: 'logged' | 'queued' | 'held'; s: string | null }[] = [];
+  /** The configurations whose endpoint logs get points (Realtime, ordering None): their cursors are marked active first. */
+  const logged = new Set<string>();
   /** The streams of the PerDevice configurations' new deliveries (a Realtime one's device, a Batch group's gateway and measurement). */
   const ordered: StreamKey[] = [];
   const orderedGroups = new Set<string>();
@@ -77,7 +79,8 @@ export async function routeAndQueue(
       const id = randomUUID();
       const stream = inOrder ? deviceStream(point.deviceId) : null;
       if (stream !== null) ordered.push({ cfg, stream });
-      realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext, st: 'queued', s: stream });
+      if (stream === null) logged.add(cfg);
+      realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext, st: stream === null ? 'logged' : 'queued', s: stream });
       rows.push({ ...row, did: id, group: -1 });
       continue;
     }
@@ -114,6 +117,7 @@ export async function routeAndQueue(
     return false;
   };
   for (const delivery of realtime) if (held(delivery.cfg, delivery.s)) delivery.st = 'held';
+  if (logged.size > 0) await markLogsActive(tx, jsonRows, [...logged].sort());
   if (realtime.length > 0) {
     await tx.run(
       `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
@@ -143,6 +147,19 @@ export async function routeAndQueue(
     [JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p }))), now],
   );
   return { queued: rows.length, skipped, announce: realtime.length > 0 || fill?.changedDue === true };
+}
+
+/**
+ * Marks the endpoint logs of `configs` (sorted: every ingest locks them in one order) active, before
+ * their points are written: the cursor row's lock, held until the transaction ends, makes ingests of
+ * one endpoint take turns, so its log positions commit in order (endpoint-log-schema.ts).
+ */
+async function markLogsActive(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[]): Promise<void> {
+  await tx.run(
+    `INSERT INTO endpoint_cursors (webhook_config_id, active) SELECT x.cfg, (1 = 1) FROM ${jsonRows('$1', 'x', { cfg: 'text' })} WHERE (1 = 1) ORDER BY x.cfg
+     ON CONFLICT (webhook_config_id) DO UPDATE SET active = (1 = 1)`,
+    [JSON.stringify(configs.map((cfg) => ({ cfg })))],
+  );
 }
 
 /** The open batches' new counts (closed and due now when full), and the new batches. */

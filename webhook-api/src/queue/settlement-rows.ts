@@ -30,3 +30,11 @@ export const settlementRow = (s: Settlement): SettlementRow => ({
   duration: s.durationMs,
   points: s.pointCount,
 });
+
+/**
+ * Whether `owner` still holds the delivery row `table`: a queued one by its own lease, a logged one
+ * (endpoint-logs.ts) by its endpoint's cursor. What a settlement's compare-and-swap checks.
+ */
+export const heldBy = (table: string, owner: string) =>
+  `((${table}.state = 'queued' AND ${table}.lease_owner = ${owner}) OR (${table}.state = 'logged' AND ${table}.webhook_config_id IN
+    (SELECT k.webhook_config_id FROM endpoint_cursors k WHERE k.lease_owner = ${owner})))`;

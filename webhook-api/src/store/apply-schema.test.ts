@@ -30,7 +30,7 @@ describe('the schema', () => {
     await (await openSqliteDriver(path)).close();
     const driver = await openSqliteDriver(path);
     try {
-      expect((await driver.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect((await driver.all('SELECT version FROM schema_migrations')).map((r) => Number(r.version))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     } finally {
       await driver.close();
     }
@@ -44,7 +44,7 @@ describe('the schema', () => {
     await client.connect();
     try {
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     } finally {
       await client.end();
     }
@@ -133,6 +133,7 @@ describe('the schema', () => {
         'delivery_attempts',
         'delivery_points',
         'device_links',
+        'endpoint_cursors',
         'ingest_keys',
         'scopes',
         'webhook_configs',

@@ -42,7 +42,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
   async function failUndelivered(tx: SqlTransaction, id: string, now: number): Promise<void> {
     const failed = await tx.all(
       `UPDATE deliveries SET state = 'failed', settled_at = $2, lease_owner = NULL, lease_until = NULL, batch_open = (1 = 0)
-       WHERE webhook_config_id = $1 AND state IN ('queued', 'held') RETURNING id, attempts, point_count`,
+       WHERE webhook_config_id = $1 AND state IN ('queued', 'held', 'logged') RETURNING id, attempts, point_count`,
       [id, now],
     );
     if (failed.length === 0) return;
@@ -190,7 +190,7 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         const removed = (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
         if (removed) {
           await tx.run(
-            `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state IN ('queued', 'held')
+            `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state IN ('queued', 'held', 'logged')
                AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,
             [webhookConfigId],
           );

@@ -7,26 +7,16 @@
 // would otherwise read and sort every due row to take the first few. Kept prepared on each
 // connection.
 import type { StoredConfig } from '../../store/records.ts';
-import { configColumns, toConfig } from '../../store/row-mapping.ts';
+import { toConfig } from '../../store/row-mapping.ts';
+import { configColumnsOf } from './claimed-configs.ts';
 import type { SqlQueryable } from '../../store/sql-driver.ts';
 import { claimWindow, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
+import { afterLogReads, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
+import { readLogsIn } from './read-logs.ts';
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
 const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
-/**
- * The configuration columns a deliverer sends by: not its id (the delivery's webhook_config_id
- * gives it), nor what only the API shows (status and why, its other health counts, its ordering):
- * the pg client reads every column of every claimed row, and each costs.
- */
-const unsent = new Set(['id', 'status', 'disabled_reason', 'disabled_at', 'failed_attempts', 'paused_until', 'ordering']);
-const configColumnsOf = (table: string) =>
-  configColumns
-    .split(', ')
-    .filter((column) => !unsent.has(column))
-    .map((column) => `${table}.${column}`)
-    .join(', ');
-
 const statement = {
   name: 'webhook_claim',
   text: `WITH due AS (
@@ -69,6 +59,20 @@ const batchPoints = {
  * batch's points read after it. `db` plans with index scans only (deliverer-connection.ts).
  */
 export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const fromLogs = hasLogRoom(request) ? loggedDeliveries(await readLogsIn(tx, request, logRoomOf(request))) : [];
+  return [
+    ...fromLogs,
+    ...(await claimRowsIn(
+      tx,
+      afterLogReads(
+        request,
+        fromLogs.map(({ config }) => ({ cfg: config.id, companyId: config.companyId })),
+      ),
+    )),
+  ];
+}
+
+async function claimRowsIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { owner, leaseMs, now, limit, perConfig, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
   if (limit <= 0) return [];
   const free = configRoom(request);

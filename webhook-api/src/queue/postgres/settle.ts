@@ -1,9 +1,10 @@
 // PostgreSQL's settlement: every settlement of a write in one statement, kept prepared on each
-// connection: the deliveries `owner` still holds are updated (compare-and-swap on the lease) and
+// connection: the deliveries `owner` still holds are updated (compare-and-swap on the lease, or on
+// the endpoint cursor's for a logged point) and
 // their attempts logged; the ids it answers are the ones settled.
 import type { SqlQueryable } from '../../store/sql-driver.ts';
 import type { Settlement } from '../delivery-queue.ts';
-import { settlementRow } from '../settlement-rows.ts';
+import { heldBy, settlementRow } from '../settlement-rows.ts';
 
 const statement = {
   name: 'webhook_settle',
@@ -23,7 +24,7 @@ const statement = {
        lease_until = NULL
      FROM x
      WHERE deliveries.id = x.id AND deliveries.id = ANY (ARRAY(SELECT id FROM x))
-       AND deliveries.lease_owner = $2 AND deliveries.state = 'queued'
+       AND ${heldBy('deliveries', '$2')}
      RETURNING deliveries.id, deliveries.webhook_config_id
    )
    INSERT INTO delivery_attempts

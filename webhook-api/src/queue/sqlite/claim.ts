@@ -7,6 +7,8 @@ import { configColumns, toConfig } from '../../store/row-mapping.ts';
 import type { SqlDriver, SqlQueryable, SqlRow } from '../../store/sql-driver.ts';
 import { claimWindow, configCap, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
+import { afterLogReads, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
+import { readLogsIn } from './read-logs.ts';
 
 // By rowid, which the due rows give: no look-up in the id index. A Realtime delivery's one point
 // comes back with it; a batch is closed as it is claimed (no point joins what is being sent), and
@@ -15,8 +17,22 @@ const leaseRealtime = `UPDATE deliveries SET lease_owner = $1, lease_until = $2 
   RETURNING ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point`;
 const leaseBatch = `UPDATE deliveries SET lease_owner = $1, lease_until = $2, batch_open = 0 WHERE rowid = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
 
-/** Claims in `tx` what `request` asks for. */
+/** Claims in `tx` what `request` asks for: the endpoint logs' points first (sent at once), then due rows. */
 export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  const fromLogs = hasLogRoom(request) ? loggedDeliveries(await readLogsIn(tx, request, logRoomOf(request))) : [];
+  return [
+    ...fromLogs,
+    ...(await claimRowsIn(
+      tx,
+      afterLogReads(
+        request,
+        fromLogs.map(({ config }) => ({ cfg: config.id, companyId: config.companyId })),
+      ),
+    )),
+  ];
+}
+
+async function claimRowsIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
   const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
   if (limit <= 0) return [];
   const full = configRoom(request).filter(({ n }) => n === 0);
@@ -72,4 +88,4 @@ export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<
 export const claim =
   (driver: SqlDriver): DeliveryQueue['claim'] =>
   async (request) =>
-    request.limit <= 0 ? [] : driver.transaction((tx) => claimIn(tx, request));
+    request.limit <= 0 && !hasLogRoom(request) ? [] : driver.transaction((tx) => claimIn(tx, request));

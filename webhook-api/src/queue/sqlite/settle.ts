@@ -1,9 +1,10 @@
 // SQLite's settlement: prepared statements a row at a time in one transaction, cheaper in process
 // than a JSON parameter read back column by column (and joined to itself). A settlement counts only
-// while `owner` still holds the delivery's lease (compare-and-swap on it).
+// while `owner` still holds the delivery's lease, or its endpoint's cursor for a logged point
+// (compare-and-swap on it).
 import type { SqlQueryable } from '../../store/sql-driver.ts';
 import type { Settlement } from '../delivery-queue.ts';
-import { settlementRow } from '../settlement-rows.ts';
+import { heldBy, settlementRow } from '../settlement-rows.ts';
 
 /** Writes `settlements` in `tx`: the ids settled. */
 export async function settleIn(tx: SqlQueryable, owner: string, settlements: readonly Settlement[], now: number): Promise<Set<string>> {
@@ -12,7 +13,7 @@ export async function settleIn(tx: SqlQueryable, owner: string, settlements: rea
     const held = await tx.one(
       `UPDATE deliveries SET state = $1, attempts = attempts + 1, next_attempt_at = COALESCE($2, next_attempt_at), settled_at = $3,
          lease_owner = NULL, lease_until = NULL
-       WHERE id = $4 AND lease_owner = $5 AND state = 'queued' RETURNING webhook_config_id`,
+       WHERE id = $4 AND ${heldBy('deliveries', '$5')} RETURNING webhook_config_id`,
       [x.state, x.next, x.state === 'queued' ? null : now, x.id, owner],
     );
     if (!held) continue;

@@ -16,6 +16,7 @@ import { rateLimitPostgres } from '../rate-limit-schema.ts';
 import { orderingPostgres } from '../ordering-schema.ts';
 import { openBatchesPostgres } from '../open-batches-schema.ts';
 import { deletedConfigsSchema } from '../deleted-configs-schema.ts';
+import { endpointLogPostgres } from '../endpoint-log-schema.ts';
 import { queueStorageTuning } from './queue-storage-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
@@ -31,6 +32,7 @@ const schemaVersions = [
   rateLimitPostgres,
   orderingPostgres,
   deletedConfigsSchema,
+  endpointLogPostgres,
 ];
 
 export interface PostgresStoreOptions {

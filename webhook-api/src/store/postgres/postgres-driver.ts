@@ -124,7 +124,7 @@ export function createPostgresDriver(connectionString: string, options: Postgres
     transaction: (work, options) =>
       withClient(async (client) => {
         // One round trip: BEGIN and the transaction's planner settings as one simple query.
-        await client.query(options?.indexScans ? 'BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off' : 'BEGIN');
+        await client.query(options?.indexScans ? 'BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off; SET LOCAL jit = off' : 'BEGIN');
         try {
           const result = await work({
             ...on(client),

@@ -21,6 +21,7 @@ import { rateLimitSqlite } from '../rate-limit-schema.ts';
 import { orderingSqlite } from '../ordering-schema.ts';
 import { openBatchesSqlite } from '../open-batches-schema.ts';
 import { deletedConfigsSchema } from '../deleted-configs-schema.ts';
+import { endpointLogSqlite } from '../endpoint-log-schema.ts';
 
 /** The schema's versions: the whole of it, then what changes it later. */
 const schemaVersions = [
@@ -34,6 +35,7 @@ const schemaVersions = [
   rateLimitSqlite,
   orderingSqlite,
   deletedConfigsSchema,
+  endpointLogSqlite,
 ];
 
 /** How often the write-ahead log is checkpointed from a worker thread. */
