@@ -34,7 +34,9 @@ const childEnv = (database: DatabaseEnv, extra: Record<string, string>) =>
   deliveryChildEnv(database, { WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: String(perEndpoint), ...extra });
 
 /** The `seq` tag of every point a receiver got, Realtime envelopes. */
-const seqsOf = (receiver: Receiver) => receiver.received.map((r) => Number((r.json as { Point: { Tags: { seq: string } } }).Point.Tags.seq));
+/** The seq tags of the points `receiver` got (at `path` only, when given). */
+const seqsOf = (receiver: Receiver, path?: string) =>
+  receiver.received.filter((r) => path === undefined || r.path === path).map((r) => Number((r.json as { Point: { Tags: { seq: string } } }).Point.Tags.seq));
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) => {
   let api: RunningApi;
@@ -171,13 +173,13 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
 });
 
 describe('two deliverers on PostgreSQL', () => {
-  it('hear of new work by NOTIFY, share it and send nothing twice while both are healthy', { timeout: 60_000 }, async () => {
+  it('hear of new work by NOTIFY, share the endpoints between them and send nothing twice while both are healthy', { timeout: 60_000 }, async () => {
     const url = await freshDatabase(inject('postgresUrl'));
     const api = await startWebhookApi({
       location: { backend: 'PostgreSQL', open: () => openPostgresDatabase(url, { maxConnections: 4 }) },
       platformUrl: platform().issuer,
     });
-    const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 2 }) });
+    const receiver = await startReceiver({ respond: () => ({ status: 200, delayMs: 10 }) });
     const stores = await Promise.all([openPostgresDatabase(url, { maxConnections: 4 }), openPostgresDatabase(url, { maxConnections: 4 })]);
     const sent = [0, 0];
     const deliverers = stores.map((store, i) => {
@@ -199,10 +201,13 @@ describe('two deliverers on PostgreSQL', () => {
     try {
       await Promise.all(deliverers.map((d) => d.start()));
       const oscar = await api.clientAs('oscar');
-      const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: 'shared', url: `${receiver.url}/shared`, deliveryMode: 'Realtime' });
-      const id = (created.body as { id: string }).id;
-      await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`);
-      await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true });
+      // Two endpoints: an endpoint's log is sent by one deliverer at a time (its cursor's holder).
+      for (const name of ['shared-a', 'shared-b']) {
+        const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiver.url}/${name}`, deliveryMode: 'Realtime' });
+        const id = (created.body as { id: string }).id;
+        await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`);
+        await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true });
+      }
       // Both have looked and found nothing; their next poll is a minute away, so only NOTIFY can wake them in time.
       await Promise.all(deliverers.map((d) => d.whenIdle()));
       const total = 600;
@@ -210,14 +215,16 @@ describe('two deliverers on PostgreSQL', () => {
         const answer = await api.ingest(Array.from({ length: 100 }, (_, i) => telemetryPoint(boiler, { tags: { seq: String(start + i) } })));
         expect(answer.status).toBe(202);
       }
-      await until(() => receiver.received.length >= total, `${total} points delivered`, 20_000);
+      await until(() => receiver.received.length >= 2 * total, `${total} points delivered to each endpoint`, 20_000);
       await Promise.all(deliverers.map((d) => d.whenIdle()));
-      const seqs = seqsOf(receiver);
-      expect(seqs).toHaveLength(total);
-      expect(new Set(seqs).size).toBe(total);
+      for (const name of ['shared-a', 'shared-b']) {
+        const seqs = seqsOf(receiver, `/${name}`);
+        expect(seqs).toHaveLength(total);
+        expect(new Set(seqs).size).toBe(total);
+      }
       expect(sent[0]).toBeGreaterThan(0);
       expect(sent[1]).toBeGreaterThan(0);
-      expect((sent[0] ?? 0) + (sent[1] ?? 0)).toBe(total);
+      expect((sent[0] ?? 0) + (sent[1] ?? 0)).toBe(2 * total);
     } finally {
       await Promise.all(deliverers.map((d) => d.stop(0)));
       await Promise.all(stores.map((s) => s.close()));

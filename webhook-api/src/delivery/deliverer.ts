@@ -86,6 +86,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   let pumping = false;
   let wanted = false;
   let claimWanted = false;
+  /**
+   * Whether the next claim looks at the due rows too (retries, batches, ordered streams, held work
+   * of others): after a wake (new work announced, a timer, the poll) or a row's slot freed, not when
+   * only an endpoint log is refilled, which would otherwise cost a statement each time.
+   */
+  let rowsWanted = true;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
   const timers: NodeJS.Timeout[] = [];
@@ -115,6 +121,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   /** Looks for new work (a claim), and sends what is held. */
   function wake(): void {
     claimWanted = true;
+    rowsWanted = true;
     wakeToSend();
   }
 
@@ -138,6 +145,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     } catch (error) {
       log.error({ err: error }, 'the deliverer could not reach the queue; it tries again');
       claimWanted = true;
+      rowsWanted = true;
       wakeAt(now() + settings.pollMs);
     } finally {
       pumping = false;
@@ -178,6 +186,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         tally.remove(delivery.config);
         leased.delete(delivery.id);
         claimWanted = true;
+        rowsWanted = true;
       }
     }
     sendAll(going);
@@ -189,13 +198,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
    */
   async function claimMore(): Promise<void> {
     const at = now();
-    const limit = settings.maxInFlight * claimAhead - running.size - held.size;
+    const limit = rowsWanted ? settings.maxInFlight * claimAhead - running.size - held.size : 0;
+    rowsWanted = false;
     const logRoom = {
       limit: settings.maxInFlight - tally.total,
       perConfig: settings.maxInFlightPerEndpoint,
       inFlight: summed(tally.byConfig, held.byConfig),
       perCompany: settings.maxInFlightPerCompany,
       inFlightByCompany: summed(tally.byCompany, held.byCompany),
+      // One endpoint taken anew at a time: deliverers looking for work together share the endpoints.
+      newCursors: 1,
     };
     if ((limit <= 0 && logRoom.limit <= 0) || stopped) return;
     const request = { ...aheadClaimRequest({ owner, now: at, limit, settings, ahead: claimAhead, tally, held }), logRoom };
@@ -216,6 +228,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       } else held.add(delivery);
     }
     sendAll(going);
+    if (limit <= 0 && claimed.length === 0 && held.size === 0) {
+      // The logs had nothing: look at the rows too before calling it idle.
+      rowsWanted = claimWanted = wanted = true;
+      return;
+    }
     foundNothing = claimed.length === 0 && held.size === 0;
     if (foundNothing) {
       const next = await queue.nextDueAt();
@@ -244,7 +261,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       // An endpoint's log is read as its slots free (half of them), with nothing held ahead.
       const refill =
         delivery.logged === true ? Math.floor(settings.maxInFlightPerEndpoint / 2) : Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2);
-      if (inHand === refill || total === 0) claimWanted = true;
+      if (inHand === refill || total === 0) {
+        claimWanted = true;
+        if (delivery.logged !== true || total === 0) rowsWanted = true;
+      }
       if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wakeToSend();
     });
     running.add(attempt);

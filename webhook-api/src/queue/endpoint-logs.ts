@@ -6,7 +6,7 @@
 // holder has nothing of the endpoint in flight and its log has nothing left to read. Since only the
 // cursor's holder sends an endpoint's logged points, the per-endpoint limit holds across deliverers.
 import type { StoredConfig } from '../store/records.ts';
-import type { SqlQueryable, SqlRow } from '../store/sql-driver.ts';
+import type { SqlDriver, SqlQueryable, SqlRow } from '../store/sql-driver.ts';
 import { configCap, toClaimedDeliveries } from './claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest } from './delivery-queue.ts';
 
@@ -22,6 +22,11 @@ export interface LogRoom {
   readonly inFlight: ReadonlyMap<string, number>;
   readonly perCompany: number;
   readonly inFlightByCompany: ReadonlyMap<number, number>;
+  /**
+   * At most this many cursors taken anew (besides those held): a deliverer takes one at a time, so
+   * endpoints spread over the deliverers that look for work together. No bound when absent.
+   */
+  readonly newCursors?: number | undefined;
 }
 
 /** An endpoint cursor a claim may take or keep, with what it may read of the log. */
@@ -102,4 +107,23 @@ export const loggedInFlightCondition = (sequence: string, now: string) =>
 /** Whether the logged delivery `id` is being sent at `now` (`sequence`: the dialect's log order). */
 export async function loggedInFlight(tx: SqlQueryable, sequence: string, id: string, now: number): Promise<boolean> {
   return (await tx.one(`SELECT 1 AS yes FROM deliveries d WHERE d.id = $1 AND ${loggedInFlightCondition(sequence, '$2')}`, [id, now])) !== undefined;
+}
+
+/**
+ * Gives back the cursors of `configs` that `owner` holds (giveBackCursors' rule), in a transaction
+ * that locks them first, passing over one an ingest is writing to: whether its log has points is
+ * then read after any ingest that wrote to it committed (a statement that locks a row it reads
+ * would judge by a snapshot taken before it waited, and could mark an endpoint with new points
+ * inactive).
+ */
+export async function giveBackIdle(driver: SqlDriver, owner: string, configs: readonly string[]): Promise<void> {
+  if (configs.length === 0) return;
+  const { dialect } = driver;
+  await driver.transaction(async (tx) => {
+    const locked = await tx.all(
+      `SELECT webhook_config_id FROM endpoint_cursors WHERE lease_owner = $1 AND ${dialect.idIn('webhook_config_id', '$2')}${dialect.forUpdate}${dialect.forUpdate === '' ? '' : ' SKIP LOCKED'}`,
+      [owner, JSON.stringify(configs.map((id) => ({ id })))],
+    );
+    for (const row of locked) await tx.run(giveBackCursors(dialect.sequence, 'WHERE webhook_config_id = $1'), [String(row.webhook_config_id)]);
+  });
 }

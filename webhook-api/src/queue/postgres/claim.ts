@@ -9,10 +9,10 @@
 import type { StoredConfig } from '../../store/records.ts';
 import { toConfig } from '../../store/row-mapping.ts';
 import { configColumnsOf } from './claimed-configs.ts';
-import type { SqlQueryable } from '../../store/sql-driver.ts';
+import type { SqlDriver, SqlQueryable } from '../../store/sql-driver.ts';
 import { claimWindow, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
-import { afterLogReads, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
+import { afterLogReads, giveBackIdle, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
 import { readLogsIn } from './read-logs.ts';
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
@@ -58,18 +58,15 @@ const batchPoints = {
  * Claims on `db` what `request` asks for: the lease in one statement, which commits on its own; a
  * batch's points read after it. `db` plans with index scans only (deliverer-connection.ts).
  */
-export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
-  const fromLogs = hasLogRoom(request) ? loggedDeliveries(await readLogsIn(tx, request, logRoomOf(request))) : [];
-  return [
-    ...fromLogs,
-    ...(await claimRowsIn(
-      tx,
-      afterLogReads(
-        request,
-        fromLogs.map(({ config }) => ({ cfg: config.id, companyId: config.companyId })),
-      ),
-    )),
-  ];
+export async function claimIn(db: SqlDriver, request: ClaimRequest): Promise<ClaimedDelivery[]> {
+  let fromLogs: ClaimedDelivery[] = [];
+  if (hasLogRoom(request)) {
+    const reads = await readLogsIn(db, request, logRoomOf(request));
+    fromLogs = loggedDeliveries(reads);
+    await giveBackIdle(db, request.owner, reads.idle);
+  }
+  const read = fromLogs.map(({ config }) => ({ cfg: config.id, companyId: config.companyId }));
+  return [...fromLogs, ...(await claimRowsIn(db, afterLogReads(request, read)))];
 }
 
 async function claimRowsIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
@@ -109,6 +106,6 @@ async function claimRowsIn(tx: SqlQueryable, request: ClaimRequest): Promise<Cla
 }
 
 export const claim =
-  (driver: SqlQueryable): DeliveryQueue['claim'] =>
+  (driver: SqlDriver): DeliveryQueue['claim'] =>
   async (request) =>
     claimIn(driver, request);

@@ -6,10 +6,10 @@ import { delivererConnectionString } from './deliverer-connection.ts';
 describe('the deliverer’s connections to PostgreSQL', () => {
   it('add the planner options to the URL, beside any it has; a string that is not a URL gets none', () => {
     expect(new URL(delivererConnectionString('postgres://u@db:5432/webhooks') ?? '').searchParams.get('options')).toBe(
-      '-c enable_seqscan=off -c enable_bitmapscan=off',
+      '-c enable_seqscan=off -c enable_bitmapscan=off -c jit=off',
     );
     const withOptions = delivererConnectionString('postgres://u@db/webhooks?options=-c%20statement_timeout%3D5s&sslmode=require') ?? '';
-    expect(new URL(withOptions).searchParams.get('options')).toBe('-c statement_timeout=5s -c enable_seqscan=off -c enable_bitmapscan=off');
+    expect(new URL(withOptions).searchParams.get('options')).toBe('-c statement_timeout=5s -c enable_seqscan=off -c enable_bitmapscan=off -c jit=off');
     expect(new URL(withOptions).searchParams.get('sslmode')).toBe('require');
     expect(delivererConnectionString('host=db dbname=webhooks')).toBeUndefined();
   });

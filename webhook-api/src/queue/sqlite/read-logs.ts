@@ -1,5 +1,5 @@
 // SQLite's reading of the endpoint logs (endpoint-logs.ts), in the claim's transaction: the cursors
-// this deliverer may hold (active, its own or free or lapsed, their endpoint sending), each one's
+// this deliverer holds and those it may take (free or lapsed, with points, their endpoint sending), each one's
 // next points by rowid from the log index (at most its free slots), the oldest of them all taken
 // within the company's and the total room, each cursor taken up to the last of its points taken,
 // and the cursors with nothing in flight and nothing left to read given back.
@@ -15,11 +15,15 @@ const readLog = `SELECT ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point
 export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: LogRoom): Promise<LogReads> {
   const { owner, now, leaseMs } = request;
   const reads: LogReads = { rows: [], configs: new Map(), points: new Map() };
+  // Those it holds, and those it may take (a deliverer takes one at a time: endpoints spread over deliverers).
+  const sending = `k.webhook_config_id IN (SELECT id FROM webhook_configs WHERE status = 'Active' AND (paused_until IS NULL OR paused_until <= $2))`;
   const cursors = await tx.all(
-    `SELECT k.webhook_config_id AS cfg, k.lease_owner AS holder, k.read_through AS after FROM endpoint_cursors k
-     WHERE k.active AND (k.lease_owner = $1 OR k.lease_owner IS NULL OR k.lease_until < $2)
-       AND k.webhook_config_id IN (SELECT id FROM webhook_configs WHERE status = 'Active' AND (paused_until IS NULL OR paused_until <= $2))`,
-    [owner, now],
+    `SELECT k.webhook_config_id AS cfg, k.lease_owner AS holder, k.read_through AS after FROM endpoint_cursors k WHERE k.lease_owner = $1
+     UNION ALL
+     SELECT * FROM (SELECT k.webhook_config_id AS cfg, k.lease_owner AS holder, 0 AS after FROM endpoint_cursors k
+       WHERE k.active AND (k.lease_owner IS NULL OR k.lease_until < $2) AND k.lease_owner IS NOT $1 AND ${sending}
+         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') LIMIT $3)`,
+    [owner, now, room.newCursors ?? -1],
   );
   const none = { total: 0, byCompany: new Map<number, number>() };
   const read: SqlRow[] = [];
@@ -27,14 +31,20 @@ export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: 
     const cfg = String(cursor.cfg);
     const configRow = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [cfg]);
     if (!configRow) continue;
+    const mine = cursor.holder === owner;
+    if (mine && (configRow.status !== 'Active' || (configRow.paused_until !== null && Number(configRow.paused_until) > now))) {
+      // Its endpoint does not send now: given back once nothing of it is in flight.
+      if ((room.inFlight.get(cfg) ?? 0) === 0) await tx.run(giveBackCursors('rowid', 'WHERE webhook_config_id = $1'), [cfg]);
+      continue;
+    }
     const config = toConfig(configRow);
-    const after = cursor.holder === owner ? Number(cursor.after) : 0;
+    const after = mine ? Number(cursor.after) : 0;
     const size = logReadSize(room, { cfg, companyId: config.companyId, rateLimitPerSecond: config.rateLimitPerSecond, after }, none);
     const rows = size > 0 ? await tx.all(readLog, [cfg, after, size]) : [];
     if (rows.length > 0) {
       reads.configs.set(cfg, config);
       read.push(...rows);
-    } else if ((room.inFlight.get(cfg) ?? 0) === 0 && (size > 0 || cursor.holder !== owner)) {
+    } else if (mine && size > 0 && (room.inFlight.get(cfg) ?? 0) === 0) {
       await tx.run(giveBackCursors('rowid', 'WHERE webhook_config_id = $1'), [cfg]);
     }
   }
