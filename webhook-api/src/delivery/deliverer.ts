@@ -74,8 +74,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     retryDelayMs: Math.min(settings.pollMs, 1000),
     givingUp: () => stopped && shutdown.signal.aborted,
     onDrained: resolveIfIdle,
-    // The pump's next claim takes them into its transaction; it flushes what it leaves when it ends.
-    leaveForClaim: () => pumping,
+    // The pump's next claim takes them into its transaction (it flushes what it leaves when it ends);
+    // while logged points are in flight, a claim refilling their endpoint comes soon.
+    leaveForClaim: () => pumping || loggedInFlight > 0,
   });
   const attempts = createAttempts({ sender, settings, log, metrics, now, random: options.random, signal: shutdown.signal, settlements: writer });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
@@ -83,6 +84,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const idleWaiters: (() => void)[] = [];
 
   let stopped = true;
+  /** Logged points in flight: their endpoint's next read is coming. */
+  let loggedInFlight = 0;
   let pumping = false;
   let wanted = false;
   let claimWanted = false;
@@ -249,7 +252,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
   /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot. */
   function send(delivery: ClaimedDelivery, slot?: SendSlot): void {
+    if (delivery.logged === true) loggedInFlight += 1;
     const attempt = (slot === undefined ? attempts.now(delivery) : attempts.atSlot(delivery, slot)).finally(() => {
+      if (delivery.logged === true) loggedInFlight -= 1;
       running.delete(attempt);
       leased.delete(delivery.id);
       const left = tally.remove(delivery.config);

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createLogger } from '@platform/tool-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
 
@@ -16,7 +16,7 @@ const settlement = (id: string): Settlement => ({
   pointCount: 1,
 });
 
-function writerOn(options: { leaveForClaim?: () => boolean } = {}) {
+function writerOn(options: { leaveForClaim?: () => boolean; holdMs?: number } = {}) {
   const writes: string[][] = [];
   const queue = {
     settle: (_owner: string, chunk: readonly Settlement[]) => {
@@ -63,6 +63,21 @@ describe('the settlement writer', () => {
     expect(writer.busy()).toBe(false);
     expect(drained()).toBe(1);
     claiming = false;
+  });
+
+  it('writes on its own, after holdMs, what it left for a claim that did not come', async () => {
+    const { writer, writes, drained } = writerOn({ leaveForClaim: () => true, holdMs: 30 });
+    writer.add(settlement('1'));
+    await nextTurn();
+    expect(writes).toEqual([]);
+    expect(writer.busy()).toBe(true);
+    await vi.waitFor(() => {
+      expect(writes).toEqual([['1']]);
+    });
+    await vi.waitFor(() => {
+      expect(writer.busy()).toBe(false);
+    });
+    expect(drained()).toBeGreaterThan(0);
   });
 
   it('writes on its own what a claim took and gave back', async () => {

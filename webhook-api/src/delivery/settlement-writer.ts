@@ -22,8 +22,13 @@ export interface SettlementWriterOptions {
   readonly givingUp: () => boolean;
   /** Told each time everything added so far is written (or given up). */
   readonly onDrained?: () => void;
-  /** While this says so, what waits is left for the deliverer's claim to take (it flushes after). */
+  /**
+   * While this says so, what waits is left for the deliverer's next claim to take (written in its
+   * transaction, or with its statements), for at most `holdMs`.
+   */
   readonly leaveForClaim?: () => boolean;
+  /** How long settlements wait for a claim to take them before they are written on their own; default 20 ms. */
+  readonly holdMs?: number;
 }
 
 export interface SettlementWriter {
@@ -51,6 +56,7 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
   let pending: Settlement[] = [];
   let flushing: Promise<void> | undefined;
   let flushQueued = false;
+  let holdTimer: NodeJS.Timeout | undefined;
   /** Settlements a claim has taken and not yet answered for. */
   let taken = 0;
 
@@ -105,7 +111,14 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
     flushQueued = true;
     setImmediate(() => {
       flushQueued = false;
-      if (options.leaveForClaim?.() === true) return;
+      if (options.leaveForClaim?.() === true) {
+        // A claim is coming: it takes them; if none has within holdMs, they go on their own.
+        holdTimer ??= setTimeout(() => {
+          holdTimer = undefined;
+          void flush();
+        }, options.holdMs ?? 20);
+        return;
+      }
       void flush();
     });
   }
@@ -115,6 +128,10 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
     if (flushing) return [];
     const chunk = pending.splice(0, maxSettlementsPerWrite);
     taken += chunk.length;
+    if (pending.length === 0 && holdTimer !== undefined) {
+      clearTimeout(holdTimer);
+      holdTimer = undefined;
+    }
     return chunk;
   }
 
@@ -151,7 +168,7 @@ export function createSettlementWriter(options: SettlementWriterOptions): Settle
         throw error;
       }
     },
-    busy: () => pending.length > 0 || taken > 0 || flushQueued || flushing !== undefined,
+    busy: () => pending.length > 0 || taken > 0 || flushQueued || flushing !== undefined || holdTimer !== undefined,
     flush,
   };
 }
