@@ -263,13 +263,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       // half of what it may have, or the deliverer is idle. Held deliveries go once the endpoint is
       // down to half its slots, or the deliverer to half of its own (crossing it, or empty).
       const inHand = left + (held.byConfig.get(delivery.config.id) ?? 0);
-      // An endpoint's log is read as its slots free (half of them), with nothing held ahead.
-      const refill =
-        delivery.logged === true ? Math.floor(settings.maxInFlightPerEndpoint / 2) : Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2);
-      if (inHand === refill || total === 0) {
-        claimWanted = true;
-        if (delivery.logged !== true || total === 0) rowsWanted = true;
-      }
+      if (delivery.logged === true) {
+        // An endpoint's log is read as its slots free, with nothing held ahead: from a quarter of
+        // them free on (a read while one is under way follows it), so the slots never run dry
+        // while a read is on its way.
+        if (left <= settings.maxInFlightPerEndpoint - Math.max(1, Math.floor(settings.maxInFlightPerEndpoint / 4))) {
+          claimWanted = true;
+          wakeToSend();
+        }
+      } else if (inHand === Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2)) claimWanted = rowsWanted = true;
+      if (total === 0) claimWanted = rowsWanted = true;
       if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wakeToSend();
     });
     running.add(attempt);

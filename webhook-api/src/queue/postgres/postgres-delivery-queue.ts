@@ -92,10 +92,12 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
     claim: claim(deliverer),
     settle: settleWithHealth,
     // Each statement commits on its own: a settlement stands whether or not the claim after it does.
-    settleAndClaim: async (settlements, request) => ({
-      settled: await settleWithHealth(request.owner, settlements, request.now),
-      claimed: await claimIn(deliverer, request),
-    }),
+    // On connections of their own, side by side: neither waits for the other's round trip (a cursor
+    // whose settlements are not in yet is simply not given back by this claim).
+    settleAndClaim: async (settlements, request) => {
+      const [settled, claimed] = await Promise.all([settleWithHealth(request.owner, settlements, request.now), claimIn(deliverer, request)]);
+      return { settled, claimed };
+    },
     settleAndRecheck: async (settlements, owner, held, now) => ({
       settled: await settleWithHealth(owner, settlements, now),
       sendable: await recheckIn(deliverer, driver.dialect, owner, held, now),
