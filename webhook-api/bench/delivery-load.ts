@@ -89,3 +89,9 @@ export async function openLoop(intervalMs: number, count: number, fire: (index: 
   await Promise.all(running);
   if (failures[0]) throw failures[0];
 }
+
+/**
+ * The scale-out runs' endpoints: an endpoint's log is sent by one deliverer at a time (its cursor's
+ * holder), so deliverers share a queue by sharing its endpoints.
+ */
+export const spreadEndpoints = 4;

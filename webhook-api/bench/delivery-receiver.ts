@@ -35,14 +35,29 @@ function record(body: string, headers: IncomingHttpHeaders, arrivedAt: number): 
   for (const wake of waiters) wake();
 }
 
+/** The scale-out runs' endpoints answer after this long, so a deliverer's slots bound what it delivers. */
+const spreadDelayMs = 20;
+/** Requests open at each path now, and the most there were at once since the last reset. */
+const open = new Map<string, number>();
+let mostOpen = new Map<string, number>();
+
 const server = createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (request, response) => {
   const chunks: Buffer[] = [];
+  const path = request.url ?? '';
+  const now = (open.get(path) ?? 0) + 1;
+  open.set(path, now);
+  if (now > (mostOpen.get(path) ?? 0)) mostOpen.set(path, now);
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const arrivedAt = epochMs();
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
-    response.end('{}');
-    record(Buffer.concat(chunks).toString('utf8'), request.headers, arrivedAt);
+    const answer = (): void => {
+      open.set(path, (open.get(path) ?? 1) - 1);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
+      response.end('{}');
+      record(Buffer.concat(chunks).toString('utf8'), request.headers, arrivedAt);
+    };
+    if (path.startsWith('/realtime-spread')) setTimeout(answer, spreadDelayMs);
+    else answer();
   });
 });
 server.on('connection', () => {
@@ -54,8 +69,11 @@ const address = server.address();
 if (address === null || typeof address === 'string') throw new Error('the receiver has no port');
 
 export const receiverCalls = {
+  /** The most requests open at once at any one path since the last reset. */
+  mostOpen: () => Promise.resolve(Math.max(0, ...mostOpen.values())),
   /** Forgets what came so far. */
   reset: () => {
+    mostOpen = new Map();
     count = 0;
     requests = 0;
     sample = undefined;

@@ -17,10 +17,11 @@ const store = await openPostgresDatabase(process.env.BENCH_POSTGRES_DATABASE ?? 
 let running: { service: DeliveryService; cpu: NodeJS.CpuUsage } | undefined;
 
 export const secondDelivererCalls = {
-  async start() {
+  async start({ maxInFlight }: { maxInFlight?: number } = {}) {
     if (running) throw new Error('the second deliverer already runs');
     const cpu = process.cpuUsage();
-    running = { service: await startDeliveryService({ queue: store.deliveries, vault, settings: deliverySettings, logger }), cpu };
+    const settings = { ...deliverySettings, maxInFlight: maxInFlight ?? deliverySettings.maxInFlight };
+    running = { service: await startDeliveryService({ queue: store.deliveries, vault, settings, logger }), cpu };
   },
   /** Stops it: the CPU microseconds it used while it ran. */
   async stop() {

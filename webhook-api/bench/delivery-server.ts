@@ -22,6 +22,7 @@ import { loadDelivererSettings } from '../src/settings.ts';
 import { apiClient, testIngestToken } from '../test/harness.ts';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { serveCalls } from './delivery-ipc.ts';
+import { spreadEndpoints } from './delivery-load.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 
@@ -40,6 +41,8 @@ const devices = {
   realtimeOrdered: Array.from({ length: 16 }, (_, i) => 7001 + i),
   batchOrdered: 7101,
   realtimeLimited: 7201,
+  /** Linked to the four Realtime configurations of the scale-out runs: each of its points is a delivery to each. */
+  realtimeSpread: 7401,
   batchLimited: 7301,
 };
 
@@ -105,6 +108,7 @@ async function configure(url: string, store: WebhookDatabase): Promise<void> {
     ['realtime-ordered', 'Realtime', { ordering: 'PerDevice' }, devices.realtimeOrdered],
     ['batch-ordered', 'Batch', { ordering: 'PerDevice' }, [devices.batchOrdered]],
     ['realtime-limited', 'Realtime', { rateLimitPerSecond: limits.realtime }, [devices.realtimeLimited]],
+    ...Array.from({ length: spreadEndpoints }, (_, i) => [`realtime-spread-${i}`, 'Realtime', {}, [devices.realtimeSpread]] as const),
     ['batch-limited', 'Batch', { rateLimitPerSecond: limits.batch }, [devices.batchLimited]],
   ] as const;
   for (const [name, mode, fields, linked] of options) {
@@ -174,7 +178,7 @@ export interface DelivererReport {
 
 export const serverCalls = {
   /** Starts a deliverer on `backend` with `deliverySettings`, its queue calls and requests timed, optionally profiled. */
-  async startDeliverer({ backend, profile, unsigned = false }: { backend: Backend; profile: boolean; unsigned?: boolean }) {
+  async startDeliverer({ backend, profile, unsigned = false, maxInFlight }: { backend: Backend; profile: boolean; unsigned?: boolean; maxInFlight?: number }) {
     const api = servedOn(backend);
     if (api.running) throw new Error(`a deliverer already runs on ${backend}`);
     const spans: Spans = {};
@@ -185,7 +189,7 @@ export const serverCalls = {
     const service = await startDeliveryService({
       queue: timedQueue(api.store.deliveries, spans),
       vault,
-      settings: deliverySettings,
+      settings: { ...deliverySettings, maxInFlight: maxInFlight ?? deliverySettings.maxInFlight },
       logger,
       metrics: api.metrics,
       signDeliveries: !unsigned,

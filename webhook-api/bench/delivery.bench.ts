@@ -14,7 +14,7 @@ import { Pool } from 'undici';
 import { telemetryPoint, testIngestToken } from '../test/harness.ts';
 import { startPostgresCluster } from '@platform/devtools/postgres-cluster';
 import { callerOf } from './delivery-ipc.ts';
-import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawRequestsPerSecond, rawTaggedAtRate } from './delivery-load.ts';
+import { epochMs, median, openLoop, percentile, rawPool, rawRequestOf, rawRequestsPerSecond, rawTaggedAtRate, spreadEndpoints } from './delivery-load.ts';
 import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
 import type { secondDelivererCalls } from './delivery-second-deliverer.ts';
@@ -128,9 +128,13 @@ try {
     unsigned = false,
     feed?: readonly number[],
     twoDeliverers = false,
+    /** Deliveries each point makes (a device linked to several configurations). */
+    fanOut = 1,
+    /** Each deliverer's maxInFlight, when not the production default. */
+    maxInFlight?: number,
   ) {
     await receiver.call('reset');
-    await preIngest(backend, feed ?? [mode === 'Realtime' ? devices.realtime : devices.batch], count);
+    await preIngest(backend, feed ?? [mode === 'Realtime' ? devices.realtime : devices.batch], count / fanOut);
     const waiting = await server.call('queueStats', { backend });
     // Batch points are in full batches from ingest on: the batches waiting, each of batchMaxPoints.
     const expected = mode === 'Realtime' ? waiting.queued : waiting.queued * settings.batchMaxPoints + waiting.gathering;
@@ -138,7 +142,10 @@ try {
     const receiverBefore = await receiver.call('cpu');
     const postgresBefore = postgresCpu(backend);
     const started = epochMs();
-    await Promise.all([server.call('startDeliverer', { backend, profile, unsigned }), twoDeliverers ? second.call('start') : undefined]);
+    await Promise.all([
+      server.call('startDeliverer', { backend, profile, unsigned, ...(maxInFlight !== undefined && { maxInFlight }) }),
+      twoDeliverers ? second.call('start', { ...(maxInFlight !== undefined && { maxInFlight }) }) : undefined,
+    ]);
     const { at } = await receiver.call('waitFor', { points: count, timeoutMs: 60_000 });
     const receiverUsed = (await receiver.call('cpu')) - receiverBefore;
     const postgresAfter = postgresCpu(backend);
@@ -165,6 +172,8 @@ try {
   await rawRequestsPerSecond(raw, rawRequest, 2_000, perEndpoint);
 
   const rawSamples: number[] = [];
+  /** The most requests open at once at one endpoint in the two-deliverer runs: the per-endpoint limit holds across deliverers. */
+  let mostOpenAtOneEndpoint = 0;
   const rawCpu: CpuPerPoint[] = [];
   const delivered = new Map<string, { samples: number[]; reports: DelivererReport[]; cpu: CpuPerPoint[] }>();
   const record = (key: string, run: { pointsPerSecond: number; report: DelivererReport; cpu: CpuPerPoint }) => {
@@ -185,8 +194,19 @@ try {
       postgres: undefined,
     });
     for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
-    // Scaling out: the same on PostgreSQL with a second deliverer process on the same queue.
-    record('PostgreSQL Realtime, two deliverers', await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, false, false, undefined, true));
+    // Scaling out on PostgreSQL: four endpoints answering after 20 ms, each deliverer with slots for
+    // two of them (what a second deliverer is for: more slots), one deliverer and then two.
+    const spread = [devices.realtimeSpread];
+    const slots = 2 * perEndpoint;
+    record(
+      'PostgreSQL Realtime, four endpoints',
+      await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, false, false, spread, false, spreadEndpoints, slots),
+    );
+    record(
+      'PostgreSQL Realtime, two deliverers',
+      await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, false, false, spread, true, spreadEndpoints, slots),
+    );
+    mostOpenAtOneEndpoint = Math.max(mostOpenAtOneEndpoint, await receiver.call('mostOpen'));
     // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
     record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
     record(`${queueThread} Realtime`, await deliverQueued(queueThread, 'Realtime', realtimePoints));
@@ -271,12 +291,21 @@ try {
     printComparison(`Realtime delivery on ${backend}`, { name: 'Realtime points/s delivered', value: realtime, unit: 'points/s' }, rawFigure);
     if (backend === 'PostgreSQL') {
       const two = throughput('PostgreSQL Realtime, two deliverers');
+      const one = throughput('PostgreSQL Realtime, four endpoints');
       printComparison(
-        'Realtime delivery on PostgreSQL with two deliverer processes on the same queue (the API’s and one of its own)',
+        `Realtime delivery on PostgreSQL to ${spreadEndpoints} endpoints answering after 20 ms, each deliverer with ${2 * perEndpoint} slots, with two deliverer processes on the same queue (the API’s and one of its own)`,
         { name: 'Realtime points/s delivered, two deliverers', value: two, unit: 'points/s' },
-        { name: 'the same with one deliverer', value: realtime, unit: 'points/s' },
+        { name: 'the same with one deliverer', value: one, unit: 'points/s' },
       );
-      verdicts.push({ name: 'Realtime PostgreSQL, two deliverers', figure: two / realtime, unit: 'x', of: 'one deliverer', atLeast: 1 });
+      console.log(`  requests open at once at one endpoint, at most (two deliverers): ${mostOpenAtOneEndpoint} (its limit: ${perEndpoint})`);
+      verdicts.push({ name: 'Realtime PostgreSQL, two deliverers', figure: two / one, unit: 'x', of: 'one deliverer', atLeast: 1 });
+      verdicts.push({
+        name: 'requests open at once at one endpoint, two deliverers',
+        figure: mostOpenAtOneEndpoint,
+        unit: '',
+        of: 'its limit',
+        atMost: perEndpoint,
+      });
     }
     printComparison(
       `Batch delivery on ${backend} (full batches of ${settings.batchMaxPoints}: the linger never applies)`,

@@ -86,6 +86,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   let stopped = true;
   /** Logged points in flight: their endpoint's next read is coming. */
   let loggedInFlight = 0;
+  /** How long claims and requests take, moving averages (ms): when an endpoint's log is read again. */
+  const pace = { claimMs: 0, requestMs: 0 };
+  const averaged = (average: number, sample: number) => (average === 0 ? sample : average * 0.9 + sample * 0.1);
   let pumping = false;
   let wanted = false;
   let claimWanted = false;
@@ -219,6 +222,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         ? queue.claim(request).then((taken) => ({ settled: new Set<string>(), claimed: taken }))
         : queue.settleAndClaim(settlements, request),
     );
+    pace.claimMs = averaged(pace.claimMs, now() - at);
     const going: ClaimedDelivery[] = [];
     for (const delivery of claimed) {
       leased.add(delivery.id);
@@ -253,8 +257,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot. */
   function send(delivery: ClaimedDelivery, slot?: SendSlot): void {
     if (delivery.logged === true) loggedInFlight += 1;
+    const started = now();
     const attempt = (slot === undefined ? attempts.now(delivery) : attempts.atSlot(delivery, slot)).finally(() => {
-      if (delivery.logged === true) loggedInFlight -= 1;
+      if (delivery.logged === true) {
+        loggedInFlight -= 1;
+        pace.requestMs = averaged(pace.requestMs, now() - started);
+      }
       running.delete(attempt);
       leased.delete(delivery.id);
       const left = tally.remove(delivery.config);
@@ -264,10 +272,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       // down to half its slots, or the deliverer to half of its own (crossing it, or empty).
       const inHand = left + (held.byConfig.get(delivery.config.id) ?? 0);
       if (delivery.logged === true) {
-        // An endpoint's log is read as its slots free, with nothing held ahead: from a quarter of
-        // them free on (a read while one is under way follows it), so the slots never run dry
-        // while a read is on its way.
-        if (left <= settings.maxInFlightPerEndpoint - Math.max(1, Math.floor(settings.maxInFlightPerEndpoint / 4))) {
+        // An endpoint's log is read as its slots free, with nothing held ahead: from half of them
+        // free on, or a quarter where a read takes long against a request (a database a round
+        // trip away), so the slots do not run dry while a read is on its way.
+        const early = pace.claimMs * 4 > pace.requestMs;
+        if (left <= settings.maxInFlightPerEndpoint - Math.max(1, Math.floor(settings.maxInFlightPerEndpoint / (early ? 4 : 2)))) {
           claimWanted = true;
           wakeToSend();
         }

@@ -9,6 +9,7 @@ import type { StoredConfig } from '../store/records.ts';
 import type { SqlDriver, SqlQueryable, SqlRow } from '../store/sql-driver.ts';
 import { configCap, toClaimedDeliveries } from './claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest } from './delivery-queue.ts';
+import { logStream, type StreamLock } from './streams.ts';
 
 /** What a deliverer may take from the endpoint logs now: its free slots, in all, per endpoint and per company. */
 export interface LogRoom {
@@ -111,17 +112,21 @@ export async function loggedInFlight(tx: SqlQueryable, sequence: string, id: str
 
 /**
  * Gives back the cursors of `configs` that `owner` holds (giveBackCursors' rule), in a transaction
- * that locks them first, passing over one an ingest is writing to: whether its log has points is
- * then read after any ingest that wrote to it committed (a statement that locks a row it reads
- * would judge by a snapshot taken before it waited, and could mark an endpoint with new points
- * inactive).
+ * that holds their logs' locks first (`lockLogs`: no ingest is writing to them meanwhile), then
+ * their rows: whether a log has points is read after any ingest that wrote to it committed (a
+ * statement that locks a row it reads would judge by a snapshot taken before it waited, and could
+ * mark an endpoint with new points inactive).
  */
-export async function giveBackIdle(driver: SqlDriver, owner: string, configs: readonly string[]): Promise<void> {
+export async function giveBackIdle(driver: SqlDriver, lockLogs: StreamLock, owner: string, configs: readonly string[]): Promise<void> {
   if (configs.length === 0) return;
   const { dialect } = driver;
   await driver.transaction(async (tx) => {
+    await lockLogs(
+      tx,
+      configs.map((cfg) => ({ cfg, stream: logStream })),
+    );
     const locked = await tx.all(
-      `SELECT webhook_config_id FROM endpoint_cursors WHERE lease_owner = $1 AND ${dialect.idIn('webhook_config_id', '$2')}${dialect.forUpdate}${dialect.forUpdate === '' ? '' : ' SKIP LOCKED'}`,
+      `SELECT webhook_config_id FROM endpoint_cursors WHERE lease_owner = $1 AND ${dialect.idIn('webhook_config_id', '$2')}${dialect.forUpdate}`,
       [owner, JSON.stringify(configs.map((id) => ({ id })))],
     );
     for (const row of locked) await tx.run(giveBackCursors(dialect.sequence, 'WHERE webhook_config_id = $1'), [String(row.webhook_config_id)]);

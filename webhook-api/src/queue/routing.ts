@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
 import { fillBatches, groupKey, type BatchFill, type BatchGroup, type BatchRules, type NewBatch, type OpenBatch } from './batch-fill.ts';
 import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
-import { batchStream, busyStreams, deviceStream, streamKey, type StreamKey, type StreamLock } from './streams.ts';
+import { batchStream, busyStreams, deviceStream, logStream, streamKey, type StreamKey, type StreamLock } from './streams.ts';
 
 const pointInput = { i: 'bigint', d: 'bigint', c: 'text', m: 'text' } as const;
 const deliveryInput = { id: 'text', cfg: 'text', g: 'text', m: 'text', t: 'text', st: 'text', s: 'text' } as const;
@@ -104,10 +104,9 @@ export async function routeAndQueue(
   // first of a free stream is its head. Its lock first, before any row is locked (settlements take
   // the same locks, then rows).
   let busy = new Set<string>();
-  if (ordered.length > 0) {
-    await lockStreams(tx, ordered);
-    busy = await busyStreams(tx, jsonRows, ordered);
-  }
+  const logs = [...logged].map((cfg) => ({ cfg, stream: logStream }));
+  if (ordered.length > 0 || logs.length > 0) await lockStreams(tx, [...ordered, ...logs]);
+  if (ordered.length > 0) busy = await busyStreams(tx, jsonRows, ordered);
   /** Whether a new delivery of `stream` waits its turn; the first of a free stream does not, and takes it. */
   const held = (cfg: string, stream: string | null): boolean => {
     if (stream === null) return false;
@@ -117,7 +116,7 @@ export async function routeAndQueue(
     return false;
   };
   for (const delivery of realtime) if (held(delivery.cfg, delivery.s)) delivery.st = 'held';
-  if (logged.size > 0) await markLogsActive(tx, jsonRows, [...logged].sort());
+  if (logged.size > 0) await markLogsActive(tx, jsonRows, [...logged]);
   if (realtime.length > 0) {
     await tx.run(
       `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
@@ -150,16 +149,16 @@ export async function routeAndQueue(
 }
 
 /**
- * Marks the endpoint logs of `configs` (sorted: every ingest locks them in one order) active, before
- * their points are written: the cursor row's lock, held until the transaction ends, makes ingests of
- * one endpoint take turns, so its log positions commit in order (endpoint-log-schema.ts).
+ * Marks the endpoint logs of `configs` active, their log locks held (ingests of one endpoint take
+ * turns, so its positions commit in order): a cursor row for a new one, the flag set on one that was
+ * given back; a cursor already active is not written, so a deliverer reading it never waits on an
+ * ingest (endpoint-log-schema.ts).
  */
 async function markLogsActive(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[]): Promise<void> {
-  await tx.run(
-    `INSERT INTO endpoint_cursors (webhook_config_id, active) SELECT x.cfg, (1 = 1) FROM ${jsonRows('$1', 'x', { cfg: 'text' })} WHERE (1 = 1) ORDER BY x.cfg
-     ON CONFLICT (webhook_config_id) DO UPDATE SET active = (1 = 1)`,
-    [JSON.stringify(configs.map((cfg) => ({ cfg })))],
-  );
+  const given = [JSON.stringify(configs.map((cfg) => ({ cfg })))];
+  const rows = jsonRows('$1', 'x', { cfg: 'text' });
+  await tx.run(`INSERT INTO endpoint_cursors (webhook_config_id) SELECT x.cfg FROM ${rows} WHERE (1 = 1) ON CONFLICT (webhook_config_id) DO NOTHING`, given);
+  await tx.run(`UPDATE endpoint_cursors SET active = (1 = 1) WHERE webhook_config_id IN (SELECT x.cfg FROM ${rows}) AND NOT active`, given);
 }
 
 /** The open batches' new counts (closed and due now when full), and the new batches. */

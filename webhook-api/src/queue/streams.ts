@@ -20,6 +20,12 @@ export const deviceStream = (deviceId: number) => `device ${deviceId}`;
 /** The stream of a Batch delivery: its gateway and measurement (the configuration's batch stream). */
 export const batchStream = (gatewayId: string, measurement: string) => `batch ${JSON.stringify([gatewayId, measurement])}`;
 
+/**
+ * An endpoint's log (endpoint-logs.ts), locked as a stream: ingests of one endpoint take turns on it,
+ * so its log positions commit in order, and a cursor given back judges its log while none is writing.
+ */
+export const logStream = 'log';
+
 /** The key streams are locked and compared by. */
 export const streamKey = ({ cfg, stream }: StreamKey) => JSON.stringify([cfg, stream]);
 

@@ -14,6 +14,7 @@ import { claimWindow, configRoom, leasedColumns, toClaimedDeliveries } from '../
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 import { afterLogReads, giveBackIdle, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
 import { readLogsIn } from './read-logs.ts';
+import { lockStreams } from './stream-locks.ts';
 
 const configFree = `json_to_recordset($2::json) AS f (cfg text, n bigint)`;
 const companiesFree = `json_to_recordset($8::json) AS g (company bigint, n bigint)`;
@@ -63,7 +64,7 @@ export async function claimIn(db: SqlDriver, request: ClaimRequest): Promise<Cla
   if (hasLogRoom(request)) {
     const reads = await readLogsIn(db, request, logRoomOf(request));
     fromLogs = loggedDeliveries(reads);
-    await giveBackIdle(db, request.owner, reads.idle);
+    await giveBackIdle(db, lockStreams, request.owner, reads.idle);
   }
   const read = fromLogs.map(({ config }) => ({ cfg: config.id, companyId: config.companyId }));
   return [...fromLogs, ...(await claimRowsIn(db, afterLogReads(request, read)))];

@@ -15,13 +15,18 @@ const readLog = `SELECT ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point
 export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: LogRoom): Promise<LogReads> {
   const { owner, now, leaseMs } = request;
   const reads: LogReads = { rows: [], configs: new Map(), points: new Map() };
-  // Those it holds, and those it may take (a deliverer takes one at a time: endpoints spread over deliverers).
-  const sending = `k.webhook_config_id IN (SELECT id FROM webhook_configs WHERE status = 'Active' AND (paused_until IS NULL OR paused_until <= $2))`;
+  // Those it holds, and those it may take (a deliverer takes one at a time: endpoints spread over
+  // deliverers), each with its configuration as it is now.
+  const columns = `k.webhook_config_id AS cfg, k.lease_owner AS holder, ${configColumns
+    .split(', ')
+    .map((column) => `c.${column}`)
+    .join(', ')}`;
   const cursors = await tx.all(
-    `SELECT k.webhook_config_id AS cfg, k.lease_owner AS holder, k.read_through AS after FROM endpoint_cursors k WHERE k.lease_owner = $1
+    `SELECT ${columns}, k.read_through AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id WHERE k.lease_owner = $1
      UNION ALL
-     SELECT * FROM (SELECT k.webhook_config_id AS cfg, k.lease_owner AS holder, 0 AS after FROM endpoint_cursors k
-       WHERE k.active AND (k.lease_owner IS NULL OR k.lease_until < $2) AND k.lease_owner IS NOT $1 AND ${sending}
+     SELECT * FROM (SELECT ${columns}, 0 AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id
+       WHERE k.active AND (k.lease_owner IS NULL OR k.lease_until < $2) AND k.lease_owner IS NOT $1
+         AND c.status = 'Active' AND (c.paused_until IS NULL OR c.paused_until <= $2)
          AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') LIMIT $3)`,
     [owner, now, room.newCursors ?? -1],
   );
@@ -29,15 +34,13 @@ export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: 
   const read: SqlRow[] = [];
   for (const cursor of cursors) {
     const cfg = String(cursor.cfg);
-    const configRow = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1`, [cfg]);
-    if (!configRow) continue;
     const mine = cursor.holder === owner;
-    if (mine && (configRow.status !== 'Active' || (configRow.paused_until !== null && Number(configRow.paused_until) > now))) {
+    if (mine && (cursor.status !== 'Active' || (cursor.paused_until !== null && Number(cursor.paused_until) > now))) {
       // Its endpoint does not send now: given back once nothing of it is in flight.
       if ((room.inFlight.get(cfg) ?? 0) === 0) await tx.run(giveBackCursors('rowid', 'WHERE webhook_config_id = $1'), [cfg]);
       continue;
     }
-    const config = toConfig(configRow);
+    const config = toConfig({ ...cursor, id: cfg });
     const after = mine ? Number(cursor.after) : 0;
     const size = logReadSize(room, { cfg, companyId: config.companyId, rateLimitPerSecond: config.rateLimitPerSecond, after }, none);
     const rows = size > 0 ? await tx.all(readLog, [cfg, after, size]) : [];
