@@ -14,6 +14,7 @@ export function failStartup(service: string, error: unknown): never {
 
 /** Runs a start-up step; if it throws (or its promise rejects), fails the start-up with its message. */
 export function exitOnStartupFailure<T>(service: string, step: () => Promise<T>): Promise<T>;
+/** Runs a synchronous start-up step (such as loading the settings); if it throws, fails the start-up with its message. */
 export function exitOnStartupFailure<T>(service: string, step: () => T): T;
 export function exitOnStartupFailure<T>(service: string, step: () => T | Promise<T>): T | Promise<T> {
   try {

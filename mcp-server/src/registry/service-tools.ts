@@ -2,8 +2,7 @@
 // clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
-import { clip, nestsDeeperThan } from '@platform/tool-sdk';
-import { permissionPattern, toolNamePattern } from '@platform/tool-sdk/tools';
+import { clip, nestsDeeperThan, permissionPattern, toolNamePattern } from '@platform/tool-sdk/internal';
 import type { RemoteTool } from '../remote-tools.ts';
 
 /**
