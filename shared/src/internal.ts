@@ -23,10 +23,23 @@ export { createPlatformHttpClient, platformFetchOf } from './platform-app-identi
 export { backChannelFetch, platformFetch, type BackChannelOptions } from './back-channel.ts';
 export { createHttpsServer, httpTlsProblems, httpTlsShape, toHttpTlsSettings, type HttpTlsSettings, type HttpTlsValues } from './http-tls.ts';
 export { isLoopbackHost, localOrigin } from './loopback.ts';
-export { clip, oneLine } from './short-text.ts';
+export { clip } from './short-text.ts';
+export {
+  hasControlCharacters,
+  hasDirectionControls,
+  hasInvisibleCharacters,
+  isPlainText,
+  isSafeText,
+  needsCleaning,
+  oneLine,
+  shownText,
+  storableText,
+  unsafeTextMessages,
+  unsafeTextProblem,
+} from './text-safety.ts';
 export { nestsDeeperThan } from './json-nesting.ts';
 export { hasRequestBody, jsonBodyRefusal, jsonBodyTypes, type JsonBodyRefusal } from './json-body.ts';
-export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
+export { plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
 export { redactSecrets, redactedKeys } from './logger.ts';
 export { createRequestLogging, loggedRequestHeaders, type RequestLogging } from './request-logging.ts';
 export { bindFailure } from './bind-failure.ts';
