@@ -59,6 +59,7 @@ export async function closeServer(server: Server): Promise<void> {
 
 /** What `stopOnSignals` runs on SIGINT or SIGTERM, in order, under a deadline. */
 export interface StopOptions {
+  /** Where the signal, each failing step and the exit are logged. */
   readonly logger: Logger;
   /** Run in order on SIGINT or SIGTERM; a failing step is logged and the next one still runs. */
   readonly steps: readonly (() => Promise<void> | void)[];

@@ -65,6 +65,7 @@ export interface PlatformMcpCallContext {
   readonly companies: readonly CallerCompany[];
   /** The MCP request's correlation id, on every log line of this call. */
   readonly requestId: string;
+  /** The called tool's name, on every log line of this call. */
   readonly toolName: string;
   /** Aborted when the gRPC deadline passes or the gateway cancels the call. */
   readonly signal: AbortSignal;

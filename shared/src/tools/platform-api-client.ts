@@ -44,6 +44,7 @@ export interface PlatformApiClient {
 
 /** One page of a list answer and the `Link` header's next page. */
 export interface PlatformPage {
+  /** This page's parsed JSON answer. */
   readonly body: unknown;
   /** The next page's path and query (under the base), or undefined on the last page. */
   readonly next: string | undefined;
