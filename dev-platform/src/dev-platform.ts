@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type Provider from 'oidc-provider';
-import { createRequestLogging, type Clock, type Logger } from '@platform/tool-sdk';
+import type { Clock, Logger } from '@platform/tool-sdk';
+import { createRequestLogging } from '@platform/tool-sdk/internal';
 import { createAdminRoutes } from './api/admin.routes.ts';
 import { createAiService } from './api/ai-service.ts';
 import { ApiError, apiErrorHandler } from './api/api-error.ts';

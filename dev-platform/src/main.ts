@@ -1,6 +1,7 @@
 // Composition root of the dev platform: settings, seed, the two HTTP servers, clean shutdown.
 import { createServer } from 'node:http';
-import { closeServer, createHttpsServer, createLogger, endWithParent, exitOnStartupFailure, failStartup, listenOn, stopOnSignals } from '@platform/tool-sdk';
+import { createLogger, exitOnStartupFailure, stopOnSignals } from '@platform/tool-sdk';
+import { closeServer, createHttpsServer, endWithParent, failStartup, listenOn } from '@platform/tool-sdk/internal';
 import { createDevPlatform } from './dev-platform.ts';
 import { AppsFileError } from './world/dev-apps.ts';
 import { ClientsFileError } from './oidc/provider-store.ts';

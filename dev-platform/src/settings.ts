@@ -1,17 +1,8 @@
 // The dev platform's settings, read once from the environment in the SDK's vocabulary; every bad
 // variable, and every problem across variables, named at once.
 import { resolve } from 'node:path';
-import {
-  httpTlsProblems,
-  httpTlsShape,
-  localOrigin,
-  parseEnvironment,
-  setting,
-  toHttpTlsSettings,
-  type Environment,
-  type HttpTlsSettings,
-  type LogLevel,
-} from '@platform/tool-sdk';
+import { setting, type Environment, type LogLevel } from '@platform/tool-sdk';
+import { httpTlsProblems, httpTlsShape, localOrigin, parseEnvironment, toHttpTlsSettings, type HttpTlsSettings } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 
 export interface DevPlatformSettings {

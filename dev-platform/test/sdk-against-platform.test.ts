@@ -1,5 +1,6 @@
 import { startedForTests } from '@platform/tool-sdk/testing';
-import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, platformAppIdentity, resolveCaller, type Caller } from '@platform/tool-sdk';
+import { platformAppIdentity, type Caller } from '@platform/tool-sdk';
+import { CachedTokenResolver, createHttpClient, loadPlatformAppSettings, resolveCaller } from '@platform/tool-sdk/internal';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { devSecrets } from './dev-env.ts';

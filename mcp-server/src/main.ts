@@ -1,7 +1,8 @@
 // Composition root of the MCP gateway: settings, logger, the gateway, then HTTP (MCP and the
 // protected-resource metadata) and gRPC (the tool registry) until a signal stops it.
 import { createServer } from 'node:http';
-import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, stopOnSignals } from '@platform/tool-sdk';
+import { createLogger, exitOnStartupFailure, stopOnSignals } from '@platform/tool-sdk';
+import { closeServer, endWithParent, listenOn } from '@platform/tool-sdk/internal';
 import { openPostgresStreamLedger } from './http/postgres-stream-ledger.ts';
 import { createMcpGateway } from './mcp-gateway.ts';
 import { openPostgresSpentStates } from './questions/index.ts';

@@ -2,19 +2,9 @@
 // tool services' clients and the MCP endpoint for both revisions. main.ts and the tests build it
 // here; nothing listens until they attach `app` to an HTTP server and call `registry.serve`.
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import {
-  channelCredentialsOf,
-  createCallerCheck,
-  createGrpcTls,
-  createHttpClient,
-  platformFetch,
-  type Clock,
-  type HttpClient,
-  type Logger,
-  type Timers,
-} from '@platform/tool-sdk';
+import { isPlatformError, type Clock, type HttpClient, type Logger, type Timers } from '@platform/tool-sdk';
+import { channelCredentialsOf, createCallerCheck, createGrpcTls, createHttpClient, platformFetch } from '@platform/tool-sdk/internal';
 import type { Express, RequestHandler } from 'express';
-import { isPlatformError } from '@platform/tool-sdk';
 import { createDelegatedTokens, createPermissionProbe, isDelegationError } from './delegation/index.ts';
 import { createHttpApp } from './http/http-app.ts';
 import { createLegacySessions } from './http/legacy-sessions.ts';

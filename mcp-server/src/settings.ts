@@ -2,19 +2,8 @@
 // every bad variable, and every problem across variables, is named in one message. The gateway's
 // client secret has no default, and DATABASE_URL (which may hold a password) is never echoed.
 import { cidrProblem, defaultCatalogLimits, loopbackNetworks, type CatalogLimits } from './registry/index.ts';
-import {
-  grpcTlsAsked,
-  grpcTlsProblems,
-  grpcTlsShape,
-  isLoopbackHost,
-  localOrigin,
-  parseEnvironment,
-  setting,
-  toGrpcTlsSettings,
-  type Environment,
-  type GrpcTlsSettings,
-  type LogLevel,
-} from '@platform/tool-sdk';
+import { setting, type Environment, type GrpcTlsSettings, type LogLevel } from '@platform/tool-sdk';
+import { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, isLoopbackHost, localOrigin, parseEnvironment, toGrpcTlsSettings } from '@platform/tool-sdk/internal';
 
 export interface McpServerSettings {
   /** Where the HTTP server listens. */

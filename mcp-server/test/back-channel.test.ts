@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createTestPki, type TestPki } from '@platform/devtools/test-certificates';
 import { devSecrets, personToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
-import { ApiTokenProvider, backChannelFetch, closeServer, createHttpsServer, listenOn } from '@platform/tool-sdk';
+import { ApiTokenProvider, backChannelFetch, closeServer, createHttpsServer, listenOn } from '@platform/tool-sdk/internal';
 import { closedPort } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import { Agent, fetch as undiciFetch } from 'undici';

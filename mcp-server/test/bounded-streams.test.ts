@@ -3,7 +3,7 @@
 // leaves room for everyone else; a 2026-07-28 listen stream, a 2025-11-25 GET stream and its
 // session end when the token that opened them expires, and hear no list_changed after.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { tokenExpiry } from '@platform/tool-sdk';
+import { tokenExpiry } from '@platform/tool-sdk/internal';
 import { manualClock } from '@platform/tool-sdk/testing';
 import { Agent, request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -4,8 +4,7 @@
 // does not trust never gets to register, and a tool service the gateway cannot trust is never sent a token.
 import * as grpc from '@grpc/grpc-js';
 import { createTestPki, type CertificateFiles, type TestPki } from '@platform/devtools/test-certificates';
-import { createGrpcTls } from '@platform/tool-sdk';
-import { startToolServer } from '@platform/tool-sdk/tools';
+import { createGrpcTls, startToolServer } from '@platform/tool-sdk/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolResult } from '../src/tool-results/index.ts';
 import { createToolServicePool } from '../src/tool-services/index.ts';

@@ -6,7 +6,7 @@ import { connect as connectTcp } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { createTestPki, type TestPki } from '@platform/devtools/test-certificates';
-import { createGrpcTls } from '@platform/tool-sdk';
+import { createGrpcTls } from '@platform/tool-sdk/internal';
 import { manualClock, startedForTests, until } from '@platform/tool-sdk/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from './registry-harness.ts';

@@ -13,9 +13,9 @@ import {
   type Tool__Output,
   type ToolRegistryClient,
 } from '@platform/proto';
-import { createHttpClient, createLogger, platformAppIdentity, type Timers } from '@platform/tool-sdk';
+import { createLogger, createToolApp, defineTool, platformAppIdentity, type ServingToolApp, type Timers, type ToolDefinition } from '@platform/tool-sdk';
+import { createHttpClient } from '@platform/tool-sdk/internal';
 import { captureLogs, type CapturedLogs } from '@platform/tool-sdk/testing';
-import { createToolApp, defineTool, type ServingToolApp, type ToolDefinition } from '@platform/tool-sdk/tools';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { afterEach, inject } from 'vitest';
 import { z } from 'zod';

@@ -2,7 +2,7 @@
 // prints each one (method, headers, envelope) with credentials masked, so a person watching the
 // demo sees exactly what a customer's endpoint receives and nothing secret.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { listenOn, localOrigin } from '@platform/tool-sdk';
+import { listenOn, localOrigin } from '@platform/tool-sdk/internal';
 
 export interface ReceivedDelivery {
   readonly method: string;

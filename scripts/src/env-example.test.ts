@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
-import { platformMcpVariables } from '@platform/tool-sdk';
+import { platformMcpVariables } from '@platform/tool-sdk/internal';
 import { metricsAccessVariables, telemetryVariables, toolMetricsVariables } from '@platform/tool-sdk/observability';
 import { describe, expect, it } from 'vitest';
 import { devPlatformVariables } from '../../dev-platform/src/settings.ts';

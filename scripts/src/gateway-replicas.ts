@@ -1,6 +1,6 @@
 // start:pg's gateways: replicas sharing their tool registry in PostgreSQL, behind HAProxy.
 import { resolve } from 'node:path';
-import { localOrigin } from '@platform/tool-sdk';
+import { localOrigin } from '@platform/tool-sdk/internal';
 import { haproxyConfig } from './haproxy-config.ts';
 import { splitHostPort, type Placement, type StackAddresses } from './stack-placement.ts';
 import type { StackProcess } from './stack-process-types.ts';

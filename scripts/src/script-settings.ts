@@ -1,6 +1,7 @@
 // The variables npm start and start:pg read for themselves, beside the services' (which the
 // services' loaders read), in the services' settings vocabulary: a bad value is named, not guessed at.
-import { parseEnvironment, setting, type Environment } from '@platform/tool-sdk';
+import { setting, type Environment } from '@platform/tool-sdk';
+import { parseEnvironment } from '@platform/tool-sdk/internal';
 import { placementVariables } from './stack.ts';
 
 export type OutputFormat = 'json' | 'pretty';

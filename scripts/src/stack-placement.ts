@@ -1,7 +1,8 @@
 // Where the stack's processes listen and are reached: the variables that place them, in the
 // services' own settings vocabulary (PLATFORM_PORT, MCP_PORT, ...), checked together, and every
 // address derived from them, so moving one port moves every reference to it.
-import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment, setting, type Environment } from '@platform/tool-sdk';
+import { setting, type Environment } from '@platform/tool-sdk';
+import { fetchBlockedPortReason, isFetchBlockedPort, localOrigin, parseEnvironment } from '@platform/tool-sdk/internal';
 
 export interface StackAddresses {
   readonly platformUrl: string;

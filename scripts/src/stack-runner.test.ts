@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { closeServer } from '@platform/tool-sdk';
+import { closeServer } from '@platform/tool-sdk/internal';
 import { closedPort } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { startStack, unusablePorts, type StackOutput } from './stack-runner.ts';

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createServer } from 'node:http';
-import { clip, closeServer, listenOn } from '@platform/tool-sdk';
+import { clip, closeServer, listenOn } from '@platform/tool-sdk/internal';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Environment, Listener, ReadyProbe, StackProcess } from './stack.ts';

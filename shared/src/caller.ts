@@ -5,7 +5,9 @@ import { z } from 'zod';
 
 /** One company the caller reaches, with the permissions the token holds there. */
 export interface CallerCompany {
+  /** The company, as a platform company id (the `companyId` of the tools). */
   readonly id: number;
+  /** The company's name. */
   readonly name: string;
   /** Always false under delegation. */
   readonly isOwner: boolean;
@@ -23,6 +25,7 @@ export interface Caller {
   readonly audience: readonly string[];
   /** The app a delegated token was issued to; undefined for a person's own token or API token. */
   readonly actor: { readonly clientId: string } | undefined;
+  /** The companies the token reaches, each with its permissions; empty for a valid token with none. */
   readonly companies: readonly CallerCompany[];
 }
 

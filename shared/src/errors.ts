@@ -14,7 +14,9 @@ export type SdkErrorCode = keyof typeof sdkErrorCodes;
 
 /** A failure of the platform or of the SDK, with a stable `code`, a message safe to show and the cause. */
 export class PlatformError extends Error {
+  /** Always `PlatformError`. */
   override readonly name = 'PlatformError';
+  /** What failed, one of `sdkErrorCodes`: `PLATFORM_UNAVAILABLE`, `PLATFORM_BAD_RESPONSE`, `APP_CREDENTIALS_REJECTED`, ... */
   readonly code: SdkErrorCode;
 
   constructor(code: SdkErrorCode, message: string = sdkErrorCodes[code], options?: { cause?: unknown }) {

@@ -13,6 +13,7 @@ export interface GrpcTlsSettings {
   readonly caFile: string;
   /** This process's certificate (its chain after it): served, and shown to a server that asks. */
   readonly certFile: string;
+  /** This process's private key, PEM, for `certFile`. */
   readonly keyFile: string;
   /** This process's gRPC server refuses a client without a certificate chaining to the CA. */
   readonly requireClientCert: boolean;

@@ -1,90 +1,38 @@
-// The tool SDK's public surface: tools (define them, serve them, stay registered at the gateway),
-// settings, the caller check and its cache, the app's own credentials, the platform's answers,
-// errors, logging, and how a service starts and stops. Tests use `@platform/tool-sdk/testing`.
+// The tool SDK's public surface, what a tool service's author needs: define tools and serve them
+// (also `@platform/tool-sdk/tools` alone), the settings and the app's identity, the call context and
+// its errors, logging, and how a service starts and stops. Tests use `@platform/tool-sdk/testing`,
+// tracing and metrics `@platform/tool-sdk/observability`. What only this repository's own services
+// share (the caller check, TLS, HTTP helpers, text rules) is in `./internal.ts`, which is not
+// published: see docs/tool-sdk.md, "The public surface".
 export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
-export { CatalogError, type ErrorCatalog } from './catalog-error.ts';
-export { systemClock, type Clock } from './clock.ts';
-export { systemTimers, type Timers } from './timers.ts';
-export { parseEnvironment, setting, logLevels, unreadableFileReason, type CrossCheck, type Environment, type LogLevel } from './settings-vocabulary.ts';
-export { fetchBlockedPortReason, fetchBlockedPorts, isFetchBlockedPort } from './fetch-blocked-ports.ts';
+export type { Clock } from './clock.ts';
+export type { Timers } from './timers.ts';
+export { setting, type Environment, type LogLevel } from './settings-vocabulary.ts';
 export {
-  loadPlatformAppSettings,
   loadPlatformMcpSettings,
   loadToolServiceSettingsWith,
-  platformMcpVariables,
   type PlatformAppSettings,
   type PlatformMcpSettings,
   type ToolServiceSettingsOptions,
 } from './settings.ts';
-export { extractBearer, parseCredential, type Credential, type CredentialScheme } from './extract-bearer.ts';
-export { createHttpClient, endpoint, type HttpClient, type HttpClientOptions } from './http-client.ts';
-export { defaultMaxAnswerBytes, discardBody, readJson, readPlatformAnswer, unexpectedStatus, type PlatformAnswerOptions } from './platform-answer.ts';
-export { meResponseSchema, toCaller, type Caller, type CallerCompany, type MeAnswer } from './caller.ts';
-export { fetchCaller, resolveCaller } from './resolve-caller.ts';
-export { createCallerCheck, type ActorRule, type CallerCheck, type CallerCheckOptions, type CallerCheckResult } from './check-caller.ts';
-export { CachedTokenResolver, tokenExpiry, type CachedTokenResolverOptions, type TokenCheck } from './cached-token-resolver.ts';
-export { ApiTokenProvider, classifyTokenError, type ApiTokenProviderOptions, type TokenProvider } from './api-token-provider.ts';
-export { AppKeyResolver, type AppKeyResolverOptions } from './app-key-resolver.ts';
-export {
-  createPlatformHttpClient,
-  platformAppIdentity,
-  platformFetchOf,
-  type PlatformAppIdentity,
-  type PlatformAppIdentityOptions,
-} from './platform-app-identity.ts';
-export { backChannelFetch, platformFetch, type BackChannelOptions } from './back-channel.ts';
-export { createHttpsServer, httpTlsProblems, httpTlsShape, toHttpTlsSettings, type HttpTlsSettings, type HttpTlsValues } from './http-tls.ts';
-export { isLoopbackHost, localOrigin } from './loopback.ts';
-export { clip, oneLine } from './short-text.ts';
-export { nestsDeeperThan } from './json-nesting.ts';
-export { hasRequestBody, jsonBodyRefusal, jsonBodyTypes, type JsonBodyRefusal } from './json-body.ts';
-export { isPlainText, plainText, serializedWebAddress, webAddressMessages, webAddressProblem, type WebAddressProblem } from './input-text.ts';
-export { createLogger, redactSecrets, redactedKeys, type Logger, type LoggerOptions } from './logger.ts';
-export { createRequestLogging, loggedRequestHeaders, type RequestLogging } from './request-logging.ts';
-export { bindFailure } from './bind-failure.ts';
-export { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type GrpcTlsSettings, type GrpcTlsValues } from './grpc-tls-settings.ts';
-export { channelCredentialsOf, createGrpcTls, guardTlsHandshakes, serverCredentialsOf, tlsRefusalReason, type GrpcTls, type TlsRefusal } from './grpc-tls.ts';
-export {
-  closeServer,
-  endWithParent,
-  exitOnStartupFailure,
-  failStartup,
-  listenOn,
-  stopOnSignals,
-  type ListenOptions,
-  type StopOptions,
-} from './service-lifecycle.ts';
+export type { GrpcTlsSettings } from './grpc-tls-settings.ts';
+export type { HttpClient } from './http-client.ts';
+export type { Caller, CallerCompany } from './caller.ts';
+export type { TokenProvider } from './api-token-provider.ts';
+export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
+export { createLogger, type Logger, type LoggerOptions } from './logger.ts';
+export { exitOnStartupFailure, stopOnSignals, type StopOptions } from './service-lifecycle.ts';
 // The tool surface, also exported alone as `@platform/tool-sdk/tools`.
 export {
-  addressWithin,
-  backoffDelay,
-  clientLogLevels,
-  createCallContext,
-  createGatewayRegistration,
-  createPlatformApiClient,
   createToolApp,
-  createToolRunner,
   defineTool,
-  heartbeatDelay,
   jsonSchema,
-  maxQuestionsPerRun,
-  maxRequestBytes,
-  noClient,
-  permissionDenied,
-  permissionPattern,
-  startToolServer,
-  ToolCallError,
-  toolCallCatalog,
   ToolDefinitionError,
   ToolError,
-  toolNamePattern,
   toolResult,
-  toolServiceName,
   type ArgsOf,
   type Bytes,
   type CallClient,
-  type CallContextOptions,
-  type CallEvents,
   type ClientLogLevel,
   type ContentAnnotations,
   type ElicitationAnswer,
@@ -93,46 +41,37 @@ export {
   type FormSchema,
   type FormSpec,
   type FormValue,
+  type GatewayRegistration,
+  type GatewayRegistrationOptions,
+  type HttpMethod,
   type JsonSchemaInput,
+  type PlatformApiClient,
+  type PlatformMcpCallContext,
+  type PlatformPage,
+  type PlatformRequestOptions,
   type QuestionOptions,
   type Questions,
+  type RegistrationState,
+  type ResultOf,
   type Root,
   type SamplingAnswer,
   type SamplingMessage,
   type SamplingRequest,
   type SchemaCheck,
-  type ToolContent,
-  type ToolResultSpec,
-  type ToolResultValue,
-  type ToolSchema,
-  type UrlQuestion,
-  type GatewayRegistration,
-  type GatewayRegistrationOptions,
-  type HttpMethod,
-  type PlatformApiClient,
-  type PlatformApiClientOptions,
-  type PlatformMcpCallContext,
-  type PlatformPage,
-  type PlatformRequestOptions,
-  type RegistrationState,
-  type RunningToolServer,
   type ServeOptions,
   type ServingToolApp,
   type ToolAnnotations,
   type ToolApp,
   type ToolAppOptions,
-  type ToolCall,
-  type ToolCallErrorCode,
-  type ToolCallOutcome,
+  type ToolContent,
   type ToolDefinition,
   type ToolExecution,
+  type ToolResult,
+  type ToolResultSpec,
+  type ToolResultValue,
+  type ToolSchema,
+  type ToolSpec,
   type ToolTaskStart,
   type ToolTaskSupport,
-  type TokenRenewals,
-  type ResultOf,
-  type ToolResult,
-  type ToolRunner,
-  type ToolRunnerOptions,
-  type ToolServerTime,
-  type ToolSpec,
+  type UrlQuestion,
 } from './tools/index.ts';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { isPlainText, plainText, serializedWebAddress, webAddressProblem } from './input-text.ts';
+import { unsafeCharacterCases } from '@platform/devtools/unsafe-text';
+import { plainText, serializedWebAddress, webAddressProblem } from './input-text.ts';
+import { isPlainText } from './text-safety.ts';
 
 describe('plain text', () => {
   it.each(['Boiler feed', 'Conditions générales — 利用規約', 'tab-free 🙂', 'family 👨\u200D👩\u200D👧', 'عربي and English'])('takes %j', (value) => {
@@ -49,5 +51,14 @@ describe('webAddressProblem', () => {
 
   it('serializes as the WHATWG parser does', () => {
     expect(serializedWebAddress('HTTPS://Bücher.example:443/a/../b')).toBe('https://xn--bcher-kva.example/b');
+  });
+});
+
+describe('the input checks and the text-safety classes', () => {
+  // Every edge takes its class from text-safety.ts: the input checks refuse each character the others clean.
+  it.each(unsafeCharacterCases)('refuse %s in typed text and in a web address', (_, character) => {
+    expect(isPlainText(`Boiler${character}feed`)).toBe(false);
+    expect(plainText(z.string()).safeParse(`Boiler${character}feed`).success).toBe(false);
+    expect(webAddressProblem(`https://example.com/a${character}b`)).toMatch(/^(invisible|notWellFormed)$/);
   });
 });

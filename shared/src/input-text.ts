@@ -2,27 +2,14 @@
 // characters, and web addresses every HTTP client reads the same way. Each edge maps a problem to
 // its own error shape; messages never repeat the value.
 import type { z } from 'zod';
+import { hasControlCharacters, hasDirectionControls, hasInvisibleCharacters, unsafeTextMessages } from './text-safety.ts';
 
-/** C0 controls, DEL and C1 controls (Unicode Cc). PostgreSQL refuses NUL in text; logs and terminals misread the rest. */
-const controlCharacter = /\p{Cc}/u;
-/**
- * Characters that make a text read otherwise than it is stored: the text-direction controls behind
- * "Trojan Source" spoofing (LRM, RLM, ALM, the embeddings, overrides and isolates) and the line and
- * paragraph separators. Other format characters stay allowed (the zero-width joiner builds emoji).
- */
-const misleading = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/u;
-
-/** True when `value` has no control character, no text-direction control or line separator, and no unpaired surrogate. */
-export function isPlainText(value: string): boolean {
-  return !controlCharacter.test(value) && !misleading.test(value) && value.isWellFormed();
-}
-
-/** A zod string refined to plain text: an id, a name, a title, a tag. */
+/** A zod string refined to plain text (the single-line rule of text-safety.ts): an id, a name, a title, a tag. */
 export function plainText<S extends z.ZodString>(schema: S): S {
   return schema
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
-    .refine((value) => !misleading.test(value), 'must not contain text-direction controls or line separators')
-    .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no unpaired surrogates)');
+    .refine((value) => !hasControlCharacters(value), unsafeTextMessages.controls)
+    .refine((value) => !hasDirectionControls(value), unsafeTextMessages.direction)
+    .refine((value) => value.isWellFormed(), unsafeTextMessages.notWellFormed);
 }
 
 /** The message safe to show for each `WebAddressProblem`. */
@@ -41,8 +28,6 @@ export const webAddressMessages = {
 /** Why a web address is refused (a key of `webAddressMessages`). */
 export type WebAddressProblem = keyof typeof webAddressMessages;
 
-/** Whitespace, C0 and C1 controls, DEL and format characters (zero-width, bidi overrides): read differently by different parsers. */
-const visibleOnly = /^[^\s\p{Cc}\p{Cf}]*$/u;
 /** WHATWG also accepts `https:host` and `https:/host`, and any letter case; the case only is accepted here. */
 const httpScheme = /^[Hh][Tt][Tt][Pp][Ss]?:\/\//;
 
@@ -54,7 +39,8 @@ const httpScheme = /^[Hh][Tt][Tt][Pp][Ss]?:\/\//;
  */
 export function webAddressProblem(value: string, options: { allowFragment?: boolean } = {}): WebAddressProblem | undefined {
   if (!value.isWellFormed()) return 'notWellFormed';
-  if (!visibleOnly.test(value)) return 'invisible';
+  // Whitespace, controls and format characters (zero-width, bidi overrides): read differently by different parsers.
+  if (hasInvisibleCharacters(value)) return 'invisible';
   if (value.includes('\\')) return 'backslash';
   if (!httpScheme.test(value)) return 'scheme';
   const afterSlashes = value.slice(value.indexOf('//') + 2);

@@ -68,6 +68,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
 export interface LoggerOptions {
   /** The service name, written on every line. */
   name: string;
+  /** The lowest level written; `info` when not given. */
   level?: LevelWithSilent;
   /** Where lines go; standard output by default. */
   destination?: DestinationStream;

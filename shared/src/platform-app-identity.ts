@@ -10,6 +10,7 @@ import type { Clock } from './clock.ts';
 
 /** The app's own identity: its client_credentials token and its app key. */
 export interface PlatformAppIdentity {
+  /** The app's OAuth client id (`APP_CLIENT_ID`). */
   readonly clientId: string;
   /** A client_credentials token with scope `api`; call it for every request. */
   accessToken(): Promise<string>;
@@ -23,6 +24,7 @@ export interface PlatformAppIdentity {
 export interface PlatformAppIdentityOptions {
   /** Used when the identity is first built; later calls for the same credentials get that identity. */
   httpClient?: HttpClient;
+  /** Judges when tokens expire; default the system clock (a test passes its manual clock). */
   clock?: Clock;
 }
 

@@ -14,6 +14,7 @@ export function failStartup(service: string, error: unknown): never {
 
 /** Runs a start-up step; if it throws (or its promise rejects), fails the start-up with its message. */
 export function exitOnStartupFailure<T>(service: string, step: () => Promise<T>): Promise<T>;
+/** Runs a synchronous start-up step (such as loading the settings); if it throws, fails the start-up with its message. */
 export function exitOnStartupFailure<T>(service: string, step: () => T): T;
 export function exitOnStartupFailure<T>(service: string, step: () => T | Promise<T>): T | Promise<T> {
   try {
@@ -58,6 +59,7 @@ export async function closeServer(server: Server): Promise<void> {
 
 /** What `stopOnSignals` runs on SIGINT or SIGTERM, in order, under a deadline. */
 export interface StopOptions {
+  /** Where the signal, each failing step and the exit are logged. */
   readonly logger: Logger;
   /** Run in order on SIGINT or SIGTERM; a failing step is logged and the next one still runs. */
   readonly steps: readonly (() => Promise<void> | void)[];

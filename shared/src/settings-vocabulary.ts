@@ -89,9 +89,9 @@ const text = z.string(expected('text')).trim().min(1, 'must not be empty');
 const flag = z.enum(['true', 'false'], expected('true or false')).transform((value) => value === 'true');
 
 /** The log levels `LOG_LEVEL` accepts. */
-export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-/** A log level a service accepts (`logLevels`). */
-export type LogLevel = (typeof logLevels)[number];
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LogLevel[];
+/** A log level a service accepts. Written out, not derived from `logLevels`, so the public type needs no internal value. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const logLevel = z.enum(logLevels, expected(`one of ${logLevels.join(', ')}`));
 
 const postgresUrl = z

@@ -18,6 +18,7 @@ export interface PlatformAppSettings {
   readonly backChannelUrl?: string | undefined;
   /** Base address of the platform's AI service. */
   readonly platformAiBaseUrl: string;
+  /** The app's OAuth client id (`APP_CLIENT_ID`). */
   readonly appClientId: string;
   /** Read from the environment only; never logged, never given a default. */
   readonly appClientSecret: string;
@@ -33,6 +34,7 @@ export interface PlatformMcpSettings extends PlatformAppSettings {
   readonly gatewayAddress: string;
   /** Where the gateway reaches this tool service, host:port. */
   readonly callbackAddress: string;
+  /** The name the service registers under at the gateway (`SERVICE_NAME`). */
   readonly serviceName: string;
   /** Requested lifetime of the registration at the gateway. */
   readonly ttlSeconds: number;

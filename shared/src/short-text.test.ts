@@ -1,6 +1,7 @@
 // Shortened text: the length it keeps to, where the ellipsis goes, and what one line removes.
 import { describe, expect, it } from 'vitest';
-import { clip, oneLine } from './short-text.ts';
+import { clip } from './short-text.ts';
+import { oneLine } from './text-safety.ts';
 
 describe('clip', () => {
   it('keeps text up to the length as it is', () => {

@@ -3,7 +3,7 @@
 // `gateway-registration` is SERVING), asked at CALLBACK_ADDRESS with the service's own settings and
 // certificates; otherwise prints the status and exits 1.
 import { exitOnStartupFailure } from '@platform/tool-sdk';
-import { probeRegistration } from '@platform/tool-sdk/tools';
+import { probeRegistration } from '@platform/tool-sdk/internal';
 import { loadToolServiceSettings } from './settings.ts';
 
 const settings = exitOnStartupFailure('tool-service health check', () => loadToolServiceSettings(process.env));

@@ -1,6 +1,7 @@
 // Composition root of the tool service: settings, logger, the app's identity and its tools, then
 // gRPC on CALLBACK_ADDRESS (registered at the gateway) until a signal stops it.
-import { createLogger, endWithParent, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
+import { createLogger, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
+import { endWithParent } from '@platform/tool-sdk/internal';
 import { loadTelemetrySettings, loadToolMetricsSettings, startTelemetry } from '@platform/tool-sdk/observability';
 import { loadToolServiceSettings } from './settings.ts';
 

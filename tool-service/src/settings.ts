@@ -1,7 +1,8 @@
 // The tool service's settings: the SDK's tool-service settings (PlatformMcpSettings) with this
 // service's defaults, plus where the webhook API is and how much to log. Read once at start, frozen;
 // every bad variable is named in one SETTINGS_INVALID message. The client secret has no default.
-import { loadToolServiceSettingsWith, platformMcpVariables, setting, type Environment, type LogLevel, type PlatformMcpSettings } from '@platform/tool-sdk';
+import { loadToolServiceSettingsWith, setting, type Environment, type LogLevel, type PlatformMcpSettings } from '@platform/tool-sdk';
+import { platformMcpVariables } from '@platform/tool-sdk/internal';
 
 export interface ToolServiceSettings extends PlatformMcpSettings {
   /** The webhook REST API's base address: part of the platform API, so it takes the delegated token. */

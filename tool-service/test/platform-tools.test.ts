@@ -2,7 +2,8 @@
 // permissions narrowed to what person and app may both do, their companies and devices, and the
 // app's own identity through its client credentials.
 import { devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
-import { loadPlatformAppSettings, platformAppIdentity } from '@platform/tool-sdk';
+import { platformAppIdentity } from '@platform/tool-sdk';
+import { loadPlatformAppSettings } from '@platform/tool-sdk/internal';
 import { ToolError } from '@platform/tool-sdk/tools';
 import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';

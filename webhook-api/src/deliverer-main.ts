@@ -3,7 +3,8 @@
 // work; on SQLite it polls (WEBHOOK_POLL_INTERVAL), having no notifications from the API process.
 import { createServer } from 'node:http';
 import express from 'express';
-import { closeServer, createLogger, endWithParent, exitOnStartupFailure, listenOn, localOrigin, stopOnSignals } from '@platform/tool-sdk';
+import { createLogger, exitOnStartupFailure, stopOnSignals } from '@platform/tool-sdk';
+import { closeServer, endWithParent, listenOn, localOrigin } from '@platform/tool-sdk/internal';
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { metricsHandler } from './http/metrics.routes.ts';

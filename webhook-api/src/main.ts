@@ -2,18 +2,8 @@
 // credential's key), caller check, ingest, metrics, the deliverer beside the API (unless
 // WEBHOOK_RUN_DELIVERER=false), HTTP server.
 import { createServer } from 'node:http';
-import {
-  closeServer,
-  createHttpClient,
-  createHttpsServer,
-  createLogger,
-  endWithParent,
-  exitOnStartupFailure,
-  listenOn,
-  localOrigin,
-  platformFetch,
-  stopOnSignals,
-} from '@platform/tool-sdk';
+import { createLogger, exitOnStartupFailure, stopOnSignals } from '@platform/tool-sdk';
+import { closeServer, createHttpClient, createHttpsServer, endWithParent, listenOn, localOrigin, platformFetch } from '@platform/tool-sdk/internal';
 import { createApp } from './http/app.ts';
 import { createWebhookCallerCheck } from './http/caller-guard.ts';
 import { answerClientErrors } from './http/client-errors.ts';

@@ -1,16 +1,8 @@
 // The webhook API's settings, read once from the environment in the SDK's vocabulary; every bad
 // variable named at once, no value ever echoed (DATABASE_URL and WEBHOOK_ENCRYPTION_KEY hold secrets).
 import { resolve } from 'node:path';
-import {
-  httpTlsProblems,
-  httpTlsShape,
-  parseEnvironment,
-  setting,
-  toHttpTlsSettings,
-  type Environment,
-  type HttpTlsSettings,
-  type LogLevel,
-} from '@platform/tool-sdk';
+import { setting, type Environment, type LogLevel } from '@platform/tool-sdk';
+import { httpTlsProblems, httpTlsShape, parseEnvironment, toHttpTlsSettings, type HttpTlsSettings } from '@platform/tool-sdk/internal';
 import { metricsAccessOf, metricsAccessProblems, metricsAccessShape, type MetricsAccess } from '@platform/tool-sdk/observability';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { localOrigin } from '@platform/tool-sdk';
+import { localOrigin } from '@platform/tool-sdk/internal';
 
 export interface ReceivedRequest {
   readonly method: string;

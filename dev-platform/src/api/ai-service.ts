@@ -10,7 +10,7 @@ import type { Authenticator } from './credential-check.ts';
 import { principalOf, requireAuthentication } from './require-authentication.ts';
 import { createJsonBodyParser } from './json-body.ts';
 import type { Logger } from '@platform/tool-sdk';
-import { createRequestLogging } from '@platform/tool-sdk';
+import { createRequestLogging } from '@platform/tool-sdk/internal';
 
 const dimensions = 8;
 

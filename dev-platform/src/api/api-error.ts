@@ -1,6 +1,6 @@
 // The platform API's one error shape, `{ "error": code, "message": text }`, its catalog (each code
 // with its status and a message safe to show), and its Express edge.
-import { CatalogError } from '@platform/tool-sdk';
+import { CatalogError } from '@platform/tool-sdk/internal';
 import type { ErrorRequestHandler, Request } from 'express';
 import type { z } from 'zod';
 

@@ -2,7 +2,7 @@
 // call (a token with `act`), or an app (client credentials). Access tokens are JWTs this platform
 // signed (`typ: at+jwt`); anything else is refused.
 import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { CachedTokenResolver, parseCredential } from '@platform/tool-sdk';
+import { CachedTokenResolver, parseCredential } from '@platform/tool-sdk/internal';
 import type { Principal } from '../world/access.ts';
 import type { SigningKeys } from '../oidc/signing-keys.ts';
 import type { World } from '../world/world.ts';

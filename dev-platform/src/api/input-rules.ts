@@ -1,6 +1,6 @@
 // The input rules administration and scripted login keep, from the SDK: text without control
 // characters, and web addresses that are absolute http(s) without user information.
-import { plainText as sdkPlainText, webAddressProblem } from '@platform/tool-sdk';
+import { plainText as sdkPlainText, webAddressProblem } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 
 /** An id, a title or a name: at least one character, none of them a control character. */

@@ -2,7 +2,7 @@
 // compressed; 415 otherwise) before express.json, which would decode UTF-16 or UTF-7 and inflate
 // gzip. A body that does not parse is refused by apiErrorHandler without being repeated.
 import express, { type RequestHandler } from 'express';
-import { jsonBodyRefusal, jsonBodyTypes } from '@platform/tool-sdk';
+import { jsonBodyRefusal, jsonBodyTypes } from '@platform/tool-sdk/internal';
 import { ApiError } from './api-error.ts';
 
 /** Refuses a body the SDK's rule refuses (media type, charset, Content-Encoding), then parses JSON up to `limit`. */

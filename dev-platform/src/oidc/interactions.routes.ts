@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type Provider from 'oidc-provider';
-import { isLoopbackHost } from '@platform/tool-sdk';
+import { isLoopbackHost } from '@platform/tool-sdk/internal';
 import { escapeHtml } from './authorization-server.ts';
 import type { ClientApprovals } from './client-approvals.ts';
 import { isClientIdUrl } from './clients/client-id-url.ts';

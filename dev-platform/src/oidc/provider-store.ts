@@ -5,7 +5,8 @@
 // (a client ID metadata document) answered by `resolveClient`. Access tokens are JWTs and never stored.
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import { LRUCache } from 'lru-cache';
-import { systemClock, type Clock } from '@platform/tool-sdk';
+import type { Clock } from '@platform/tool-sdk';
+import { systemClock } from '@platform/tool-sdk/internal';
 import { createRegisteredClients } from './clients/registered-clients.ts';
 
 export { ClientsFileError, ClientStoreFullError } from './clients/registered-clients.ts';

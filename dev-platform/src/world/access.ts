@@ -2,7 +2,7 @@
 // owner. A delegated token: only companies where the app is installed, and there the person's
 // roles intersected with the app's set (consented permissions plus its own namespace); no owner
 // wildcard, no roles shown.
-import type { MeAnswer } from '@platform/tool-sdk';
+import type { MeAnswer } from '@platform/tool-sdk/internal';
 import type { App, Company, User, World } from './world.ts';
 
 export type Principal =

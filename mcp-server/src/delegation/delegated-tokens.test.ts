@@ -1,5 +1,5 @@
 import { appToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
-import { createHttpClient, fetchCaller } from '@platform/tool-sdk';
+import { createHttpClient, fetchCaller } from '@platform/tool-sdk/internal';
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';

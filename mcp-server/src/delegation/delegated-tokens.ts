@@ -4,7 +4,8 @@
 // and the app, until shortly before it expires; concurrent requests for one key share one exchange;
 // failures are never kept.
 import { hash } from 'node:crypto';
-import { isLoopbackHost, systemClock, type Clock } from '@platform/tool-sdk';
+import type { Clock } from '@platform/tool-sdk';
+import { isLoopbackHost, systemClock } from '@platform/tool-sdk/internal';
 import { inSpan, tracer } from '@platform/tool-sdk/observability';
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'openid-client';

@@ -1,7 +1,7 @@
 // Why no delegated token could be had: one error type with a stable code, a message an agent can
 // act on, and the cause kept for the logs. Each message completes the sentence "No delegated token
 // could be obtained, so the tool was not called: ...", and never holds a token or a secret.
-import { clip, oneLine } from '@platform/tool-sdk';
+import { clip, oneLine } from '@platform/tool-sdk/internal';
 import * as oauth from 'openid-client';
 
 /** Every code's message; `reason` is empty or ` (what the platform said)`. */

@@ -1,5 +1,5 @@
 import { appToken, devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
-import { createHttpClient } from '@platform/tool-sdk';
+import { createHttpClient } from '@platform/tool-sdk/internal';
 import { closedPort, manualClock, platformFailure, startPlatformFixture, startedForTests, type PlatformFixture } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { createDelegatedTokens } from './delegated-tokens.ts';

@@ -4,7 +4,8 @@
 // permission leaves tools/list as fast as the calls that need it are refused; an answer not
 // delegated to that app is not trusted. Listing is discovery hygiene: the tool service still
 // enforces the permission on every call.
-import { CachedTokenResolver, fetchCaller, type Caller, type Clock, type HttpClient } from '@platform/tool-sdk';
+import type { Caller, Clock, HttpClient } from '@platform/tool-sdk';
+import { CachedTokenResolver, fetchCaller } from '@platform/tool-sdk/internal';
 import { DelegationError } from './delegation-error.ts';
 
 export interface PermissionProbe {

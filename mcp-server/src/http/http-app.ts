@@ -1,7 +1,8 @@
 // The gateway's HTTP face: /health for a load balancer, DNS rebinding protection first, CORS for the origins it allows, then the
 // public protected-resource metadata, then the MCP endpoint behind the caller check. Anything unexpected is a generic 500
 // with the cause in the log, never in the answer.
-import { createRequestLogging, type Logger } from '@platform/tool-sdk';
+import type { Logger } from '@platform/tool-sdk';
+import { createRequestLogging } from '@platform/tool-sdk/internal';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { corsForAllowedOrigins } from './cors.ts';
 import { answerBodyErrors, createMcpEndpoint, dnsRebindingProtection } from './mcp-endpoint.ts';

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
-import { systemClock, systemTimers, tokenExpiry, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Clock, Logger, Timers } from '@platform/tool-sdk';
+import { systemClock, systemTimers, tokenExpiry } from '@platform/tool-sdk/internal';
 import type { Request, Response } from 'express';
 import type { StreamGuard } from './stream-guard.ts';
 import type { StreamLedger } from './stream-ledger.ts';

@@ -5,7 +5,8 @@
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/express';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { classifyInboundRequest, isJsonContentType, type McpHttpHandler } from '@modelcontextprotocol/server';
-import { nestsDeeperThan, type Logger } from '@platform/tool-sdk';
+import type { Logger } from '@platform/tool-sdk';
+import { nestsDeeperThan } from '@platform/tool-sdk/internal';
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { LegacySessions } from './legacy-sessions.ts';
 import type { StreamGuard } from './stream-guard.ts';

@@ -3,7 +3,8 @@
 // for this server passes: a token for another audience, a delegated token or an expired one gets
 // the 401 challenge; a platform outage gets 503.
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { isPlatformError, type Caller, type CallerCheck } from '@platform/tool-sdk';
+import { isPlatformError, type Caller } from '@platform/tool-sdk';
+import type { CallerCheck } from '@platform/tool-sdk/internal';
 import type { NextFunction, Request, Response } from 'express';
 import { platformUnavailable, unauthorized, type ChallengeOptions, type Refusal } from './bearer-challenge.ts';
 

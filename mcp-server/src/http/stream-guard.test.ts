@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { createLogger, PlatformError, type CallerCheck, type CallerCheckResult } from '@platform/tool-sdk';
+import { createLogger, PlatformError } from '@platform/tool-sdk';
+import type { CallerCheck, CallerCheckResult } from '@platform/tool-sdk/internal';
 import { manualClock } from '@platform/tool-sdk/testing';
 import type { Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';

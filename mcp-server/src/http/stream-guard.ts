@@ -5,7 +5,8 @@
 // ledger (replicas on PostgreSQL) the per-person bound holds across replicas: the ledger ends the
 // person's oldest stream wherever it is.
 import { randomUUID } from 'node:crypto';
-import { systemClock, systemTimers, tokenExpiry, type CallerCheck, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Clock, Logger, Timers } from '@platform/tool-sdk';
+import { systemClock, systemTimers, tokenExpiry, type CallerCheck } from '@platform/tool-sdk/internal';
 import type { Request, Response } from 'express';
 import type { StreamLedger } from './stream-ledger.ts';
 

@@ -4,7 +4,8 @@
 // level the client asked for or above; a bounded rate, with one line saying how many were dropped).
 // Every text is cleaned to show and bounded. Whatever was held back is sent before the result.
 import type { ProgressToken } from '@modelcontextprotocol/server';
-import { clip, nestsDeeperThan, systemClock, systemTimers, type Clock, type Timers } from '@platform/tool-sdk';
+import type { Clock, Timers } from '@platform/tool-sdk';
+import { clip, nestsDeeperThan, systemClock, systemTimers } from '@platform/tool-sdk/internal';
 import type { ToolCallEvent } from '../tool-services/index.ts';
 import { shownJson, shownText } from '../tool-results/shown-text.ts';
 

@@ -18,7 +18,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ClientAbilities } from '@platform/proto';
-import { clip } from '@platform/tool-sdk';
+import { clip } from '@platform/tool-sdk/internal';
 import { callerInfoOf } from '../http/require-caller.ts';
 import type { QuestionRounds, Round, StateBinding } from '../questions/index.ts';
 import type { RemoteTool, ToolCatalog } from '../remote-tools.ts';

@@ -2,7 +2,7 @@
 // client put in `params._meta`, as the MCP tracing proposal has it), the registry look-up, and the
 // gRPC CallTool as an rpc client span whose context travels in the call's metadata.
 import { status } from '@grpc/grpc-js';
-import { clip } from '@platform/tool-sdk';
+import { clip } from '@platform/tool-sdk/internal';
 import {
   extractTraceContext,
   inSpan,

@@ -6,7 +6,7 @@
 // bare response its question's method has (an elicitation result, a sampling result, a roots list).
 import { specTypeSchemas, type ClientCapabilities, type InputRequests } from '@modelcontextprotocol/server';
 import type { InputRequired__Output } from '@platform/proto';
-import { clip, isLoopbackHost } from '@platform/tool-sdk';
+import { clip, isLoopbackHost } from '@platform/tool-sdk/internal';
 import { hasHiddenCharacters, shownText } from '../tool-results/shown-text.ts';
 import type { InputMethod } from './request-state.ts';
 

@@ -2,7 +2,7 @@
 // stand-ins for an unreachable or broken platform.
 import { status } from '@grpc/grpc-js';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
-import { createHttpClient } from '@platform/tool-sdk';
+import { createHttpClient } from '@platform/tool-sdk/internal';
 import { closedPort, listen, rejectionOf, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { createAppTokenCheck } from './app-token-check.ts';

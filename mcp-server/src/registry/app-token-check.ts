@@ -2,16 +2,8 @@
 // `authorization` metadata entry, as the platform's GET /api/apps/me says. Successes are cached by
 // a hash of the whole token (never past its expiry); a refused token is asked about again; an
 // outage is UNAVAILABLE; a client linked to no app is refused by name.
-import {
-  CachedTokenResolver,
-  endpoint,
-  extractBearer,
-  isPlatformError,
-  readPlatformAnswer,
-  systemClock,
-  type Clock,
-  type HttpClient,
-} from '@platform/tool-sdk';
+import { isPlatformError, type Clock, type HttpClient } from '@platform/tool-sdk';
+import { CachedTokenResolver, endpoint, extractBearer, readPlatformAnswer, systemClock } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 import { RegistryError } from './registry-errors.ts';
 

@@ -5,7 +5,7 @@
 // since delegated tokens travel to it. Nothing is dialled before these checks.
 import { lookup } from 'node:dns/promises';
 import { isIPv6 } from 'node:net';
-import { isLoopbackHost } from '@platform/tool-sdk';
+import { isLoopbackHost } from '@platform/tool-sdk/internal';
 import type { CallbackNetworks } from './callback-networks.ts';
 import { RegistryError } from './registry-errors.ts';
 

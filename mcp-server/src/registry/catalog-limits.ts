@@ -3,7 +3,7 @@
 // is refused RESOURCE_EXHAUSTED naming the limit and the setting that moves it. Bytes are those of
 // what a client is sent of each tool: its name, title, description, schemas and permission.
 import type { Tool__Output } from '@platform/proto';
-import { clip } from '@platform/tool-sdk';
+import { clip } from '@platform/tool-sdk/internal';
 import { RegistryError } from './registry-errors.ts';
 
 export interface CatalogLimits {

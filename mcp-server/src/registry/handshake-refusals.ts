@@ -3,7 +3,8 @@
 // is one line with the reason and what to do; more from it within the interval are counted and
 // told in one line as the interval ends. So a client retrying in a loop, or a scan, makes at most
 // two lines per peer per interval, and the peers tracked are bounded.
-import { systemTimers, type Logger, type Timers, type TlsRefusal } from '@platform/tool-sdk';
+import type { Logger, Timers } from '@platform/tool-sdk';
+import { systemTimers, type TlsRefusal } from '@platform/tool-sdk/internal';
 
 export interface HandshakeRefusalLogOptions {
   readonly logger: Logger;

@@ -1,6 +1,7 @@
 // The registrations in this process's memory: the store of a gateway that runs alone (no
 // DATABASE_URL). Expiry is judged by the injected clock, so tests move time instead of waiting.
-import { systemClock, type Clock } from '@platform/tool-sdk';
+import type { Clock } from '@platform/tool-sdk';
+import { systemClock } from '@platform/tool-sdk/internal';
 import type { Tool__Output } from '@platform/proto';
 import type { LiveRegistration, RegistrationStore, StoredRegistration } from './registration-store.ts';
 import { roomProblem, type Occupant } from './registration-room.ts';

@@ -1,7 +1,7 @@
 // The fields of a Register or Heartbeat request, checked: each problem is INVALID_ARGUMENT naming
 // the field. A callback address must be loopback unless the operator trusts the network, since the
 // gateway sends delegated tokens to it without TLS.
-import { clip, isLoopbackHost } from '@platform/tool-sdk';
+import { clip, isLoopbackHost } from '@platform/tool-sdk/internal';
 import type { RegisterRequest__Output } from '@platform/proto';
 import { RegistryError } from './registry-errors.ts';
 

@@ -6,7 +6,8 @@
 // this module keeps the replica's view of them (each with a channel to its service) and publishes a
 // new catalog on every change of routing; listeners hear only of changes an MCP client would see.
 import { randomUUID } from 'node:crypto';
-import { systemClock, systemTimers, type Clock, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Clock, Logger, Timers } from '@platform/tool-sdk';
+import { systemClock, systemTimers } from '@platform/tool-sdk/internal';
 import type { HeartbeatRequest__Output, RegisterRequest__Output, DeregisterRequest__Output } from '@platform/proto';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';

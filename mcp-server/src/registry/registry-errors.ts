@@ -2,7 +2,7 @@
 // tool service (it names fields, tools, addresses and client ids, never a token). An outage of the
 // platform is UNAVAILABLE, never the service's fault.
 import { status } from '@grpc/grpc-js';
-import { CatalogError, clip } from '@platform/tool-sdk';
+import { CatalogError, clip } from '@platform/tool-sdk/internal';
 
 const appTokenNeeded = "an app's client-credentials token is needed (grant client_credentials, scope api)";
 

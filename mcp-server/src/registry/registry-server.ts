@@ -2,7 +2,8 @@
 // else, answered with a status from the registry's catalog, and logged in one line (method,
 // service, app, registration, outcome, duration; never a token).
 import * as grpc from '@grpc/grpc-js';
-import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Logger, Timers } from '@platform/tool-sdk';
+import { bindFailure, guardTlsHandshakes, isLoopbackHost, serverCredentialsOf, type GrpcTls } from '@platform/tool-sdk/internal';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
 import type { AppCaller, AppTokenCheck } from './app-token-check.ts';
 import { createHandshakeRefusalLog } from './handshake-refusals.ts';

@@ -1,5 +1,6 @@
 import type { Tool__Output } from '@platform/proto';
 import { describe, expect, it } from 'vitest';
+import { unsafeCharacterCases } from '@platform/devtools/unsafe-text';
 import { serviceTools, toolLimits, ToolProblems } from './service-tools.ts';
 
 const inputSchema = { type: 'object', properties: { companyId: { type: 'integer', minimum: 1 } }, required: ['companyId'], additionalProperties: false };
@@ -124,5 +125,21 @@ describe('serviceTools', () => {
 
   it('takes a service that offers no tools', () => {
     expect(serviceTools([])).toEqual([]);
+  });
+});
+
+describe('serviceTools and the text-safety rule', () => {
+  // The rule results are cleaned by (shown-text.ts): a title or description that would need cleaning is refused.
+  it.each(unsafeCharacterCases)('refuses a title or a description holding %s', (_, character) => {
+    expect(problemsOf([published({ title: `List${character}webhooks` })])).toEqual([
+      'tool "list_webhooks": title contains control or bidirectional-override characters',
+    ]);
+    expect(problemsOf([published({ description: `A company's${character}webhooks.` })])).toEqual([
+      'tool "list_webhooks": description contains control or bidirectional-override characters',
+    ]);
+  });
+
+  it('keeps tab and line feed in a description', () => {
+    expect(problemsOf([published({ description: 'Lists:\n\t- webhooks' })])).toEqual([]);
   });
 });

@@ -2,8 +2,7 @@
 // clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
-import { clip, nestsDeeperThan } from '@platform/tool-sdk';
-import { permissionPattern, toolNamePattern } from '@platform/tool-sdk/tools';
+import { clip, isSafeText, nestsDeeperThan, permissionPattern, toolNamePattern } from '@platform/tool-sdk/internal';
 import type { RemoteTool } from '../remote-tools.ts';
 
 /**
@@ -62,13 +61,10 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   return parsed as Readonly<Record<string, unknown>>;
 }
 
-/** C0 and C1 controls other than tab and newline, and the bidirectional overrides and isolates. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const unshowable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
-
 function definitionOf(tool: Tool__Output): AnnouncedTool {
-  if (unshowable.test(tool.title)) throw new Refusal('title contains control or bidirectional-override characters');
-  if (unshowable.test(tool.description)) throw new Refusal('description contains control or bidirectional-override characters');
+  // The rule the gateway cleans results by (shown-text.ts): what it would have to clean is refused here.
+  if (!isSafeText(tool.title)) throw new Refusal('title contains control or bidirectional-override characters');
+  if (!isSafeText(tool.description)) throw new Refusal('description contains control or bidirectional-override characters');
   if (tool.title.length > toolLimits.maxTitleLength) throw new Refusal(`title is longer than ${toolLimits.maxTitleLength} characters`);
   if (tool.description.length > toolLimits.maxDescriptionLength) {
     throw new Refusal(`description is longer than ${toolLimits.maxDescriptionLength} characters`);

@@ -1,7 +1,8 @@
 // The registry's life cycle on loopback: the real dev platform checks the app tokens, real tool
 // services built on the SDK register, heartbeat and deregister, and the catalog follows.
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
-import { heartbeatDelay, type ServingToolApp } from '@platform/tool-sdk/tools';
+import { heartbeatDelay } from '@platform/tool-sdk/internal';
+import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';

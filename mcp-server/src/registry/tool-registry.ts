@@ -1,6 +1,7 @@
 // createToolRegistry: where tool services announce themselves, and the catalog of their tools that
 // tools/list and tools/call read. Options are checked when it is built, naming the option.
-import { type Clock, type GrpcTls, type HttpClient, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Clock, HttpClient, Logger, Timers } from '@platform/tool-sdk';
+import type { GrpcTls } from '@platform/tool-sdk/internal';
 import type { ServiceEndpoint, ToolCatalog } from '../remote-tools.ts';
 import type { ToolServicePool } from '../tool-services/index.ts';
 import { createAppTokenCheck } from './app-token-check.ts';

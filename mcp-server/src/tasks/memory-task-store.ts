@@ -1,6 +1,7 @@
 // The tasks of one gateway, in its memory: what a gateway without a database keeps (they end with
 // the process, as its registrations do).
-import { systemClock, type Clock } from '@platform/tool-sdk';
+import type { Clock } from '@platform/tool-sdk';
+import { systemClock } from '@platform/tool-sdk/internal';
 import { openStatuses, type TaskRecord, type TaskStore } from './task-records.ts';
 
 export function createMemoryTaskStore(clock: Clock = systemClock): TaskStore {

@@ -1,6 +1,6 @@
 // What a task says to its caller when the gateway, not its tool, ends or refuses it.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { clip } from '@platform/tool-sdk';
+import { clip } from '@platform/tool-sdk/internal';
 import type { RemoteTool } from '../remote-tools.ts';
 import { failureResult } from '../tool-results/index.ts';
 import { shownText } from '../tool-results/shown-text.ts';

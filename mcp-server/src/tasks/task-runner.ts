@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ClientAbilities } from '@platform/proto';
-import { systemTimers, type Caller, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Caller, Logger, Timers } from '@platform/tool-sdk';
+import { systemTimers } from '@platform/tool-sdk/internal';
 import { currentTraceparent, inSpan, linkTo } from '@platform/tool-sdk/observability';
 import type { DelegatedToken } from '../delegation/index.ts';
 import type { ToolCallOutcome, ToolGateway } from '../mcp/tool-gateway.ts';

@@ -6,7 +6,8 @@
 // life, exchanges a fresh one from the person's token on the poll and leaves it, sealed, in the
 // task's record for the replica that runs it.
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { systemTimers, type Logger, type Timers } from '@platform/tool-sdk';
+import type { Logger, Timers } from '@platform/tool-sdk';
+import { systemTimers } from '@platform/tool-sdk/internal';
 import type { DelegatedTokenSource } from '../mcp/tool-gateway.ts';
 import { answersOf } from '../questions/index.ts';
 import type { ToolCatalog } from '../remote-tools.ts';

@@ -1,34 +1,18 @@
-// Text a tool service sends for an agent and a person to read, made safe to show: C0 and C1
-// controls (terminal escapes, NUL, bells) go, except tab and newline; a carriage return before a
-// newline goes with it; the text-direction controls that make text read otherwise than it is stored
-// ("Trojan Source": marks, embeddings, overrides, isolates) go; line and paragraph separators
-// become newlines. Nothing else is changed. The one place the gateway says what a tool service may
-// not show: the registry refuses a title or description holding any of it, results are cleaned of it.
+// Text a tool service sends for an agent and a person to read, made safe to show, by the stack's one
+// text-safety module (@platform/tool-sdk/internal's shownText: controls but tab and newline, the
+// text-direction controls and unpaired surrogates go; CRLF and line separators become newlines).
+// Its text and its structured content get the same treatment: shownJson applies shownText to every
+// string of a JSON value, object keys included. The registry refuses a title or description holding
+// anything shownText would change (isSafeText), results are cleaned of it.
+import { hasInvisibleCharacters, needsCleaning, shownText } from '@platform/tool-sdk/internal';
 
-// eslint-disable-next-line no-control-regex -- control characters are what is removed
-const unshowable = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-const separators = /[\u2028\u2029]/;
-
-export function shownText(text: string): string {
-  return text
-    .replace(/\r\n/g, '\n')
-    .replace(/[\u2028\u2029]/g, '\n')
-    .replace(unshowable, '');
-}
+export { shownText };
 
 /** True when `text` holds something `shownText` would remove or change (a newline and tab aside). */
-export function hasUnshowable(text: string): boolean {
-  unshowable.lastIndex = 0;
-  return unshowable.test(text) || separators.test(text);
-}
-
-/** Whitespace, controls and invisible format characters (zero-width, soft hyphen, bidi): what an address a person reads must not hold. */
-const hidden = /[\s\p{Cc}\p{Cf}]/u;
+export const hasUnshowable: (text: string) => boolean = needsCleaning;
 
 /** True when `address` (a URI, a link) holds a character a person would not see, or would misread. */
-export function hasHiddenCharacters(address: string): boolean {
-  return hidden.test(address);
-}
+export const hasHiddenCharacters: (address: string) => boolean = hasInvisibleCharacters;
 
 /** Two keys of one object that read the same once shown: an object that would lose a value if shown. */
 export class ShownKeyCollision extends Error {
@@ -37,10 +21,10 @@ export class ShownKeyCollision extends Error {
 
 /** True when some string of `value`, an object key included, holds something `shownText` changes. */
 function needsShowing(value: unknown): boolean {
-  if (typeof value === 'string') return hasUnshowable(value) || value.includes('\r\n');
+  if (typeof value === 'string') return needsCleaning(value);
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some(needsShowing);
-  for (const [key, item] of Object.entries(value)) if (hasUnshowable(key) || key.includes('\r\n') || needsShowing(item)) return true;
+  for (const [key, item] of Object.entries(value)) if (needsCleaning(key) || needsShowing(item)) return true;
   return false;
 }
 

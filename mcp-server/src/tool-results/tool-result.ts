@@ -11,7 +11,8 @@
 import { status } from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolResult__Output } from '@platform/proto';
-import { clip, isPlatformError, nestsDeeperThan, oneLine } from '@platform/tool-sdk';
+import { isPlatformError } from '@platform/tool-sdk';
+import { clip, nestsDeeperThan, oneLine } from '@platform/tool-sdk/internal';
 import { delegationErrorCodes, isDelegationError } from '../delegation/index.ts';
 import type { RemoteTool, ToolServiceAnswer } from '../remote-tools.ts';
 import { answerTooLarge } from '../tool-services/index.ts';

@@ -11,7 +11,7 @@ import type {
   ToolProgress__Output,
   ToolServiceClient,
 } from '@platform/proto';
-import { tlsRefusalReason } from '@platform/tool-sdk';
+import { tlsRefusalReason } from '@platform/tool-sdk/internal';
 import type { ToolServiceAnswer } from '../remote-tools.ts';
 
 /** What a call sends besides the token: the tool's own name, its arguments as JSON, the MCP request id, what the client can take, the answers so far. */

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 
 /** An HTTP server listening on loopback: its base address, and how to close it. */
 export interface Listening {
+  /** The listening server. */
   readonly server: Server;
   /** `http://127.0.0.1:<port>`, without a trailing slash. */
   readonly url: string;

@@ -10,7 +10,9 @@ export type StagedCaller = MeAnswer;
 
 /** A staged answer other than a caller: a status with a raw body (a 503, garbage, a huge body). */
 export interface StagedFailure {
+  /** The HTTP status the stand-in platform answers with. */
   readonly status: number;
+  /** The body it sends with it; empty when not given. */
   readonly body?: string;
 }
 

@@ -8,25 +8,37 @@ import { systemClock, type Clock } from '../clock.ts';
 
 /** A registration the fixture holds, as a tool service sent it. */
 export interface FixtureRegistration {
+  /** The id the fixture gave the registration. */
   readonly registrationId: string;
+  /** The service name it registered under. */
   readonly serviceName: string;
+  /** Where it said it is reached, host:port. */
   readonly callbackAddress: string;
+  /** The time to live the fixture granted. */
   readonly grantedTtlSeconds: number;
+  /** When it expires (the fixture's clock, in milliseconds), moved by each heartbeat. */
   expiresAt: number;
+  /** Heartbeats received for it. */
   heartbeats: number;
 }
 
 /** One call the fixture received: its method, request and bearer. */
 export interface RegistryCall {
+  /** The ToolRegistry method called. */
   readonly method: 'Register' | 'Heartbeat' | 'Deregister';
+  /** The `authorization` metadata it carried, or undefined. */
   readonly authorization: string | undefined;
+  /** When it arrived (the fixture's clock, in milliseconds). */
   readonly at: number;
+  /** What the fixture answered. */
   readonly outcome: 'ok' | 'NOT_FOUND' | 'UNAVAILABLE';
 }
 
 /** A stand-in for the gateway's ToolRegistry on loopback gRPC. */
 export interface RegistryFixture {
+  /** Where the fixture listens, host:port: the gateway address to give a tool service. */
   readonly address: string;
+  /** Every call so far, oldest first. */
   readonly calls: readonly RegistryCall[];
   /** Registrations alive now (expired ones are dropped as they are looked at). */
   alive(): FixtureRegistration[];

@@ -30,9 +30,13 @@ export type CallAnswer =
 
 /** How a test calls: a deadline, a request id, the raw `authorization` values, what the client can take, the answers so far. */
 export interface ToolClientCallOptions {
+  /** The call's gRPC deadline, from now; none when not given. */
   readonly deadlineMs?: number;
+  /** The gateway's correlation id to send; empty (the service makes one) when not given. */
   readonly requestId?: string;
+  /** The raw `authorization` values to send instead of `Bearer <token>` (none, several, malformed). */
   readonly authorization?: string[];
+  /** What the MCP client behind the call can take (progress, log level, questions); nothing when not given. */
   readonly client?: ClientAbilities;
   /** Answers by question key: each the client's response (JSON-serialized here). */
   readonly inputResponses?: Readonly<Record<string, unknown>>;

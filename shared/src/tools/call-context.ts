@@ -12,11 +12,11 @@ import { createPlatformApiClient, type PlatformApiClient } from './platform-api-
 import { permissionDenied } from './tool-errors.ts';
 import type { ElicitationAnswer, FormQuestion, QuestionOptions, Questions, Root, SamplingAnswer, SamplingRequest, UrlQuestion } from './tool-questions.ts';
 
-/** MCP's log levels, lowest first. */
-export const clientLogLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+/** One of MCP's log levels. Written out, not derived from `clientLogLevels`, so the public type needs no internal value. */
+export type ClientLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
-/** One of MCP's log levels (`clientLogLevels`). */
-export type ClientLogLevel = (typeof clientLogLevels)[number];
+/** MCP's log levels, lowest first. */
+export const clientLogLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const satisfies readonly ClientLogLevel[];
 
 /** What the MCP client of a call can take. */
 export interface CallClient {
@@ -65,6 +65,7 @@ export interface PlatformMcpCallContext {
   readonly companies: readonly CallerCompany[];
   /** The MCP request's correlation id, on every log line of this call. */
   readonly requestId: string;
+  /** The called tool's name, on every log line of this call. */
   readonly toolName: string;
   /** Aborted when the gRPC deadline passes or the gateway cancels the call. */
   readonly signal: AbortSignal;

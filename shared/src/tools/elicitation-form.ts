@@ -7,8 +7,11 @@ import { z } from 'zod';
 
 /** A form's JSON Schema, as MCP sends it to the client. */
 export interface FormSchema {
+  /** Always `object`: a form is one object. */
   readonly type: 'object';
+  /** The form's fields by name, each a JSON Schema of a primitive (string, number, boolean, enum). */
   readonly properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The fields the person must fill in. */
   readonly required?: readonly string[];
 }
 

@@ -13,6 +13,7 @@ import { systemTimers, type Timers } from '../timers.ts';
 export interface GatewayRegistrationOptions {
   /** The registry, host:port. */
   readonly gatewayAddress: string;
+  /** The name the service registers under (`SERVICE_NAME`). */
   readonly serviceName: string;
   /** Where the gateway reaches this service, host:port. */
   readonly callbackAddress: string;
@@ -20,6 +21,7 @@ export interface GatewayRegistrationOptions {
   readonly ttlSeconds: number;
   /** The app's client-credentials token, asked for before every call. */
   readonly accessToken: () => Promise<string>;
+  /** Where the registration's progress and failures are logged. */
   readonly logger: Logger;
   /** First and largest wait between failed attempts. Default 500 ms and 30 s. */
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
@@ -35,11 +37,13 @@ export interface GatewayRegistrationOptions {
 
 /** Whether the service is registered now, and the last failure if not. */
 export interface RegistrationState {
+  /** The gateway's id of the current registration; undefined while not registered. */
   readonly registrationId: string | undefined;
   /** The time to live the gateway last granted, in seconds. */
   readonly grantedTtlSeconds: number | undefined;
   /** Successful Register and Heartbeat calls so far. */
   readonly registrations: number;
+  /** Successful Heartbeat calls so far. */
   readonly heartbeats: number;
 }
 
@@ -51,6 +55,7 @@ export interface GatewayRegistration {
   announce(): void;
   /** Stops heartbeats and deregisters (best effort, within the call time limit). */
   stop(): Promise<void>;
+  /** Where the registration stands now. */
   readonly state: RegistrationState;
 }
 

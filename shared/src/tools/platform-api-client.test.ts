@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen, rejectionOf, until, type Listening } from '@platform/tool-sdk/testing';
+import { unsafeCharacterCases } from '@platform/devtools/unsafe-text';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressWithin, createPlatformApiClient } from './platform-api-client.ts';
 import { ToolError } from './tool-errors.ts';
@@ -97,6 +98,18 @@ describe('the platform API client of a tool', () => {
     expect(addressWithin('https://platform.example/api', '/me').href).toBe('https://platform.example/api/me');
     expect(() => addressWithin('https://platform.example/api', '/../admin')).toThrow(/leaves https:\/\/platform.example\/api\//);
     expect(() => addressWithin('https://platform.example/api', '/%2e%2e/admin')).toThrow(TypeError);
+  });
+
+  it.each(unsafeCharacterCases)('refuses a path holding %s (the text-safety classes, and whitespace)', (_, character) => {
+    expect(() => addressWithin('https://platform.example/api', `/devices/a${character}b`)).toThrow(TypeError);
+  });
+
+  it.each(unsafeCharacterCases)("passes on no %s of an error answer's message", async (_, character) => {
+    const api = await serve((_req, res) =>
+      res.writeHead(409, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `taken${character}here` })),
+    );
+    const error = await toolError(client(api.url).get('/v2/webhooks'));
+    expect(error.message).toMatch(/: taken[ \ufffd]?here$/);
   });
 
   it('answers an error status as a ToolError with the status and the API message', async () => {

@@ -6,6 +6,7 @@
 import { defaultMaxAnswerBytes, discardBody, readJson } from '../platform-answer.ts';
 import { isPlatformError } from '../errors.ts';
 import { ToolError } from './tool-errors.ts';
+import { hasInvisibleCharacters, oneLine } from '../text-safety.ts';
 import { httpClientAttributes } from '../observability/http-attributes.ts';
 import { inSpan, injectTraceHeaders, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 
@@ -43,6 +44,7 @@ export interface PlatformApiClient {
 
 /** One page of a list answer and the `Link` header's next page. */
 export interface PlatformPage {
+  /** This page's parsed JSON answer. */
   readonly body: unknown;
   /** The next page's path and query (under the base), or undefined on the last page. */
   readonly next: string | undefined;
@@ -102,8 +104,7 @@ function baseOf(baseUrl: string): { base: URL; prefix: string } {
 /** `{base}{path}` when it stays under the base; throws TypeError (a bug in the tool) otherwise. */
 export function addressWithin(baseUrl: string, path: string, query?: PlatformRequestOptions['query']): URL {
   const { base, prefix } = baseOf(baseUrl);
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (!path.startsWith('/') || path.startsWith('//') || /[\\\u0000-\u0020\u007f]/.test(path) || path.includes('#')) {
+  if (!path.startsWith('/') || path.startsWith('//') || path.includes('\\') || hasInvisibleCharacters(path) || path.includes('#')) {
     throw new TypeError(`platform API client: "${path.slice(0, 100)}" is not a path under ${base.origin}${prefix}`);
   }
   const url = new URL(`${base.origin}${prefix.slice(0, -1)}${path}`);
@@ -131,8 +132,8 @@ function messageOf(body: unknown): string | undefined {
   const nested = record(root?.error);
   const candidates = [nested?.message, root?.error_description, root?.message, typeof root?.error === 'string' ? root.error : undefined];
   const text = candidates.find((value): value is string => typeof value === 'string' && value.trim() !== '');
-  // eslint-disable-next-line no-control-regex -- an answer's control characters are not passed on
-  return text?.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 500);
+  // An answer's controls and text-direction controls are not passed on.
+  return text === undefined ? undefined : oneLine(text).slice(0, 500);
 }
 
 /** A `PlatformApiClient` that sends the delegated token to `baseUrl` and nowhere else. */

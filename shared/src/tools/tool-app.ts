@@ -24,9 +24,11 @@ const permissionsMaxAgeSeconds = 2;
 
 /** What a tool app is built from: the settings, the app's identity, a logger. */
 export interface ToolAppOptions {
+  /** The settings (`loadPlatformMcpSettings` or `loadToolServiceSettingsWith`). */
   readonly settings: PlatformMcpSettings;
   /** The app's identity (platformAppIdentity(settings)): its token registers the service at the gateway. */
   readonly identity: PlatformAppIdentity;
+  /** The service's logger; each call logs on a child carrying its request id and tool. */
   readonly logger: Logger;
   /**
    * Other base addresses that are part of the platform API, by name (the webhook API on its own
@@ -34,6 +36,7 @@ export interface ToolAppOptions {
    * `ctx.platformApi(name)`.
    */
   readonly platformApiBaseUrls?: Readonly<Record<string, string>>;
+  /** Sends the SDK's requests to the platform (caller checks, the tools' platform clients); a test may pass its own. */
   readonly httpClient?: HttpClient;
   /** Judges cached token checks and calls' deadlines; default the system's. */
   readonly clock?: Clock;
@@ -57,6 +60,7 @@ export interface ServeOptions {
 export interface ServingToolApp {
   /** The address the service listens on, host:port. */
   readonly address: string;
+  /** The registration at the gateway; undefined when served with `register: false`. */
   readonly registration: GatewayRegistration | undefined;
   /** The port of the /metrics listener, when the settings gave one. */
   readonly metricsPort: number | undefined;
@@ -73,6 +77,7 @@ export interface ToolApp {
   registerTools(tools: readonly ToolDefinition[]): void;
   /** Withdraws tools by name while serving (or before); the gateway is told at once. Unknown names are ignored. */
   removeTools(names: readonly string[]): void;
+  /** The tools registered so far. */
   readonly tools: readonly ToolDefinition[];
   /** Serves the tools over gRPC with health and reflection, then registers at the gateway. */
   serve(options?: ServeOptions): Promise<ServingToolApp>;

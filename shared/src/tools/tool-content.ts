@@ -43,6 +43,7 @@ export type ToolContent =
 
 /** A tool's answer as MCP has it: content blocks, structured content beside them, and whether it reports a failure. */
 export interface ToolResultSpec {
+  /** The content blocks: text, image, audio, resource links, embedded resources. */
   readonly content: readonly ToolContent[];
   /** A JSON object for programs (MCP `structuredContent`); checked against the tool's output schema when it has one. */
   readonly structuredContent?: Record<string, unknown>;
@@ -54,6 +55,7 @@ const brand = Symbol('platform.toolResult');
 
 /** A checked answer made by `toolResult`; a handler returns it instead of a plain object. */
 export interface ToolResultValue {
+  /** The result as the SDK sends it; only `toolResult` makes one. */
   readonly [brand]: ToolResultMessage;
   /** The structured content, to check against the tool's output schema. */
   readonly structuredContent: Record<string, unknown> | undefined;

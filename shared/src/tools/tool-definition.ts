@@ -8,8 +8,11 @@ import type { ToolResultValue } from './tool-content.ts';
 
 /** MCP tool annotations: hints shown to clients, not guarantees. */
 export interface ToolAnnotations {
+  /** MCP's hint: the tool changes nothing. */
   readonly readOnlyHint?: boolean;
+  /** MCP's hint: the tool may delete or overwrite (meaningful when not read-only). */
   readonly destructiveHint?: boolean;
+  /** MCP's hint: calling it again with the same arguments changes nothing more. */
   readonly idempotentHint?: boolean;
 }
 
@@ -62,6 +65,7 @@ export type SchemaCheck = { readonly ok: true; readonly value: unknown } | { rea
 export interface ToolSpec<Input extends ToolSchema, Output extends ToolSchema | undefined = undefined> {
   /** Unique within the service: letters, digits, `_` and `-`, 1 to 64 characters. */
   readonly name: string;
+  /** A short title a person reads (MCP `title`). */
   readonly title: string;
   /** Written for the agent that decides whether to call the tool. */
   readonly description: string;
@@ -79,6 +83,7 @@ export interface ToolSpec<Input extends ToolSchema, Output extends ToolSchema | 
    * handler runs: at the `companyId` argument when the input has one, else at some company.
    */
   readonly requiresPermission?: string;
+  /** MCP's hints to clients (read-only, destructive, idempotent); only these three are accepted. */
   readonly annotations?: ToolAnnotations;
   /**
    * The longest one call of the tool may run, in milliseconds (100 to 600 000): a tool that must
@@ -112,10 +117,15 @@ export interface ToolSpec<Input extends ToolSchema, Output extends ToolSchema | 
 
 /** A checked tool, ready to be served. */
 export interface ToolDefinition {
+  /** The tool's name (see `ToolSpec.name`). */
   readonly name: string;
+  /** The title a person reads. */
   readonly title: string;
+  /** The description the agent reads. */
   readonly description: string;
+  /** The permission checked before the handler runs (see `ToolSpec.requiresPermission`), or undefined. */
   readonly requiresPermission: string | undefined;
+  /** MCP's hints, as given. */
   readonly annotations: ToolAnnotations;
   /** The tool's own time limit per call in milliseconds, or undefined for the gateway's (see ToolSpec.timeoutMs). */
   readonly timeoutMs: number | undefined;
@@ -123,7 +133,9 @@ export interface ToolDefinition {
   readonly taskSupport: ToolTaskSupport;
   /** Where a call run as a task becomes one (see ToolExecution.taskStart); `handler` when not given. */
   readonly taskStart: ToolTaskStart;
+  /** The arguments' schema, as given. */
   readonly inputSchema: ToolSchema;
+  /** The result's schema, as given, or undefined. */
   readonly outputSchema: ToolSchema | undefined;
   /** The input schema as JSON Schema, serialized. */
   readonly inputJsonSchema: string;
@@ -153,6 +165,7 @@ const timeoutBounds = { min: 100, max: 600_000 } as const;
 
 /** Raised for a definition that cannot be served (a TypeError: the definition is not what defineTool takes); the message names the tool and the field. */
 export class ToolDefinitionError extends TypeError {
+  /** Always `ToolDefinitionError`. */
   override readonly name = 'ToolDefinitionError';
 }
 

@@ -7,6 +7,7 @@ import { CatalogError } from '../catalog-error.ts';
 
 /** A failure the agent can act on; its code and message are sent to the agent, so they hold no secret. */
 export class ToolError extends Error {
+  /** Always `ToolError`. */
   override readonly name = 'ToolError';
   /** A stable code the agent can branch on, such as `NOT_FOUND` or `WEBHOOK_API_409`. */
   readonly code: string;

@@ -27,6 +27,7 @@ export interface FormQuestion<Form extends FormSpec = FormSpec> {
 
 /** A page the person is sent to (to sign in elsewhere, to approve a payment); the answer says only whether they went. */
 export interface UrlQuestion {
+  /** Why the person should go there, shown with the address. */
   readonly message: string;
   /** https (loopback http where the gateway allows it); the person is shown its host. */
   readonly url: string;
@@ -34,34 +35,49 @@ export interface UrlQuestion {
 
 /** One message of a sampling request, as MCP has it. */
 export interface SamplingMessage {
+  /** Who says it. */
   readonly role: 'user' | 'assistant';
+  /** One content block (`{ type: 'text', text }` most often), or several. */
   readonly content: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[];
 }
 
 /** MCP `sampling/createMessage` params: a completion asked of the client's model. */
 export interface SamplingRequest {
+  /** The conversation for the model to continue. */
   readonly messages: readonly SamplingMessage[];
+  /** The most tokens the model may answer with. */
   readonly maxTokens: number;
+  /** A system prompt the client may use (or not). */
   readonly systemPrompt?: string;
+  /** The sampling temperature asked for; the client's when not given. */
   readonly temperature?: number;
+  /** Sequences that end the answer. */
   readonly stopSequences?: readonly string[];
+  /** MCP's `modelPreferences` (hints, cost, speed, intelligence), passed on as they are. */
   readonly modelPreferences?: Readonly<Record<string, unknown>>;
+  /** Which servers' context the client may add (MCP's `includeContext`). */
   readonly includeContext?: 'none' | 'thisServer' | 'allServers';
+  /** Provider-specific metadata, passed on as it is. */
   readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** What the client's model answered. */
 export interface SamplingAnswer {
+  /** Who speaks in the answer (the model: `assistant`). */
   readonly role: 'user' | 'assistant';
   /** One content block (`{ type: 'text', text }` most often), or several. */
   readonly content: Readonly<Record<string, unknown>> | readonly Readonly<Record<string, unknown>>[];
+  /** The model that answered, as the client names it. */
   readonly model: string;
+  /** Why the model stopped (`endTurn`, `maxTokens`, ...). */
   readonly stopReason?: string;
 }
 
 /** One of the client's roots: a directory or file it lets servers see. */
 export interface Root {
+  /** The root's address (a `file://` URI). */
   readonly uri: string;
+  /** A name for it a person reads. */
   readonly name?: string;
 }
 

@@ -1,7 +1,7 @@
 // A webhook's url: one string that every HTTP client parses the same way (the SDK's web-address
 // rules), with no room for credentials (they belong in authPayload), stored as the WHATWG URL
 // parser serializes it.
-import { serializedWebAddress, webAddressMessages, webAddressProblem } from '@platform/tool-sdk';
+import { serializedWebAddress, webAddressMessages, webAddressProblem } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 
 export const maxUrlLength = 2048;

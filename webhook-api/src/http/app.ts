@@ -2,7 +2,8 @@
 // document, and one error edge that maps every failure to the API's error body; with the webhook
 // feature off in the environment, one refusal of every /v2/webhooks call.
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { createRequestLogging, isPlatformError, type Logger } from '@platform/tool-sdk';
+import { isPlatformError, type Logger } from '@platform/tool-sdk';
+import { createRequestLogging } from '@platform/tool-sdk/internal';
 import { requireCaller, type CallerCheck } from './caller-guard.ts';
 import type { CredentialVault } from '../configs/credential-vault.ts';
 import { addDeliveryRoutes } from './deliveries.routes.ts';

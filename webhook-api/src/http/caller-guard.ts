@@ -3,7 +3,8 @@
 // through the SDK's cache, whose permissions are never older than a few seconds. The companyView
 // header narrows the call to one company. Another company's resources are 404, never 403: their
 // existence is not revealed.
-import { createCallerCheck, type Caller, type CallerCheck, type CallerCompany, type Clock, type Credential, type HttpClient } from '@platform/tool-sdk';
+import type { Caller, CallerCompany, Clock, HttpClient } from '@platform/tool-sdk';
+import { createCallerCheck, type CallerCheck, type Credential } from '@platform/tool-sdk/internal';
 import type { Request, RequestHandler, Response } from 'express';
 import { notFound, WebhookApiError, invalid } from './errors.ts';
 

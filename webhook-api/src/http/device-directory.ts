@@ -1,6 +1,7 @@
 // Where a device belongs, asked of the platform's device API with the caller's own credential, so
 // a device the caller may not view is as absent for them here as it is there.
-import { discardBody, endpoint, readPlatformAnswer, type HttpClient } from '@platform/tool-sdk';
+import type { HttpClient } from '@platform/tool-sdk';
+import { discardBody, endpoint, readPlatformAnswer } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 import type { Credential } from './caller-guard.ts';
 import { WebhookApiError } from './errors.ts';

@@ -1,7 +1,7 @@
 // The webhook API's one error type and its catalog: each code with its HTTP status and a message
 // safe to show, kept together; a thrown error may say more (naming the field), and its cause is
 // kept for the logs only.
-import { CatalogError } from '@platform/tool-sdk';
+import { CatalogError } from '@platform/tool-sdk/internal';
 
 export const errorCatalog = {
   VALIDATION_FAILED: { status: 400, message: 'The request is invalid; the message and `field` name what to fix.' },

@@ -1,7 +1,7 @@
 // A request body as the API takes it: the SDK's one JSON body rule (JSON in UTF-8 as sent; any other
 // media type, charset or Content-Encoding is 415), bounded in size, and no key given twice in one object.
 import express, { type RequestHandler } from 'express';
-import { hasRequestBody, jsonBodyRefusal, jsonBodyTypes } from '@platform/tool-sdk';
+import { hasRequestBody, jsonBodyRefusal, jsonBodyTypes } from '@platform/tool-sdk/internal';
 import { firstDuplicateKey } from '../configs/json-duplicate-keys.ts';
 import { WebhookApiError } from './errors.ts';
 

@@ -1,6 +1,6 @@
 // What a route reads from a request, checked at the edge: a body or query against its schema (400
 // naming the first bad field), the ids in the path, the companyId query.
-import { isPlainText } from '@platform/tool-sdk';
+import { isPlainText } from '@platform/tool-sdk/internal';
 import type { Request } from 'express';
 import { z } from 'zod';
 import { invalid } from './errors.ts';

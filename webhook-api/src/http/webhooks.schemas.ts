@@ -1,6 +1,6 @@
 // The request and response shapes of the webhook API as zod schemas: validation at the edge and
 // the OpenAPI document come from these same definitions.
-import { plainText } from '@platform/tool-sdk';
+import { plainText } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 import { maxCredentialLength, maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength } from '../configs/header-rules.ts';
 import { errorCodes } from './errors.ts';

@@ -1,7 +1,7 @@
 // A telemetry point as the platform's pipeline hands it over: checked whole (plain-text names,
 // bounded maps, finite numbers, an ISO 8601 UTC timestamp) before any is accepted, and turned into
 // what the queue keeps: the routing keys and the delivered point as JSON text.
-import { plainText } from '@platform/tool-sdk';
+import { plainText } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
 import { invalid } from '../configs/invalid-input.ts';
 import type { QueuedPoint } from '../queue/delivery-queue.ts';

@@ -5,7 +5,7 @@
 // copy), with one exception for development: a loopback host named literally (127.0.0.1, [::1],
 // localhost) is reached when loopback is allowed, and must then really be this machine.
 import { Agent, buildConnector, request } from 'undici';
-import { isLoopbackHost } from '@platform/tool-sdk';
+import { isLoopbackHost } from '@platform/tool-sdk/internal';
 // The deliverer's address policy, used as it is: the rules of which addresses an outgoing request
 // of the platform may reach belong in one place (see the report of issue 33 on moving it to the SDK).
 import { createGuardedLookup, createTargetConnector, isTargetRefusedError, refusedTarget } from '../../../../webhook-api/src/delivery/target-policy.ts';

@@ -3,7 +3,7 @@
 // authenticate that needs no shared secret (none, or private_key_jwt with its keys). Only what the
 // platform uses is kept, so a document written for many authorization servers is no problem here.
 import type { ClientMetadata } from 'oidc-provider';
-import { isPlainText } from '@platform/tool-sdk';
+import { isPlainText } from '@platform/tool-sdk/internal';
 import { ClientDocumentError } from './client-document-error.ts';
 import { redirectUriProblem } from './redirect-uri-rules.ts';
 

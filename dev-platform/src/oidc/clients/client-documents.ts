@@ -5,7 +5,8 @@
 // documents that make a valid client are kept: a failing URL is tried again on its next use.
 import { LRUCache } from 'lru-cache';
 import type { ClientMetadata } from 'oidc-provider';
-import { systemClock, type Clock } from '@platform/tool-sdk';
+import type { Clock } from '@platform/tool-sdk';
+import { systemClock } from '@platform/tool-sdk/internal';
 import { ClientDocumentError } from './client-document-error.ts';
 import { createDocumentFetcher } from './client-document-fetch.ts';
 import { clientFromDocument } from './client-document-rules.ts';

@@ -3,7 +3,7 @@
 // no user information and no dot segments. The dev platform itself runs on loopback http, so it
 // takes loopback http client ids too (a client developed on this machine), unless told it runs in
 // production; a document on loopback is refused there by the address rules all the same.
-import { isLoopbackHost, webAddressMessages, webAddressProblem } from '@platform/tool-sdk';
+import { isLoopbackHost, webAddressMessages, webAddressProblem } from '@platform/tool-sdk/internal';
 
 /** Longest client_id taken as a document's URL. */
 const maxLength = 2000;

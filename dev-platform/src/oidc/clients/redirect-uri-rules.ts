@@ -2,7 +2,7 @@
 // allow them for MCP clients: plain http to this machine's loopback (any port: a native app's
 // local callback, RFC 8252), or https; never user information, a wildcard, a fragment or another
 // scheme. A code sent anywhere else would reach whoever registered the address.
-import { isLoopbackHost, webAddressMessages, webAddressProblem } from '@platform/tool-sdk';
+import { isLoopbackHost, webAddressMessages, webAddressProblem } from '@platform/tool-sdk/internal';
 
 /** Why `uri` may not be a redirect URI; undefined when it may. */
 export function redirectUriProblem(uri: unknown): string | undefined {

@@ -6,7 +6,8 @@
 // Sources are remembered in a bounded cache.
 import { isIPv4, isIPv6 } from 'node:net';
 import { LRUCache } from 'lru-cache';
-import { systemClock, type Clock } from '@platform/tool-sdk';
+import type { Clock } from '@platform/tool-sdk';
+import { systemClock } from '@platform/tool-sdk/internal';
 
 /** Seconds the source must wait before its next registration; undefined when it may register now (and it is counted). */
 export type RegistrationRate = (address: string) => number | undefined;

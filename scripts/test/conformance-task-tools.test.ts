@@ -1,12 +1,12 @@
 // The tasks scenarios' fixture tools on the SDK's real runner (the caller check a stand-in that
 // accepts): what each answers, which may run as a task, and their questions by the keys the suite
 // answers. The suite itself runs them through the gateway (mcp-server/test/conformance.test.ts).
-import { createLogger, type CallerCheck } from '@platform/tool-sdk';
+import { createLogger } from '@platform/tool-sdk';
+import { createToolRunner, ToolCallError, type CallerCheck, type ToolCall, type ToolCallOutcome } from '@platform/tool-sdk/internal';
 import { captureLogs } from '@platform/tool-sdk/testing';
-import { createToolRunner, ToolCallError, type ToolCall, type ToolCallOutcome } from '@platform/tool-sdk/tools';
 import { describe, expect, it } from 'vitest';
-import { conformanceTaskTools } from '../conformance-task-tools.ts';
-import { conformanceTools } from '../conformance-tools.ts';
+import { conformanceTaskTools } from '../../examples/conformance-task-tools.ts';
+import { conformanceTools } from '../../examples/conformance-tools.ts';
 
 const accepting: CallerCheck = () =>
   Promise.resolve({
