@@ -1,7 +1,7 @@
 // A settlement as the row both dialects write: the delivery's next state (a retry stays queued) and
 // the attempt's line in the log, its text made storable (an endpoint may answer anything).
 import type { Settlement } from './delivery-queue.ts';
-import { storableText } from './storable-text.ts';
+import { storableText } from '@platform/tool-sdk/internal';
 
 export interface SettlementRow {
   readonly id: string;

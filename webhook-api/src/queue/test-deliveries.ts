@@ -3,7 +3,7 @@
 // deliveries. It carries no points (it is never resent or recovered) and queues nothing.
 import type { DeliveryQueue } from './delivery-queue.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
-import { storableText } from './storable-text.ts';
+import { storableText } from '@platform/tool-sdk/internal';
 
 export const recordTest =
   ({ driver }: Pick<QueueDependencies, 'driver'>): DeliveryQueue['recordTest'] =>
