@@ -353,34 +353,31 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect((await api.store.deliveries.stats()).queued).toBe(0);
   });
 
-  it('a configuration deleted while its retries are claimed ahead of sending gets none of them afterwards', async () => {
-    // Every first attempt fails: the points become retries, due together, claimed more than the slots
-    // at once (held under the deliverer's lease); those requests wait until the test lets them answer.
+  it('a configuration deleted while its batches are claimed ahead of sending gets none of them afterwards', async () => {
+    // Twenty batches (a measurement each) due together when their linger ends, claimed more than the
+    // slots at once (held under the deliverer's lease); the requests wait until the test lets them answer.
     const answers: (() => void)[] = [];
-    let failed = 0;
     receiver = await startReceiver({
       respond: () =>
-        failed++ < 20
-          ? { status: 500 }
-          : new Promise((resolve) => {
-              answers.push(() => {
-                resolve({ status: 200 });
-              });
-            }),
+        new Promise((resolve) => {
+          answers.push(() => {
+            resolve({ status: 200 });
+          });
+        }),
     });
-    const id = await hook('retried-ahead');
+    const id = await hook('batched-ahead', { deliveryMode: 'Batch' });
     await link(id, boiler, { scopeLevel: 'Device' });
-    await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
+    await ingest(...Array.from({ length: 20 }, (_, i) => telemetryPoint(boiler, { measurement: `m${i}` })));
     const slots = testDeliverySettings.maxInFlightPerEndpoint;
-    await until(() => at('retried-ahead').length === 20 + slots, 'the endpoint holds its slots with retries');
+    await until(() => at('batched-ahead').length === slots, 'the endpoint holds its slots');
     const page = await api.store.deliveries.pageDeliveries(id, {}, { limit: 100 }, Date.now());
     expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
 
     expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
     for (const answer of answers.splice(0)) answer();
     await settled();
-    // The retries sent before the deletion were answered; nothing held was sent after.
-    expect(at('retried-ahead')).toHaveLength(20 + slots);
+    // The batches sent before the deletion were answered; nothing held was sent after.
+    expect(at('batched-ahead')).toHaveLength(slots);
     expect((await api.store.deliveries.stats()).queued).toBe(0);
   });
 

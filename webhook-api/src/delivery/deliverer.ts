@@ -1,10 +1,9 @@
-// The deliverer: claims due deliveries under a lease, several rounds of its slots at once, holds
-// what it cannot send yet and rechecks it just before sending (held-claims.ts), sends each with the
-// WebhookSender (never more in flight than its limits, in all, per endpoint and per company), and
-// settles what the attempts came to, many at a time. It wakes when work is announced (ingest in this process, NOTIFY from others), when the next
-// retry or batch falls due (a batch ingest opened is a queued delivery due when its linger ends), and
-// on a slow poll for what nobody announced (expired leases of a dead deliverer, another SQLite
-// process). No database transaction is open while a request is.
+// The deliverer: reads endpoint logs as slots free and claims due rows under a lease, several rounds
+// ahead, holding and rechecking those just before sending (held-claims.ts, claim-pacing.ts); sends
+// each with the WebhookSender within its limits (in all, per endpoint, per company) and settles what
+// the attempts came to, many at a time. It wakes on announced work (ingest here, NOTIFY from others),
+// when the next retry or batch falls due, and on a slow poll for what nobody announced (lapsed
+// leases, another SQLite process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
 import type { ClaimedDelivery, DeliveryQueue } from '../queue/delivery-queue.ts';
@@ -14,16 +13,11 @@ import { createSettlementWriter } from './settlement-writer.ts';
 import { reserveSendSlots, type SendSlot } from './send-slots.ts';
 import { createAttempts } from './delivery-attempts.ts';
 import { listenForWork } from './work-listeners.ts';
-import { createQueueHousekeeping, pruneEveryMs } from './queue-housekeeping.ts';
-import { createInFlightTally, summed } from './in-flight-tally.ts';
+import { createQueueHousekeeping } from './queue-housekeeping.ts';
+import { createInFlightTally } from './in-flight-tally.ts';
+import { claimAhead, createClaimPacing, logRoomOf } from './claim-pacing.ts';
 import { aheadClaimRequest, createHeldClaims } from './held-claims.ts';
 import type { AttemptMetrics } from './attempt-metrics.ts';
-
-/**
- * How many rounds of its slots a deliverer claims at once: one claim statement then serves several
- * rounds of sends, each round rechecked just before it is sent (held-claims.ts).
- */
-const claimAhead = 4;
 
 export interface DelivererOptions {
   readonly queue: DeliveryQueue;
@@ -76,7 +70,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     onDrained: resolveIfIdle,
     // The pump's next claim takes them into its transaction (it flushes what it leaves when it ends);
     // while logged points are in flight, a claim refilling their endpoint comes soon.
-    leaveForClaim: () => pumping || loggedInFlight > 0,
+    leaveForClaim: () => pumping || pacing.loggedInFlight > 0,
   });
   const attempts = createAttempts({ sender, settings, log, metrics, now, random: options.random, signal: shutdown.signal, settlements: writer });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
@@ -84,11 +78,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const idleWaiters: (() => void)[] = [];
 
   let stopped = true;
-  /** Logged points in flight: their endpoint's next read is coming. */
-  let loggedInFlight = 0;
-  /** How long claims and requests take, moving averages (ms): when an endpoint's log is read again. */
-  const pace = { claimMs: 0, requestMs: 0 };
-  const averaged = (average: number, sample: number) => (average === 0 ? sample : average * 0.9 + sample * 0.1);
+  const pacing = createClaimPacing(settings, held);
   let pumping = false;
   let wanted = false;
   let claimWanted = false;
@@ -100,9 +90,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   let rowsWanted = true;
   let dueTimer: NodeJS.Timeout | undefined;
   let dueAt = Infinity;
-  const timers: NodeJS.Timeout[] = [];
+  let stopTimers = (): void => undefined;
   let stopListening: (() => Promise<void>) | undefined;
-
   const inFlightCount = () => running.size;
 
   function resolveIfIdle(): void {
@@ -206,15 +195,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const at = now();
     const limit = rowsWanted ? settings.maxInFlight * claimAhead - running.size - held.size : 0;
     rowsWanted = false;
-    const logRoom = {
-      limit: settings.maxInFlight - tally.total,
-      perConfig: settings.maxInFlightPerEndpoint,
-      inFlight: summed(tally.byConfig, held.byConfig),
-      perCompany: settings.maxInFlightPerCompany,
-      inFlightByCompany: summed(tally.byCompany, held.byCompany),
-      // One endpoint taken anew at a time: deliverers looking for work together share the endpoints.
-      newCursors: 1,
-    };
+    const logRoom = logRoomOf(settings, tally, held);
     if ((limit <= 0 && logRoom.limit <= 0) || stopped) return;
     const request = { ...aheadClaimRequest({ owner, now: at, limit, settings, ahead: claimAhead, tally, held }), logRoom };
     const { claimed } = await writer.writeWith((settlements) =>
@@ -222,7 +203,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         ? queue.claim(request).then((taken) => ({ settled: new Set<string>(), claimed: taken }))
         : queue.settleAndClaim(settlements, request),
     );
-    pace.claimMs = averaged(pace.claimMs, now() - at);
+    pacing.claimed(now() - at);
     const going: ClaimedDelivery[] = [];
     for (const delivery of claimed) {
       leased.add(delivery.id);
@@ -256,33 +237,14 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
   /** One attempt of `delivery`, at once or (a rate-limited configuration) at its slot. */
   function send(delivery: ClaimedDelivery, slot?: SendSlot): void {
-    if (delivery.logged === true) loggedInFlight += 1;
-    const started = now();
+    const ended = pacing.started(delivery, now());
     const attempt = (slot === undefined ? attempts.now(delivery) : attempts.atSlot(delivery, slot)).finally(() => {
-      if (delivery.logged === true) {
-        loggedInFlight -= 1;
-        pace.requestMs = averaged(pace.requestMs, now() - started);
-      }
       running.delete(attempt);
       leased.delete(delivery.id);
-      const left = tally.remove(delivery.config);
-      const total = inFlightCount();
-      // Claims refill in batches: once what an endpoint has in hand (in flight and held) is down to
-      // half of what it may have, or the deliverer is idle. Held deliveries go once the endpoint is
-      // down to half its slots, or the deliverer to half of its own (crossing it, or empty).
-      const inHand = left + (held.byConfig.get(delivery.config.id) ?? 0);
-      if (delivery.logged === true) {
-        // An endpoint's log is read as its slots free, with nothing held ahead: from half of them
-        // free on, or a quarter where a read takes long against a request (a database a round
-        // trip away), so the slots do not run dry while a read is on its way.
-        const early = pace.claimMs * 4 > pace.requestMs;
-        if (left <= settings.maxInFlightPerEndpoint - Math.max(1, Math.floor(settings.maxInFlightPerEndpoint / (early ? 4 : 2)))) {
-          claimWanted = true;
-          wakeToSend();
-        }
-      } else if (inHand === Math.floor((settings.maxInFlightPerEndpoint * claimAhead) / 2)) claimWanted = rowsWanted = true;
-      if (total === 0) claimWanted = rowsWanted = true;
-      if (left <= Math.floor(settings.maxInFlightPerEndpoint / 2) || total === Math.floor(settings.maxInFlight / 2) || total === 0) wakeToSend();
+      const next = ended({ at: now(), left: tally.remove(delivery.config), total: inFlightCount() });
+      if (next.claim) claimWanted = true;
+      if (next.rows) rowsWanted = true;
+      if (next.send) wakeToSend();
     });
     running.add(attempt);
   }
@@ -293,23 +255,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (!stopped) return;
       stopped = false;
       stopListening = await listenForWork({ queue, wake, log, metrics, pollMs: settings.pollMs });
-      timers.push(
-        setInterval(wake, settings.pollMs),
-        setInterval(
-          () => {
-            if (leased.size === 0) return;
-            queue.renewLeases(owner, [...leased], now() + settings.leaseMs).catch((error: unknown) => {
-              log.warn({ err: error }, 'leases could not be renewed');
-            });
-          },
-          Math.max(50, Math.floor(settings.leaseMs / 3)),
-        ),
-        setInterval(() => void housekeeping.prune(), pruneEveryMs),
-        setInterval(() => void housekeeping.expireWaiting().then(() => housekeeping.releaseHeadless()), Math.max(settings.pollMs, 1_000)),
-      );
-      for (const timer of timers) timer.unref();
-      void housekeeping.prune();
-      void housekeeping.expireWaiting();
+      stopTimers = housekeeping.startTimers({
+        wake,
+        renewLeases: () => {
+          if (leased.size === 0) return;
+          queue.renewLeases(owner, [...leased], now() + settings.leaseMs).catch((error: unknown) => {
+            log.warn({ err: error }, 'leases could not be renewed');
+          });
+        },
+      });
       wake();
       log.info({ maxInFlight: settings.maxInFlight, perEndpoint: settings.maxInFlightPerEndpoint }, 'deliverer started');
     },
@@ -327,8 +281,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       stopped = true;
       await stopListening?.();
       clearTimeout(dueTimer);
-      for (const timer of timers) clearInterval(timer);
-      timers.length = 0;
+      stopTimers();
       while (pumping) await new Promise((resolve) => setImmediate(resolve));
       const grace = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
       await Promise.race([Promise.allSettled([...running]), grace]);

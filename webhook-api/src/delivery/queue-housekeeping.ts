@@ -13,7 +13,7 @@ const pruneChunk = 1000;
 
 export interface QueueHousekeepingOptions {
   readonly queue: DeliveryQueue;
-  readonly settings: Pick<DeliverySettings, 'maxAgeMs' | 'retentionMs'>;
+  readonly settings: Pick<DeliverySettings, 'maxAgeMs' | 'retentionMs' | 'pollMs' | 'leaseMs'>;
   readonly log: Logger;
   readonly metrics?: AttemptMetrics | undefined;
   readonly now: () => number;
@@ -57,5 +57,25 @@ export function createQueueHousekeeping({ queue, settings, log, metrics, now }: 
     }
   }
 
-  return { prune, expireWaiting, releaseHeadless };
+  /**
+   * The deliverer's timers (unref'd): its poll (`wake`), the renewal of its leases a third of a
+   * lease apart, pruning, and the expiry and stream repair every poll (at least a second apart);
+   * pruning and the expiry run once at once. Returns their stop.
+   */
+  function startTimers({ wake, renewLeases }: { readonly wake: () => void; readonly renewLeases: () => void }): () => void {
+    const timers = [
+      setInterval(wake, settings.pollMs),
+      setInterval(renewLeases, Math.max(50, Math.floor(settings.leaseMs / 3))),
+      setInterval(() => void prune(), pruneEveryMs),
+      setInterval(() => void expireWaiting().then(releaseHeadless), Math.max(settings.pollMs, 1_000)),
+    ];
+    for (const timer of timers) timer.unref();
+    void prune();
+    void expireWaiting();
+    return () => {
+      for (const timer of timers) clearInterval(timer);
+    };
+  }
+
+  return { prune, expireWaiting, releaseHeadless, startTimers };
 }
