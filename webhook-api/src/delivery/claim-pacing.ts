@@ -6,7 +6,7 @@
 // something may have made them due (a wake, a row's slot freed, the deliverer idle), not on every
 // refill of a log.
 import type { ClaimedDelivery } from '../queue/delivery-queue.ts';
-import type { InFlightLimits, InFlightTally } from './in-flight-tally.ts';
+import { summed, type InFlightLimits, type InFlightTally } from './in-flight-tally.ts';
 import type { HeldClaims } from './held-claims.ts';
 import type { LogRoom } from '../queue/endpoint-logs.ts';
 
@@ -72,17 +72,12 @@ export function createClaimPacing(settings: InFlightLimits, held: Pick<HeldClaim
 
 /** The room a claim gives the endpoint logs: the deliverer's free slots now (their points are never held). */
 export function logRoomOf(settings: InFlightLimits, tally: InFlightTally, held: Pick<HeldClaims, 'byConfig' | 'byCompany'>): LogRoom {
-  const sum = <K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>) => {
-    const total = new Map(a);
-    for (const [key, n] of b) total.set(key, (total.get(key) ?? 0) + n);
-    return total;
-  };
   return {
     limit: settings.maxInFlight - tally.total,
     perConfig: settings.maxInFlightPerEndpoint,
-    inFlight: sum(tally.byConfig, held.byConfig),
+    inFlight: summed(tally.byConfig, held.byConfig),
     perCompany: settings.maxInFlightPerCompany,
-    inFlightByCompany: sum(tally.byCompany, held.byCompany),
+    inFlightByCompany: summed(tally.byCompany, held.byCompany),
     // One endpoint taken anew at a time: deliverers looking for work together share the endpoints.
     newCursors: 1,
   };

@@ -30,21 +30,16 @@ export interface LogRoom {
   readonly newCursors?: number | undefined;
 }
 
-/** An endpoint cursor a claim may take or keep, with what it may read of the log. */
-export interface LogCandidate {
-  readonly cfg: string;
-  readonly companyId: number;
-  readonly rateLimitPerSecond: number | null;
-  /** Read from after this position: the holder's read_through, or 0 for a cursor taken anew. */
-  readonly after: number;
-}
-
-/** How many points of `candidate` a claim reads: the endpoint's free slots, within the company's and the total left. */
-export function logReadSize(room: LogRoom, candidate: LogCandidate, taken: { total: number; byCompany: Map<number, number> }): number {
-  const cap = Math.min(configCap(room.perConfig, candidate.rateLimitPerSecond), room.perConfigCaps?.get(candidate.cfg) ?? room.perConfig);
-  const ofConfig = cap - (room.inFlight.get(candidate.cfg) ?? 0);
-  const ofCompany = room.perCompany - (room.inFlightByCompany.get(candidate.companyId) ?? 0) - (taken.byCompany.get(candidate.companyId) ?? 0);
-  return Math.max(0, Math.min(ofConfig, ofCompany, room.limit - taken.total));
+/**
+ * How many points of an endpoint's log a claim reads at most: the endpoint's free slots (its rate a
+ * second for a rate-limited one), within its company's and the total (the oldest of all are then
+ * taken within those).
+ */
+export function logReadSize(room: LogRoom, config: Pick<StoredConfig, 'id' | 'companyId' | 'rateLimitPerSecond'>): number {
+  const cap = Math.min(configCap(room.perConfig, config.rateLimitPerSecond), room.perConfigCaps?.get(config.id) ?? room.perConfig);
+  const ofConfig = cap - (room.inFlight.get(config.id) ?? 0);
+  const ofCompany = room.perCompany - (room.inFlightByCompany.get(config.companyId) ?? 0);
+  return Math.max(0, Math.min(ofConfig, ofCompany, room.limit));
 }
 
 /** The row claim after the logs were read: what the logs gave counts as in flight. */

@@ -30,7 +30,6 @@ export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: 
          AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') LIMIT $3)`,
     [owner, now, room.newCursors ?? -1],
   );
-  const none = { total: 0, byCompany: new Map<number, number>() };
   const read: SqlRow[] = [];
   for (const cursor of cursors) {
     const cfg = String(cursor.cfg);
@@ -42,7 +41,7 @@ export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: 
     }
     const config = toConfig({ ...cursor, id: cfg });
     const after = mine ? Number(cursor.after) : 0;
-    const size = logReadSize(room, { cfg, companyId: config.companyId, rateLimitPerSecond: config.rateLimitPerSecond, after }, none);
+    const size = logReadSize(room, config);
     const rows = size > 0 ? await tx.all(readLog, [cfg, after, size]) : [];
     if (rows.length > 0) {
       reads.configs.set(cfg, config);
