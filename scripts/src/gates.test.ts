@@ -15,7 +15,7 @@ describe('the gates CI runs', () => {
 
   it.each([
     ['the store importing the HTTP edge', 'webhook-api/src/store/records.ts', "import { WebhookApiError } from '../http/errors.ts';"],
-    ['the queue importing the deliverer', 'webhook-api/src/queue/storable-text.ts', "import { settlementOf } from '../delivery/settlement.ts';"],
+    ['the queue importing the deliverer', 'webhook-api/src/queue/duration-text.ts', "import { settlementOf } from '../delivery/settlement.ts';"],
     ['the configuration rules importing ingest', 'webhook-api/src/configs/limits.ts', "import { toQueuedPoint } from '../ingest/telemetry-points.ts';"],
     [
       'the deliverer importing a composition root (the settings)',
