@@ -38,6 +38,7 @@ export const defaultInstallations: readonly Installation[] = [
 /** Thrown for arguments that cannot be used; the message names the argument. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  readonly code = 'USAGE_INVALID';
 }
 
 function installationOf(value: string): Installation {

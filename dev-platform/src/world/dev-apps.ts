@@ -13,6 +13,7 @@ import type { App } from './world.ts';
 /** The apps file could not be read as one this platform wrote, or its apps no longer fit the seed. */
 export class AppsFileError extends Error {
   override readonly name = 'AppsFileError';
+  readonly code = 'APPS_FILE_UNREADABLE';
 }
 
 /** What a registration asks for; the client id is the app key, and the platform makes the secret. */

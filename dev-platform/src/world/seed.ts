@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 export class SeedError extends Error {
   override readonly name = 'SeedError';
+  readonly code = 'SEED_INVALID';
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
