@@ -60,7 +60,7 @@ export function parseToolEnvArguments(args: readonly string[]): ToolEnvRequest {
       options: { out: { type: 'string' }, company: { type: 'string', multiple: true }, permission: { type: 'string', multiple: true } },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, { cause: error });
   }
   const { positionals, values } = parsed;
   const [name] = positionals;
