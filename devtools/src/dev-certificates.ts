@@ -193,6 +193,7 @@ export interface ServiceCertificateFiles {
 /** Why no certificate can be issued from `folder`: its development CA is missing, or has no key kept. */
 export class NoDevCaError extends Error {
   override readonly name = 'NoDevCaError';
+  readonly code = 'NO_DEV_CA';
 }
 
 /**

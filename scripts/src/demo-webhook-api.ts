@@ -6,6 +6,7 @@ import type { ReceivedDelivery } from './demo-receiver.ts';
 /** Thrown by a step that did not see what it shows; its message says what was seen instead. */
 export class DemoStepFailed extends Error {
   override readonly name = 'DemoStepFailed';
+  readonly code = 'DEMO_STEP_FAILED';
 }
 
 /** GET of a webhook's sub-resource at the first webhook API, as a manager with `token`. */

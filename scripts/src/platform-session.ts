@@ -11,6 +11,7 @@ export interface PersonToken {
 /** Thrown for an answer that says what went wrong; its message is safe to print. */
 class StackRequestError extends Error {
   override readonly name = 'StackRequestError';
+  readonly code = 'STACK_REQUEST_FAILED';
 }
 
 /**

@@ -38,6 +38,7 @@ export const defaultInstallations: readonly Installation[] = [
 /** Thrown for arguments that cannot be used; the message names the argument. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  readonly code = 'USAGE_INVALID';
 }
 
 function installationOf(value: string): Installation {
@@ -59,7 +60,7 @@ export function parseToolEnvArguments(args: readonly string[]): ToolEnvRequest {
       options: { out: { type: 'string' }, company: { type: 'string', multiple: true }, permission: { type: 'string', multiple: true } },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError((error as Error).message, { cause: error });
   }
   const { positionals, values } = parsed;
   const [name] = positionals;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devSecrets, personToken, startPlatform } from '@platform/dev-platform/testing';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { createLogger } from '@platform/tool-sdk';
 import { closedPort, listenOnFreePort, until } from '@platform/tool-sdk/testing';
 import pg from 'pg';
@@ -81,7 +82,7 @@ describe('two gateways behind HAProxy on one PostgreSQL', () => {
       config,
       haproxyConfig({ mcp: { host: '127.0.0.1', port: mcpPort ?? 0 }, registry: { host: '127.0.0.1', port: registryPort ?? 0 }, replicas }),
     );
-    const balancer = spawn('haproxy', ['-db', '-f', config], { stdio: 'ignore' });
+    const balancer = killedIfTestFails(spawn('haproxy', ['-db', '-f', config], { stdio: 'ignore' }));
     const exited = once(balancer, 'exit');
     closers.push(async () => {
       balancer.kill('SIGTERM');

@@ -22,6 +22,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { haproxyConfig } from '../src/haproxy-config.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { runConformance } from '@platform/devtools/conformance-suite';
 import { modernRequest } from '@platform/devtools/modern-request';
 import { registerConformanceTools } from '../../examples/conformance-tools.ts';
@@ -34,7 +35,8 @@ afterAll(async () => {
 
 /** A process of the test's, stopped after it; its output kept for the failure message. */
 function started(command: string, args: readonly string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(command, [...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Killed at once if the test fails (the afterAll stops the rest): a failed run once left two gateways running.
+  const child = killedIfTestFails(spawn(command, [...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit');

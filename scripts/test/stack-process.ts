@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devSecrets } from '@platform/dev-platform/testing';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { repoRoot } from '../src/stack.ts';
 
 export interface StackEnvironment {
@@ -135,7 +136,8 @@ export function projectCopy(dotEnv?: string): string {
 
 /** `npm <args>` from the repository root (or `cwd`), as a person types it. */
 export function runNpm(args: readonly string[], env: Record<string, string>, cwd = repoRoot): CommandRun {
-  const child = spawn('npm', [...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Killed with its whole group (npm, the shell, the services) if its test fails before stopping it.
+  const child = killedIfTestFails(spawn('npm', [...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   const listeners = new Set<() => void>();
   for (const stream of [child.stdout, child.stderr]) {

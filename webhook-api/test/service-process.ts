@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { until } from '@platform/tool-sdk/testing';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { testKeyRing } from './harness.ts';
 
 const workspace = resolve(import.meta.dirname, '..');
@@ -44,7 +45,10 @@ export interface ServiceProcess {
 }
 
 export function startService(script: 'main.ts' | 'deliverer-main.ts', env: NodeJS.ProcessEnv): ServiceProcess {
-  const child = spawn(process.execPath, [sourceCondition, resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Killed if its test fails before stopping it: a service left running would hold its port and database.
+  const child = killedIfTestFails(
+    spawn(process.execPath, [sourceCondition, resolve(workspace, 'src', script)], { cwd: workspace, env, stdio: ['ignore', 'ignore', 'pipe'] }),
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

@@ -13,6 +13,7 @@ import type { App } from './world.ts';
 /** The apps file could not be read as one this platform wrote, or its apps no longer fit the seed. */
 export class AppsFileError extends Error {
   override readonly name = 'AppsFileError';
+  readonly code = 'APPS_FILE_UNREADABLE';
 }
 
 /** What a registration asks for; the client id is the app key, and the platform makes the secret. */
@@ -42,7 +43,7 @@ function readApps(file: string): unknown[] {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new AppsFileError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new AppsFileError(`${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
   let json: unknown;
   try {
@@ -73,7 +74,7 @@ export function createDevApps(seed: Seed, file: string | undefined): DevApps {
     // The seed's rules, every one: unique client ids and keys, companies that exist, consent only of what is requested.
     merged = parseSeed({ ...seed, apps: [...seed.apps, ...stored] }, {}, file ?? 'apps');
   } catch (error) {
-    if (error instanceof SeedError) throw new AppsFileError(`${error.message} (apps[${seed.apps.length}] and after are the file's)`);
+    if (error instanceof SeedError) throw new AppsFileError(`${error.message} (apps[${seed.apps.length}] and after are the file's)`, { cause: error });
     throw error;
   }
   const registered = new Map(merged.apps.slice(seed.apps.length).map((app) => [app.clientId, app]));

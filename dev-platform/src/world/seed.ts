@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 export class SeedError extends Error {
   override readonly name = 'SeedError';
+  readonly code = 'SEED_INVALID';
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -68,13 +69,13 @@ export function loadSeedFile(path: string, env: Environment): Seed {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SeedError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new SeedError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new SeedError(`${path}: not valid JSON (${(error as Error).message})`);
+    throw new SeedError(`${path}: not valid JSON (${(error as Error).message})`, { cause: error });
   }
   return parseSeed(json, env, path);
 }

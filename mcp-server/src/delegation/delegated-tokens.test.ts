@@ -85,6 +85,37 @@ describe('createDelegatedTokens', () => {
     expect(exchanges()).toBe(1);
   });
 
+  it('shares one failed exchange among concurrent get()s, and keeps nothing of it: the next get() exchanges again', async () => {
+    const { tokens, exchanges } = gatewayTokens();
+    const legacy = await appToken(platform().issuer, 'legacy-sync', devSecrets.LEGACY_SYNC_CLIENT_SECRET);
+    const service: DelegationTarget = { appClientId: 'webhook-tools', actorToken: () => legacy };
+    const caller = await callerToken();
+    const failures = await Promise.all(Array.from({ length: 10 }, () => tokens.get(caller, service).catch((error: unknown) => error)));
+    expect(new Set(failures).size).toBe(1);
+    expect(failures[0]).toMatchObject({ name: 'DelegationError', code: 'ACTOR_REFUSED' });
+    expect(exchanges()).toBe(1);
+
+    await expect(tokens.get(caller, service)).rejects.toMatchObject({ code: 'ACTOR_REFUSED' });
+    expect(exchanges()).toBe(2);
+  });
+
+  it('renews a token past its renewal time with one exchange, shared by every concurrent get() and lease()', async () => {
+    const clock = manualClock(Date.now());
+    const { tokens, exchanges } = gatewayTokens({ clock });
+    const { service } = await toolService();
+    const caller = await callerToken();
+    const first = await tokens.get(caller, service);
+
+    clock.advance(271_000);
+    const renewed = await Promise.all([
+      ...Array.from({ length: 10 }, () => tokens.get(caller, service)),
+      tokens.lease(caller, service, 0.5).then(({ value }) => value),
+    ]);
+    expect(new Set(renewed).size).toBe(1);
+    expect(renewed[0]).not.toBe(first);
+    expect(exchanges()).toBe(2);
+  });
+
   it('gets another token for another app', async () => {
     const { tokens, exchanges } = gatewayTokens();
     const caller = await callerToken();

@@ -1,8 +1,8 @@
 // Delegated tokens for tool calls: the caller's token traded by RFC 8693 token exchange (subject =
 // the person, actor = the tool service's app) through openid-client, the gateway authenticating as
 // its own client. Each is kept in memory only, keyed by a hash of the issuer, the caller's token
-// and the app, until shortly before it expires; concurrent requests for one key share one exchange;
-// failures are never kept.
+// and the app, until shortly before it expires; concurrent requests for one key share one exchange
+// (lru-cache's fetchMethod, as the SDK's token caches); failures are never kept.
 import { hash } from 'node:crypto';
 import type { Clock } from '@platform/tool-sdk';
 import { isLoopbackHost, systemClock } from '@platform/tool-sdk/internal';
@@ -68,6 +68,12 @@ interface HeldToken extends DelegatedToken {
   readonly issuedAt: number;
 }
 
+/** What a look-up hands the exchange it may begin: lru-cache passes it to fetchMethod as its context. */
+interface ExchangeContext {
+  readonly callerToken: string;
+  readonly service: DelegationTarget;
+}
+
 /** Renew this long before expiry at most; a short-lived token is renewed when a quarter of its lifetime is left. */
 const maxRenewMarginSeconds = 30;
 
@@ -86,9 +92,6 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
     throw new TypeError(`createDelegatedTokens: maxEntries must be a positive whole number (got ${String(maxEntries)})`);
   }
 
-  // The LRU's own ttl only frees memory; renewAt decides whether a kept token is used.
-  const held = new LRUCache<string, HeldToken>({ max: maxEntries, perf: { now: clock } });
-  const inflight = new Map<string, Promise<HeldToken>>();
   let configuration: Promise<oauth.Configuration> | undefined;
 
   // The token comes last and holds no line break (a bearer token's characters), nor does the
@@ -148,21 +151,31 @@ export function createDelegatedTokens(options: DelegatedTokensOptions): Delegate
     }
   };
 
+  /**
+   * The kept tokens and the exchanges under way: fetchMethod runs one exchange per key at a time and
+   * shares it; a failed one keeps nothing; a key deleted (forget) or evicted while its exchange runs
+   * keeps nothing from it, whose callers still get its token (ignoreFetchAbort). The entry's ttl,
+   * up to renewAt, only frees memory: renewAt decides whether a kept token is used.
+   */
+  const held = new LRUCache<string, HeldToken, ExchangeContext>({
+    max: maxEntries,
+    perf: { now: clock },
+    ttlResolution: 0,
+    ignoreFetchAbort: true,
+    fetchMethod: async (_key, _stale, { options: setOptions, context }) => {
+      const token = await exchange(context.callerToken, context.service);
+      // A token of unknown lifetime has renewAt now: handed to this exchange's callers, never used again.
+      setOptions.ttl = Math.max(1, token.renewAt - clock());
+      return token;
+    },
+  });
+
   /** The exchange under way for `key`, or a new one: concurrent requests share it. */
-  const exchangeShared = (key: string, callerToken: string, service: DelegationTarget): Promise<HeldToken> => {
-    let pending = inflight.get(key);
-    if (!pending) {
-      pending = exchange(callerToken, service)
-        .then((token) => {
-          // A token of unknown lifetime is used once and not kept.
-          const keptFor = token.renewAt - clock();
-          if (keptFor > 0) held.set(key, token, { ttl: keptFor });
-          return token;
-        })
-        .finally(() => inflight.delete(key));
-      inflight.set(key, pending);
-    }
-    return pending;
+  const exchangeShared = async (key: string, callerToken: string, service: DelegationTarget): Promise<HeldToken> => {
+    // forceRefresh: a kept token past renewAt (or too short-lived for a lease) is renewed though lru-cache would still hand it out.
+    const token = await held.fetch(key, { forceRefresh: true, context: { callerToken, service } });
+    if (!token) throw new DelegationError('PLATFORM_BAD_RESPONSE', { reason: 'no token came of the exchange' });
+    return token;
   };
 
   /** The kept token, when it may be used with `minLifeLeft` of its lifetime left; an exchange (traced, shared) otherwise. */

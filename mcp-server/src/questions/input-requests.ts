@@ -39,6 +39,7 @@ export interface QuestionPolicy {
 /** Why a tool service's questions cannot be put to anyone: a fault of the service, never the caller's. */
 export class UnaskableQuestion extends Error {
   override readonly name = 'UnaskableQuestion';
+  readonly code = 'UNASKABLE_QUESTION';
 }
 
 const validates = (schema: keyof typeof specTypeSchemas, value: unknown): boolean => {

@@ -26,10 +26,10 @@ export async function listServiceTools(
     listed = await toolServices.listTools(callbackAddress, { deadlineMs: options.deadlineMs });
   } catch (error) {
     if (!(error instanceof ToolServiceError)) throw error;
-    if (error.code === grpc.status.UNIMPLEMENTED) {
+    if (error.status === grpc.status.UNIMPLEMENTED) {
       throw new RegistryError('TOOLS_NOT_EXPOSABLE', `The service at ${callbackAddress} does not serve platform.tools.v1.ToolService.`, { cause: error });
     }
-    if (error.code === grpc.status.RESOURCE_EXHAUSTED) {
+    if (error.status === grpc.status.RESOURCE_EXHAUSTED) {
       // The answer was larger than the gateway reads: it would not fit one registration anyway.
       throw new RegistryError(
         'CATALOG_LIMIT',
@@ -39,7 +39,7 @@ export async function listServiceTools(
     }
     // What grpc-js said (connection refused, a protocol error) stays in the log: the answer does
     // not turn Register into a probe of what listens on the gateway's loopback ports.
-    const said = (grpc.status as Record<number, string | undefined>)[error.code] ?? String(error.code);
+    const said = (grpc.status as Record<number, string | undefined>)[error.status] ?? String(error.status);
     throw new RegistryError('SERVICE_UNREACHABLE', `The gateway could not list the tools at callback_address ${callbackAddress} (${said}).`, { cause: error });
   }
   const bytes = measureListing(listed, options.limits);

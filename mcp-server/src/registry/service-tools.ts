@@ -28,6 +28,7 @@ export const toolLimits = Object.freeze({
 /** What is wrong with a service's tools: one line per problem, each naming the tool. */
 export class ToolProblems extends Error {
   override readonly name = 'ToolProblems';
+  readonly code = 'TOOLS_UNEXPOSABLE';
   readonly problems: readonly string[];
 
   constructor(problems: readonly string[]) {
@@ -37,7 +38,11 @@ export class ToolProblems extends Error {
   }
 }
 
-class Refusal extends Error {}
+/** One field of one tool the gateway cannot expose; collected into ToolProblems. */
+class Refusal extends Error {
+  override readonly name = 'Refusal';
+  readonly code = 'TOOL_FIELD_REFUSED';
+}
 
 /** Freezes parsed JSON in place, whose nesting is already known to be within the limit. */
 function freezeJson(value: unknown): void {

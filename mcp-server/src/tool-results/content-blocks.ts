@@ -12,6 +12,7 @@ const mimeType = /^[A-Za-z0-9][\w!#$&^.+-]{0,126}\/[A-Za-z0-9][\w!#$&^.+-]{0,126
 /** Why a block cannot be shown. */
 export class UnshowableBlock extends Error {
   override readonly name = 'UnshowableBlock';
+  readonly code = 'UNSHOWABLE_BLOCK';
 }
 
 /** Bytes the client receives for `bytes` of data, as base64. */

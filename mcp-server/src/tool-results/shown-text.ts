@@ -17,6 +17,7 @@ export const hasHiddenCharacters: (address: string) => boolean = hasInvisibleCha
 /** Two keys of one object that read the same once shown: an object that would lose a value if shown. */
 export class ShownKeyCollision extends Error {
   override readonly name = 'ShownKeyCollision';
+  readonly code = 'SHOWN_KEY_COLLISION';
 }
 
 /** True when some string of `value`, an object key included, holds something `shownText` changes. */

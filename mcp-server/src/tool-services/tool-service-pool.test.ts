@@ -177,7 +177,7 @@ describe('listTools', () => {
     const failure = await pool.listTools(address, generous).catch((error: unknown) => error);
 
     expect(failure).toBeInstanceOf(ToolServiceError);
-    expect(failure).toMatchObject({ code: grpc.status.UNAVAILABLE, address });
+    expect(failure).toMatchObject({ code: 'TOOL_SERVICE_FAILED', status: grpc.status.UNAVAILABLE, address });
     expect((failure as Error).message).toContain(address);
   });
 });

@@ -66,16 +66,18 @@ export interface ToolServicePoolOptions {
 /** A failed ListTools: the gRPC status and what the service or grpc-js said. */
 export class ToolServiceError extends Error {
   override readonly name = 'ToolServiceError';
-  readonly code: grpc.status;
+  readonly code = 'TOOL_SERVICE_FAILED';
+  /** The gRPC status the call ended with: the registry answers by it. */
+  readonly status: grpc.status;
   readonly details: string;
   readonly address: string;
 
-  constructor(address: string, code: grpc.status, details: string) {
+  constructor(address: string, status: grpc.status, details: string) {
     // A status a newer peer sends may have no name here.
-    const codeName = (grpc.status as Record<number, string | undefined>)[code];
-    super(`${address} answered ${codeName ?? String(code)}: ${details}`);
+    const statusName = (grpc.status as Record<number, string | undefined>)[status];
+    super(`${address} answered ${statusName ?? String(status)}: ${details}`);
     this.address = address;
-    this.code = code;
+    this.status = status;
     this.details = details;
   }
 }

@@ -167,6 +167,8 @@ const timeoutBounds = { min: 100, max: 600_000 } as const;
 export class ToolDefinitionError extends TypeError {
   /** Always `ToolDefinitionError`. */
   override readonly name = 'ToolDefinitionError';
+  /** Always `TOOL_DEFINITION_INVALID`. */
+  readonly code = 'TOOL_DEFINITION_INVALID';
 }
 
 function refuse(name: unknown, field: string, problem: string): never {

@@ -3,6 +3,7 @@
 
 export class InvalidInputError extends Error {
   override readonly name = 'InvalidInputError';
+  readonly code = 'INVALID_INPUT';
   /** The request field the rule is about. */
   readonly field: string;
 

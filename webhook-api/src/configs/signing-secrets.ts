@@ -33,6 +33,7 @@ export const maxSignaturesPerDelivery = 2;
  * and a delivery carries at most two signatures.
  */
 export class RotationTooSoonError extends Error {
+  readonly code = 'ROTATION_TOO_SOON';
   /** When the replaced secret stops signing (epoch ms): a rotation may happen from then on. */
   readonly allowedFrom: number;
 

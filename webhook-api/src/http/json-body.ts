@@ -7,6 +7,9 @@ import { WebhookApiError } from './errors.ts';
 
 /** A body that gives one key twice: JSON.parse would keep the last silently, so the client's intent is unclear. */
 export class DuplicateKeyError extends Error {
+  override readonly name = 'DuplicateKeyError';
+  readonly code = 'DUPLICATE_KEY';
+  /** The key given twice: named in the 400's field, never echoed in the message. */
   readonly key: string;
 
   constructor(key: string) {

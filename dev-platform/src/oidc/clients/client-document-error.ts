@@ -4,11 +4,11 @@
 
 export type ClientDocumentErrorCode =
   /** The client_id is no URL a document may be fetched from. */
-  | 'client_id_refused'
+  | 'CLIENT_ID_REFUSED'
   /** The document could not be fetched: refused address, no answer, not 200, too large, not JSON. */
-  | 'document_unavailable'
+  | 'DOCUMENT_UNAVAILABLE'
   /** The document was fetched and is no valid client metadata. */
-  | 'document_invalid';
+  | 'DOCUMENT_INVALID';
 
 export class ClientDocumentError extends Error {
   override readonly name = 'ClientDocumentError';

@@ -34,7 +34,7 @@ export interface DocumentFetcher {
   close(): Promise<void>;
 }
 
-const unavailable = (problem: string, cause?: unknown) => new ClientDocumentError('document_unavailable', `the document ${problem}`, { cause });
+const unavailable = (problem: string, cause?: unknown) => new ClientDocumentError('DOCUMENT_UNAVAILABLE', `the document ${problem}`, { cause });
 
 const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -124,7 +124,7 @@ export function createDocumentFetcher(options: DocumentFetchOptions): DocumentFe
         try {
           json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
         } catch {
-          throw new ClientDocumentError('document_invalid', 'the document is not valid JSON in UTF-8');
+          throw new ClientDocumentError('DOCUMENT_INVALID', 'the document is not valid JSON in UTF-8');
         }
         return {
           json,

@@ -10,7 +10,7 @@ function problemOf(given: unknown): string {
   try {
     clientFromDocument(clientId, given);
   } catch (error) {
-    if (error instanceof ClientDocumentError && error.code === 'document_invalid') return error.message;
+    if (error instanceof ClientDocumentError && error.code === 'DOCUMENT_INVALID') return error.message;
     throw error;
   }
   throw new Error('the document was taken');

@@ -12,7 +12,7 @@ const maxRedirectUris = 20;
 const supportedGrants = new Set(['authorization_code', 'refresh_token']);
 const sharedSecretMethods = new Set(['client_secret_basic', 'client_secret_post', 'client_secret_jwt']);
 
-const invalid = (field: string, problem: string) => new ClientDocumentError('document_invalid', `${field}: ${problem}`);
+const invalid = (field: string, problem: string) => new ClientDocumentError('DOCUMENT_INVALID', `${field}: ${problem}`);
 
 function optionalStrings(document: Record<string, unknown>, field: string): string[] | undefined {
   const value = document[field];
@@ -65,7 +65,7 @@ function authentication(document: Record<string, unknown>): Pick<ClientMetadata,
 /** The client `document` (parsed JSON) describes, as the authorization server takes it; throws a ClientDocumentError naming the field. */
 export function clientFromDocument(clientId: string, document: unknown): ClientMetadata {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new ClientDocumentError('document_invalid', 'the document must be a JSON object');
+    throw new ClientDocumentError('DOCUMENT_INVALID', 'the document must be a JSON object');
   }
   const fields = document as Record<string, unknown>;
   if (fields.client_id !== clientId) throw invalid('client_id', `must be the document's own URL, exactly ${clientId}`);

@@ -88,7 +88,7 @@ describe('createClientDocuments', () => {
     const clients = documents();
     const clientId = `${server.url}/client.json`;
     expect(await rejectionOf(clients.resolve(clientId), ClientDocumentError)).toMatchObject({
-      code: 'document_unavailable',
+      code: 'DOCUMENT_UNAVAILABLE',
       message: 'the document was answered 500, not 200',
     });
     fixed = true;
@@ -100,7 +100,7 @@ describe('createClientDocuments', () => {
       // Never answers.
     });
     expect(await rejectionOf(documents({ timeoutMs: 200 }).resolve(`${server.url}/slow.json`), ClientDocumentError)).toMatchObject({
-      code: 'document_unavailable',
+      code: 'DOCUMENT_UNAVAILABLE',
       message: 'the document did not arrive within 200 ms',
     });
   });
@@ -113,7 +113,7 @@ describe('createClientDocuments', () => {
       // And then it never ends.
     });
     expect(await rejectionOf(documents({ maxBytes: 5_120 }).resolve(`${server.url}/big.json`), ClientDocumentError)).toMatchObject({
-      code: 'document_unavailable',
+      code: 'DOCUMENT_UNAVAILABLE',
       message: 'the document is larger than 5120 bytes',
     });
   });
@@ -130,20 +130,20 @@ describe('createClientDocuments', () => {
     const strict = documents({ allowLoopback: false });
     const https = server.url.replace('http:', 'https:');
     expect(await rejectionOf(strict.resolve(`${https}/c.json`), ClientDocumentError)).toMatchObject({
-      code: 'document_unavailable',
+      code: 'DOCUMENT_UNAVAILABLE',
       message: expect.stringContaining('its host is 127.0.0.1, a loopback address') as unknown,
     });
     expect(await rejectionOf(strict.resolve(`https://localhost:${new URL(server.url).port}/c.json`), ClientDocumentError)).toMatchObject({
-      code: 'document_unavailable',
+      code: 'DOCUMENT_UNAVAILABLE',
       message: 'the document is not fetched: the target host localhost did not resolve to a public address',
     });
-    expect(await rejectionOf(strict.resolve(`${server.url}/c.json`), ClientDocumentError)).toMatchObject({ code: 'client_id_refused' });
+    expect(await rejectionOf(strict.resolve(`${server.url}/c.json`), ClientDocumentError)).toMatchObject({ code: 'CLIENT_ID_REFUSED' });
     expect(server.requests).toBe(0);
   });
 
   it('refuses a client id that is no document URL without fetching', async () => {
     expect(await rejectionOf(documents().resolve('https://client.example/'), ClientDocumentError)).toMatchObject({
-      code: 'client_id_refused',
+      code: 'CLIENT_ID_REFUSED',
       message: 'client_id must have a path (https://host/client.json): the document is the path, not the host',
     });
   });

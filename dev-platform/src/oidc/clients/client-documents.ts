@@ -61,9 +61,9 @@ export function createClientDocuments(options: ClientDocumentsOptions): ClientDo
     handles: isClientIdUrl,
     async resolve(clientId) {
       const problem = clientIdUrlProblem(clientId, { allowLoopbackHttp: allowLoopback });
-      if (problem) throw new ClientDocumentError('client_id_refused', `client_id ${problem}`);
+      if (problem) throw new ClientDocumentError('CLIENT_ID_REFUSED', `client_id ${problem}`);
       const client = await documents.fetch(clientId);
-      if (client === undefined) throw new ClientDocumentError('document_unavailable', 'the document could not be fetched');
+      if (client === undefined) throw new ClientDocumentError('DOCUMENT_UNAVAILABLE', 'the document could not be fetched');
       return client;
     },
     close: () => fetcher.close(),

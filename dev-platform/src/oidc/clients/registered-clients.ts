@@ -42,11 +42,13 @@ export interface RegisteredClients {
 /** A registration reached a full store whose clients are all in use. */
 export class ClientStoreFullError extends Error {
   override readonly name = 'ClientStoreFullError';
+  readonly code = 'CLIENT_STORE_FULL';
 }
 
 /** The clients file could not be read as one this platform wrote. */
 export class ClientsFileError extends Error {
   override readonly name = 'ClientsFileError';
+  readonly code = 'CLIENTS_FILE_UNREADABLE';
 }
 
 const fileVersion = 1;
