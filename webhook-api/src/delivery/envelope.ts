@@ -13,7 +13,7 @@ export const deliveryUserAgent = `Platform.Cloud.Stream.WebhookHttpClient/${webh
 
 /** Why a request could not be built from what is stored: the attempt is dropped. The message never holds a credential. */
 export class DeliveryBuildError extends Error {
-  readonly code: 'ERR_WEBHOOK_CREDENTIALS' | 'ERR_WEBHOOK_CUSTOM_HEADERS' | 'ERR_WEBHOOK_POINTS' | 'ERR_WEBHOOK_SIGNING_SECRET';
+  readonly code: 'WEBHOOK_CREDENTIALS' | 'WEBHOOK_CUSTOM_HEADERS' | 'WEBHOOK_POINTS' | 'WEBHOOK_SIGNING_SECRET';
 
   constructor(code: DeliveryBuildError['code'], message: string, options?: ErrorOptions) {
     super(message, options);
@@ -34,9 +34,9 @@ export interface DeliveryRequest {
 export function buildEnvelopeBody(delivery: Pick<OutgoingDelivery, 'mode' | 'companyId' | 'gatewayId' | 'measurement' | 'points'>, sentAt: string): string {
   const { mode, points } = delivery;
   if (mode === 'Realtime' && points.length !== 1)
-    throw new DeliveryBuildError('ERR_WEBHOOK_POINTS', `a Realtime delivery carries exactly one point (this one has ${points.length})`);
+    throw new DeliveryBuildError('WEBHOOK_POINTS', `a Realtime delivery carries exactly one point (this one has ${points.length})`);
   if (mode === 'Batch' && points.length === 0)
-    throw new DeliveryBuildError('ERR_WEBHOOK_POINTS', 'a Batch delivery carries at least one point (this one has none)');
+    throw new DeliveryBuildError('WEBHOOK_POINTS', 'a Batch delivery carries at least one point (this one has none)');
   const metadata = `{"Company":${JSON.stringify(String(delivery.companyId))},"GatewayId":${JSON.stringify(delivery.gatewayId)},"Measurement":${JSON.stringify(delivery.measurement)}}`;
   const payload = mode === 'Realtime' ? `"Point":${points.join('')}` : `"Points":[${points.join(',')}]`;
   return `{"Timestamp":${JSON.stringify(sentAt)},"Metadata":${metadata},${payload}}`;
@@ -52,14 +52,14 @@ function parseCustomHeaders(text: string | null): Record<string, string> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new DeliveryBuildError('ERR_WEBHOOK_CUSTOM_HEADERS', 'the stored customHeaders are not valid JSON', { cause: error });
+    throw new DeliveryBuildError('WEBHOOK_CUSTOM_HEADERS', 'the stored customHeaders are not valid JSON', { cause: error });
   }
-  if (!isStringRecord(value)) throw new DeliveryBuildError('ERR_WEBHOOK_CUSTOM_HEADERS', 'the stored customHeaders are not a JSON object of strings');
+  if (!isStringRecord(value)) throw new DeliveryBuildError('WEBHOOK_CUSTOM_HEADERS', 'the stored customHeaders are not a JSON object of strings');
   return value;
 }
 
 function credentialError(delivery: OutgoingDelivery, problem: string, cause?: unknown): DeliveryBuildError {
-  return new DeliveryBuildError('ERR_WEBHOOK_CREDENTIALS', `the stored credentials for authType ${delivery.authType} ${problem}`, { cause });
+  return new DeliveryBuildError('WEBHOOK_CREDENTIALS', `the stored credentials for authType ${delivery.authType} ${problem}`, { cause });
 }
 
 /** The auth headers of the configuration's authType, and the secret values in them. */
@@ -118,7 +118,7 @@ function signingKeys(delivery: OutgoingDelivery, sentAtMs: number, keys: Signing
       return keys.keyOf(encrypted, signingSecretBinding(delivery.configId));
     } catch (error) {
       const reason = error instanceof Error ? error.message.replaceAll(encrypted, '[stored value]').slice(0, 200) : 'unknown error';
-      throw new DeliveryBuildError('ERR_WEBHOOK_SIGNING_SECRET', `the stored signing secret could not be used (${reason})`, { cause: error });
+      throw new DeliveryBuildError('WEBHOOK_SIGNING_SECRET', `the stored signing secret could not be used (${reason})`, { cause: error });
     }
   });
 }

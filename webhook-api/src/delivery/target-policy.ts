@@ -156,7 +156,7 @@ export function refusedTarget(address: string): RefusedAddress | undefined {
 
 /** A target refused by the policy: the delivery is dropped, never retried. */
 export class TargetRefusedError extends Error {
-  readonly code = 'ERR_WEBHOOK_TARGET_REFUSED';
+  readonly code = 'WEBHOOK_TARGET_REFUSED';
   readonly address: string;
   readonly addressClass: AddressClass;
 

@@ -41,7 +41,7 @@ function positiveInteger(name: keyof typeof defaults, value: number | undefined)
 
 /** The whole-request deadline, told apart from the caller's abort. */
 class RequestTimeoutError extends Error {
-  readonly code = 'ERR_WEBHOOK_REQUEST_TIMEOUT';
+  readonly code = 'WEBHOOK_REQUEST_TIMEOUT';
 }
 
 /** Network failures that may heal: a timeout, a reset, a refusal, a DNS answer that may come back. */

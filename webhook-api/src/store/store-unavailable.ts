@@ -2,4 +2,5 @@
 // timeout, disk full): an outage of ours, answered 503 like a platform outage, never the caller's fault.
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
+  readonly code = 'STORE_UNAVAILABLE';
 }
