@@ -1,6 +1,6 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance) run against a gateway that
 // asks for a person's token: the suite has no option for one, so a preloaded module
-// (conformance-bearer.ts) adds `Authorization: Bearer <token>` to every request it sends there.
+// (conformance-bearer-main.ts) adds `Authorization: Bearer <token>` to every request it sends there.
 // The gateway's tests and `npm run conformance` both run it this way.
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,23 +13,29 @@ const require = createRequire(import.meta.url);
 export const conformanceCli = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
 
 /** The module that signs the suite's requests in. */
-export const conformanceBearer = resolve(import.meta.dirname, 'conformance-bearer.ts');
+export const conformanceBearer = resolve(import.meta.dirname, 'conformance-bearer-main.ts');
 
 /** Node's arguments to run the suite's `server` command at `url` with `args`, signed in by the preload. */
 export function conformanceArgs(url: string, args: readonly string[]): string[] {
   return ['--import', conformanceBearer, conformanceCli, 'server', '--url', url, ...args];
 }
 
-/** The environment that gives the preload its token, sent to `url`'s origin only. */
-export function conformanceEnv(url: string, token: string): NodeJS.ProcessEnv {
-  return { ...process.env, MCP_BEARER_TOKEN: token, MCP_BEARER_ORIGIN: url };
+/** `environment` (the caller's, read once where it reads its settings) with the preload's token, sent to `url`'s origin only. */
+export function conformanceEnv(environment: NodeJS.ProcessEnv, url: string, token: string): NodeJS.ProcessEnv {
+  return { ...environment, MCP_BEARER_TOKEN: token, MCP_BEARER_ORIGIN: url };
 }
 
-/** Runs the suite: its exit code and what it printed. */
-export async function runConformance(url: string, token: string, args: readonly string[], timeoutMs: number): Promise<{ exitCode: number; output: string }> {
+/** Runs the suite in `environment` (the caller's): its exit code and what it printed. */
+export async function runConformance(
+  environment: NodeJS.ProcessEnv,
+  url: string,
+  token: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<{ exitCode: number; output: string }> {
   try {
     const { stdout } = await promisify(execFile)(process.execPath, conformanceArgs(url, args), {
-      env: conformanceEnv(url, token),
+      env: conformanceEnv(environment, url, token),
       timeout: timeoutMs,
       maxBuffer: 16 * 1024 * 1024,
     });

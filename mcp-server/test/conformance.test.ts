@@ -26,6 +26,7 @@ const baseline = resolve(import.meta.dirname, 'conformance-baseline.yml');
 async function conformance(...selection: string[]): Promise<{ exitCode: number; checks: (Check & { scenario: string })[]; output: string }> {
   const out = mkdtempSync(join(tmpdir(), 'conformance-'));
   const { exitCode, output } = await runConformance(
+    process.env,
     stack().mcpUrl,
     await stack().tokenFor('oscar'),
     [...selection, '-o', out, '--expected-failures', baseline],

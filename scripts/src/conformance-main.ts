@@ -35,6 +35,6 @@ try {
   process.exit(1);
 }
 console.error(`${stack.found}; the suite runs against ${mcpUrl} as ${as ?? 'oscar'}`);
-const child = spawn(process.execPath, conformanceArgs(mcpUrl, suiteArgs), { env: conformanceEnv(mcpUrl, token), stdio: 'inherit' });
+const child = spawn(process.execPath, conformanceArgs(mcpUrl, suiteArgs), { env: conformanceEnv(process.env, mcpUrl, token), stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -246,6 +246,7 @@ describe('two gateways behind HAProxy', () => {
     // The official suite's requirements of 2026-07-28 through the balancer, tasks among them: a task's calls and polls reach both replicas.
     const results = mkdtempSync(join(tmpdir(), 'conformance-'));
     const suite = await runConformance(
+      process.env,
       mcpUrl,
       token,
       ['--requirements', '2026-07-28', '-o', results, '--expected-failures', join(repoRoot, 'mcp-server/test/conformance-baseline.yml')],

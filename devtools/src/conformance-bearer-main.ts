@@ -1,11 +1,12 @@
 // Preloaded (`node --import`) into the conformance suite, which has no option for a bearer token:
 // a global undici dispatcher adds `Authorization: Bearer $MCP_BEARER_TOKEN` to every request to
-// $MCP_BEARER_ORIGIN (Node's fetch and userland undici share the global dispatcher slot).
+// $MCP_BEARER_ORIGIN (Node's fetch and userland undici share the global dispatcher slot). An entry
+// point of its own (the suite's process), it reads its two variables once, here.
 import http from 'node:http';
 import { Agent, setGlobalDispatcher, type Dispatcher } from 'undici';
 
-const token = process.env.MCP_BEARER_TOKEN;
-const onlyOrigin = process.env.MCP_BEARER_ORIGIN ? new URL(process.env.MCP_BEARER_ORIGIN).origin : undefined;
+const { MCP_BEARER_TOKEN: token, MCP_BEARER_ORIGIN: origin } = process.env;
+const onlyOrigin = origin ? new URL(origin).origin : undefined;
 
 type Headers = Dispatcher.DispatchOptions['headers'];
 
