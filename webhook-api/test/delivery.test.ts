@@ -4,7 +4,7 @@
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startReceiver, type Receiver, type ReceiverAnswer } from './receiver.ts';
 import {
   newStoreLocation,
   startWebhookApi,
@@ -52,6 +52,21 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     if (!api.delivery) throw new Error('this API runs no deliverer');
     return api.delivery.deliverer.whenIdle();
   };
+  /** An endpoint whose answers wait (200 each) until the test releases them. */
+  function heldAnswers() {
+    const waiting: (() => void)[] = [];
+    return {
+      respond: () =>
+        new Promise<ReceiverAnswer>((resolve) => {
+          waiting.push(() => {
+            resolve({ status: 200 });
+          });
+        }),
+      release: () => {
+        for (const answer of waiting.splice(0)) answer();
+      },
+    };
+  }
   async function link(id: string, deviceId = boiler, ...scopes: Record<string, unknown>[]): Promise<string[]> {
     expect((await oscar('POST', `/v2/webhooks/${id}/devices/${deviceId}`)).status).toBe(201);
     const ids: string[] = [];
@@ -326,15 +341,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
 
   it('a configuration deleted while its points wait in its endpoint log gets none of them afterwards', async () => {
     // The endpoint's first requests wait until the test lets them answer.
-    const answers: (() => void)[] = [];
-    receiver = await startReceiver({
-      respond: () =>
-        new Promise((resolve) => {
-          answers.push(() => {
-            resolve({ status: 200 });
-          });
-        }),
-    });
+    const held = heldAnswers();
+    receiver = await startReceiver({ respond: held.respond });
     const id = await hook('claimed-ahead');
     await link(id, boiler, { scopeLevel: 'Device' });
     await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
@@ -346,7 +354,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect(page.items.filter((delivery) => delivery.state === 'waiting' && !delivery.inFlight)).toHaveLength(20 - slots);
 
     expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
-    for (const answer of answers.splice(0)) answer();
+    held.release();
     await settled();
     // The requests sent before the deletion were answered; nothing it held was sent after.
     expect(at('claimed-ahead')).toHaveLength(slots);
@@ -356,15 +364,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
   it('a configuration deleted while its batches are claimed ahead of sending gets none of them afterwards', async () => {
     // Twenty batches (a measurement each) due together when their linger ends, claimed more than the
     // slots at once (held under the deliverer's lease); the requests wait until the test lets them answer.
-    const answers: (() => void)[] = [];
-    receiver = await startReceiver({
-      respond: () =>
-        new Promise((resolve) => {
-          answers.push(() => {
-            resolve({ status: 200 });
-          });
-        }),
-    });
+    const held = heldAnswers();
+    receiver = await startReceiver({ respond: held.respond });
     const id = await hook('batched-ahead', { deliveryMode: 'Batch' });
     await link(id, boiler, { scopeLevel: 'Device' });
     await ingest(...Array.from({ length: 20 }, (_, i) => telemetryPoint(boiler, { measurement: `m${i}` })));
@@ -374,7 +375,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     expect(page.items.filter((delivery) => delivery.inFlight).length).toBeGreaterThan(slots);
 
     expect((await oscar('DELETE', `/v2/webhooks/${id}`)).status).toBe(200);
-    for (const answer of answers.splice(0)) answer();
+    held.release();
     await settled();
     // The batches sent before the deletion were answered; nothing held was sent after.
     expect(at('batched-ahead')).toHaveLength(slots);
@@ -382,17 +383,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
   });
 
   it('a configuration updated while its points wait in its endpoint log sends them as it is now', async () => {
-    const answers: (() => void)[] = [];
-    receiver = await startReceiver({
-      respond: (request) =>
-        request.path === '/moved'
-          ? { status: 200 }
-          : new Promise((resolve) => {
-              answers.push(() => {
-                resolve({ status: 200 });
-              });
-            }),
-    });
+    const held = heldAnswers();
+    receiver = await startReceiver({ respond: (request) => (request.path === '/moved' ? { status: 200 } : held.respond()) });
     const id = await hook('before-move');
     await link(id, boiler, { scopeLevel: 'Device' });
     await ingest(...Array.from({ length: 20 }, () => telemetryPoint(boiler)));
@@ -403,7 +395,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
 
     const moved = await oscar('PUT', `/v2/webhooks/${id}`, { name: 'moved', url: `${receiver.url}/moved`, deliveryMode: 'Realtime' });
     expect(moved.status).toBe(200);
-    for (const answer of answers.splice(0)) answer();
+    held.release();
     await settled();
     // What was sent before the PUT went to the old URL; everything held went to the new one.
     expect(at('before-move')).toHaveLength(slots);
