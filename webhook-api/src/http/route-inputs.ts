@@ -27,7 +27,7 @@ export function deviceIdOf(req: Request): number {
   return Number(raw);
 }
 
-/** Configuration, route and delivery ids are UUIDs this service generated (randomUUID: lower case). */
+/** Configuration, route and delivery ids are UUIDs this service generated (versions 4 and 7, lower case). */
 const generatedId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**

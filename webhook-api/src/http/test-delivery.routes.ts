@@ -3,10 +3,10 @@
 // its own), answered once it is done, within the delivery timeouts. It is recorded in the attempt
 // log as a test, is never retried, counts nothing towards the endpoint's health, and goes to a
 // disabled configuration too, so a customer can check a fix before enabling it.
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { OutgoingDelivery, WebhookSender } from '../delivery/outgoing.ts';
 import { messageIdPrefix, type DeliveryQueue, type TestDelivery } from '../queue/delivery-queue.ts';
+import { newDeliveryId } from '../queue/delivery-ids.ts';
 import type { StoredConfig } from '../store/records.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
 import { httpStatus } from './deliveries.schemas.ts';
@@ -91,7 +91,7 @@ export function testDelivery(config: StoredConfig, id: string, sentAt: number): 
 const handlers: Record<OperationId, RouteHandler<TestDeliveryRouteDependencies>> = {
   async sendTestDelivery(req, res, deps) {
     const config = await configFor(req, res, deps, 'manage');
-    const id = randomUUID();
+    const id = newDeliveryId();
     const startedAt = deps.now?.() ?? Date.now();
     const outgoing = testDelivery(config, id, startedAt);
     const result = await deps.sender.send(outgoing);

@@ -4,7 +4,7 @@
 // at once, the last one left part full stays open until its linger ends (counted from its first
 // point) or a deliverer claims it. Each batch keeps the trace context of the ingests whose points
 // it carries, a bounded number of them.
-import { randomUUID } from 'node:crypto';
+import { newDeliveryId } from './delivery-ids.ts';
 
 /** How batches are made: at most `maxPoints` points, sent at the latest `lingerMs` after the first. */
 export interface BatchRules {
@@ -91,7 +91,7 @@ export function fillBatches(
   rules: BatchRules,
   now: number,
   traceparent: string | null,
-  newId: () => string = randomUUID,
+  newId: () => string = newDeliveryId,
 ): BatchFill {
   const max = Math.max(1, rules.maxPoints);
   const joined: JoinedBatch[] = [];

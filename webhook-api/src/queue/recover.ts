@@ -4,7 +4,7 @@
 // earlier recovery, pending or not) is not: a second recovery does not queue twice what the first
 // did, and a recovered delivery that failed again is recovered in its turn. Recoveries of one
 // configuration take turns (a transaction lock), and a delivery a resend took meanwhile is left out.
-import { randomUUID } from 'node:crypto';
+import { newDeliveryId } from './delivery-ids.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 
@@ -37,7 +37,7 @@ export const recover =
       const rows = taken
         .filter((row) => !resent.has(String(row.id)))
         .map((row, i) => ({
-          id: randomUUID(),
+          id: newDeliveryId(),
           old: String(row.id),
           // The same message to the receiver: it keeps the webhook-id it was sent with.
           w: String(row.webhook_id),

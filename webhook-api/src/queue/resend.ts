@@ -1,7 +1,7 @@
 // A resend: a dropped or failed delivery queued again as a new delivery (resend_of names the old,
 // and the webhook-id is the old one's), with its points of devices still linked. Refused while it or a resend of it is queued, when it was
 // delivered, and when none of its devices is linked any more.
-import { randomUUID } from 'node:crypto';
+import { newDeliveryId } from './delivery-ids.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 
@@ -19,7 +19,7 @@ export const resend =
       if (old.state === 'queued' || old.state === 'held' || old.state === 'logged') return 'not-settled' as const;
       if (old.state === 'delivered') return 'delivered' as const;
       if (await tx.one(`SELECT id FROM deliveries WHERE resend_of = $1 AND state = 'queued'`, [deliveryId])) return 'resend-queued' as const;
-      const id = randomUUID();
+      const id = newDeliveryId();
       await tx.run(
         `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, resend_of)
          VALUES ($1, $2, $3, $4, $5, $6, 'queued', 0, $7, $7, $7, $8)`,

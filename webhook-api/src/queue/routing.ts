@@ -4,7 +4,7 @@
 // open batch (batch-fill.ts), which the dialect finds and locks; and a point row per pair, which
 // refers to its delivery from the start (no point is updated later). A PerDevice configuration's
 // new delivery joins its stream (streams.ts): its head if the stream is free, else held.
-import { randomUUID } from 'node:crypto';
+import { newDeliveryId } from './delivery-ids.ts';
 import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
 import { fillBatches, groupKey, type BatchFill, type BatchGroup, type BatchRules, type NewBatch, type OpenBatch } from './batch-fill.ts';
 import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
@@ -76,7 +76,7 @@ export async function routeAndQueue(
     const row = { cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point };
     const inOrder = route.ordering === 'PerDevice';
     if (route.mode === 'Realtime') {
-      const id = randomUUID();
+      const id = newDeliveryId();
       const stream = inOrder ? deviceStream(point.deviceId) : null;
       if (stream !== null) ordered.push({ cfg, stream });
       if (stream === null) logged.add(cfg);
