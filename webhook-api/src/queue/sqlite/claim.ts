@@ -8,6 +8,7 @@ import type { SqlDriver, SqlQueryable, SqlRow } from '../../store/sql-driver.ts'
 import { claimWindow, configCap, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 import { afterLogReads, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
+import { literalLimit } from './literal-limit.ts';
 import { readLogsIn } from './read-logs.ts';
 
 // By rowid, which the due rows give: no look-up in the id index. A Realtime delivery's one point
@@ -43,8 +44,8 @@ async function claimRowsIn(tx: SqlQueryable, request: ClaimRequest): Promise<Cla
        AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
        AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')
        AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE paused_until > $1)
-     ORDER BY next_attempt_at, rowid LIMIT $3`,
-    [now, JSON.stringify(full), claimWindow(limit, perConfig)],
+     ORDER BY next_attempt_at, rowid ${literalLimit(claimWindow(limit, perConfig))}`,
+    [now, JSON.stringify(full)],
   );
   const configs = new Map<string, StoredConfig>();
   const points = new Map<string, string[]>();

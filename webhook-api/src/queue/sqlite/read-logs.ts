@@ -8,9 +8,12 @@ import type { SqlQueryable, SqlRow } from '../../store/sql-driver.ts';
 import { leasedColumns } from '../claimed-deliveries.ts';
 import type { ClaimRequest } from '../delivery-queue.ts';
 import { giveBackCursors, logReadSize, type LogReads, type LogRoom } from '../endpoint-logs.ts';
+import { literalLimit } from './literal-limit.ts';
 
-const readLog = `SELECT ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point
-  FROM deliveries WHERE webhook_config_id = $1 AND state = 'logged' AND rowid > $2 ORDER BY rowid LIMIT $3`;
+const readLog = (
+  size: number,
+) => `SELECT ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point
+  FROM deliveries WHERE webhook_config_id = $1 AND state = 'logged' AND rowid > $2 ORDER BY rowid ${literalLimit(size)}`;
 
 export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: LogRoom): Promise<LogReads> {
   const { owner, now, leaseMs } = request;
@@ -27,8 +30,8 @@ export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: 
      SELECT * FROM (SELECT ${columns}, 0 AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id
        WHERE k.active AND (k.lease_owner IS NULL OR k.lease_until < $2) AND k.lease_owner IS NOT $1
          AND c.status = 'Active' AND (c.paused_until IS NULL OR c.paused_until <= $2)
-         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') LIMIT $3)`,
-    [owner, now, room.newCursors ?? -1],
+         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') ${literalLimit(room.newCursors ?? -1)})`,
+    [owner, now],
   );
   const read: SqlRow[] = [];
   for (const cursor of cursors) {
@@ -42,7 +45,7 @@ export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: 
     const config = toConfig({ ...cursor, id: cfg });
     const after = mine ? Number(cursor.after) : 0;
     const size = logReadSize(room, config);
-    const rows = size > 0 ? await tx.all(readLog, [cfg, after, size]) : [];
+    const rows = size > 0 ? await tx.all(readLog(size), [cfg, after]) : [];
     if (rows.length > 0) {
       reads.configs.set(cfg, config);
       read.push(...rows);
