@@ -10,7 +10,7 @@ import { repoRoot } from '../repo-root.ts';
 const published: Readonly<Record<string, string>> = {
   'dev-platform/src/api/api-error.ts ApiError': 'the platform API’s error body, `{ "error": "invalid_request" }`, in the OAuth style clients read',
   'shared/src/tools/tool-errors.ts ToolError': 'its code is chosen by the tool’s author and sent to the agent; the SDK’s API report publishes it as a string',
-  'shared/src/catalog-error.ts CatalogError': 'the base of the catalogs: its code is its catalog’s keys, checked in each subclass',
+  'shared/src/errors/catalog-error.ts CatalogError': 'the base of the catalogs: its code is its catalog’s keys, checked in each subclass',
 };
 
 const key = (found: ErrorClass) => `${found.file} ${found.className}`;
