@@ -25,7 +25,7 @@ function layerZones(root, layers) {
 }
 
 export default tseslint.config(
-  // The cycle fixture is a deliberate import cycle that scripts/src/gates.test.ts lints on purpose.
+  // The cycle fixture is a deliberate import cycle that scripts/src/gates/ci-gates.test.ts lints on purpose.
   { ignores: ['**/node_modules/**', '**/dist/**', '**/docs-api/**', 'data/**', 'proto/src/generated/**', 'scripts/test/cycle-fixture/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,

@@ -3,10 +3,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { generatorArgs, protoFiles, protoRoot } from '@platform/proto/proto-files';
+import { repoRoot } from './repo-root.ts';
 
-const repoRoot = resolve(import.meta.dirname, '../..');
 const generatedDir = join(protoRoot, 'src/generated');
 const check = process.argv.includes('--check');
 

@@ -4,14 +4,13 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { globSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { targetSummary, verdictOf } from '@platform/devtools/bench-targets';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { repoRoot } from './repo-root.ts';
 
-const root = resolve(import.meta.dirname, '../..');
 const only = process.argv.slice(2);
-const files = globSync('*/bench/*.bench.ts', { cwd: root })
+const files = globSync('*/bench/*.bench.ts', { cwd: repoRoot })
   .filter((file) => only.length === 0 || only.some((name) => file.startsWith(`${name}/`) || file === name))
   .sort();
 
@@ -24,7 +23,7 @@ const verdicts: ('met' | 'NOT met')[] = [];
 for (const file of files) {
   console.log(`\n=== ${file}`);
   // Its output passed on line by line as it comes, the targets' verdicts noted on the way.
-  const run = spawn(process.execPath, [sourceCondition, '--expose-gc', file], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = spawn(process.execPath, [sourceCondition, '--expose-gc', file], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: run.stdout });
   lines.on('line', (line) => {
     process.stdout.write(`${line}\n`);

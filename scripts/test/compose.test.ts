@@ -46,7 +46,7 @@ const readers: Readonly<Record<string, (env: Environment) => unknown>> = {
 };
 
 /** The one-shot init service's entry point: it writes the certificates, and reads no settings. */
-const certificatesEntry = 'scripts/src/certificates-main.ts';
+const certificatesEntry = 'scripts/src/stack/certificates-main.ts';
 
 const roleOf: Readonly<Record<string, string>> = {
   [certificatesEntry]: 'certificates',

@@ -2,7 +2,7 @@
 // process.loadEnvFile, see dot-env.ts), and the environment wins over it. Each
 // test runs the commands in a project copy of its own, so the repository's own .env is never touched.
 import { describe, expect, it } from 'vitest';
-import { personToken } from '../src/platform-session.ts';
+import { personToken } from '../src/stack/platform-session.ts';
 import { projectCopy, runNpm, shellVariables, stackEnvironment, stackSecrets, takenPorts } from './stack-process.ts';
 
 describe('.env', () => {

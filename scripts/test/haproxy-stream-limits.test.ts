@@ -20,7 +20,7 @@ import { openPostgresStreamLedger } from '../../mcp-server/src/http/postgres-str
 import { createMcpGateway, type McpGateway } from '../../mcp-server/src/mcp-gateway.ts';
 import { createTokenSeal, openPostgresRegistrationStore } from '../../mcp-server/src/registry/index.ts';
 import { loadMcpServerSettings } from '../../mcp-server/src/settings.ts';
-import { haproxyConfig } from '../src/haproxy-config.ts';
+import { haproxyConfig } from '../src/stack/haproxy-config.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterAll(async () => {

@@ -20,13 +20,13 @@ import { closedPort, until } from '@platform/tool-sdk/testing';
 import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { haproxyConfig } from '../src/haproxy-config.ts';
+import { haproxyConfig } from '../src/stack/haproxy-config.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { runConformance } from '@platform/devtools/conformance-suite';
 import { modernRequest } from '@platform/devtools/modern-request';
 import { registerConformanceTools } from '../../examples/conformance-tools.ts';
-import { repoRoot } from '../src/stack.ts';
+import { repoRoot } from '../src/repo-root.ts';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterAll(async () => {

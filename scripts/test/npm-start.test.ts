@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadRegistryProto } from '@platform/proto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeGatewaySession, connectToGateway, personToken } from '../src/platform-session.ts';
+import { closeGatewaySession, connectToGateway, personToken } from '../src/stack/platform-session.ts';
 import { runNpm, stackEnvironment, takenPorts, type CommandRun, type StackEnvironment } from './stack-process.ts';
 
 const startTimeoutMs = 90_000;

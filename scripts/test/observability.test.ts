@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { Client as McpClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoReceiver, type DemoReceiver } from '../src/demo-receiver.ts';
-import { readings, sendTelemetry } from '../src/device-simulator.ts';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../src/otlp-receiver.ts';
-import { closeGatewaySession, personToken } from '../src/platform-session.ts';
+import { startDemoReceiver, type DemoReceiver } from '../src/demo/receiver.ts';
+import { readings, sendTelemetry } from '../src/demo/device-simulator.ts';
+import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../src/trace/otlp-receiver.ts';
+import { closeGatewaySession, personToken } from '../src/stack/platform-session.ts';
 import { runNpm, stackEnvironment, stackSecrets, type CommandRun, type StackEnvironment } from './stack-process.ts';
 
 const collectorKey = 'otlp-collector-key-of-the-test';

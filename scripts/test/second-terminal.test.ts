@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeGatewaySession, connectToGateway } from '../src/platform-session.ts';
+import { closeGatewaySession, connectToGateway } from '../src/stack/platform-session.ts';
 import { projectCopy, runNpm, shellVariables, stackEnvironment, stackSecrets, type CommandRun } from './stack-process.ts';
 
 const execFileAsync = promisify(execFile);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devSecrets } from '@platform/dev-platform/testing';
 import { killedIfTestFails } from '@platform/devtools/test-processes';
-import { repoRoot } from '../src/stack.ts';
+import { repoRoot } from '../src/repo-root.ts';
 
 export interface StackEnvironment {
   readonly env: Record<string, string>;

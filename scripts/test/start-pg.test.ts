@@ -4,9 +4,9 @@
 // which the demo runs whole; Ctrl-C stops everything.
 import { newStoreLocation } from '@platform/webhook-api/testing';
 import { describe, expect, inject, it } from 'vitest';
-import { startDemoReceiver } from '../src/demo-receiver.ts';
-import { readings, sendTelemetry } from '../src/device-simulator.ts';
-import { personToken } from '../src/platform-session.ts';
+import { startDemoReceiver } from '../src/demo/receiver.ts';
+import { readings, sendTelemetry } from '../src/demo/device-simulator.ts';
+import { personToken } from '../src/stack/platform-session.ts';
 import { runNpm, stackEnvironment, takenPorts } from './stack-process.ts';
 
 async function rest(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {

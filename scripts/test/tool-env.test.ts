@@ -12,8 +12,8 @@ import { ensureDevCertificates } from '@platform/devtools/dev-certificates';
 import { appToken, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
 import { closedPort } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeStackFile } from '../src/stack-file.ts';
-import { repoRoot } from '../src/stack.ts';
+import { writeStackFile } from '../src/stack/stack-file.ts';
+import { repoRoot } from '../src/repo-root.ts';
 import { runNpm, shellVariables } from './stack-process.ts';
 
 let platform: RunningPlatform;

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseEnv, promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeGatewaySession, connectToGateway, personToken } from '../src/platform-session.ts';
-import { repoRoot } from '../src/stack.ts';
+import { closeGatewaySession, connectToGateway, personToken } from '../src/stack/platform-session.ts';
+import { repoRoot } from '../src/repo-root.ts';
 import { projectCopy, runNpm, stackEnvironment, stackSecrets, type CommandRun, type StackEnvironment } from './stack-process.ts';
 
 const run = promisify(execFile);
@@ -108,7 +108,7 @@ describe('npm run api:check', () => {
     return copy;
   }
   const check = (folder: string) =>
-    run(process.execPath, [join(repoRoot, 'scripts/src/api-report.ts'), '--package', folder], { timeout: 180_000 }).then(
+    run(process.execPath, [join(repoRoot, 'scripts/src/gates/api-report.ts'), '--package', folder], { timeout: 180_000 }).then(
       ({ stdout }) => ({ code: 0, output: stdout }),
       (error: unknown) => {
         const failed = error as { code?: number; stdout?: string; stderr?: string };

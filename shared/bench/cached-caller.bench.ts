@@ -4,11 +4,11 @@ import { spawnSync } from 'node:child_process';
 import { hash } from 'node:crypto';
 import { UnsecuredJWT } from 'jose';
 import { collectGarbage, nanosecondsPerOperation, printComparison } from '@platform/devtools/bench-report';
-import { CachedTokenResolver } from '../src/cached-token-resolver.ts';
-import { toCaller, type Caller } from '../src/caller.ts';
-import { createHttpClient } from '../src/http-client.ts';
-import { createCallerCheck } from '../src/check-caller.ts';
-import { resolveCaller } from '../src/resolve-caller.ts';
+import { CachedTokenResolver } from '../src/caller/cached-token-resolver.ts';
+import { toCaller, type Caller } from '../src/caller/caller.ts';
+import { createHttpClient } from '../src/http/client.ts';
+import { createCallerCheck } from '../src/caller/check-caller.ts';
+import { resolveCaller } from '../src/caller/resolve-caller.ts';
 import { startPlatformFixture } from '../src/testing/index.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 

@@ -4,24 +4,24 @@
 // tracing and metrics `@platform/tool-sdk/observability`. What only this repository's own services
 // share (the caller check, TLS, HTTP helpers, text rules) is in `./internal.ts`, which is not
 // published: see docs/tool-sdk.md, "The public surface".
-export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors.ts';
-export type { Clock } from './clock.ts';
-export type { Timers } from './timers.ts';
-export { setting, type Environment, type LogLevel } from './settings-vocabulary.ts';
+export { PlatformError, isPlatformError, sdkErrorCodes, type SdkErrorCode } from './errors/platform-error.ts';
+export type { Clock } from './time/clock.ts';
+export type { Timers } from './time/timers.ts';
+export { setting, type Environment, type LogLevel } from './settings/vocabulary.ts';
 export {
   loadPlatformMcpSettings,
   loadToolServiceSettingsWith,
   type PlatformAppSettings,
   type PlatformMcpSettings,
   type ToolServiceSettingsOptions,
-} from './settings.ts';
-export type { GrpcTlsSettings } from './grpc-tls-settings.ts';
-export type { HttpClient } from './http-client.ts';
-export type { Caller, CallerCompany } from './caller.ts';
-export type { TokenProvider } from './api-token-provider.ts';
-export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './platform-app-identity.ts';
-export { createLogger, type Logger, type LoggerOptions } from './logger.ts';
-export { exitOnStartupFailure, stopOnSignals, type StopOptions } from './service-lifecycle.ts';
+} from './settings/platform-settings.ts';
+export type { GrpcTlsSettings } from './grpc/tls-settings.ts';
+export type { HttpClient } from './http/client.ts';
+export type { Caller, CallerCompany } from './caller/caller.ts';
+export type { TokenProvider } from './identity/api-token-provider.ts';
+export { platformAppIdentity, type PlatformAppIdentity, type PlatformAppIdentityOptions } from './identity/platform-app-identity.ts';
+export { createLogger, type Logger, type LoggerOptions } from './service/logger.ts';
+export { exitOnStartupFailure, stopOnSignals, type StopOptions } from './service/lifecycle.ts';
 // The tool surface, also exported alone as `@platform/tool-sdk/tools`.
 export {
   createToolApp,

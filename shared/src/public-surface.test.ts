@@ -58,7 +58,7 @@ const entries = [
   { entry: './testing', source: 'src/testing/index.ts', load: () => import('./testing/index.ts') },
   { entry: './observability', source: 'src/observability/index.ts', load: () => import('./observability/index.ts') },
 ] as const;
-/** The entries API Extractor reports on (scripts/src/api-report.ts). */
+/** The entries API Extractor reports on (scripts/src/gates/api-report.ts). */
 const reports = [
   { entry: '.', report: 'tool-sdk.api.md' },
   { entry: './tools', report: 'tool-sdk-tools.api.md' },

@@ -3,9 +3,9 @@
 // seeing it arrive; the webhook is deleted again either way.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
-import { startDemoReceiver } from '../demo-receiver.ts';
-import { readings, sendTelemetry } from '../device-simulator.ts';
-import { closeGatewaySession, connectToGateway, personToken } from '../platform-session.ts';
+import { startDemoReceiver } from '../demo/receiver.ts';
+import { readings, sendTelemetry } from '../demo/device-simulator.ts';
+import { closeGatewaySession, connectToGateway, personToken } from '../stack/platform-session.ts';
 
 export interface FailoverTarget {
   readonly platformUrl: string;

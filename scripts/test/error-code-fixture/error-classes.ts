@@ -1,4 +1,4 @@
-// Error classes for scripts/src/error-codes.test.ts: one of each way a code can be missing or misspelt.
+// Error classes for scripts/src/gates/error-codes.test.ts: one of each way a code can be missing or misspelt.
 
 export class Uncoded extends Error {}
 

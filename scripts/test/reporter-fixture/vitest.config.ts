@@ -1,4 +1,4 @@
-// Runs the summary reporter over the fixture alone (scripts/src/gates.test.ts).
+// Runs the summary reporter over the fixture alone (scripts/src/gates/ci-gates.test.ts).
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

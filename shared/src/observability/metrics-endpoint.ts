@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
-import { closeServer, listenOn } from '../service-lifecycle.ts';
+import { closeServer, listenOn } from '../service/lifecycle.ts';
 
 /** Who may scrape: the holders of a bearer token, or, opened explicitly, anyone who reaches the port. */
 export type MetricsAccess = { readonly token: string } | 'public';

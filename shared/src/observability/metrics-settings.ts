@@ -4,7 +4,7 @@
 // with its own `METRICS_PORT`), the settings are refused naming both. Services that parse their
 // settings in one go take the shape and the problems into their own parse.
 import { z } from 'zod';
-import { parseEnvironment, setting, type Environment } from '../settings-vocabulary.ts';
+import { parseEnvironment, setting, type Environment } from '../settings/vocabulary.ts';
 import type { MetricsAccess } from './metrics-endpoint.ts';
 
 export interface MetricsSettings {

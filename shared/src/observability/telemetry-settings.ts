@@ -3,7 +3,7 @@
 // started without them exports nothing and starts no SDK. Header values (they may hold a
 // collector's credentials) are parsed here and never echoed.
 import { z } from 'zod';
-import { parseEnvironment, setting, type Environment } from '../settings-vocabulary.ts';
+import { parseEnvironment, setting, type Environment } from '../settings/vocabulary.ts';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 export type TraceSampler = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';

@@ -1,7 +1,7 @@
 // A clock a test moves by hand, for lifetimes and expiries without waiting. It is also the Timers of
 // what it times: a timer armed on it fires, in the order of its time, as `advance` passes that time.
-import type { Clock } from '../clock.ts';
-import type { Timers } from '../timers.ts';
+import type { Clock } from '../time/clock.ts';
+import type { Timers } from '../time/timers.ts';
 
 /** A clock the test moves; it fires the timers armed on it as it passes them. */
 export interface ManualClock extends Clock, Timers {

@@ -2,7 +2,7 @@
 // caller they stand for (or a failure), every other credential refused with 401. For the SDK's own
 // tests and a tool service's unit tests; whole-stack tests use the dev platform itself.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MeAnswer } from '../caller.ts';
+import type { MeAnswer } from '../caller/caller.ts';
 import { listen } from './loopback-server.ts';
 
 /** A caller as GET /api/me answers it. */

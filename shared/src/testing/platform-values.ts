@@ -1,7 +1,7 @@
 // Values tests stage for the platform: tokens with a chosen expiry, a discovery document, and the
 // PlatformError a promise (or a settings loader) must end in.
 import { UnsecuredJWT } from 'jose';
-import { isPlatformError, type PlatformError } from '../errors.ts';
+import { isPlatformError, type PlatformError } from '../errors/platform-error.ts';
 
 /** A JWT-shaped token whose `exp` is `expiresInSeconds` after `nowMs` (unsigned: the SDK never verifies). */
 export function tokenExpiringIn(expiresInSeconds: number, nowMs: number, sub = 'user-1'): string {

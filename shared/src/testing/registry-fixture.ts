@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import { loadRegistryProto, type ToolRegistryHandlers } from '@platform/proto';
-import { systemClock, type Clock } from '../clock.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
 
 /** A registration the fixture holds, as a tool service sent it. */
 export interface FixtureRegistration {

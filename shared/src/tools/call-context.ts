@@ -6,7 +6,7 @@
 // person or the client (see tool-questions.ts), each only as far as the client said it can take.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { Caller, CallerCompany } from '../caller.ts';
+import type { Caller, CallerCompany } from '../caller/caller.ts';
 import type { FormSpec } from './elicitation-form.ts';
 import { createPlatformApiClient, type PlatformApiClient } from './platform-api-client.ts';
 import { permissionDenied } from './tool-errors.ts';

@@ -3,8 +3,8 @@
 // between calls and the registry's expiries run on a manual clock the tests move.
 import { captureLogs, closedPort, manualClock, startRegistryFixture, until, type ManualClock, type RegistryFixture } from '@platform/tool-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../logger.ts';
-import { systemTimers, type Timers } from '../timers.ts';
+import { createLogger } from '../service/logger.ts';
+import { systemTimers, type Timers } from '../time/timers.ts';
 import { backoffDelay, createGatewayRegistration, heartbeatDelay, type GatewayRegistration } from './gateway-registration.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

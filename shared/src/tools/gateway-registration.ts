@@ -6,8 +6,8 @@
 import * as grpc from '@grpc/grpc-js';
 import type { Logger } from 'pino';
 import { loadRegistryProto, type HeartbeatResponse__Output, type RegisterResponse__Output, type ToolRegistryClient } from '@platform/proto';
-import { tlsRefusalReason } from '../grpc-tls.ts';
-import { systemTimers, type Timers } from '../timers.ts';
+import { tlsRefusalReason } from '../grpc/tls.ts';
+import { systemTimers, type Timers } from '../time/timers.ts';
 
 /** Where and how a service registers: the gateway, its name and address, its tools, the app token, timing. */
 export interface GatewayRegistrationOptions {

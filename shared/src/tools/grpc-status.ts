@@ -3,7 +3,7 @@
 // fault; the deadline is DEADLINE_EXCEEDED; anything else is INTERNAL with a generic message (the
 // cause goes to the log, never over the wire).
 import type { ToolResult } from '@platform/proto';
-import { isPlatformError } from '../errors.ts';
+import { isPlatformError } from '../errors/platform-error.ts';
 import { ToolCallError, ToolError } from './tool-errors.ts';
 import type { ToolCallOutcome } from './tool-runner.ts';
 

@@ -4,8 +4,8 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadSync } from '@grpc/proto-loader';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { channelCredentialsOf, createGrpcTls } from '../grpc-tls.ts';
-import type { PlatformMcpSettings } from '../settings.ts';
+import { channelCredentialsOf, createGrpcTls } from '../grpc/tls.ts';
+import type { PlatformMcpSettings } from '../settings/platform-settings.ts';
 import { registrationHealthName } from './tool-server.ts';
 
 interface HealthClient extends grpc.Client {

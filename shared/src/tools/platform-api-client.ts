@@ -3,10 +3,10 @@
 // the platform API, such as the webhook API on its own port): a path that would leave the base is
 // a programming error, never a request (SPEC "Delegated call flow" rule 3). Answers other than 2xx
 // become ToolErrors that carry the status and the platform's message, for the agent to read.
-import { defaultMaxAnswerBytes, discardBody, readJson } from '../platform-answer.ts';
-import { isPlatformError } from '../errors.ts';
+import { defaultMaxAnswerBytes, discardBody, readJson } from '../http/platform-answer.ts';
+import { isPlatformError } from '../errors/platform-error.ts';
 import { ToolError } from './tool-errors.ts';
-import { hasInvisibleCharacters, oneLine } from '../text-safety.ts';
+import { hasInvisibleCharacters, oneLine } from '../text/text-safety.ts';
 import { httpClientAttributes } from '../observability/http-attributes.ts';
 import { inSpan, injectTraceHeaders, SpanKind, SpanStatusCode, type Span } from '../observability/tracing.ts';
 

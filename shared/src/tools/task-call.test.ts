@@ -8,8 +8,8 @@ import { loadToolsProto, type CallToolEvent__Output, type TaskCallInput } from '
 import { captureLogs, listen, toolClient, type Listening, type StagedCaller } from '@platform/tool-sdk/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLogger } from '../logger.ts';
-import type { PlatformMcpSettings } from '../settings.ts';
+import { createLogger } from '../service/logger.ts';
+import type { PlatformMcpSettings } from '../settings/platform-settings.ts';
 import type { PlatformMcpCallContext } from './call-context.ts';
 import { createToolApp, type ServingToolApp } from './tool-app.ts';
 import { defineTool } from './tool-definition.ts';

@@ -4,9 +4,9 @@
 // person; one refused (or that cannot be checked) is dropped with a warning, and the call keeps the
 // token it has. The warning never holds the token.
 import type { Logger } from 'pino';
-import type { CallerCheck } from '../check-caller.ts';
-import { isPlatformError } from '../errors.ts';
-import { clip } from '../short-text.ts';
+import type { CallerCheck } from '../caller/check-caller.ts';
+import { isPlatformError } from '../errors/platform-error.ts';
+import { clip } from '../text/short-text.ts';
 
 /** Fresh delegated tokens for a running call, as they arrive (CallToolAsTask's renewals). */
 export interface TokenRenewals {

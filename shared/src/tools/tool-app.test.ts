@@ -19,9 +19,9 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadToolsProto } from '@platform/proto';
-import { createLogger } from '../logger.ts';
-import type { PlatformAppIdentity } from '../platform-app-identity.ts';
-import type { PlatformMcpSettings } from '../settings.ts';
+import { createLogger } from '../service/logger.ts';
+import type { PlatformAppIdentity } from '../identity/platform-app-identity.ts';
+import type { PlatformMcpSettings } from '../settings/platform-settings.ts';
 import type { PlatformMcpCallContext } from './call-context.ts';
 import { createToolApp, type ServingToolApp } from './tool-app.ts';
 import { defineTool, ToolDefinitionError } from './tool-definition.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../service/logger.ts';
 import { defineTool, ToolDefinitionError } from './tool-definition.ts';
 import { createToolRunner } from './tool-runner.ts';
 

@@ -3,7 +3,7 @@
 // is_error. A ToolCallError is a refusal at the gRPC edge, from a catalog of status codes: the tool
 // did not run (no valid token, a missing permission, bad arguments) or broke unexpectedly.
 import { status } from '@grpc/grpc-js';
-import { CatalogError } from '../catalog-error.ts';
+import { CatalogError } from '../errors/catalog-error.ts';
 
 /** A failure the agent can act on; its code and message are sent to the agent, so they hold no secret. */
 export class ToolError extends Error {

@@ -5,9 +5,9 @@ import type { ClientAbilities__Output, InputRequest, ToolResult as ToolResultMes
 import { captureLogs } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Caller } from '../caller.ts';
-import type { CallerCheck } from '../check-caller.ts';
-import { createLogger } from '../logger.ts';
+import type { Caller } from '../caller/caller.ts';
+import type { CallerCheck } from '../caller/check-caller.ts';
+import { createLogger } from '../service/logger.ts';
 import type { CallEvents, ClientLogLevel, PlatformMcpCallContext } from './call-context.ts';
 import { resultMessageOf, toolResult } from './tool-content.ts';
 import { defineTool, type ToolDefinition } from './tool-definition.ts';

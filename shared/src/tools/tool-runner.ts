@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ClientAbilities__Output, InputRequired, TaskSupport, Tool, ToolResult as ToolResultMessage } from '@platform/proto';
-import type { CallerCheck } from '../check-caller.ts';
-import { isPlatformError } from '../errors.ts';
-import { nestsDeeperThan } from '../json-nesting.ts';
-import { clip } from '../short-text.ts';
+import type { CallerCheck } from '../caller/check-caller.ts';
+import { isPlatformError } from '../errors/platform-error.ts';
+import { nestsDeeperThan } from '../http/json-nesting.ts';
+import { clip } from '../text/short-text.ts';
 import { clientLogLevels, createCallContext, noClient, type CallClient, type CallEvents, type ClientLogLevel } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import { isToolResultValue, resultMessageOf } from './tool-content.ts';

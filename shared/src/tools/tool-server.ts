@@ -19,12 +19,12 @@ import {
   type TaskCallInput__Output,
   type ToolServiceHandlers,
 } from '@platform/proto';
-import { bindFailure } from '../bind-failure.ts';
-import { guardTlsHandshakes, serverCredentialsOf, type GrpcTls, type TlsRefusal } from '../grpc-tls.ts';
-import { systemClock, type Clock } from '../clock.ts';
-import { systemTimers, type Timers } from '../timers.ts';
+import { bindFailure } from '../service/bind-failure.ts';
+import { guardTlsHandshakes, serverCredentialsOf, type GrpcTls, type TlsRefusal } from '../grpc/tls.ts';
+import { systemClock, type Clock } from '../time/clock.ts';
+import { systemTimers, type Timers } from '../time/timers.ts';
 import { ToolCallError, toolCallCatalog } from './tool-errors.ts';
-import { clip } from '../short-text.ts';
+import { clip } from '../text/short-text.ts';
 import { maxDetailLength, type ToolRunner } from './tool-runner.ts';
 import { serveTask, type RefuseCall, type RenewalQueue } from './task-call.ts';
 import type { CallEvents } from './call-context.ts';
