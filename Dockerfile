@@ -15,6 +15,7 @@ WORKDIR /app
 # manifest of every workspace the lock file names.
 COPY package.json package-lock.json ./
 COPY devtools/package.json devtools/
+COPY postgres/package.json postgres/
 COPY shared/package.json shared/
 COPY proto/package.json proto/
 COPY dev-platform/package.json dev-platform/

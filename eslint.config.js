@@ -52,6 +52,20 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones('webhook-api/src', webhookApiLayers) }] },
   },
   {
+    // The published SDK stays off PostgreSQL: what the services share on pg lives in the private
+    // @platform/postgres workspace, which the SDK's consumers never install.
+    files: ['shared/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'pg', message: 'the published SDK does not depend on pg: put PostgreSQL code in @platform/postgres (postgres/).' }],
+          patterns: [{ group: ['@platform/postgres', '@platform/postgres/*'], message: 'the published SDK cannot import a private workspace.' }],
+        },
+      ],
+    },
+  },
+  {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

@@ -7,6 +7,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // fails saying so (freshDatabase).
 const postgresTests = [
   'webhook-api/**/*.test.ts',
+  'postgres/**/*.test.ts',
   'scripts/test/start-pg.test.ts',
   'mcp-server/test/replicas.test.ts',
   'mcp-server/test/tasks.test.ts',

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { clientDocument, startClientDocumentServer } from './client-document-server.ts';
@@ -38,7 +39,10 @@ interface SuiteRun {
 async function runSuite(args: readonly string[]): Promise<SuiteRun> {
   const out = mkdtempSync(join(tmpdir(), 'conformance-as-'));
   // Stopped before the test's own timeout: a sign-in that never reaches the suite's callback fails here, with its output.
-  const child = spawn(process.execPath, [suite, 'authorization', ...args, '-o', out], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 45_000 });
+  // Killed at once if the test fails first (its sign-in threw, say): it holds the callback port.
+  const child = killedIfTestFails(
+    spawn(process.execPath, [suite, 'authorization', ...args, '-o', out], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 45_000 }),
+  );
   let output = '';
   let signedIn: Promise<SignInOutcome> | undefined;
   const read = (chunk: Buffer) => {

@@ -35,13 +35,13 @@ export function postgresBinDir(): string {
 
 /**
  * Runs one of PostgreSQL's programs, as the postgres user the Debian package made when this runs
- * as root (PostgreSQL refuses root); its stdout, or an error with its stderr.
+ * as root (PostgreSQL refuses root); its stdout, or an error with its stderr. A password goes in a
+ * password file its connection string names (`passfile=`), never in its environment.
  */
-export function runPostgresProgram(command: string, args: readonly string[], options: { readonly password?: string; readonly input?: string } = {}): string {
+export function runPostgresProgram(command: string, args: readonly string[], options: { readonly input?: string } = {}): string {
   const program = join(postgresBinDir(), command);
   const [file, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, [...args]];
-  const env = options.password === undefined ? process.env : { ...process.env, PGPASSWORD: options.password };
-  const result = spawnSync(file, argv, { encoding: 'utf8', env, ...(options.input !== undefined && { input: options.input }) });
+  const result = spawnSync(file, argv, { encoding: 'utf8', ...(options.input !== undefined && { input: options.input }) });
   if (result.status !== 0) throw new Error(`${command} failed: ${(result.stderr || result.stdout).trim()}`);
   return result.stdout;
 }
@@ -98,27 +98,36 @@ export function startLocalPostgres(dir: string, wantedPort: number, database: st
   if (running === undefined)
     run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
   else port = running;
+  // The superuser's password for psql in a password file (.pgpass format) only the user psql runs
+  // as reads, in the cluster's own folder, removed once the cluster is set up.
+  const passfile = join(dir, 'psql-passfile');
+  writeFileSync(passfile, `127.0.0.1:${port}:*:postgres:${secrets.superuser}\n`, { mode: 0o600 });
+  chmodSync(passfile, 0o600); // a file an interrupted run left keeps its mode otherwise
+  handToPostgres(passfile);
+  // A conninfo value quoted, so a folder with spaces or quotes in its path stays one value.
+  const quoted = (value: string) => `'${value.replace(/[\\']/g, '\\$&')}'`;
   const psql = (sql: string, on = 'postgres') =>
-    run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', on, '-v', 'ON_ERROR_STOP=1', '-tA'], {
-      password: secrets.superuser,
-      input: sql,
-    });
+    run('psql', [`host=127.0.0.1 port=${port} user=postgres dbname=${on} passfile=${quoted(passfile)}`, '-v', 'ON_ERROR_STOP=1', '-tA'], { input: sql });
   try {
-    // A cluster of an older start:pg took anyone on loopback (trust): it gets the password, then only passwords.
-    psql(`ALTER ROLE postgres PASSWORD ${passwordLiteral(secrets.superuser)};`);
-  } catch (error) {
-    throw new Error(
-      `the cluster in ${dir} does not take the password in data/dev-secrets.env (STACK_POSTGRES_PASSWORD): put back the file it was made with, or delete ${dir} to start afresh`,
-      { cause: error },
-    );
+    try {
+      // A cluster of an older start:pg took anyone on loopback (trust): it gets the password, then only passwords.
+      psql(`ALTER ROLE postgres PASSWORD ${passwordLiteral(secrets.superuser)};`);
+    } catch (error) {
+      throw new Error(
+        `the cluster in ${dir} does not take the password in data/dev-secrets.env (STACK_POSTGRES_PASSWORD): put back the file it was made with, or delete ${dir} to start afresh`,
+        { cause: error },
+      );
+    }
+    const hbaFile = join(data, 'pg_hba.conf');
+    if (readFileSync(hbaFile, 'utf8') !== passwordOnlyHba) {
+      writeFileSync(hbaFile, passwordOnlyHba);
+      run('pg_ctl', ['-D', data, 'reload']);
+    }
+    if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== '1') psql(`CREATE DATABASE ${database}`);
+    psql(accessStatements(database, secrets), database);
+  } finally {
+    rmSync(passfile, { force: true });
   }
-  const hbaFile = join(data, 'pg_hba.conf');
-  if (readFileSync(hbaFile, 'utf8') !== passwordOnlyHba) {
-    writeFileSync(hbaFile, passwordOnlyHba);
-    run('pg_ctl', ['-D', data, 'reload']);
-  }
-  if (psql(`SELECT 1 FROM pg_database WHERE datname = '${database}'`).trim() !== '1') psql(`CREATE DATABASE ${database}`);
-  psql(accessStatements(database, secrets), database);
   const at = `127.0.0.1:${port}/${database}`;
   return {
     webhookUrl: `postgres://${localPostgresRoles.webhook.role}:${secrets.webhook}@${at}`,

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { describe, expect, it } from 'vitest';
 import { conformanceToolsForTests, stackForTests } from './harness.ts';
 
@@ -26,7 +27,10 @@ async function inspect(args: readonly string[], token: string): Promise<{ exitCo
   const argv = [inspector, '--cli', stack().mcpUrl, '--transport', 'http', '--format', 'json', '--stored-auth-only', ...args];
   argv.push('--header', `Authorization: Bearer ${token}`);
   try {
-    const { stdout, stderr } = await run(process.execPath, argv, { env, timeout: 60_000 });
+    // Killed if the test fails (or times out) first.
+    const running = run(process.execPath, argv, { env, timeout: 60_000 });
+    killedIfTestFails(running.child);
+    const { stdout, stderr } = await running;
     return { exitCode: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeGatewaySession, connectToGateway } from '../src/stack/platform-session.ts';
 import { projectCopy, runNpm, shellVariables, stackEnvironment, stackSecrets, type CommandRun } from './stack-process.ts';
@@ -87,7 +88,12 @@ describe('a second terminal', () => {
       .map((line) => line.trim());
     expect(commands).toHaveLength(2);
     const [inspector, curl] = commands;
-    const shell = (command: string) => execFileAsync('sh', ['-c', command], { cwd: project, env: secondTerminal, timeout: 60_000 });
+    const shell = (command: string) => {
+      // Killed if the test fails (or times out) first.
+      const running = execFileAsync('sh', ['-c', command], { cwd: project, env: secondTerminal, timeout: 60_000 });
+      killedIfTestFails(running.child);
+      return running;
+    };
     expect((await shell(inspector ?? '')).stdout).toContain('"name": "create_webhook"');
     expect(Array.isArray(JSON.parse((await shell(`${curl ?? ''} --fail --silent`)).stdout))).toBe(true);
 

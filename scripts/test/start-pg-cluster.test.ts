@@ -3,7 +3,7 @@
 // webhook tables, the webhook API cannot read mcp_registry. A cluster an older start:pg made
 // without passwords is brought to that as it starts, its data kept.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { handToPostgres, runPostgresProgram, startLocalPostgres, type LocalPostgres } from '@platform/devtools/local-postgres';
@@ -58,8 +58,11 @@ describe("start:pg's own cluster", () => {
   it('refuses a connection without the password or with a wrong one, and gives each service a role that reaches only its own schema', async () => {
     const port = await closedPort();
     const secrets = { superuser: secret(), gateway: secret(), webhook: secret() };
-    const cluster = started(startLocalPostgres(clusterFolder(), port, 'webhooks', secrets));
+    const folder = clusterFolder();
+    const cluster = started(startLocalPostgres(folder, port, 'webhooks', secrets));
     const at = `127.0.0.1:${port}/webhooks`;
+    // psql had the superuser's password from a password file its connection string named, gone once the cluster is set up.
+    expect(readdirSync(folder).filter((name) => name.includes('pass'))).toEqual([]);
 
     expect(await attempt(`postgres://postgres@${at}`)).toMatch(/password/);
     expect(await attempt(`postgres://postgres:${secret()}@${at}`)).toBe('28P01');

@@ -12,6 +12,7 @@ import { stripTypeScriptTypes } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseEnv, promisify } from 'node:util';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeGatewaySession, connectToGateway, personToken } from '../src/stack/platform-session.ts';
 import { repoRoot } from '../src/repo-root.ts';
@@ -152,10 +153,12 @@ function readmeCommand(start: string): string {
   return found;
 }
 
-/** A command line run as a person's shell runs it ($(...) and quotes included), in `cwd`. */
+/** A command line run as a person's shell runs it ($(...) and quotes included), in `cwd`; killed if its test fails first. */
 async function shell(command: string, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('bash', ['-c', command], { cwd, env, timeout: 480_000 });
+    const running = run('bash', ['-c', command], { cwd, env, timeout: 480_000 });
+    killedIfTestFails(running.child);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -237,7 +240,8 @@ describe("the template's README, followed by a newcomer", () => {
     expect(mcpUrl).toBe(stack.mcpUrl);
 
     // Step 3, here: "npm start"; the machine's Node first on the PATH, nothing set but what the .env holds.
-    const service = spawn('npm', ['start'], { cwd: project, env: person, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Killed with its group (npm and the service) if the test fails before its Ctrl-C below.
+    const service = killedIfTestFails(spawn('npm', ['start'], { cwd: project, env: person, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }));
     const started = watch(service, 'registered at the gateway');
     // Closed once every process of the group that holds its output has ended: npm, and the service after it deregistered.
     const exited = once(service, 'close');
@@ -274,7 +278,9 @@ describe("the template's README, followed by a newcomer", () => {
   it('runs as plain JavaScript on Node 24 with no type stripping at all, from the same .env, and a seeded person sees its tool narrowed to its own app', async () => {
     // No type stripping: everything it loads, the SDK included, is JavaScript.
     const main = join(asJavaScript(project), 'main.js');
-    const service = spawn(process.execPath, ['--no-experimental-strip-types', main], { cwd: project, env: person, stdio: ['ignore', 'pipe', 'pipe'] });
+    const service = killedIfTestFails(
+      spawn(process.execPath, ['--no-experimental-strip-types', main], { cwd: project, env: person, stdio: ['ignore', 'pipe', 'pipe'] }),
+    );
     const started = watch(service, 'registered at the gateway');
     const exited = once(service, 'exit');
     try {

@@ -8,6 +8,7 @@ import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platfor
 import { startedForTests, startRegistryFixture, toolClient } from '@platform/tool-sdk/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 
 const root = resolve(import.meta.dirname, '../..');
 const examplePath = resolve(root, 'examples/hello-tools.ts');
@@ -24,18 +25,20 @@ describe('the docs/tool-sdk.md example tool service', () => {
   });
 
   it('runs as written: registers at the gateway and counts a company’s devices for a delegated caller', async () => {
-    child = spawn(process.execPath, [sourceCondition, examplePath], {
-      env: {
-        PATH: process.env.PATH,
-        PLATFORM_API_BASE_URL: platform().issuer,
-        APP_CLIENT_ID: 'webhook-tools',
-        APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
-        SERVICE_NAME: 'hello-tools',
-        CALLBACK_ADDRESS: '127.0.0.1:0',
-        GATEWAY_ADDRESS: gateway().address,
-      },
-      stdio: 'ignore',
-    });
+    child = killedIfTestFails(
+      spawn(process.execPath, [sourceCondition, examplePath], {
+        env: {
+          PATH: process.env.PATH,
+          PLATFORM_API_BASE_URL: platform().issuer,
+          APP_CLIENT_ID: 'webhook-tools',
+          APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+          SERVICE_NAME: 'hello-tools',
+          CALLBACK_ADDRESS: '127.0.0.1:0',
+          GATEWAY_ADDRESS: gateway().address,
+        },
+        stdio: 'ignore',
+      }),
+    );
     await expect.poll(() => gateway().alive().length, { timeout: 10_000 }).toBe(1);
     const [registration] = gateway().alive();
     expect(registration?.serviceName).toBe('hello-tools');

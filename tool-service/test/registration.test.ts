@@ -9,6 +9,7 @@ import { delegatedToken, devSecrets, startPlatform } from '@platform/dev-platfor
 import { manualClock, startedForTests, startRegistryFixture, toolClient, type RegistryFixture, type RegistryFixtureOptions } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 
 const platform = startedForTests(() => startPlatform());
 const children: ChildProcess[] = [];
@@ -25,17 +26,19 @@ async function registry(options: RegistryFixtureOptions = {}): Promise<RegistryF
 }
 
 function startService(gatewayAddress: string): { child: ChildProcess; output: string[] } {
-  const child = spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, '../src/main.ts')], {
-    env: {
-      PATH: process.env.PATH,
-      PLATFORM_API_BASE_URL: platform().issuer,
-      APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
-      GATEWAY_ADDRESS: gatewayAddress,
-      CALLBACK_ADDRESS: '127.0.0.1:0',
-      TOOL_REGISTRATION_TTL_SECONDS: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = killedIfTestFails(
+    spawn(process.execPath, [sourceCondition, resolve(import.meta.dirname, '../src/main.ts')], {
+      env: {
+        PATH: process.env.PATH,
+        PLATFORM_API_BASE_URL: platform().issuer,
+        APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+        GATEWAY_ADDRESS: gatewayAddress,
+        CALLBACK_ADDRESS: '127.0.0.1:0',
+        TOOL_REGISTRATION_TTL_SECONDS: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   children.push(child);
   const output: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));

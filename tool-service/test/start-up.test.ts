@@ -8,6 +8,7 @@ import { devSecrets, startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, healthStatus, listenOnFreePort, startedForTests, toolClient } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 
 const main = resolve(import.meta.dirname, '../src/main.ts');
 const baseEnv = { PATH: process.env.PATH ?? '' };
@@ -39,17 +40,19 @@ describe('starting the tool service', () => {
 
     it('serves the tools with health on CALLBACK_ADDRESS, and stops on SIGTERM', async () => {
       const port = await closedPort();
-      const child = spawn(process.execPath, [sourceCondition, main], {
-        env: {
-          ...baseEnv,
-          PLATFORM_API_BASE_URL: platform().issuer,
-          APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
-          CALLBACK_ADDRESS: `127.0.0.1:${port}`,
-          // No gateway listens here: the service keeps serving and retries in the background.
-          GATEWAY_ADDRESS: '127.0.0.1:9',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = killedIfTestFails(
+        spawn(process.execPath, [sourceCondition, main], {
+          env: {
+            ...baseEnv,
+            PLATFORM_API_BASE_URL: platform().issuer,
+            APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
+            CALLBACK_ADDRESS: `127.0.0.1:${port}`,
+            // No gateway listens here: the service keeps serving and retries in the background.
+            GATEWAY_ADDRESS: '127.0.0.1:9',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+      );
       try {
         const logged: Record<string, unknown>[] = [];
         for await (const line of createInterface({ input: child.stdout })) {

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { startPlatform } from '@platform/dev-platform/testing';
+import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { startedForTests } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
@@ -62,10 +63,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the receiver of docs/webhooks.
     const port = await freePort();
     const script = join(folder, 'receiver.mjs');
     writeFileSync(script, docsReceiver());
-    child = spawn(process.execPath, [script], {
-      env: { PATH: process.env.PATH, WEBHOOK_SECRET: secret, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    child = killedIfTestFails(
+      spawn(process.execPath, [script], {
+        env: { PATH: process.env.PATH, WEBHOOK_SECRET: secret, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     const lines: string[] = [];
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -69,6 +69,13 @@ describe('the workspace graph', () => {
     expect(graph.get('@platform/devtools')).toEqual([]);
   });
 
+  it('keeps the published SDK off pg and off @platform/postgres, where the services share their PostgreSQL code', () => {
+    const sdk = manifest('shared');
+    const shipped = Object.keys({ ...sdk.dependencies, ...sdk.peerDependencies, ...sdk.optionalDependencies });
+    expect(shipped.filter((name) => name === 'pg' || name === '@platform/postgres')).toEqual([]);
+    expect(graph.get('@platform/postgres')).toEqual(['@platform/devtools']);
+  });
+
   it('finds a cycle when there is one', () => {
     const cyclic = new Map([
       ['a', ['b']],

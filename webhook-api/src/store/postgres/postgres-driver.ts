@@ -1,5 +1,6 @@
 // The SQL driver for PostgreSQL (pg): a pool with connect and query timeouts, so a dead or silent
 // server fails a request within seconds; connection trouble is thrown as StoreUnavailableError.
+import { listen } from '@platform/postgres/listen';
 import pg from 'pg';
 import type { SqlDriver, SqlFailure, SqlQueryable, SqlRow, SqlStatement, SqlValue } from '../sql-driver.ts';
 import { StoreUnavailableError } from '../store-unavailable.ts';
@@ -146,57 +147,27 @@ export function createPostgresDriver(connectionString: string, options: Postgres
   };
 }
 
-/** How long a lost LISTEN connection waits before it connects again. */
-const relistenDelayMs = 1_000;
-
 /**
- * A connection of its own (a pooled one would be handed to others) that LISTENs on `channel`,
- * connecting again after any failure; `onNotify` is called for each notification and after each
- * reconnection.
+ * LISTEN on `channel` over a connection of its own (@platform/postgres), connecting again after any
+ * failure; `onNotify` is called for each notification and after each (re)connection. Errors go to
+ * `onIdleConnectionError`; the first connection's failure is also thrown, as StoreUnavailableError
+ * when the database is unreachable.
  */
 async function listenOn(connectionString: string, channel: string, onNotify: () => void, options: PostgresDriverOptions): Promise<() => Promise<void>> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new TypeError(`listen: ${channel} is not a plain channel name`);
-  let client: pg.Client | undefined;
-  let stopped = false;
-  /** Whether it listened once: a failure to listen at first is the caller's to see, later ones are retried. */
-  let started = false;
-  let retry: NodeJS.Timeout | undefined;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString, connectionTimeoutMillis: options.connectionTimeoutMs, keepAlive: true });
-    const lost = (error?: Error) => {
-      next.removeAllListeners();
-      next.on('error', () => undefined);
-      next.end().catch(() => undefined);
-      if (client === next) client = undefined;
-      if (error) options.onIdleConnectionError?.(error);
-      if (!stopped && started) retry = setTimeout(() => void connect().catch(() => undefined), relistenDelayMs);
-    };
-    next.on('notification', () => {
+  const reportError = (error: Error | undefined) => {
+    if (error) options.onIdleConnectionError?.(error);
+  };
+  return listen({
+    connectionString,
+    channel,
+    connectionTimeoutMs: options.connectionTimeoutMs,
+    onNotification: () => {
       onNotify();
-    });
-    next.on('error', lost);
-    next.on('end', () => {
-      lost();
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${channel}`);
-    } catch (error) {
-      lost(error as Error);
-      throw error;
-    }
-    client = next;
-    started = true;
-    onNotify();
-  };
-  await connect().catch(rethrow);
-  return async () => {
-    stopped = true;
-    clearTimeout(retry);
-    const current = client;
-    client = undefined;
-    current?.removeAllListeners();
-    current?.on('error', () => undefined);
-    await current?.end().catch(() => undefined);
-  };
+    },
+    onListening: onNotify,
+    onConnectionLost: reportError,
+  }).catch((error: unknown) => {
+    if (error instanceof Error && !(error instanceof TypeError)) reportError(error);
+    return rethrow(error);
+  });
 }
