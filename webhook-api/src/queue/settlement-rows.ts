@@ -35,6 +35,8 @@ export const settlementRow = (s: Settlement): SettlementRow => ({
  * Whether `owner` still holds the delivery row `table`: a queued one by its own lease, a logged one
  * (endpoint-logs.ts) by its endpoint's cursor. What a settlement's compare-and-swap checks.
  */
+// The cursor looked up by its key (EXISTS), not the holder's cursors listed (IN): SQLite built that
+// list for every row it settled (5 µs of a 25 µs update).
 export const heldBy = (table: string, owner: string) =>
-  `((${table}.state = 'queued' AND ${table}.lease_owner = ${owner}) OR (${table}.state = 'logged' AND ${table}.webhook_config_id IN
-    (SELECT k.webhook_config_id FROM endpoint_cursors k WHERE k.lease_owner = ${owner})))`;
+  `((${table}.state = 'queued' AND ${table}.lease_owner = ${owner}) OR (${table}.state = 'logged' AND EXISTS
+    (SELECT 1 FROM endpoint_cursors k WHERE k.webhook_config_id = ${table}.webhook_config_id AND k.lease_owner = ${owner})))`;

@@ -8,7 +8,7 @@ import type { SqlDriver, SqlQueryable, SqlRow } from '../../store/sql-driver.ts'
 import { claimWindow, configCap, configRoom, leasedColumns, toClaimedDeliveries } from '../claimed-deliveries.ts';
 import type { ClaimedDelivery, ClaimRequest, DeliveryQueue } from '../delivery-queue.ts';
 import { afterLogReads, hasLogRoom, loggedDeliveries, logRoomOf } from '../endpoint-logs.ts';
-import { literalLimit } from './literal-limit.ts';
+import { textsByLimit } from './literal-limit.ts';
 import { readLogsIn } from './read-logs.ts';
 
 // By rowid, which the due rows give: no look-up in the id index. A Realtime delivery's one point
@@ -17,6 +17,16 @@ import { readLogsIn } from './read-logs.ts';
 const leaseRealtime = `UPDATE deliveries SET lease_owner = $1, lease_until = $2 WHERE rowid = $3
   RETURNING ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point`;
 const leaseBatch = `UPDATE deliveries SET lease_owner = $1, lease_until = $2, batch_open = 0 WHERE rowid = $3 RETURNING ${leasedColumns('deliveries', 'rowid')}`;
+
+// Passed over: configurations at their limit, disabled ones, and ones paused by a 429 (each list read by its own index).
+const dueRows = textsByLimit(
+  (limit) => `SELECT rowid AS r, webhook_config_id, mode FROM deliveries
+     WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+       AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
+       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')
+       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE paused_until > $1)
+     ORDER BY next_attempt_at, rowid ${limit}`,
+);
 
 /** Claims in `tx` what `request` asks for: the endpoint logs' points first (sent at once), then due rows. */
 export async function claimIn(tx: SqlQueryable, request: ClaimRequest): Promise<ClaimedDelivery[]> {
@@ -37,16 +47,7 @@ async function claimRowsIn(tx: SqlQueryable, request: ClaimRequest): Promise<Cla
   const { owner, leaseMs, now, limit, perConfig, inFlight, perCompany = Number.MAX_SAFE_INTEGER, inFlightByCompany = new Map<number, number>() } = request;
   if (limit <= 0) return [];
   const full = configRoom(request).filter(({ n }) => n === 0);
-  // Passed over: configurations at their limit, disabled ones, and ones paused by a 429 (each list read by its own index).
-  const due = await tx.all(
-    `SELECT rowid AS r, webhook_config_id, mode FROM deliveries
-     WHERE state = 'queued' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-       AND webhook_config_id NOT IN (SELECT value ->> 'cfg' FROM json_each($2))
-       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE status <> 'Active')
-       AND webhook_config_id NOT IN (SELECT id FROM webhook_configs WHERE paused_until > $1)
-     ORDER BY next_attempt_at, rowid ${literalLimit(claimWindow(limit, perConfig))}`,
-    [now, JSON.stringify(full)],
-  );
+  const due = await tx.all(dueRows(claimWindow(limit, perConfig)), [now, JSON.stringify(full)]);
   const configs = new Map<string, StoredConfig>();
   const points = new Map<string, string[]>();
   const claimed: SqlRow[] = [];

@@ -5,7 +5,23 @@
 // uses (slots, window sizes) each keep a prepared statement of their own in the driver's cache.
 
 /** `LIMIT n` for a count this service computed (never a caller's text). */
-export function literalLimit(n: number): string {
+function literalLimit(n: number): string {
   if (!Number.isSafeInteger(n)) throw new RangeError(`a LIMIT must be a whole number, not ${n}`);
   return `LIMIT ${n}`;
+}
+
+/**
+ * A statement's text for each limit, built once: the driver finds its prepared statement by the
+ * text, and a string built anew each time is hashed anew (a claim's texts run to a kilobyte or two).
+ */
+export function textsByLimit(build: (limit: string) => string): (n: number) => string {
+  const texts = new Map<number, string>();
+  return (n) => {
+    let text = texts.get(n);
+    if (text === undefined) {
+      text = build(literalLimit(n));
+      texts.set(n, text);
+    }
+    return text;
+  };
 }

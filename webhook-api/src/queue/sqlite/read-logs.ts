@@ -8,31 +8,34 @@ import type { SqlQueryable, SqlRow } from '../../store/sql-driver.ts';
 import { leasedColumns } from '../claimed-deliveries.ts';
 import type { ClaimRequest } from '../delivery-queue.ts';
 import { giveBackCursors, logReadSize, type LogReads, type LogRoom } from '../endpoint-logs.ts';
-import { literalLimit } from './literal-limit.ts';
+import { textsByLimit } from './literal-limit.ts';
 
-const readLog = (
-  size: number,
-) => `SELECT ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point
-  FROM deliveries WHERE webhook_config_id = $1 AND state = 'logged' AND rowid > $2 ORDER BY rowid ${literalLimit(size)}`;
+const readLog = textsByLimit(
+  (limit) => `SELECT ${leasedColumns('deliveries', 'rowid')}, (SELECT p.point FROM delivery_points p WHERE p.delivery_id = deliveries.id) AS point
+  FROM deliveries WHERE webhook_config_id = $1 AND state = 'logged' AND rowid > $2 ORDER BY rowid ${limit}`,
+);
+
+// Those it holds, and those it may take (a deliverer takes one at a time: endpoints spread over
+// deliverers), each with its configuration as it is now.
+const cursorColumns = `k.webhook_config_id AS cfg, k.lease_owner AS holder, ${configColumns
+  .split(', ')
+  .map((column) => `c.${column}`)
+  .join(', ')}`;
+const readCursors = textsByLimit(
+  (
+    limit,
+  ) => `SELECT ${cursorColumns}, k.read_through AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id WHERE k.lease_owner = $1
+     UNION ALL
+     SELECT * FROM (SELECT ${cursorColumns}, 0 AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id
+       WHERE k.active AND (k.lease_owner IS NULL OR k.lease_until < $2) AND k.lease_owner IS NOT $1
+         AND c.status = 'Active' AND (c.paused_until IS NULL OR c.paused_until <= $2)
+         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') ${limit})`,
+);
 
 export async function readLogsIn(tx: SqlQueryable, request: ClaimRequest, room: LogRoom): Promise<LogReads> {
   const { owner, now, leaseMs } = request;
   const reads: LogReads = { rows: [], configs: new Map(), points: new Map() };
-  // Those it holds, and those it may take (a deliverer takes one at a time: endpoints spread over
-  // deliverers), each with its configuration as it is now.
-  const columns = `k.webhook_config_id AS cfg, k.lease_owner AS holder, ${configColumns
-    .split(', ')
-    .map((column) => `c.${column}`)
-    .join(', ')}`;
-  const cursors = await tx.all(
-    `SELECT ${columns}, k.read_through AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id WHERE k.lease_owner = $1
-     UNION ALL
-     SELECT * FROM (SELECT ${columns}, 0 AS after FROM endpoint_cursors k JOIN webhook_configs c ON c.id = k.webhook_config_id
-       WHERE k.active AND (k.lease_owner IS NULL OR k.lease_until < $2) AND k.lease_owner IS NOT $1
-         AND c.status = 'Active' AND (c.paused_until IS NULL OR c.paused_until <= $2)
-         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.webhook_config_id = k.webhook_config_id AND d.state = 'logged') ${literalLimit(room.newCursors ?? -1)})`,
-    [owner, now],
-  );
+  const cursors = await tx.all(readCursors(room.newCursors ?? -1), [owner, now]);
   const read: SqlRow[] = [];
   for (const cursor of cursors) {
     const cfg = String(cursor.cfg);
