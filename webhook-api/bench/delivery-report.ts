@@ -18,12 +18,13 @@ export function printSpanLine(name: string, reports: readonly DelivererReport[])
       sum.ms += span.ms;
     }
   }
-  const deliveries = total.request?.calls ?? 0;
+  // Every delivery attempted is settled once, in whichever call wrote it.
+  const deliveries = ['settle', 'settledWithClaim', 'settledWithRecheck'].reduce((sum, key) => sum + (total[key]?.items ?? 0), 0);
   const per = (key: string) => (deliveries > 0 ? ((total[key]?.ms ?? 0) * 1000) / deliveries : 0);
   const sizes = (key: string) => ((total[key]?.items ?? 0) / Math.max(1, total[key]?.calls ?? 0)).toFixed(1);
   const elu = median(reports.map((report) => report.eventLoopUtilization));
   console.log(
-    `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  settle+claim ${per('settleAndClaim').toFixed(0).padStart(4)} µs (${sizes('settledWithClaim')}+${sizes('settleAndClaim')}/call)  settle+recheck ${per('settleAndRecheck').toFixed(0).padStart(4)} µs (${sizes('settledWithRecheck')}+${sizes('settleAndRecheck')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${per('request').toFixed(0).padStart(5)} µs  event loop busy ${(elu * 100).toFixed(0)}%`,
+    `  ${name.padEnd(22)} claim ${per('claim').toFixed(0).padStart(4)} µs (${sizes('claim')}/call)  settle ${per('settle').toFixed(0).padStart(4)} µs (${sizes('settle')}/call)  settle+claim ${per('settleAndClaim').toFixed(0).padStart(4)} µs (${sizes('settledWithClaim')}+${sizes('settleAndClaim')}/call)  settle+recheck ${per('settleAndRecheck').toFixed(0).padStart(4)} µs (${sizes('settledWithRecheck')}+${sizes('settleAndRecheck')}/call)  nextDueAt ${per('nextDueAt').toFixed(0).padStart(3)} µs  request ${total.request ? `${per('request').toFixed(0).padStart(5)} µs` : '(profiled runs)'}  event loop busy ${(elu * 100).toFixed(0)}%`,
   );
 }
 
