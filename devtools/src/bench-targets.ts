@@ -21,6 +21,7 @@ export interface Target {
 }
 
 const verdictPattern = /\(target [≥≤] [^)]*\): (met|NOT met)$/;
+const linePattern = /^(?<measured>.+) \(target (?<bound>[≥≤] [^)]*)\): (?<verdict>met|NOT met)$/;
 
 export function isMet({ figure, atLeast, atMost }: Target): boolean {
   if (!Number.isFinite(figure)) return false;
@@ -51,4 +52,44 @@ export function verdictOf(line: string): 'met' | 'NOT met' | undefined {
 export function targetSummary(verdicts: readonly ('met' | 'NOT met')[]): string {
   const met = verdicts.filter((v) => v === 'met').length;
   return `Targets: ${met} of ${verdicts.length} met${met < verdicts.length ? ` (${verdicts.length - met} NOT met)` : ''}`;
+}
+
+/** A target's line read back: what was measured (name, figure, baseline), its bound and its verdict. */
+export interface TargetRow {
+  readonly measured: string;
+  readonly bound: string;
+  readonly verdict: 'met' | 'NOT met';
+}
+
+/** The target a line of a bench's output states, if it is a target's line. */
+export function targetRowOf(line: string): TargetRow | undefined {
+  const groups = linePattern.exec(line.trim())?.groups;
+  if (!groups?.measured || !groups.bound || !groups.verdict) return undefined;
+  return { measured: groups.measured, bound: groups.bound, verdict: groups.verdict === 'met' ? 'met' : 'NOT met' };
+}
+
+/** Where and when a run was made, for its Markdown report. */
+export interface RunConditions {
+  readonly date: string;
+  readonly commit: string;
+  readonly cpus: number;
+  /** The 1-minute load average at the start and at the end of the run. */
+  readonly load: readonly [number, number];
+}
+
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/**
+ * The targets of a run as a Markdown table, under a line saying when, on which commit and how loaded
+ * the machine was: what `npm run bench -- --markdown` prints for the docs, so figures are pasted, not typed.
+ */
+export function markdownReport(rows: readonly (TargetRow & { readonly bench: string })[], run: RunConditions): string {
+  const verdicts = rows.map((row) => row.verdict);
+  return [
+    `Run of ${run.date} on commit \`${run.commit}\`, ${run.cpus} CPUs, 1-minute load average ${run.load[0].toFixed(1)} at the start and ${run.load[1].toFixed(1)} at the end: ${targetSummary(verdicts).replace(/^Targets: /, '')}.`,
+    '',
+    '| bench | measured | target | verdict |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((row) => `| \`${cell(row.bench)}\` | ${cell(row.measured)} | ${cell(row.bound)} | ${row.verdict} |`),
+  ].join('\n');
 }
