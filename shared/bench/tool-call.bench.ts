@@ -12,6 +12,7 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { loadToolsProto, type CallToolEvent__Output, type ToolServiceClient, type ToolServiceHandlers } from '@platform/proto';
 import { collectGarbage, printComparison, printLatencies } from '@platform/devtools/bench-report';
+import { printTarget } from '@platform/devtools/bench-targets';
 import { createLogger } from '../src/service/logger.ts';
 import { platformAppIdentity } from '../src/identity/platform-app-identity.ts';
 import { loadPlatformMcpSettings } from '../src/settings/platform-settings.ts';
@@ -187,7 +188,10 @@ async function measure(): Promise<void> {
     };
     const targets = [target(addresses.sdk), target(addresses.bare)];
 
-    // The warm-up also fills the caller cache: the SDK's first call is its only GET /api/me.
+    // The warm-up also fills the caller cache: the SDK's first call is the only one that waits for
+    // GET /api/me; after it the answer is refreshed in the background (the permissions' 2 s max age,
+    // refreshed from half of it), at most once a second whatever the number of calls.
+    const started = performance.now();
     for (const { client } of targets) await drive(client, metadata, warmUpSeconds);
     for (let round = 0; round < rounds; round++) {
       // Interleaved, and in alternating order, so a slow patch of the machine falls on both alike.
@@ -200,7 +204,9 @@ async function measure(): Promise<void> {
       }
     }
     const meCalls = platform.calls(token);
-    if (meCalls !== 1) throw new Error(`the caller check is not cached: ${meCalls} GET /api/me for one token`);
+    const elapsedSeconds = (performance.now() - started) / 1000;
+    if (meCalls > Math.ceil(elapsedSeconds) + 1)
+      throw new Error(`the caller check is not cached: ${meCalls} GET /api/me for one token in ${elapsedSeconds.toFixed(1)} s`);
 
     const [sdk, bare] = targets.map((measured) => ({
       cpuMicrosPerCall: median(measured.cpuPerCall),
@@ -217,7 +223,7 @@ async function measure(): Promise<void> {
       { name: 'bare grpc-js handler', value: bare.requestsPerSecond, unit: 'req/s' },
     );
     const ratio = sdk.requestsPerSecond / bare.requestsPerSecond;
-    console.log(`  target ratio ≥ ${targetRatio.toFixed(2)}: ${ratio >= targetRatio ? 'met' : 'NOT met'}`);
+    printTarget({ name: 'CallTool requests/s', figure: ratio, unit: 'x', of: 'a bare grpc-js handler', atLeast: targetRatio });
     console.log(`  (${setup}; ${load})`);
     printLatencies(
       'CallTool latency at that load (median of the rounds)',
@@ -229,7 +235,9 @@ async function measure(): Promise<void> {
       { name: 'SDK ToolService', value: sdk.cpuMicrosPerCall, unit: 'µs/call' },
       { name: 'bare grpc-js handler', value: bare.cpuMicrosPerCall, unit: 'µs/call' },
     );
-    console.log(`\nGET /api/me for the bench token during the run: ${meCalls} (the caller check is cached)`);
+    console.log(
+      `\nGET /api/me for the bench token during the run: ${meCalls} in ${elapsedSeconds.toFixed(1)} s (the caller check is cached; its answer refreshed in the background, at most once a second)`,
+    );
   } finally {
     for (const client of clients) client.close();
     child.kill();
