@@ -20,10 +20,9 @@ import { browser, signIn } from './headless-sign-in.ts';
 import { MemoryOAuthProvider } from './memory-oauth-provider.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
 import { startProtectedMcpServer, type ProtectedMcpServer } from './protected-mcp-server.ts';
+import { pkceAuthorization } from './pkce-authorization.ts';
 
 const oscar = { username: 'oscar', password: 'oscar-dev-password' };
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
-const insecure = { execute: [oauth.allowInsecureRequests] };
 
 interface World {
   readonly documents: ClientDocumentServer;
@@ -193,14 +192,7 @@ describe('a client identified by its metadata document', () => {
     const clientId = `${documents.httpOrigin}/local-client.json`;
     const redirectUri = 'http://127.0.0.1:45683/callback';
     documents.serve('/local-client.json', { body: clientDocument(clientId, [redirectUri]) });
-    const client = await oauth.discovery(new URL(platform.issuer), clientId, undefined, oauth.None(), insecure);
-    const verifier = oauth.randomPKCECodeVerifier();
-    const url = oauth.buildAuthorizationUrl(client, {
-      redirect_uri: redirectUri,
-      scope: 'api',
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { client, url, verifier } = await pkceAuthorization(platform.issuer, clientId, redirectUri);
     const outcome = await signIn(url.href, oscar);
     if (outcome.kind !== 'redirected') throw new Error(`refused: ${JSON.stringify(outcome)}`);
     const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });
