@@ -24,8 +24,13 @@ const registryStoreTests = ['tool-registry', 'registry-server', 'publishers', 'c
 
 const unitTests = '*/src/**/*.test.ts';
 const processTests = '*/test/**/*.test.ts';
+// The repository-wide gates (lint rules and CI steps, error codes, the workspace graph, .env.example,
+// the runtime, the SDK's public surface): checks of the whole repository, not of a unit, so a
+// project of their own beside the unit tier (`npm run test:gates`), which runs without them.
+const gateTests = ['scripts/src/gates/**/*.test.ts', 'shared/src/public-surface.test.ts'];
+const unitWorkers = Math.max(2, availableParallelism() - 1);
 const tiers = [
-  { name: 'unit', include: [unitTests], groupOrder: 0, maxWorkers: Math.max(2, availableParallelism() - 1), isolate: true, other: [processTests] },
+  { name: 'unit', include: [unitTests], groupOrder: 0, maxWorkers: unitWorkers, isolate: true, other: [processTests] },
   // One file at a time in one process, which keeps the modules every file imports (the SDKs, the
   // stack's parts) loaded from one file to the next: each file starts and stops what it runs.
   { name: 'process', include: [processTests], groupOrder: 1, maxWorkers: 1, isolate: false, other: [unitTests] },
@@ -51,32 +56,39 @@ export default defineConfig({
     // timings need. Within a tier, the files that take PostgreSQL are a project of their own:
     // Vitest runs a project's global setup only when some of its files run, so the throwaway
     // cluster starts for the files that need it, not for `vitest run shared/...`.
-    projects: tiers.flatMap(({ name, include, groupOrder, maxWorkers, isolate, other }) => [
+    projects: [
+      ...tiers.flatMap(({ name, include, groupOrder, maxWorkers, isolate, other }) => [
+        {
+          extends: true,
+          test: {
+            name: `${name}-postgres`,
+            include: [...postgresTests, ...registryStoreTests],
+            exclude: [...configDefaults.exclude, ...other],
+            globalSetup: ['./devtools/src/postgres-global-setup.ts'],
+            maxWorkers,
+            isolate,
+            sequence: { groupOrder },
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name,
+            // Not examples/tool-service/test: the template's tests run in a project of their own, on the
+            // packed SDK (scripts/test/tool-sdk-package.test.ts).
+            include,
+            exclude: [...configDefaults.exclude, ...postgresTests, ...gateTests, ...other],
+            maxWorkers,
+            isolate,
+            sequence: { groupOrder },
+          },
+        },
+      ]),
+      // Beside the unit tier in `npm test`, on the same workers.
       {
         extends: true,
-        test: {
-          name: `${name}-postgres`,
-          include: [...postgresTests, ...registryStoreTests],
-          exclude: [...configDefaults.exclude, ...other],
-          globalSetup: ['./devtools/src/postgres-global-setup.ts'],
-          maxWorkers,
-          isolate,
-          sequence: { groupOrder },
-        },
+        test: { name: 'gates', include: gateTests, maxWorkers: unitWorkers, isolate: true, sequence: { groupOrder: 0 } },
       },
-      {
-        extends: true,
-        test: {
-          name,
-          // Not examples/tool-service/test: the template's tests run in a project of their own, on the
-          // packed SDK (scripts/test/tool-sdk-package.test.ts).
-          include,
-          exclude: [...configDefaults.exclude, ...postgresTests, ...other],
-          maxWorkers,
-          isolate,
-          sequence: { groupOrder },
-        },
-      },
-    ]),
+    ],
   },
 });

@@ -6,17 +6,18 @@ import { createDevPlatform } from './dev-platform.ts';
 import { AppsFileError } from './world/dev-apps.ts';
 import { ClientsFileError } from './oidc/provider-store.ts';
 import { loadSeedFile } from './world/seed.ts';
-import { loadDevPlatformSettings } from './settings.ts';
-import { createMetricsHandler, loadMetricsSettings, withMetrics } from '@platform/tool-sdk/observability';
+import { loadDevPlatformProcessSettings } from './settings.ts';
+import { createMetricsHandler, withMetrics } from '@platform/tool-sdk/observability';
 import { createPlatformMetrics } from './platform-metrics.ts';
 
 const service = 'dev-platform';
 endWithParent(); // started by npm start's runner: gone with it
 // A bad setting or seed is the operator's to fix: one line saying what is wrong.
-const settings = exitOnStartupFailure(service, () => loadDevPlatformSettings(process.env));
+// The settings and who may read /metrics, in one parse naming every bad variable.
+const { settings, metrics: metricsSettings } = exitOnStartupFailure(service, () => loadDevPlatformProcessSettings(process.env));
 const seed = exitOnStartupFailure(service, () => loadSeedFile(settings.seedPath, process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(process.env, 'PLATFORM_')).access;
+const metricsAccess = metricsSettings.access;
 const metrics = createPlatformMetrics();
 const platform = await createDevPlatform({ settings, seed, logger }).catch((error: unknown) => {
   if (error instanceof ClientsFileError) failStartup(service, new Error(`PLATFORM_CLIENTS_FILE: ${error.message}`));

@@ -1,7 +1,7 @@
 import { createTestPki } from '@platform/devtools/test-certificates';
 import { settingsFailure } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import { loadDevPlatformSettings } from './settings.ts';
+import { loadDevPlatformProcessSettings, loadDevPlatformSettings } from './settings.ts';
 
 describe('loadDevPlatformSettings', () => {
   it('derives the issuer and the AI address from the ports by default', () => {
@@ -81,5 +81,20 @@ describe('loadDevPlatformSettings', () => {
     expect(settingsFailure(() => loadDevPlatformSettings({ ...tls, HTTP_TLS_KEY_FILE: pki.client.keyFile }))).toContain(
       `HTTP_TLS_KEY_FILE ${pki.client.keyFile} is not the key of ${pki.server.certFile}`,
     );
+  });
+});
+
+describe("the dev platform process's settings", () => {
+  it('reads the settings and the /metrics access in one parse', () => {
+    const read = loadDevPlatformProcessSettings({ PLATFORM_METRICS_TOKEN: 'a-long-enough-metrics-token' });
+    expect(read.settings.port).toBe(4000);
+    expect(read.metrics.access).toEqual({ token: 'a-long-enough-metrics-token' });
+  });
+
+  it('names bad variables of both groups (service, metrics) in one message', () => {
+    const message = settingsFailure(() => loadDevPlatformProcessSettings({ PLATFORM_PORT: 'x', PLATFORM_METRICS_TOKEN: 'short' }));
+    expect(message).toContain('PLATFORM_PORT must be a port number');
+    expect(message).toContain('PLATFORM_METRICS_TOKEN must be at least 16 characters');
+    expect(message.match(/Invalid settings/g)).toHaveLength(1);
   });
 });

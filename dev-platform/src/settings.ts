@@ -2,7 +2,17 @@
 // variable, and every problem across variables, named at once.
 import { resolve } from 'node:path';
 import { setting, type Environment, type LogLevel } from '@platform/tool-sdk';
-import { httpTlsProblems, httpTlsShape, localOrigin, parseEnvironment, toHttpTlsSettings, type HttpTlsSettings } from '@platform/tool-sdk/internal';
+import {
+  httpTlsProblems,
+  httpTlsShape,
+  localOrigin,
+  metricsSettingsPart,
+  parseSettings,
+  toHttpTlsSettings,
+  type HttpTlsSettings,
+  type SettingsPart,
+} from '@platform/tool-sdk/internal';
+import type { MetricsSettings } from '@platform/tool-sdk/observability';
 import { z } from 'zod';
 
 export interface DevPlatformSettings {
@@ -72,8 +82,10 @@ export const devPlatformVariables: readonly string[] = Object.freeze(Object.keys
 const issuerOf = (values: { PLATFORM_ISSUER?: string | undefined; PLATFORM_HOST?: string | undefined; PLATFORM_PORT?: number | undefined }) =>
   values.PLATFORM_ISSUER ?? localOrigin(values.PLATFORM_HOST ?? '127.0.0.1', values.PLATFORM_PORT ?? 4000);
 
-export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
-  const s = parseEnvironment(shape, env, function* crossCheck(values) {
+/** The dev platform's own settings, as a part of its process's one settings parse. */
+const devPlatformSettingsPart: SettingsPart<typeof shape, DevPlatformSettings> = {
+  shape,
+  *check(values) {
     if (values.PLATFORM_PORT !== undefined && values.PLATFORM_PORT !== 0 && values.PLATFORM_PORT === values.PLATFORM_AI_PORT) {
       yield ['PLATFORM_AI_PORT', 'must differ from PLATFORM_PORT'];
     }
@@ -84,25 +96,42 @@ export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
     }
     // An extra resource that is the platform API itself would let a token for "another" resource be the API's own.
     if (values.PLATFORM_EXTRA_RESOURCES?.includes(issuerOf(values))) yield ['PLATFORM_EXTRA_RESOURCES', 'must not name the platform API itself (the issuer)'];
-  });
-  return Object.freeze({
-    host: s.PLATFORM_HOST,
-    port: s.PLATFORM_PORT,
-    issuer: issuerOf(s),
-    tls: toHttpTlsSettings(s, s.PLATFORM_TLS_PORT),
-    aiPort: s.PLATFORM_AI_PORT,
-    aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
-    seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
-    clientsFile: s.PLATFORM_CLIENTS_FILE === undefined ? undefined : resolve(s.PLATFORM_CLIENTS_FILE),
-    appsFile: s.PLATFORM_APPS_FILE === undefined ? undefined : resolve(s.PLATFORM_APPS_FILE),
-    maxClients: s.PLATFORM_MAX_CLIENTS,
-    clientEvictUnusedSeconds: s.PLATFORM_CLIENT_EVICT_UNUSED_SECONDS,
-    registrationsPerMinute: s.PLATFORM_REGISTRATIONS_PER_MINUTE,
-    allowLoopbackClientIds: s.NODE_ENV !== 'production',
-    tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,
-    extraResources: Object.freeze([...s.PLATFORM_EXTRA_RESOURCES]),
-    accessTokenTtlSeconds: s.PLATFORM_ACCESS_TOKEN_TTL_SECONDS,
-    clientCredentialsTtlSeconds: s.PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS,
-    logLevel: s.LOG_LEVEL,
-  });
+  },
+  build(s) {
+    return Object.freeze({
+      host: s.PLATFORM_HOST,
+      port: s.PLATFORM_PORT,
+      issuer: issuerOf(s),
+      tls: toHttpTlsSettings(s, s.PLATFORM_TLS_PORT),
+      aiPort: s.PLATFORM_AI_PORT,
+      aiBaseUrl: s.PLATFORM_AI_BASE_URL ?? localOrigin(s.PLATFORM_HOST, s.PLATFORM_AI_PORT),
+      seedPath: resolve(s.PLATFORM_SEED ?? resolve(import.meta.dirname, '../seed.json')),
+      clientsFile: s.PLATFORM_CLIENTS_FILE === undefined ? undefined : resolve(s.PLATFORM_CLIENTS_FILE),
+      appsFile: s.PLATFORM_APPS_FILE === undefined ? undefined : resolve(s.PLATFORM_APPS_FILE),
+      maxClients: s.PLATFORM_MAX_CLIENTS,
+      clientEvictUnusedSeconds: s.PLATFORM_CLIENT_EVICT_UNUSED_SECONDS,
+      registrationsPerMinute: s.PLATFORM_REGISTRATIONS_PER_MINUTE,
+      allowLoopbackClientIds: s.NODE_ENV !== 'production',
+      tokenExchangeEnabled: s.PLATFORM_TOKEN_EXCHANGE,
+      extraResources: Object.freeze([...s.PLATFORM_EXTRA_RESOURCES]),
+      accessTokenTtlSeconds: s.PLATFORM_ACCESS_TOKEN_TTL_SECONDS,
+      clientCredentialsTtlSeconds: s.PLATFORM_CLIENT_CREDENTIALS_TTL_SECONDS,
+      logLevel: s.LOG_LEVEL,
+    });
+  },
+};
+
+export function loadDevPlatformSettings(env: Environment): DevPlatformSettings {
+  return parseSettings(env, { settings: devPlatformSettingsPart }).settings;
+}
+
+/** Everything the dev platform's process reads from its environment: its settings and who may read /metrics. */
+export interface DevPlatformProcessSettings {
+  readonly settings: DevPlatformSettings;
+  readonly metrics: MetricsSettings;
+}
+
+/** Reads all of the dev platform's process settings in one parse: one SETTINGS_INVALID message names every bad variable of every group. */
+export function loadDevPlatformProcessSettings(env: Environment): DevPlatformProcessSettings {
+  return parseSettings(env, { settings: devPlatformSettingsPart, metrics: metricsSettingsPart('PLATFORM_') });
 }

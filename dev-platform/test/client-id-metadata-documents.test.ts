@@ -5,21 +5,11 @@
 // loopback, over http. A document the platform cannot take is refused with a page (or, at the
 // token endpoint, an error) naming what is wrong, never a server error; in production, loopback
 // and http client ids are refused.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
@@ -27,12 +17,12 @@ import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { clientDocument, startClientDocumentServer, type ClientDocumentServer, type ServedDocument } from './client-document-server.ts';
 import { browser, signIn } from './headless-sign-in.ts';
+import { MemoryOAuthProvider } from './memory-oauth-provider.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
 import { startProtectedMcpServer, type ProtectedMcpServer } from './protected-mcp-server.ts';
+import { pkceAuthorization } from './pkce-authorization.ts';
 
 const oscar = { username: 'oscar', password: 'oscar-dev-password' };
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
-const insecure = { execute: [oauth.allowInsecureRequests] };
 
 interface World {
   readonly documents: ClientDocumentServer;
@@ -57,65 +47,6 @@ async function startWorld(env: Record<string, string> = {}): Promise<World> {
       await Promise.all([mcp.close(), documents.close()]);
     },
   };
-}
-
-/** What the SDK client keeps between the redirect and the callback, in memory; it names itself by `clientMetadataUrl`. */
-class DocumentOAuthProvider implements OAuthClientProvider {
-  readonly redirectUrl = 'http://127.0.0.1:45682/callback';
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'CIMD SDK client',
-    redirect_uris: [this.redirectUrl],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  information: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  authorizationUrl: URL | undefined;
-  private verifier = '';
-  private discovered: OAuthDiscoveryState | undefined;
-  private readonly expectedState = randomBytes(16).toString('base64url');
-
-  readonly clientMetadataUrl: string;
-
-  constructor(clientMetadataUrl: string) {
-    this.clientMetadataUrl = clientMetadataUrl;
-  }
-
-  state(): string {
-    return this.expectedState;
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.information = information;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(authorizationUrl: URL): void {
-    this.authorizationUrl = authorizationUrl;
-  }
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovered = state;
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovered;
-  }
-  callbackParams(callback: URL): URLSearchParams {
-    if (callback.searchParams.get('state') !== this.expectedState) throw new Error('the callback carries another state');
-    return callback.searchParams;
-  }
 }
 
 const newClient = () => new Client({ name: 'cimd-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -152,8 +83,9 @@ describe('a client identified by its metadata document', () => {
 
   it('signs the v2 MCP SDK client in by its document: no registration, named by the document on the consent page, and calls a tool', async () => {
     const { documents, mcp, platform } = world();
-    const provider = new DocumentOAuthProvider(`${documents.httpsOrigin}/sdk-client.json`);
-    documents.serve('/sdk-client.json', { body: clientDocument(provider.clientMetadataUrl, [provider.redirectUrl], { client_name: 'Document <SDK> client' }) });
+    const clientMetadataUrl = `${documents.httpsOrigin}/sdk-client.json`;
+    const provider = new MemoryOAuthProvider({ redirectUrl: 'http://127.0.0.1:45682/callback', clientName: 'CIMD SDK client', clientMetadataUrl });
+    documents.serve('/sdk-client.json', { body: clientDocument(clientMetadataUrl, [provider.redirectUrl], { client_name: 'Document <SDK> client' }) });
     const seen: string[] = [];
     const transport = () =>
       new StreamableHTTPClientTransport(new URL(mcp.mcpUrl), {
@@ -260,14 +192,7 @@ describe('a client identified by its metadata document', () => {
     const clientId = `${documents.httpOrigin}/local-client.json`;
     const redirectUri = 'http://127.0.0.1:45683/callback';
     documents.serve('/local-client.json', { body: clientDocument(clientId, [redirectUri]) });
-    const client = await oauth.discovery(new URL(platform.issuer), clientId, undefined, oauth.None(), insecure);
-    const verifier = oauth.randomPKCECodeVerifier();
-    const url = oauth.buildAuthorizationUrl(client, {
-      redirect_uri: redirectUri,
-      scope: 'api',
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
+    const { client, url, verifier } = await pkceAuthorization(platform.issuer, clientId, redirectUri);
     const outcome = await signIn(url.href, oscar);
     if (outcome.kind !== 'redirected') throw new Error(`refused: ${JSON.stringify(outcome)}`);
     const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });

@@ -4,13 +4,11 @@
 // registrations rate-limited per source; and a full client store that makes room from the clients
 // unused for longest, never one in use.
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
-import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { browser, signIn, type SignInOptions } from './headless-sign-in.ts';
 import { startPlatform } from './harness.ts';
+import { pkceAuthorization } from './pkce-authorization.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
-const insecure = { execute: [oauth.allowInsecureRequests] };
 const oscar = { username: 'oscar', password: 'oscar-dev-password' };
 const redirectUri = 'http://127.0.0.1:45680/callback';
 
@@ -34,13 +32,7 @@ async function register(issuer: string, name: string): Promise<string> {
 }
 
 async function authorize(issuer: string, clientId: string, options: SignInOptions = {}) {
-  const client = await oauth.discovery(new URL(issuer), clientId, undefined, oauth.None(), insecure);
-  const url = oauth.buildAuthorizationUrl(client, {
-    redirect_uri: redirectUri,
-    scope: 'api',
-    code_challenge: await oauth.calculatePKCECodeChallenge(oauth.randomPKCECodeVerifier()),
-    code_challenge_method: 'S256',
-  });
+  const { url } = await pkceAuthorization(issuer, clientId, redirectUri);
   return signIn(url.href, oscar, options);
 }
 

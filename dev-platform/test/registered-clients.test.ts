@@ -12,6 +12,7 @@ import { signIn } from './headless-sign-in.ts';
 import { devSecrets } from './dev-env.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
+import { pkceAuthorization } from './pkce-authorization.ts';
 
 const redirectUri = 'http://127.0.0.1:45679/callback';
 // eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
@@ -35,14 +36,7 @@ async function register(issuer: string): Promise<string> {
 
 /** The whole sign-in of `clientId` at `platform`: the access token, or the page the person was left on. */
 async function signInWith(platform: RunningPlatform, clientId: string): Promise<{ token?: string; status?: number; page?: string }> {
-  const client = await oauth.discovery(new URL(platform.issuer), clientId, undefined, oauth.None(), insecure);
-  const verifier = oauth.randomPKCECodeVerifier();
-  const url = oauth.buildAuthorizationUrl(client, {
-    redirect_uri: redirectUri,
-    scope: 'api',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
+  const { client, url, verifier } = await pkceAuthorization(platform.issuer, clientId, redirectUri);
   const first = await fetch(url, { redirect: 'manual' });
   if (first.status !== 303 && first.status !== 302) return { status: first.status, page: await first.text() };
   const outcome = await signIn(url.href, { username: 'oscar', password: 'oscar-dev-password' });

@@ -12,9 +12,8 @@ import * as oauth from 'openid-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signIn } from './headless-sign-in.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
+import { pkceAuthorization } from './pkce-authorization.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
-const insecure = { execute: [oauth.allowInsecureRequests] };
 const redirectUri = 'http://127.0.0.1:45681/callback';
 const metadata = (name: string) => ({
   client_name: name,
@@ -68,14 +67,7 @@ async function register(issuer: string, name: string): Promise<string> {
 
 /** oscar's whole sign-in through `clientId`, to the access token. */
 async function signsIn(issuer: string, clientId: string): Promise<boolean> {
-  const client = await oauth.discovery(new URL(issuer), clientId, undefined, oauth.None(), insecure);
-  const verifier = oauth.randomPKCECodeVerifier();
-  const url = oauth.buildAuthorizationUrl(client, {
-    redirect_uri: redirectUri,
-    scope: 'api',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
+  const { client, url, verifier } = await pkceAuthorization(issuer, clientId, redirectUri);
   const outcome = await signIn(url.href, { username: 'oscar', password: 'oscar-dev-password' }).catch(() => undefined);
   if (outcome?.kind !== 'redirected' || outcome.callback.searchParams.get('code') === null) return false;
   const tokens = await oauth.authorizationCodeGrant(client, outcome.callback, { pkceCodeVerifier: verifier });

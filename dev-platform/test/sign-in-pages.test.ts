@@ -13,10 +13,9 @@ import * as oauth from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { browser as scriptedBrowser, signIn } from './headless-sign-in.ts';
 import { startPlatform, type RunningPlatform } from './harness.ts';
+import { pkceAuthorization } from './pkce-authorization.ts';
 
 const chromiumPath = '/usr/bin/chromium';
-// eslint-disable-next-line @typescript-eslint/no-deprecated -- loopback test servers
-const insecure = { execute: [oauth.allowInsecureRequests] };
 
 /** Debian's chromium, headless, in a fresh profile that nothing else shares; `close` ends it and removes the profile. */
 async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
@@ -91,15 +90,7 @@ async function registerClient(setup: Setup): Promise<string> {
 }
 
 async function authorization(setup: Setup, clientId: string): Promise<{ url: URL; verifier: string; client: oauth.Configuration }> {
-  const client = await oauth.discovery(new URL(setup.platform.issuer), clientId, undefined, oauth.None(), insecure);
-  const verifier = oauth.randomPKCECodeVerifier();
-  const url = oauth.buildAuthorizationUrl(client, {
-    redirect_uri: setup.redirectUri,
-    scope: 'api',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  return { url, verifier, client };
+  return pkceAuthorization(setup.platform.issuer, clientId, setup.redirectUri);
 }
 
 const policyViolations = (messages: readonly ConsoleMessage[]) =>

@@ -12,6 +12,19 @@ const require = createRequire(import.meta.url);
 /** The suite's command line, as Node runs it. */
 export const conformanceCli = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js');
 
+/** The suite's scenarios of the tasks extension (io.modelcontextprotocol/tasks), which the repository's fixtures answer. */
+export const conformanceTaskScenarios: readonly string[] = [
+  'lifecycle',
+  'capability-negotiation',
+  'wire-fields',
+  'request-state-removal',
+  'mrtr-input',
+  'request-headers',
+  'dispatch-and-envelope',
+  'required-task-error',
+  'mrtr-composition',
+].map((name) => `tasks-${name}`);
+
 /** The module that signs the suite's requests in. */
 export const conformanceBearer = resolve(import.meta.dirname, 'conformance-bearer-main.ts');
 

@@ -8,16 +8,17 @@ import { createMcpGateway } from './mcp-gateway.ts';
 import { openPostgresSpentStates } from './questions/index.ts';
 import { createTokenSeal, openPostgresRegistrationStore } from './registry/index.ts';
 import { createSealedBox } from './sealed-box.ts';
-import { loadMcpServerSettings } from './settings.ts';
+import { loadMcpServerProcessSettings } from './settings.ts';
 import { openPostgresTaskStore } from './tasks/postgres-task-store.ts';
-import { createMetricsHandler, loadMetricsSettings, loadTelemetrySettings, startTelemetry, withMetrics } from '@platform/tool-sdk/observability';
+import { createMetricsHandler, startTelemetry, withMetrics } from '@platform/tool-sdk/observability';
 
 const service = 'mcp-server';
 endWithParent(); // started by npm start's runner: gone with it
-const settings = exitOnStartupFailure(service, () => loadMcpServerSettings(process.env));
+// The settings, who may read /metrics and the tracing, in one parse naming every bad variable.
+const { settings, metrics, telemetry: telemetrySettings } = exitOnStartupFailure(service, () => loadMcpServerProcessSettings(process.env, service));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const metricsAccess = exitOnStartupFailure(service, () => loadMetricsSettings(process.env, 'MCP_')).access;
-const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
+const metricsAccess = metrics.access;
+const telemetry = startTelemetry(telemetrySettings);
 // With DATABASE_URL, the registrations are shared by every replica of the gateway on that database.
 const { databaseUrl } = settings;
 const registrationStore =

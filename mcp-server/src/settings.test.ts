@@ -1,6 +1,6 @@
 import { isPlatformError } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
-import { loadMcpServerSettings } from './settings.ts';
+import { loadMcpServerProcessSettings, loadMcpServerSettings } from './settings.ts';
 
 const secret = { MCP_GATEWAY_CLIENT_SECRET: 'gateway-secret' };
 
@@ -124,5 +124,27 @@ describe('the MCP gateway settings', () => {
   it('bounds streams per person and in all, and re-checks their tokens every minute by default', () => {
     expect(loadMcpServerSettings(secret)).toMatchObject({ maxStreams: 1000, maxStreamsPerCaller: 10, streamRecheckSeconds: 60 });
     expect(failure({ ...secret, MCP_MAX_STREAMS_PER_CALLER: '0' })).toContain('MCP_MAX_STREAMS_PER_CALLER must be a whole number of streams');
+  });
+});
+
+describe("the gateway process's settings", () => {
+  it('reads the settings, the /metrics access and the tracing in one parse', () => {
+    const read = loadMcpServerProcessSettings({ ...secret, MCP_METRICS_PUBLIC: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' });
+    expect(read.settings.port).toBe(3000);
+    expect(read.metrics.access).toBe('public');
+    expect(read.telemetry).toMatchObject({ enabled: true, serviceName: 'mcp-server' });
+  });
+
+  it('names bad variables of every group (service, metrics, telemetry) in one message', () => {
+    let message = '';
+    try {
+      loadMcpServerProcessSettings({ ...secret, MCP_PORT: 'x', MCP_METRICS_TOKEN: 'short', OTEL_TRACES_SAMPLER: 'sometimes' });
+    } catch (error) {
+      if (isPlatformError(error, 'SETTINGS_INVALID')) message = error.message;
+    }
+    expect(message).toContain('MCP_PORT must be a port number');
+    expect(message).toContain('MCP_METRICS_TOKEN must be at least 16 characters');
+    expect(message).toContain('OTEL_TRACES_SAMPLER must be one of');
+    expect(message.match(/Invalid settings/g)).toHaveLength(1);
   });
 });

@@ -3,7 +3,19 @@
 // client secret has no default, and DATABASE_URL (which may hold a password) is never echoed.
 import { cidrProblem, defaultCatalogLimits, loopbackNetworks, type CatalogLimits } from './registry/index.ts';
 import { setting, type Environment, type GrpcTlsSettings, type LogLevel } from '@platform/tool-sdk';
-import { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, isLoopbackHost, localOrigin, parseEnvironment, toGrpcTlsSettings } from '@platform/tool-sdk/internal';
+import {
+  grpcTlsAsked,
+  grpcTlsProblems,
+  grpcTlsShape,
+  isLoopbackHost,
+  localOrigin,
+  metricsSettingsPart,
+  parseSettings,
+  telemetrySettingsPart,
+  toGrpcTlsSettings,
+  type SettingsPart,
+} from '@platform/tool-sdk/internal';
+import type { MetricsSettings, TelemetrySettings } from '@platform/tool-sdk/observability';
 
 export interface McpServerSettings {
   /** Where the HTTP server listens. */
@@ -186,9 +198,10 @@ export const mcpServerVariables: readonly string[] = Object.freeze(Object.keys(s
 
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(':'));
 
-/** Reads the gateway's settings; throws SETTINGS_INVALID naming every bad variable. */
-export function loadMcpServerSettings(env: Environment): McpServerSettings {
-  const s = parseEnvironment(shape, env, function* crossCheck(values) {
+/** The gateway's own settings, as a part of its process's one settings parse. */
+const mcpServerSettingsPart: SettingsPart<typeof shape, McpServerSettings> = {
+  shape,
+  *check(values, env) {
     yield* grpcTlsProblems(values, env);
     const plaintext = !grpcTlsAsked(env) && !values.GRPC_PLAINTEXT_OFF_LOOPBACK;
     if (values.REGISTRY_ADDRESS !== undefined && plaintext && !isLoopbackHost(hostOf(values.REGISTRY_ADDRESS))) {
@@ -205,60 +218,79 @@ export function loadMcpServerSettings(env: Environment): McpServerSettings {
     if (values.TASK_MAX_PER_CALLER !== undefined && values.TASK_MAX_OPEN !== undefined && values.TASK_MAX_PER_CALLER > values.TASK_MAX_OPEN)
       yield ['TASK_MAX_PER_CALLER', 'must not be more than TASK_MAX_OPEN'];
     if (url && url.pathname === '/') yield ['MCP_PUBLIC_URL', 'must name the MCP endpoint with its path, such as https://mcp.example.com/mcp'];
-  });
-  const publicUrl = s.MCP_PUBLIC_URL ?? `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`;
-  const publicHost = new URL(publicUrl).hostname.toLowerCase();
-  const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
-  const unique = (names: readonly string[]) => Object.freeze([...new Set(names)]);
-  return Object.freeze({
-    host: s.MCP_HOST,
-    port: s.MCP_PORT,
-    publicUrl,
-    allowedHosts: unique([publicHost, ...(s.MCP_ALLOWED_HOSTS ?? (isLoopbackHost(s.MCP_HOST) ? loopbackNames : []))]),
-    allowedOrigins: unique([publicHost, ...loopbackNames, ...(s.MCP_ALLOWED_ORIGINS ?? [])]),
-    apiBaseUrl: s.PLATFORM_API_BASE_URL,
-    issuerUrl: s.PLATFORM_ISSUER_URL ?? s.PLATFORM_API_BASE_URL,
-    ...(s.PLATFORM_BACKCHANNEL_URL !== undefined && { backChannelUrl: s.PLATFORM_BACKCHANNEL_URL }),
-    clientId: s.MCP_GATEWAY_CLIENT_ID,
-    clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
-    registryAddress: s.REGISTRY_ADDRESS,
-    registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
-    registryCallbackNetworks: Object.freeze([...(s.REGISTRY_CALLBACK_NETWORKS ?? loopbackNetworks)]),
-    registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
-    registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
-    registryMaxRegistrations: s.REGISTRY_MAX_REGISTRATIONS,
-    registryMaxRegistrationsPerApp: s.REGISTRY_MAX_REGISTRATIONS_PER_APP,
-    catalogLimits: Object.freeze({
-      maxToolsPerService: s.REGISTRY_MAX_TOOLS_PER_SERVICE,
-      maxToolBytes: s.REGISTRY_MAX_TOOL_BYTES,
-      maxServiceBytes: s.REGISTRY_MAX_SERVICE_BYTES,
-      maxAppBytes: s.REGISTRY_MAX_APP_BYTES,
-      maxCatalogBytes: s.REGISTRY_MAX_CATALOG_BYTES,
-    }),
-    toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
-    maxToolResultBytes: s.MCP_MAX_TOOL_RESULT_BYTES,
-    inputStateTtlSeconds: s.MCP_INPUT_STATE_TTL_SECONDS,
-    inputMaxRounds: s.MCP_INPUT_MAX_ROUNDS,
-    elicitationLoopbackHttp: s.MCP_ELICITATION_LOOPBACK_HTTP,
-    meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
-    httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
-    sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,
-    maxSessions: s.MCP_MAX_SESSIONS,
-    maxSessionsPerCaller: s.MCP_MAX_SESSIONS_PER_CALLER,
-    maxStreams: s.MCP_MAX_STREAMS,
-    maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
-    streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
-    grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
-    tasks: Object.freeze({
-      maxRunMs: s.TASK_MAX_RUN_SECONDS * 1000,
-      keepMs: s.TASK_KEEP_SECONDS * 1000,
-      pollIntervalMs: s.TASK_POLL_INTERVAL_MS,
-      maxPerCaller: s.TASK_MAX_PER_CALLER,
-      maxOpen: s.TASK_MAX_OPEN,
-      heartbeatMs: s.TASK_HEARTBEAT_SECONDS * 1000,
-    }),
-    databaseUrl: s.MCP_DATABASE_URL ?? s.DATABASE_URL,
-    grpcTls: toGrpcTlsSettings(s),
-    logLevel: s.LOG_LEVEL,
-  });
+  },
+  build(s) {
+    const publicUrl = s.MCP_PUBLIC_URL ?? `${localOrigin(s.MCP_HOST, s.MCP_PORT)}/mcp`;
+    const publicHost = new URL(publicUrl).hostname.toLowerCase();
+    const loopbackNames = ['localhost', '127.0.0.1', '[::1]'];
+    const unique = (names: readonly string[]) => Object.freeze([...new Set(names)]);
+    return Object.freeze({
+      host: s.MCP_HOST,
+      port: s.MCP_PORT,
+      publicUrl,
+      allowedHosts: unique([publicHost, ...(s.MCP_ALLOWED_HOSTS ?? (isLoopbackHost(s.MCP_HOST) ? loopbackNames : []))]),
+      allowedOrigins: unique([publicHost, ...loopbackNames, ...(s.MCP_ALLOWED_ORIGINS ?? [])]),
+      apiBaseUrl: s.PLATFORM_API_BASE_URL,
+      issuerUrl: s.PLATFORM_ISSUER_URL ?? s.PLATFORM_API_BASE_URL,
+      ...(s.PLATFORM_BACKCHANNEL_URL !== undefined && { backChannelUrl: s.PLATFORM_BACKCHANNEL_URL }),
+      clientId: s.MCP_GATEWAY_CLIENT_ID,
+      clientSecret: s.MCP_GATEWAY_CLIENT_SECRET,
+      registryAddress: s.REGISTRY_ADDRESS,
+      registryAllowedApps: s.REGISTRY_ALLOWED_APPS === undefined ? undefined : Object.freeze([...s.REGISTRY_ALLOWED_APPS]),
+      registryCallbackNetworks: Object.freeze([...(s.REGISTRY_CALLBACK_NETWORKS ?? loopbackNetworks)]),
+      registryPlainNamesApp: s.REGISTRY_PLAIN_NAMES_APP === 'none' ? undefined : s.REGISTRY_PLAIN_NAMES_APP,
+      registrationMaxTtlSeconds: s.REGISTRY_MAX_TTL_SECONDS,
+      registryMaxRegistrations: s.REGISTRY_MAX_REGISTRATIONS,
+      registryMaxRegistrationsPerApp: s.REGISTRY_MAX_REGISTRATIONS_PER_APP,
+      catalogLimits: Object.freeze({
+        maxToolsPerService: s.REGISTRY_MAX_TOOLS_PER_SERVICE,
+        maxToolBytes: s.REGISTRY_MAX_TOOL_BYTES,
+        maxServiceBytes: s.REGISTRY_MAX_SERVICE_BYTES,
+        maxAppBytes: s.REGISTRY_MAX_APP_BYTES,
+        maxCatalogBytes: s.REGISTRY_MAX_CATALOG_BYTES,
+      }),
+      toolCallTimeoutMs: s.TOOL_CALL_TIMEOUT_MS,
+      maxToolResultBytes: s.MCP_MAX_TOOL_RESULT_BYTES,
+      inputStateTtlSeconds: s.MCP_INPUT_STATE_TTL_SECONDS,
+      inputMaxRounds: s.MCP_INPUT_MAX_ROUNDS,
+      elicitationLoopbackHttp: s.MCP_ELICITATION_LOOPBACK_HTTP,
+      meCacheTtlSeconds: s.ME_CACHE_TTL_SECONDS,
+      httpTimeoutMs: s.PLATFORM_HTTP_TIMEOUT_MS,
+      sessionIdleSeconds: s.MCP_SESSION_IDLE_SECONDS,
+      maxSessions: s.MCP_MAX_SESSIONS,
+      maxSessionsPerCaller: s.MCP_MAX_SESSIONS_PER_CALLER,
+      maxStreams: s.MCP_MAX_STREAMS,
+      maxStreamsPerCaller: s.MCP_MAX_STREAMS_PER_CALLER,
+      streamRecheckSeconds: s.MCP_STREAM_RECHECK_SECONDS,
+      grpcPlaintextOffLoopback: s.GRPC_PLAINTEXT_OFF_LOOPBACK,
+      tasks: Object.freeze({
+        maxRunMs: s.TASK_MAX_RUN_SECONDS * 1000,
+        keepMs: s.TASK_KEEP_SECONDS * 1000,
+        pollIntervalMs: s.TASK_POLL_INTERVAL_MS,
+        maxPerCaller: s.TASK_MAX_PER_CALLER,
+        maxOpen: s.TASK_MAX_OPEN,
+        heartbeatMs: s.TASK_HEARTBEAT_SECONDS * 1000,
+      }),
+      databaseUrl: s.MCP_DATABASE_URL ?? s.DATABASE_URL,
+      grpcTls: toGrpcTlsSettings(s),
+      logLevel: s.LOG_LEVEL,
+    });
+  },
+};
+
+/** Reads the gateway's settings; throws SETTINGS_INVALID naming every bad variable. */
+export function loadMcpServerSettings(env: Environment): McpServerSettings {
+  return parseSettings(env, { settings: mcpServerSettingsPart }).settings;
+}
+
+/** Everything the gateway's process reads from its environment: its settings, who may read /metrics, its tracing. */
+export interface McpServerProcessSettings {
+  readonly settings: McpServerSettings;
+  readonly metrics: MetricsSettings;
+  readonly telemetry: TelemetrySettings;
+}
+
+/** Reads all of the gateway's process settings in one parse: one SETTINGS_INVALID message names every bad variable of every group. */
+export function loadMcpServerProcessSettings(env: Environment, service = 'mcp-server'): McpServerProcessSettings {
+  return parseSettings(env, { settings: mcpServerSettingsPart, metrics: metricsSettingsPart('MCP_'), telemetry: telemetrySettingsPart(service) });
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runConformance } from '@platform/devtools/conformance-suite';
+import { conformanceTaskScenarios, runConformance } from '@platform/devtools/conformance-suite';
 import { describe, expect, it } from 'vitest';
 import { conformanceToolsForTests, stackForTests } from './harness.ts';
 
@@ -93,17 +93,7 @@ const mustPass: Readonly<Record<'2025-11-25' | '2026-07-28', readonly string[]>>
       'validate-input',
     ].map((name) => `input-required-result-${name}`),
     // The tasks extension (io.modelcontextprotocol/tasks), through the SDK's tasks fixtures (examples/conformance-task-tools.ts).
-    ...[
-      'lifecycle',
-      'capability-negotiation',
-      'wire-fields',
-      'request-state-removal',
-      'mrtr-input',
-      'request-headers',
-      'dispatch-and-envelope',
-      'required-task-error',
-      'mrtr-composition',
-    ].map((name) => `tasks-${name}`),
+    ...conformanceTaskScenarios,
   ],
 };
 

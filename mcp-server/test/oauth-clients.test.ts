@@ -2,26 +2,17 @@
 // the MCP URL: the SDK client with an OAuth client provider, and mcp-remote run headless. Each
 // finds the authorization server from the gateway's 401 (RFC 9728), registers itself (RFC 7591),
 // signs a seeded person in through the login form (authorization code + PKCE), and calls tools.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError, type OAuthClientProvider, type OAuthTokens } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { closedPort } from '@platform/tool-sdk/testing';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { signIn, type Credentials } from './fixtures/headless-browser.ts';
+import { MemoryOAuthProvider } from '@platform/dev-platform/testing/oauth-client';
+import { signIn, type Credentials } from '@platform/dev-platform/testing/sign-in';
 import { eras, stackForTests, type Era } from './harness.ts';
 
 const stack = stackForTests();
@@ -29,59 +20,8 @@ const stack = stackForTests();
 const oscar: Credentials = { username: 'oscar', password: 'oscar-dev-password' };
 const wrongPassword: Credentials = { username: 'oscar', password: 'not-oscar-dev-password' };
 
-/** What an interactive client keeps between the redirect and the callback, in memory. */
-class MemoryOAuthProvider implements OAuthClientProvider {
-  readonly redirectUrl = 'http://127.0.0.1:45678/callback';
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'OAuth clients test',
-    redirect_uris: [this.redirectUrl],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  registered: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  authorizationUrl: URL | undefined;
-  private verifier = '';
-  private discovered: OAuthDiscoveryState | undefined;
-  private readonly expectedState = randomBytes(16).toString('base64url');
-
-  state(): string {
-    return this.expectedState;
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.registered;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed): void {
-    this.registered = information;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(authorizationUrl: URL): void {
-    this.authorizationUrl = authorizationUrl;
-  }
-  saveCodeVerifier(codeVerifier: string): void {
-    this.verifier = codeVerifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.discovered = state;
-  }
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.discovered;
-  }
-  /** The callback's parameters, once its state is checked (the SDK leaves that to the client). */
-  callbackParams(callback: URL): URLSearchParams {
-    if (callback.searchParams.get('state') !== this.expectedState) throw new Error('the callback carries another state');
-    return callback.searchParams;
-  }
-}
+/** An interactive client that registers itself. */
+const memoryOAuthProvider = () => new MemoryOAuthProvider({ redirectUrl: 'http://127.0.0.1:45678/callback', clientName: 'OAuth clients test' });
 
 /** A transport whose every request (the MCP endpoint's and the OAuth flow's) is recorded as "METHOD url". */
 function recordedTransport(provider: OAuthClientProvider, seen: string[]): StreamableHTTPClientTransport {
@@ -103,7 +43,7 @@ const stackLogs = () => [...stack().logs, ...stack().platform.logs, ...(stack().
 
 describe.each(eras)('the MCP SDK client with an OAuth client provider, on the %s revision', (era) => {
   it('finds the platform from the 401, registers, signs oscar in with PKCE and calls tools with a token for the MCP server', async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = memoryOAuthProvider();
     const seen: string[] = [];
     const first = recordedTransport(provider, seen);
     await expect(newClient(era).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
@@ -118,7 +58,7 @@ describe.each(eras)('the MCP SDK client with an OAuth client provider, on the %s
         `POST ${issuer}/reg 201`,
       ]),
     );
-    expect(provider.registered?.client_id).toBeDefined();
+    expect(provider.information?.client_id).toBeDefined();
     const authorizationUrl = provider.authorizationUrl;
     if (!authorizationUrl) throw new Error('the client was not sent to sign in');
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${issuer}/auth`);
@@ -131,7 +71,7 @@ describe.each(eras)('the MCP SDK client with an OAuth client provider, on the %s
     expect(seen.at(-1)).toBe(`POST ${issuer}/token 200`);
 
     const token = provider.saved?.access_token ?? '';
-    expect(decodeJwt(token)).toMatchObject({ sub: 'u-oscar', aud: mcpUrl, iss: issuer, client_id: provider.registered?.client_id });
+    expect(decodeJwt(token)).toMatchObject({ sub: 'u-oscar', aud: mcpUrl, iss: issuer, client_id: provider.information?.client_id });
 
     const client = newClient(era);
     await client.connect(recordedTransport(provider, seen));
@@ -155,7 +95,7 @@ describe.each(eras)('the MCP SDK client with an OAuth client provider, on the %s
   });
 
   it('gets no token when the password is wrong, and the gateway still refuses it', async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = memoryOAuthProvider();
     const transport = recordedTransport(provider, []);
     await expect(newClient(era).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
     expect(await signIn(provider.authorizationUrl?.href ?? '', wrongPassword)).toEqual({ kind: 'refused', status: 401 });
@@ -166,7 +106,8 @@ describe.each(eras)('the MCP SDK client with an OAuth client provider, on the %s
 
 const require = createRequire(import.meta.url);
 const mcpRemoteProxy = join(dirname(require.resolve('mcp-remote/package.json')), 'dist/proxy.js');
-const headlessBrowser = join(import.meta.dirname, 'fixtures/headless-browser.ts');
+// The dev platform's headless sign-in as a program: the BROWSER mcp-remote opens.
+const headlessBrowser = require.resolve('@platform/dev-platform/testing/headless-browser');
 
 interface HeadlessMcpRemote {
   readonly client: Client;
@@ -274,7 +215,7 @@ describe('mcp-remote, headless', () => {
     const port = await closedPort();
     const remote = headlessMcpRemote(oscar, port);
     await callsToolsAsOscar(remote);
-    expect(remote.browserReports()).toEqual([{ kind: 'redirected', callbackStatus: 200 }]);
+    expect(remote.browserReports()).toEqual([expect.objectContaining({ kind: 'redirected', callbackStatus: 200 })]);
     const token = storedTokens(remote.configDir)?.access_token ?? '';
     expect(decodeJwt(token)).toMatchObject({ sub: 'u-oscar', aud: stack().mcpUrl, iss: stack().issuer });
 

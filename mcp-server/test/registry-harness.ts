@@ -271,17 +271,24 @@ export async function startRawToolService(options: {
 }
 
 /** What a test starts (gateways, services, clients), closed after it, the last first; and a gateway on `issuer()` among them. */
-export function startedPartsForTests(issuer: () => string) {
+export function startedPartsForTests(platform: () => RunningPlatform) {
   const started: { close(): Promise<void> | void }[] = [];
   afterEach(async () => {
     for (const part of started.splice(0).reverse()) await part.close();
   });
-  async function gateway(overrides: Parameters<typeof startGateway>[1] = {}): Promise<Gateway> {
-    const running = await startGateway(issuer(), overrides);
+  /** A gateway checking app tokens at the platform (or at `apiBaseUrl`), closed after the test. */
+  async function gateway(overrides: Parameters<typeof startGateway>[1] = {}, apiBaseUrl = platform().issuer): Promise<Gateway> {
+    const running = await startGateway(apiBaseUrl, overrides);
     started.push(running);
     return running;
   }
-  return { started, gateway };
+  /** A real tool service on the platform, closed after the test. */
+  async function toolService(spec: Omit<ToolServiceSpec, 'platform'>): Promise<ServingToolApp> {
+    const serving = await startToolService({ platform: platform(), ...spec });
+    started.push({ close: () => serving.close(1_000) });
+    return serving;
+  }
+  return { started, gateway, toolService };
 }
 
 /** A tool as a service announces it on the wire, the bare minimum: for the catalog's unit tests. */

@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { haproxyConfig } from '../src/stack/haproxy-config.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { killedIfTestFails } from '@platform/devtools/test-processes';
-import { runConformance } from '@platform/devtools/conformance-suite';
+import { conformanceTaskScenarios, runConformance } from '@platform/devtools/conformance-suite';
 import { modernRequest } from '@platform/devtools/modern-request';
 import { registerConformanceTools } from '../../examples/conformance-tools.ts';
 import { repoRoot } from '../src/repo-root.ts';
@@ -60,19 +60,6 @@ async function mcpClient(mcpUrl: string, token: string, era: 'legacy' | 'modern'
 /** One raw 2026-07-28 tools/call of confirm_thing at `url` (a chosen replica), with a round's answers when given. */
 const statelessCall = (url: string, token: string, args: Record<string, unknown>, round: Record<string, unknown> = {}) =>
   modernRequest(url, token, 'tools/call', { name: 'confirm_thing', arguments: args, ...round }, { tasks: false });
-
-/** The official suite's scenarios of the tasks extension. */
-const taskScenarios = [
-  'lifecycle',
-  'capability-negotiation',
-  'wire-fields',
-  'request-state-removal',
-  'mrtr-input',
-  'request-headers',
-  'dispatch-and-envelope',
-  'required-task-error',
-  'mrtr-composition',
-].map((name) => `tasks-${name}`);
 
 const echoed = async (client: Client, text: string) => {
   const result = await client.callTool({ name: 'echo', arguments: { text } });
@@ -254,7 +241,7 @@ describe('two gateways behind HAProxy', () => {
     );
     expect(suite.output, `HAProxy:\n${balancer.output().slice(-4_000)}`).toContain('Baseline check passed');
     expect(suite.exitCode, suite.output).toBe(0);
-    for (const scenario of taskScenarios) {
+    for (const scenario of conformanceTaskScenarios) {
       const [run] = readdirSync(results).filter((name) => name.startsWith(`server-${scenario}-2`));
       const checks = JSON.parse(readFileSync(join(results, run ?? 'missing', 'checks.json'), 'utf8')) as { status: string }[];
       expect(checks.filter((check) => check.status === 'SUCCESS').length, scenario).toBeGreaterThan(0);

@@ -7,9 +7,11 @@
 export { CatalogError, type ErrorCatalog } from './errors/catalog-error.ts';
 export { systemClock } from './time/clock.ts';
 export { systemTimers } from './time/timers.ts';
-export { parseEnvironment, logLevels, unreadableFileReason, type CrossCheck } from './settings/vocabulary.ts';
+export { parseEnvironment, parseSettings, logLevels, unreadableFileReason, type CrossCheck, type SettingsPart } from './settings/vocabulary.ts';
 export { fetchBlockedPortReason, fetchBlockedPorts, isFetchBlockedPort } from './http/fetch-blocked-ports.ts';
-export { loadPlatformAppSettings, platformMcpVariables } from './settings/platform-settings.ts';
+export { loadPlatformAppSettings, platformMcpVariables, toolServiceSettingsPart, type ToolServiceSettingsWith } from './settings/platform-settings.ts';
+export { metricsSettingsPart, toolMetricsSettingsPart } from './observability/metrics-settings.ts';
+export { telemetrySettingsPart } from './observability/telemetry-settings.ts';
 export { extractBearer, parseCredential, type Credential, type CredentialScheme } from './caller/extract-bearer.ts';
 export { createHttpClient, endpoint, type HttpClientOptions } from './http/client.ts';
 export { defaultMaxAnswerBytes, discardBody, readJson, readPlatformAnswer, unexpectedStatus, type PlatformAnswerOptions } from './http/platform-answer.ts';

@@ -2,15 +2,15 @@
 // gRPC on CALLBACK_ADDRESS (registered at the gateway) until a signal stops it.
 import { createLogger, exitOnStartupFailure, platformAppIdentity, stopOnSignals } from '@platform/tool-sdk';
 import { endWithParent } from '@platform/tool-sdk/internal';
-import { loadTelemetrySettings, loadToolMetricsSettings, startTelemetry } from '@platform/tool-sdk/observability';
-import { loadToolServiceSettings } from './settings.ts';
+import { startTelemetry } from '@platform/tool-sdk/observability';
+import { loadToolServiceProcessSettings } from './settings.ts';
 
 const service = 'tool-service';
 endWithParent(); // started by npm start's runner: gone with it
-const settings = exitOnStartupFailure(service, () => loadToolServiceSettings(process.env));
+// The settings, the /metrics listener and the tracing, in one parse naming every bad variable.
+const { settings, metrics, telemetry: telemetrySettings } = exitOnStartupFailure(service, () => loadToolServiceProcessSettings(process.env));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const metrics = exitOnStartupFailure(service, () => loadToolMetricsSettings(process.env));
-const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, settings.serviceName)));
+const telemetry = startTelemetry(telemetrySettings);
 // The tools are imported here, not at the top: a bad definition (defineTool checks each as it is
 // made) then stops the start with one line naming the tool and the field, not a stack trace.
 const app = await exitOnStartupFailure(service, async () => {

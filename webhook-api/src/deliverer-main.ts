@@ -8,15 +8,16 @@ import { closeServer, endWithParent, listenOn, localOrigin } from '@platform/too
 import { startDeliveryService } from './delivery/delivery-service.ts';
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
-import { loadDelivererSettings } from './settings.ts';
-import { loadTelemetrySettings, startTelemetry } from '@platform/tool-sdk/observability';
+import { loadDelivererProcessSettings } from './settings.ts';
+import { startTelemetry } from '@platform/tool-sdk/observability';
 import { openDatabase, openVault } from './database.ts';
 
 const service = 'webhook-deliverer';
 endWithParent(); // started by npm start's runner: gone with it
-const settings = exitOnStartupFailure(service, () => loadDelivererSettings(process.env));
+// The settings and the tracing, in one parse naming every bad variable.
+const { settings, telemetry: telemetrySettings } = exitOnStartupFailure(service, () => loadDelivererProcessSettings(process.env, service));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
+const telemetry = startTelemetry(telemetrySettings);
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 const metrics = createDeliveryMetrics({ queue: database.deliveries });

@@ -11,15 +11,16 @@ import { createDeliverySender, startDeliveryService } from './delivery/delivery-
 import { createDeliveryMetrics } from './delivery/metrics.ts';
 import { createDeviceDirectory } from './http/device-directory.ts';
 import { metricsHandler } from './http/metrics.routes.ts';
-import { loadWebhookApiSettings } from './settings.ts';
-import { loadTelemetrySettings, startTelemetry } from '@platform/tool-sdk/observability';
+import { loadWebhookApiProcessSettings } from './settings.ts';
+import { startTelemetry } from '@platform/tool-sdk/observability';
 import { openDatabase, openVault } from './database.ts';
 
 const service = 'webhook-api';
 endWithParent(); // started by npm start's runner: gone with it
-const settings = exitOnStartupFailure(service, () => loadWebhookApiSettings(process.env));
+// The settings and the tracing, in one parse naming every bad variable.
+const { settings, telemetry: telemetrySettings } = exitOnStartupFailure(service, () => loadWebhookApiProcessSettings(process.env, service));
 const logger = createLogger({ name: service, level: settings.logLevel });
-const telemetry = startTelemetry(exitOnStartupFailure(service, () => loadTelemetrySettings(process.env, service)));
+const telemetry = startTelemetry(telemetrySettings);
 const database = await exitOnStartupFailure(service, () => openDatabase(settings, logger));
 const vault = await exitOnStartupFailure(service, () => openVault(settings, database, logger));
 

@@ -1,7 +1,7 @@
 import { createTestPki } from '@platform/devtools/test-certificates';
 import { settingsFailure } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import { loadDelivererSettings, loadWebhookApiSettings } from './settings.ts';
+import { loadDelivererProcessSettings, loadDelivererSettings, loadWebhookApiProcessSettings, loadWebhookApiSettings } from './settings.ts';
 
 /** What the API cannot start without. */
 const required = { WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_METRICS_TOKEN: 'a-test-metrics-token' };
@@ -125,6 +125,29 @@ describe('loadWebhookApiSettings', () => {
       const both = settingsFailure(() => load({ ...required, WEBHOOK_METRICS_PUBLIC: 'true' }));
       expect(both).toContain('WEBHOOK_METRICS_PUBLIC must not be true when WEBHOOK_METRICS_TOKEN is set');
       expect(both).not.toContain('a-test-metrics-token');
+    }
+  });
+});
+
+describe("the API's and a deliverer's process settings", () => {
+  it('read the settings and the tracing in one parse', () => {
+    const api = loadWebhookApiProcessSettings({ ...required, OTEL_SERVICE_NAME: 'webhooks' });
+    expect([api.settings.port, api.telemetry.serviceName, api.telemetry.enabled]).toEqual([4100, 'webhooks', false]);
+    expect(loadDelivererProcessSettings(required).telemetry.serviceName).toBe('webhook-deliverer');
+  });
+
+  it('name bad variables of every group (service, metrics, telemetry) in one message', () => {
+    const bad = { WEBHOOK_INGEST_TOKEN: 'a-test-ingest-token', WEBHOOK_METRICS_TOKEN: 'short', OTEL_TRACES_SAMPLER_ARG: '2' };
+    const api = settingsFailure(() => loadWebhookApiProcessSettings({ ...bad, WEBHOOK_API_PORT: 'x' }));
+    const deliverer = settingsFailure(() => loadDelivererProcessSettings({ ...bad, WEBHOOK_DELIVERER_PORT: 'x' }));
+    for (const [message, port] of [
+      [api, 'WEBHOOK_API_PORT'],
+      [deliverer, 'WEBHOOK_DELIVERER_PORT'],
+    ] as const) {
+      expect(message).toContain(`${port} must be a port number`);
+      expect(message).toContain('WEBHOOK_METRICS_TOKEN must be at least 16 characters');
+      expect(message).toContain('OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1');
+      expect(message.match(/Invalid settings/g)).toHaveLength(1);
     }
   });
 });

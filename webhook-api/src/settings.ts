@@ -2,8 +2,16 @@
 // variable named at once, no value ever echoed (DATABASE_URL and WEBHOOK_ENCRYPTION_KEY hold secrets).
 import { resolve } from 'node:path';
 import { setting, type Environment, type LogLevel } from '@platform/tool-sdk';
-import { httpTlsProblems, httpTlsShape, parseEnvironment, toHttpTlsSettings, type HttpTlsSettings } from '@platform/tool-sdk/internal';
-import { metricsAccessOf, metricsAccessProblems, metricsAccessShape, type MetricsAccess } from '@platform/tool-sdk/observability';
+import {
+  httpTlsProblems,
+  httpTlsShape,
+  parseSettings,
+  telemetrySettingsPart,
+  toHttpTlsSettings,
+  type HttpTlsSettings,
+  type SettingsPart,
+} from '@platform/tool-sdk/internal';
+import { metricsAccessOf, metricsAccessProblems, metricsAccessShape, type MetricsAccess, type TelemetrySettings } from '@platform/tool-sdk/observability';
 import { z } from 'zod';
 import { parseKeyRing, type EncryptionKey } from './configs/credential-vault.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
@@ -176,29 +184,58 @@ export type DelivererSettings = Omit<
  */
 const metricsAccessChosen = (values: Record<string, unknown>) => metricsAccessProblems('WEBHOOK_', values, {});
 
-export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
-  const s = parseEnvironment(apiShape, env, function* crossCheck(values) {
+/** The API's own settings, as a part of its process's one settings parse. */
+const webhookApiSettingsPart: SettingsPart<typeof apiShape, WebhookApiSettings> = {
+  shape: apiShape,
+  *check(values) {
     yield* metricsAccessChosen(values);
     yield* httpTlsProblems(values, { variable: 'WEBHOOK_API_TLS_PORT', value: values.WEBHOOK_API_TLS_PORT });
     if (values.WEBHOOK_API_TLS_PORT !== undefined && values.WEBHOOK_API_TLS_PORT !== 0 && values.WEBHOOK_API_TLS_PORT === values.WEBHOOK_API_PORT) {
       yield ['WEBHOOK_API_TLS_PORT', 'must differ from WEBHOOK_API_PORT'];
     }
-  });
-  return Object.freeze({
-    ...common(s),
-    ...(s.PLATFORM_BACKCHANNEL_URL !== undefined && { platformBackChannelUrl: s.PLATFORM_BACKCHANNEL_URL }),
-    tls: toHttpTlsSettings(s, s.WEBHOOK_API_TLS_PORT),
-    host: s.WEBHOOK_API_HOST,
-    port: s.WEBHOOK_API_PORT,
-    permissionsMaxAgeMs: s.WEBHOOK_PERMISSIONS_MAX_AGE,
-    ingest: Object.freeze({ token: s.WEBHOOK_INGEST_TOKEN, maxPoints: s.WEBHOOK_INGEST_MAX_POINTS, maxBodyBytes: s.WEBHOOK_INGEST_MAX_BYTES }),
-    runDeliverer: s.WEBHOOK_RUN_DELIVERER,
-  });
+  },
+  build: (s) =>
+    Object.freeze({
+      ...common(s),
+      ...(s.PLATFORM_BACKCHANNEL_URL !== undefined && { platformBackChannelUrl: s.PLATFORM_BACKCHANNEL_URL }),
+      tls: toHttpTlsSettings(s, s.WEBHOOK_API_TLS_PORT),
+      host: s.WEBHOOK_API_HOST,
+      port: s.WEBHOOK_API_PORT,
+      permissionsMaxAgeMs: s.WEBHOOK_PERMISSIONS_MAX_AGE,
+      ingest: Object.freeze({ token: s.WEBHOOK_INGEST_TOKEN, maxPoints: s.WEBHOOK_INGEST_MAX_POINTS, maxBodyBytes: s.WEBHOOK_INGEST_MAX_BYTES }),
+      runDeliverer: s.WEBHOOK_RUN_DELIVERER,
+    }),
+};
+
+/** A deliverer alone's settings, as a part of its process's one settings parse. */
+const delivererSettingsPart: SettingsPart<typeof delivererShape, DelivererSettings> = {
+  shape: delivererShape,
+  check: metricsAccessChosen,
+  build: (s) => Object.freeze({ ...common(s), host: s.WEBHOOK_DELIVERER_HOST, port: s.WEBHOOK_DELIVERER_PORT }),
+};
+
+export function loadWebhookApiSettings(env: Environment): WebhookApiSettings {
+  return parseSettings(env, { settings: webhookApiSettingsPart }).settings;
 }
 
 export function loadDelivererSettings(env: Environment): DelivererSettings {
-  const s = parseEnvironment(delivererShape, env, metricsAccessChosen);
-  return Object.freeze({ ...common(s), host: s.WEBHOOK_DELIVERER_HOST, port: s.WEBHOOK_DELIVERER_PORT });
+  return parseSettings(env, { settings: delivererSettingsPart }).settings;
+}
+
+/** Everything a process of the webhook API (the API, or a deliverer alone) reads from its environment: its settings and its tracing. */
+export interface WebhookProcessSettings<Settings> {
+  readonly settings: Settings;
+  readonly telemetry: TelemetrySettings;
+}
+
+/** Reads all of the API process's settings in one parse: one SETTINGS_INVALID message names every bad variable of every group. */
+export function loadWebhookApiProcessSettings(env: Environment, service = 'webhook-api'): WebhookProcessSettings<WebhookApiSettings> {
+  return parseSettings(env, { settings: webhookApiSettingsPart, telemetry: telemetrySettingsPart(service) });
+}
+
+/** Reads all of a deliverer alone's settings in one parse, as loadWebhookApiProcessSettings does the API's. */
+export function loadDelivererProcessSettings(env: Environment, service = 'webhook-deliverer'): WebhookProcessSettings<DelivererSettings> {
+  return parseSettings(env, { settings: delivererSettingsPart, telemetry: telemetrySettingsPart(service) });
 }
 
 /** What the API and a deliverer alone read alike. */

@@ -5,7 +5,7 @@
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
+import { createHook, newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -51,16 +51,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (b
     await api.close();
   });
 
-  async function hook(name: string, fields: Record<string, unknown>, ...devices: number[]): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiver.url}/${name}`, deliveryMode: 'Realtime', ...fields });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
-    for (const device of devices) {
-      expect((await oscar('POST', `/v2/webhooks/${id}/devices/${device}`)).status).toBe(201);
-      expect((await oscar('POST', `/v2/webhooks/${id}/devices/${device}/routes`, { scopeLevel: 'Device', enabled: true })).status).toBe(201);
-    }
-    return id;
-  }
+  const hook = (name: string, fields: Record<string, unknown>, ...devices: number[]) => createHook(oscar, receiver.url, name, { fields, devices });
   const settled = () => api.delivery?.deliverer.whenIdle();
   const byState = async (id: string, query = '', client = oscar) => {
     const answer = await client('GET', `/v2/webhooks/${id}/deliveries/by-state${query}`);

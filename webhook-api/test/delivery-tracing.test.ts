@@ -8,7 +8,7 @@ import { loadTelemetrySettings, startTelemetry, type StartTelemetryOptions } fro
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
+import { createHook, newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
 
 type Exporter = NonNullable<StartTelemetryOptions['exporter']>;
 type ExportedSpan = Parameters<Exporter['export']>[0][number];
@@ -43,13 +43,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery spans on %s', (backen
     await receiver.close();
   });
 
-  async function hook(path: string, deliveryMode: 'Realtime' | 'Batch'): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode });
-    const { id } = created.body as { id: string };
-    expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(201);
-    expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { enabled: true, scopeLevel: 'Device' })).status).toBe(201);
-    return id;
-  }
+  const hook = (path: string, deliveryMode: 'Realtime' | 'Batch') => createHook(oscar, receiver.url, path, { fields: { deliveryMode }, devices: [boiler] });
 
   it('gives the ingest request a database span per statement of the queue, named by its operation, without its values', async () => {
     const id = await hook(`spans-${backend}`, 'Realtime');

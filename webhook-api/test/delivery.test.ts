@@ -6,6 +6,7 @@ import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startReceiver, type Receiver, type ReceiverAnswer } from './receiver.ts';
 import {
+  createHook,
   newStoreLocation,
   startWebhookApi,
   telemetryPoint,
@@ -41,9 +42,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
   });
 
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime', ...fields });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
+    const id = await createHook(oscar, receiver.url, path, { fields });
     made.push(id);
     return id;
   }

@@ -2,13 +2,12 @@
 // WEBHOOK_FEATURE_ENABLED=false. The API answers every /v2/webhooks call with FEATURE_DISABLED, ingest
 // takes points in and queues nothing, and a deliverer sends nothing; on SQLite and PostgreSQL, with
 // configurations and queued deliveries made while it was on.
-import { dirname } from 'node:path';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, inject, it } from 'vitest';
 import { newStoreLocation, startWebhookApi, telemetryPoint, testKeyRing, type Backend, type StoreLocation } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { serviceEnv, startService } from './service-process.ts';
+import { serviceEnv, startService, databaseEnvOf } from './service-process.ts';
 
 const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
@@ -81,7 +80,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook feature switched o
     const location = await newStoreLocation(backend, inject('postgresUrl'));
     const receiver = await startReceiver();
     await configured(location, receiver);
-    const database = location.postgresUrl ? { DATABASE_URL: location.postgresUrl } : { WEBHOOK_DATA_DIR: dirname(location.sqlitePath ?? '') };
+    const database = databaseEnvOf(location);
     const variables = async (enabled: boolean) => {
       const port = await closedPort();
       const env = serviceEnv(database, {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createLogger, type Clock } from '@platform/tool-sdk';
 import { createHttpClient } from '@platform/tool-sdk/internal';
 import { captureLogs, listenOnFreePort, startedForTests } from '@platform/tool-sdk/testing';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createApp } from '../src/http/app.ts';
 import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
@@ -212,6 +212,27 @@ export function startedApiForTests(
 }
 
 export type ApiClient = ReturnType<typeof apiClient>;
+
+/** How createHook makes a configuration: fields beyond its name and address, the devices it takes and their route. */
+export interface HookOptions {
+  /** Realtime unless these say otherwise. */
+  readonly fields?: Record<string, unknown>;
+  /** Devices of company 1 added to it, each routed by `route` (a Device route, enabled, unless told). */
+  readonly devices?: readonly number[];
+  readonly route?: Record<string, unknown>;
+}
+
+/** A configuration of company 1 named `path`, delivering to `<receiverUrl>/<path>`, made by `as`: its id. */
+export async function createHook(as: ApiClient, receiverUrl: string, path: string, options: HookOptions = {}): Promise<string> {
+  const created = await as('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiverUrl}/${path}`, deliveryMode: 'Realtime', ...options.fields });
+  expect(created.status).toBe(201);
+  const { id } = created.body as { id: string };
+  for (const device of options.devices ?? []) {
+    expect((await as('POST', `/v2/webhooks/${id}/devices/${device}`)).status).toBe(201);
+    expect((await as('POST', `/v2/webhooks/${id}/devices/${device}/routes`, options.route ?? { scopeLevel: 'Device', enabled: true })).status).toBe(201);
+  }
+  return id;
+}
 
 /** A client of the API for one credential: JSON in, status and JSON out. */
 export function apiClient(baseUrl: string, authorization: string, extraHeaders: Record<string, string> = {}) {

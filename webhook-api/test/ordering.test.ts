@@ -4,7 +4,7 @@
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startedApiForTests, telemetryPoint, type ApiClient, type Backend } from './harness.ts';
+import { createHook, startedApiForTests, telemetryPoint, type ApiClient, type Backend } from './harness.ts';
 import { orderedArrivals, startReceiver, type Receiver } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -32,15 +32,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('ordered delivery per device on
     await receiver.close();
   });
 
-  async function hook(path: string, fields: Record<string, unknown>): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime', ...fields });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
-    for (const device of [1001, 1002]) {
-      await oscar('POST', `/v2/webhooks/${id}/devices/${device}`);
-      await oscar('POST', `/v2/webhooks/${id}/devices/${device}/routes`, { scopeLevel: 'Connection', connectionTag: path });
-    }
-    return id;
+  function hook(path: string, fields: Record<string, unknown>): Promise<string> {
+    return createHook(oscar, receiver.url, path, { fields, devices: [1001, 1002], route: { scopeLevel: 'Connection', connectionTag: path } });
   }
 
   it('sends each device’s points one at a time in ingest order; a retrying one holds back its device only', { timeout: 30_000 }, async () => {

@@ -3,13 +3,12 @@
 // of them is killed with SIGKILL midway, and the endpoint still gets no more than its rate, every
 // point at least once.
 import type { ChildProcess } from 'node:child_process';
-import { dirname } from 'node:path';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
 import { mostInAnyWindow, orderedArrivals, startReceiver, type Receiver } from './receiver.ts';
-import { deliveryChildEnv, killChild, startedChild, type DatabaseEnv } from './service-process.ts';
+import { deliveryChildEnv, killChild, startedChild, type DatabaseEnv, databaseEnvOf } from './service-process.ts';
 
 const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
@@ -23,7 +22,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('pacing across deliverer proces
     // The API of the test runs no deliverer: the children do.
     api = await startWebhookApi({ location, platformUrl: platform().issuer });
     oscar = await api.clientAs('oscar');
-    database = location.postgresUrl ? { DATABASE_URL: location.postgresUrl } : { WEBHOOK_DATA_DIR: dirname(location.sqlitePath ?? '') };
+    database = databaseEnvOf(location);
   });
   afterAll(async () => {
     await api.close();

@@ -2,7 +2,6 @@
 // again and again under continuous ingest loses no point; two deliverers on PostgreSQL share the
 // work without sending anything twice; a second API process routes by the configuration as it is
 // now, without a restart.
-import { dirname } from 'node:path';
 import { createLogger } from '@platform/tool-sdk';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
@@ -13,7 +12,7 @@ import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { openPostgresDatabase } from '../src/database.ts';
-import { deliveryChildEnv, killChild as kill, startedChild as startChild, type DatabaseEnv } from './service-process.ts';
+import { deliveryChildEnv, killChild as kill, startedChild as startChild, type DatabaseEnv, databaseEnvOf } from './service-process.ts';
 import {
   newStoreLocation,
   postTelemetry,
@@ -48,7 +47,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
     // The API of the test runs no deliverer: the children do.
     api = await startWebhookApi({ location, platformUrl: platform().issuer });
     oscar = await api.clientAs('oscar');
-    database = location.postgresUrl ? { DATABASE_URL: location.postgresUrl } : { WEBHOOK_DATA_DIR: dirname(location.sqlitePath ?? '') };
+    database = databaseEnvOf(location);
   });
   afterAll(async () => {
     await api.close();

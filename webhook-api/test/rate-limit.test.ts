@@ -4,7 +4,7 @@
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startedApiForTests, telemetryPoint, type ApiClient, type Backend } from './harness.ts';
+import { createHook, startedApiForTests, telemetryPoint, type ApiClient, type Backend } from './harness.ts';
 import { mostInAnyWindow, startReceiver, type Receiver } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -31,14 +31,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('rate limits on %s', (backend) 
     await receiver.close();
   });
 
-  async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime', ...fields });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
-    await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`);
-    await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Connection', connectionTag: path });
-    return id;
-  }
+  const hook = (path: string, fields: Record<string, unknown> = {}) =>
+    createHook(oscar, receiver.url, path, { fields, devices: [boiler], route: { scopeLevel: 'Connection', connectionTag: path } });
   const at = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);
   const idle = () => {
     const delivery = api().delivery;

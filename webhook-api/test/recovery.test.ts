@@ -4,7 +4,7 @@
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startedApiForTests, telemetryPoint, type ApiClient, type Backend } from './harness.ts';
+import { createHook, startedApiForTests, telemetryPoint, type ApiClient, type Backend } from './harness.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -33,13 +33,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('recovering deliveries on %s', 
     await receiver.close();
   });
 
-  async function hook(path: string): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime' });
-    const { id } = created.body as { id: string };
-    await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`);
-    await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Connection', connectionTag: path });
-    return id;
-  }
+  const hook = (path: string) => createHook(oscar, receiver.url, path, { devices: [boiler], route: { scopeLevel: 'Connection', connectionTag: path } });
   const idle = () => {
     const delivery = api().delivery;
     if (!delivery) throw new Error('no deliverer');

@@ -3,11 +3,11 @@
 // kept (where a refused start-up says why), its exit awaited, its /health waited for.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { until } from '@platform/tool-sdk/testing';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { killedIfTestFails } from '@platform/devtools/test-processes';
-import { testKeyRing } from './harness.ts';
+import { testKeyRing, type StoreLocation } from './harness.ts';
 
 const workspace = resolve(import.meta.dirname, '..');
 
@@ -16,6 +16,10 @@ export interface DatabaseEnv {
   readonly DATABASE_URL?: string;
   readonly WEBHOOK_DATA_DIR?: string;
 }
+
+/** The variables that point a process at the test's store: its PostgreSQL database, or its SQLite file's folder. */
+export const databaseEnvOf = (location: StoreLocation): DatabaseEnv =>
+  location.postgresUrl ? { DATABASE_URL: location.postgresUrl } : { WEBHOOK_DATA_DIR: dirname(location.sqlitePath ?? '') };
 
 /** A shell's variables, the database, loopback delivery and quick retries, quiet logs; then `extra`. */
 export function serviceEnv(database: DatabaseEnv, extra: Record<string, string>): NodeJS.ProcessEnv {

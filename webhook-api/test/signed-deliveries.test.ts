@@ -5,7 +5,7 @@ import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
+import { createHook, newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
 import { startReceiver, type ReceivedRequest, type Receiver, type Responder } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -54,12 +54,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
 
   /** A configuration of company 1 routing everything of the boiler to its own path of the receiver. */
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime', ...fields });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
+    const id = await createHook(oscar, receiver.url, path, { fields, devices: [boiler] });
     made.push(id);
-    expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(201);
-    expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device', enabled: true })).status).toBe(201);
     return id;
   }
   const at = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);

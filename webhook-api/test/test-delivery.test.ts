@@ -5,7 +5,7 @@ import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';
+import { createHook, startedApiForTests, type ApiClient, type Backend } from './harness.ts';
 import { startReceiver, type ReceivedRequest, type Receiver, type Responder } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -51,9 +51,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   });
 
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
-    const created = await oscar('POST', '/v2/webhooks?companyId=1', { name: path, url: `${receiver.url}/${path}`, deliveryMode: 'Realtime', ...fields });
-    expect(created.status).toBe(201);
-    const { id } = created.body as { id: string };
+    const id = await createHook(oscar, receiver.url, path, { fields });
     made.push(id);
     return id;
   }

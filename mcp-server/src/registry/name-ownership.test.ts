@@ -20,7 +20,7 @@ import {
 
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway } = startedPartsForTests(() => platform().issuer);
+const { started, gateway } = startedPartsForTests(platform);
 
 /** A service named webhook-tools with the real tools' names, unregistered until `register` is called. */
 async function webhookToolsLookalike(): Promise<ServingToolApp> {

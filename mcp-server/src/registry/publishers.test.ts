@@ -5,22 +5,12 @@ import * as grpc from '@grpc/grpc-js';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { listen, startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registryClient, sampleTool, startGateway, startToolService, tokenOf, type Gateway } from '../../test/registry-harness.ts';
-import type { ToolRegistryOptions } from './tool-registry.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, registryClient, sampleTool, startedPartsForTests, startToolService, tokenOf } from '../../test/registry-harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
-const started: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const part of started.splice(0).reverse()) await part.close();
-});
-
-async function gateway(overrides: Partial<ToolRegistryOptions> = {}, apiBaseUrl = platform().issuer): Promise<Gateway> {
-  const running = await startGateway(apiBaseUrl, overrides);
-  started.push(running);
-  return running;
-}
+const { started, gateway } = startedPartsForTests(platform);
 
 let service: ServingToolApp;
 beforeAll(async () => {

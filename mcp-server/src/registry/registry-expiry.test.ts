@@ -13,24 +13,16 @@ import {
   namesIn,
   registryClient,
   sampleTool,
-  startToolService,
   tokenOf,
   type Gateway,
   type SeededApp,
-  type ToolServiceSpec,
   startedPartsForTests,
 } from '../../test/registry-harness.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway } = startedPartsForTests(() => platform().issuer);
-
-async function toolService(spec: Omit<ToolServiceSpec, 'platform'>): Promise<ServingToolApp> {
-  const serving = await startToolService({ platform: platform(), ...spec });
-  started.push({ close: () => serving.close(1_000) });
-  return serving;
-}
+const { started, gateway, toolService } = startedPartsForTests(platform);
 
 function client(address: string) {
   const registry = registryClient(address);

@@ -6,33 +6,22 @@ import { personToken, seedWithToolPublishers, startPlatform } from '@platform/de
 import type { Tool } from '@platform/proto';
 import { closedPort, listen, startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   registryClient,
   sampleTool,
-  startGateway,
+  startedPartsForTests,
   startRawToolService,
   startToolService,
   tokenOf,
-  type Gateway,
   type RegistryClient,
 } from '../../test/registry-harness.ts';
-import type { ToolRegistryOptions } from './tool-registry.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const started: { close(): Promise<void> | void }[] = [];
-afterEach(async () => {
-  for (const part of started.splice(0).reverse()) await part.close();
-});
-
-async function gateway(overrides: Partial<ToolRegistryOptions> = {}, apiBaseUrl = platform().issuer): Promise<Gateway> {
-  const running = await startGateway(apiBaseUrl, overrides);
-  started.push(running);
-  return running;
-}
+const { started, gateway } = startedPartsForTests(platform);
 
 function client(address: string): RegistryClient {
   const registry = registryClient(address);

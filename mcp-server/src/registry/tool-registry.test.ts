@@ -2,34 +2,16 @@
 // services built on the SDK register, heartbeat and deregister, and the catalog follows.
 import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/testing';
 import { heartbeatDelay } from '@platform/tool-sdk/internal';
-import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
-import {
-  bearer,
-  catalogWhere,
-  namesIn,
-  registryClient,
-  sampleTool,
-  startToolService,
-  tokenOf,
-  type RegistryClient,
-  type ToolServiceSpec,
-  startedPartsForTests,
-} from '../../test/registry-harness.ts';
+import { bearer, catalogWhere, namesIn, registryClient, sampleTool, tokenOf, type RegistryClient, startedPartsForTests } from '../../test/registry-harness.ts';
 import type { ToolRegistry } from './tool-registry.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway } = startedPartsForTests(() => platform().issuer);
-
-async function toolService(spec: Omit<ToolServiceSpec, 'platform'>): Promise<ServingToolApp> {
-  const serving = await startToolService({ platform: platform(), ...spec });
-  started.push({ close: () => serving.close(1_000) });
-  return serving;
-}
+const { started, gateway, toolService } = startedPartsForTests(platform);
 
 function client(address: string): RegistryClient {
   const registry = registryClient(address);

@@ -5,28 +5,15 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { unsafeCharacterCases } from '@platform/devtools/unsafe-text';
 import { isSafeText, shownText } from '@platform/tool-sdk/internal';
 import { describe, expect, it } from 'vitest';
-import type { RemoteTool } from '../remote-tools.ts';
+import { remoteTool } from '../../test/fixtures/remote-tool.ts';
 import { toolResult, type FinishedAnswer } from './tool-result.ts';
 
-const tool: RemoteTool = {
+const tool = remoteTool({
   exposedName: 'list_webhooks',
   name: 'list_webhooks',
-  title: 'List webhooks',
-  description: "A company's webhook configurations.",
-  inputSchema: { type: 'object' },
-  outputSchema: undefined,
   requiresPermission: 'device-overview:view',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-  service: {
-    registrationId: 'r-1',
-    serviceName: 'webhook-tools',
-    appClientId: 'webhook-tools',
-    appKey: 'webhook-tools',
-    callbackAddress: '127.0.0.1:50051',
-    since: 0,
-    actorToken: () => 'actor',
-  },
-};
+});
 
 const answered = (structured: unknown, text: string): FinishedAnswer => ({
   ok: true,

@@ -3,32 +3,10 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { PlatformError } from '@platform/tool-sdk';
 import { describe, expect, it } from 'vitest';
 import { DelegationError } from '../delegation/index.ts';
-import type { RemoteTool } from '../remote-tools.ts';
 import { answerTooLarge } from '../tool-services/index.ts';
+import type { RemoteTool } from '../remote-tools.ts';
+import { remoteTool } from '../../test/fixtures/remote-tool.ts';
 import { delegationFailure, errorMetaKey, toolResult, type FinishedAnswer } from './tool-result.ts';
-
-function remoteTool(overrides: Partial<RemoteTool> = {}): RemoteTool {
-  return {
-    exposedName: 'create_webhook',
-    name: 'create_webhook',
-    title: 'Create a webhook',
-    description: 'Creates a webhook configuration.',
-    inputSchema: { type: 'object' },
-    outputSchema: undefined,
-    requiresPermission: 'device-overview:manage',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    service: {
-      registrationId: 'r-1',
-      serviceName: 'webhook-tools',
-      appClientId: 'webhook-tools',
-      appKey: 'webhook-tools',
-      callbackAddress: '127.0.0.1:50051',
-      since: 0,
-      actorToken: () => 'actor',
-    },
-    ...overrides,
-  };
-}
 
 const tool = remoteTool();
 const readOnlyTool = remoteTool({ exposedName: 'list_webhooks', annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true } });

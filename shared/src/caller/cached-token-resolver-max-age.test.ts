@@ -1,23 +1,8 @@
 // CachedTokenResolver with a max age: answers refreshed ahead of use, never used past the max age.
 import { describe, expect, it } from 'vitest';
 import { manualClock, tokenExpiringIn } from '../testing/index.ts';
+import { countingCheck, scope, type Who } from '../../test/counting-check.ts';
 import { CachedTokenResolver } from './cached-token-resolver.ts';
-
-interface Who {
-  sub: string;
-}
-
-/** A check that counts its calls and answers what `answer` says. */
-function countingCheck(answer: () => Who | null | Promise<Who | null> = () => ({ sub: 'user-1' })) {
-  const check = async () => {
-    check.calls += 1;
-    return answer();
-  };
-  check.calls = 0;
-  return check;
-}
-
-const scope = 'http://127.0.0.1:4000';
 
 describe('CachedTokenResolver with a max age: answers refreshed ahead of use', () => {
   /** Lets every settled promise's reactions run (a check begins, and a refresh lands, within a few microtasks). */

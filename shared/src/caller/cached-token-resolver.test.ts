@@ -1,23 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { manualClock, tokenExpiringIn } from '../testing/index.ts';
+import { countingCheck, scope, type Who } from '../../test/counting-check.ts';
 import { CachedTokenResolver, tokenExpiry } from './cached-token-resolver.ts';
-
-interface Who {
-  sub: string;
-}
-
-/** A check that counts its calls and answers what `answer` says. */
-function countingCheck(answer: () => Who | null | Promise<Who | null> = () => ({ sub: 'user-1' })) {
-  const check = async () => {
-    check.calls += 1;
-    return answer();
-  };
-  check.calls = 0;
-  return check;
-}
-
-const scope = 'http://127.0.0.1:4000';
 
 describe('CachedTokenResolver', () => {
   it('answers a repeated token from the cache without checking again', async () => {

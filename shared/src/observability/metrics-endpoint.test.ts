@@ -1,8 +1,9 @@
 // The one /metrics handler: refused without the bearer token, served with it (or to anyone when
 // opened on purpose), a collection failure told apart as an outage (503) or a fault (500).
 import { once } from 'node:events';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { scrape } from '@platform/devtools/scrape';
 import { Gauge, Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetricsHandler, type MetricsAccess, type MetricsOutage } from './metrics-endpoint.ts';
@@ -31,23 +32,6 @@ async function serve(access: MetricsAccess, collect: () => number = () => 3, out
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
-}
-
-/** GET with these Authorization lines (several lines when more than one). */
-function scrape(url: string, authorization: string[] = []) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = request(url, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      });
-    });
-    if (authorization.length > 0) req.setHeader('authorization', authorization);
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 describe('createMetricsHandler', () => {

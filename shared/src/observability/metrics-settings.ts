@@ -4,7 +4,7 @@
 // with its own `METRICS_PORT`), the settings are refused naming both. Services that parse their
 // settings in one go take the shape and the problems into their own parse.
 import { z } from 'zod';
-import { parseEnvironment, setting, type Environment } from '../settings/vocabulary.ts';
+import { parseSettings, setting, type Environment, type SettingsPart } from '../settings/vocabulary.ts';
 import type { MetricsAccess } from './metrics-endpoint.ts';
 
 export interface MetricsSettings {
@@ -62,9 +62,17 @@ export function* metricsAccessProblems(
 /** The variables of a service whose /metrics is on its own HTTP port: `MCP_` for the gateway, `PLATFORM_` for the dev platform. */
 export const metricsAccessVariables = (prefix: string): readonly string[] => Object.freeze(Object.keys(metricsAccessShape(prefix)));
 
+/** The metrics settings of a service whose /metrics is on its own HTTP port, as a part of the service's one settings parse. */
+export function metricsSettingsPart<P extends string>(prefix: P): SettingsPart<MetricsAccessShape<P>, MetricsSettings> {
+  return {
+    shape: metricsAccessShape(prefix),
+    check: (values) => metricsAccessProblems(prefix, values),
+    build: (values) => Object.freeze({ access: metricsAccessOf(prefix, values) }),
+  };
+}
+
 export function loadMetricsSettings(env: Environment, prefix: string): MetricsSettings {
-  const values = parseEnvironment(metricsAccessShape(prefix), env, (parsed) => metricsAccessProblems(prefix, parsed));
-  return Object.freeze({ access: metricsAccessOf(prefix, values) });
+  return parseSettings(env, { metrics: metricsSettingsPart(prefix) }).metrics;
 }
 
 const toolShape = {
@@ -76,9 +84,13 @@ const toolShape = {
 /** The tool SDK's metrics variables: .env.example lists each. */
 export const toolMetricsVariables: readonly string[] = Object.freeze(Object.keys(toolShape));
 
+/** A tool service's metrics settings, as a part of the service's one settings parse. */
+export const toolMetricsSettingsPart: SettingsPart<typeof toolShape, ToolMetricsSettings> = {
+  shape: toolShape,
+  check: (values) => metricsAccessProblems('', values, values.METRICS_PORT === undefined ? undefined : { when: 'when METRICS_PORT is set' }),
+  build: (values) => Object.freeze({ access: metricsAccessOf('', values), port: values.METRICS_PORT, host: values.METRICS_HOST }),
+};
+
 export function loadToolMetricsSettings(env: Environment): ToolMetricsSettings {
-  const values = parseEnvironment(toolShape, env, (parsed) =>
-    metricsAccessProblems('', parsed, parsed.METRICS_PORT === undefined ? undefined : { when: 'when METRICS_PORT is set' }),
-  );
-  return Object.freeze({ access: metricsAccessOf('', values), port: values.METRICS_PORT, host: values.METRICS_HOST });
+  return parseSettings(env, { metrics: toolMetricsSettingsPart }).metrics;
 }

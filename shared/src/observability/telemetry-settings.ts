@@ -3,7 +3,7 @@
 // started without them exports nothing and starts no SDK. Header values (they may hold a
 // collector's credentials) are parsed here and never echoed.
 import { z } from 'zod';
-import { parseEnvironment, setting, type Environment } from '../settings/vocabulary.ts';
+import { parseSettings, setting, type Environment, type SettingsPart } from '../settings/vocabulary.ts';
 
 export type OtlpProtocol = 'http/protobuf' | 'http/json';
 export type TraceSampler = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
@@ -74,9 +74,25 @@ export const telemetryVariables: readonly string[] = Object.freeze(Object.keys(t
 /** The OTLP/HTTP traces path under a collector's base endpoint. */
 const tracesPath = 'v1/traces';
 
+/**
+ * The OTEL_* variables as a part of a service's one settings parse; `defaultServiceName` names the
+ * service unless OTEL_SERVICE_NAME does (a function: taken from the values of the same parse).
+ */
+export function telemetrySettingsPart(
+  defaultServiceName: string | ((values: Readonly<Record<string, unknown>>) => string),
+): SettingsPart<typeof telemetryShape, TelemetrySettings> {
+  return {
+    shape: telemetryShape,
+    build: (values) => toTelemetrySettings(values, typeof defaultServiceName === 'string' ? defaultServiceName : defaultServiceName(values)),
+  };
+}
+
 /** Reads the OTEL_* variables; `defaultServiceName` names the service unless OTEL_SERVICE_NAME does. */
 export function loadTelemetrySettings(env: Environment, defaultServiceName: string): TelemetrySettings {
-  const s = parseEnvironment(telemetryShape, env);
+  return parseSettings(env, { telemetry: telemetrySettingsPart(defaultServiceName) }).telemetry;
+}
+
+function toTelemetrySettings(s: z.output<z.ZodObject<typeof telemetryShape>>, defaultServiceName: string): TelemetrySettings {
   const base = s.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://localhost:4318';
   const tracesUrl = s.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? `${base}${base.endsWith('/') ? '' : '/'}${tracesPath}`;
   const configured =

@@ -1,9 +1,9 @@
 // Settings of an app and of a tool service, read from the environment once at start, validated
 // with zod and frozen. Every bad variable is named in one message; secrets have no default.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type GrpcTlsSettings } from '../grpc/tls-settings.ts';
 import { isLoopbackHost } from '../http/loopback.ts';
-import { parseEnvironment, setting, type CrossCheck, type Environment } from './vocabulary.ts';
+import { parseEnvironment, parseSettings, setting, type CrossCheck, type Environment, type SettingsPart } from './vocabulary.ts';
 
 /** An app's settings: the platform API and AI service addresses, the app's client id and secret, the caller check's cache lifetime. */
 export interface PlatformAppSettings {
@@ -123,6 +123,49 @@ export interface ToolServiceSettingsOptions<Own extends z.ZodRawShape> {
   readonly defaults?: Readonly<Record<string, string>>;
 }
 
+/** A tool service's settings and its own variables, as they come out of toolServiceSettingsPart. */
+export interface ToolServiceSettingsWith<Own extends z.ZodRawShape> {
+  readonly settings: PlatformMcpSettings;
+  readonly own: Readonly<z.output<z.ZodObject<Own>>>;
+}
+
+/**
+ * The SDK's tool-service variables and a service's own, as a part of the service's one settings
+ * parse (beside its metrics and telemetry); the service's defaults stand for unset or empty variables.
+ */
+export function toolServiceSettingsPart<Own extends z.ZodRawShape = z.ZodRawShape>(
+  options: ToolServiceSettingsOptions<Own>,
+): SettingsPart<z.ZodRawShape, ToolServiceSettingsWith<Own>> {
+  const defaults = options.defaults ?? {};
+  const shape: Record<string, z.ZodType> = { ...mcpShape, ...options.own };
+  for (const [name, value] of Object.entries(defaults)) {
+    const schema = shape[name];
+    if (schema) shape[name] = z.preprocess((given) => given ?? value, schema);
+  }
+  const withDefaults = (env: Environment): Environment => {
+    const defaulted = { ...env };
+    for (const [name, value] of Object.entries(defaults)) if (!defaulted[name]) defaulted[name] = value;
+    return defaulted;
+  };
+  return {
+    shape,
+    check: (values, env) => grpcIsProtected(withDefaults(env))(values),
+    build: (values) => {
+      const parsed = values as McpValues & Record<string, unknown>;
+      const settings = Object.freeze({
+        ...toAppSettings(parsed),
+        gatewayAddress: parsed.GATEWAY_ADDRESS,
+        callbackAddress: parsed.CALLBACK_ADDRESS,
+        serviceName: parsed.SERVICE_NAME,
+        ttlSeconds: parsed.TOOL_REGISTRATION_TTL_SECONDS,
+        grpcTls: toGrpcTlsSettings(parsed),
+      });
+      const own = Object.freeze(Object.fromEntries(Object.keys(options.own ?? {}).map((name) => [name, parsed[name]]))) as z.output<z.ZodObject<Own>>;
+      return { settings, own };
+    },
+  };
+}
+
 /**
  * A tool service's settings and its own variables, read in one pass: every bad variable, the
  * SDK's and the service's, is named in one SETTINGS_INVALID message.
@@ -131,18 +174,5 @@ export function loadToolServiceSettingsWith<Own extends z.ZodRawShape = z.ZodRaw
   env: Environment,
   options: ToolServiceSettingsOptions<Own>,
 ): { readonly settings: PlatformMcpSettings; readonly own: Readonly<z.output<z.ZodObject<Own>>> } {
-  const defaulted = { ...env };
-  for (const [name, value] of Object.entries(options.defaults ?? {})) if (!defaulted[name]) defaulted[name] = value;
-  const shape: z.ZodRawShape = { ...mcpShape, ...options.own };
-  const parsed = parseEnvironment(shape, defaulted, grpcIsProtected(defaulted) as CrossCheck<unknown>) as McpValues & Record<string, unknown>;
-  const settings = Object.freeze({
-    ...toAppSettings(parsed),
-    gatewayAddress: parsed.GATEWAY_ADDRESS,
-    callbackAddress: parsed.CALLBACK_ADDRESS,
-    serviceName: parsed.SERVICE_NAME,
-    ttlSeconds: parsed.TOOL_REGISTRATION_TTL_SECONDS,
-    grpcTls: toGrpcTlsSettings(parsed),
-  });
-  const own = Object.freeze(Object.fromEntries(Object.keys(options.own ?? {}).map((name) => [name, parsed[name]]))) as z.output<z.ZodObject<Own>>;
-  return { settings, own };
+  return parseSettings(env, { tool: toolServiceSettingsPart(options) }).tool;
 }

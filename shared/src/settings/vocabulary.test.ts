@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnvironment, setting } from './vocabulary.ts';
+import { parseEnvironment, parseSettings, setting } from './vocabulary.ts';
 import { settingsFailure } from '../testing/index.ts';
 
 describe('the settings vocabulary', () => {
@@ -76,5 +76,26 @@ describe('the settings vocabulary', () => {
     expect(text).toContain('MCP_PORT must not be 6666');
     expect(text).toContain('WEBHOOK_API_PORT must be a port number');
     expect(text).toContain('URL must not use port 6667');
+  });
+});
+
+describe('parseSettings', () => {
+  const service = { shape: { PORT: setting.httpPort.default(4000) }, build: (values: { PORT: number }) => ({ port: values.PORT }) };
+  const metrics = {
+    shape: { TOKEN: setting.text.optional(), OPEN: setting.flag.default(false) },
+    check: (values: { TOKEN?: string | undefined; OPEN?: boolean | undefined }) =>
+      values.TOKEN !== undefined && values.OPEN ? [['OPEN', 'must not be true when TOKEN is set'] as const] : [],
+    build: (values: { TOKEN?: string | undefined; OPEN: boolean }) => ({ open: values.OPEN, token: values.TOKEN }),
+  };
+
+  it("reads every part's variables in one pass and gives each part's settings by its name", () => {
+    expect(parseSettings({ PORT: '4100', OPEN: 'true' }, { service, metrics })).toEqual({ service: { port: 4100 }, metrics: { open: true, token: undefined } });
+  });
+
+  it('names the bad variables and the cross-variable problems of every part in one message', () => {
+    const text = settingsFailure(() => parseSettings({ PORT: '6000', TOKEN: 'x', OPEN: 'true' }, { service, metrics }));
+    expect(text).toBe(
+      'Invalid settings: PORT must not be 6000: fetch refuses to connect to it (a blocked port); choose another; OPEN must not be true when TOKEN is set.',
+    );
   });
 });

@@ -149,3 +149,40 @@ export function parseEnvironment<Shape extends z.ZodRawShape>(
   if (problems.length > 0) throw new PlatformError('SETTINGS_INVALID', `Invalid settings: ${problems.join('; ')}.`);
   return parsed;
 }
+
+/**
+ * One group of a process's settings (the service's own, its metrics, its telemetry): the variables
+ * it reads, the problems only visible across them, and what it makes of their values. A process
+ * reads all its groups in one parseSettings, so that one message names every bad variable.
+ */
+export interface SettingsPart<Shape extends z.ZodRawShape, Settings> {
+  readonly shape: Shape;
+  /** Problems across variables, given the values that parsed and the environment. */
+  readonly check?: (values: Partial<z.output<z.ZodObject<Shape>>>, env: Environment) => Iterable<readonly [variable: string, message: string]>;
+  readonly build: (values: z.output<z.ZodObject<Shape>>, env: Environment) => Settings;
+}
+
+/** A part of any shape, as parseSettings takes them. */
+interface AnySettingsPart {
+  readonly shape: z.ZodRawShape;
+  readonly check?: (values: never, env: Environment) => Iterable<readonly [variable: string, message: string]>;
+  readonly build: (values: never, env: Environment) => unknown;
+}
+
+/**
+ * Reads every group of a process's settings in one pass over the environment: each part's
+ * variables and cross-checks, every problem of every part named in one SETTINGS_INVALID message,
+ * then each part's settings by its name. A variable two parts read must mean the same in both.
+ */
+export function parseSettings<Parts extends Readonly<Record<string, AnySettingsPart>>>(
+  env: Environment,
+  parts: Parts,
+): { readonly [Name in keyof Parts]: ReturnType<Parts[Name]['build']> } {
+  const all = Object.values(parts);
+  const shape: z.ZodRawShape = Object.fromEntries(all.flatMap((part) => Object.entries(part.shape)));
+  const values = parseEnvironment(shape, env, function* crossCheck(parsed) {
+    for (const part of all) yield* part.check?.(parsed as never, env) ?? [];
+  });
+  const built = Object.entries(parts).map(([name, part]) => [name, part.build(values as never, env)]);
+  return Object.freeze(Object.fromEntries(built)) as { readonly [Name in keyof Parts]: ReturnType<Parts[Name]['build']> };
+}

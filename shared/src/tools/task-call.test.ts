@@ -9,12 +9,11 @@ import { captureLogs, listen, toolClient, type Listening, type StagedCaller } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLogger } from '../service/logger.ts';
-import type { PlatformMcpSettings } from '../settings/platform-settings.ts';
 import type { PlatformMcpCallContext } from './call-context.ts';
 import { createToolApp, type ServingToolApp } from './tool-app.ts';
 import { defineTool } from './tool-definition.ts';
+import { appClientId, identity, settingsFor } from '../../test/tool-app-parts.ts';
 
-const appClientId = 'webhook-tools';
 const token = 'task-token-first';
 
 /** The platform: GET /api/me answers staged tokens (else 401), any other GET records its Authorization and answers {}. */
@@ -103,23 +102,9 @@ beforeEach(async () => {
   platform = await startPlatform();
   platform.stage(token, platform.person('u-oscar'));
   logs = captureLogs();
-  const settings: PlatformMcpSettings = {
-    apiBaseUrl: platform.url,
-    issuerUrl: platform.url,
-    platformAiBaseUrl: 'http://127.0.0.1:9',
-    appClientId,
-    appClientSecret: 'app-secret',
-    meCacheTtlSeconds: 60,
-    httpTimeoutMs: 2_000,
-    gatewayAddress: '127.0.0.1:9',
-    callbackAddress: '127.0.0.1:0',
-    serviceName: 'webhook-tools',
-    ttlSeconds: 30,
-  };
-  const identity = { clientId: appClientId, accessToken: () => Promise.resolve('app-token'), appKey: () => Promise.resolve(appClientId), tokenProvider: {} };
   const app = createToolApp({
-    settings,
-    identity: identity as never,
+    settings: settingsFor(platform.url),
+    identity: identity(),
     logger: createLogger({ name: 'task-test', level: 'debug', destination: logs.destination }),
   });
   app.registerTools(tools);

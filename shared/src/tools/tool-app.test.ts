@@ -20,39 +20,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { loadToolsProto } from '@platform/proto';
 import { createLogger } from '../service/logger.ts';
-import type { PlatformAppIdentity } from '../identity/platform-app-identity.ts';
 import type { PlatformMcpSettings } from '../settings/platform-settings.ts';
+import { appClientId, identity, settingsFor } from '../../test/tool-app-parts.ts';
 import type { PlatformMcpCallContext } from './call-context.ts';
 import { createToolApp, type ServingToolApp } from './tool-app.ts';
 import { defineTool, ToolDefinitionError } from './tool-definition.ts';
 import { ToolError } from './tool-errors.ts';
 import { registrationHealthName, toolServiceName } from './tool-server.ts';
-
-const appClientId = 'webhook-tools';
-
-function settingsFor(platformUrl: string, overrides: Partial<PlatformMcpSettings> = {}): PlatformMcpSettings {
-  return {
-    apiBaseUrl: platformUrl,
-    issuerUrl: platformUrl,
-    platformAiBaseUrl: 'http://127.0.0.1:9',
-    appClientId,
-    appClientSecret: 'app-secret',
-    meCacheTtlSeconds: 60,
-    httpTimeoutMs: 2_000,
-    gatewayAddress: '127.0.0.1:9',
-    callbackAddress: '127.0.0.1:0',
-    serviceName: 'webhook-tools',
-    ttlSeconds: 30,
-    ...overrides,
-  };
-}
-
-const identity = (appToken = () => 'app-token'): PlatformAppIdentity => ({
-  clientId: appClientId,
-  accessToken: () => Promise.resolve(appToken()),
-  appKey: () => Promise.resolve(appClientId),
-  tokenProvider: { getToken: () => Promise.resolve(appToken()) } as unknown as PlatformAppIdentity['tokenProvider'],
-});
 
 /** A delegated caller as GET /api/me answers it: companies 1 (view, manage) and 2 (view). */
 function delegatedCaller(platformUrl: string, overrides: Partial<StagedCaller> = {}): StagedCaller {

@@ -1,5 +1,5 @@
 import type * as Crypto from 'node:crypto';
-import { request } from 'node:http';
+import { scrape } from '@platform/devtools/scrape';
 import express from 'express';
 import { listen, type Listening } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -36,24 +36,7 @@ async function serve(options: { token?: string; stats?: () => Promise<QueueStats
   app.get('/metrics', metricsHandler({ metrics, access: options.token === undefined ? 'public' : { token: options.token } }));
   const server = await listen(app);
   servers.push(server);
-  return server.url;
-}
-
-/** GET /metrics with these Authorization header lines (node:http sends an array as several lines). */
-function scrape(url: string, authorization: string[] = []) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = request(`${url}/metrics`, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      });
-    });
-    if (authorization.length > 0) req.setHeader('authorization', authorization);
-    req.on('error', reject);
-    req.end();
-  });
+  return `${server.url}/metrics`;
 }
 
 describe('GET /metrics', () => {
