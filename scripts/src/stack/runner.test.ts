@@ -36,6 +36,10 @@ describe('the port check before anything starts', () => {
     try {
       const [platform, ai, mcp, registry, api] = held.ports.map(String);
       const callback = await closedPort();
+      // Every other port the stack binds named too: by default the tool service's metrics take the
+      // port after its callback's, which another process on the machine may hold.
+      let metrics = await closedPort();
+      while (metrics === callback) metrics = await closedPort();
       const processes = stackProcesses(
         {
           PLATFORM_PORT: platform,
@@ -45,6 +49,7 @@ describe('the port check before anything starts', () => {
           WEBHOOK_API_PORT: api,
           CALLBACK_ADDRESS: `127.0.0.1:${callback}`,
           DEMO_RECEIVER_PORT: String(callback),
+          METRICS_PORT: String(metrics),
         },
         {},
         'embedded',
