@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { globSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
-import { markdownReport, targetRowOf, targetSummary, verdictOf, type TargetRow } from '@platform/devtools/bench-targets';
+import { markdownReport, targetRowOf, targetSummary, type TargetRow } from '@platform/devtools/bench-targets';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { repoRoot } from './repo-root.ts';
 
@@ -22,7 +22,6 @@ if (files.length === 0) {
   process.exit(1);
 }
 let failed = 0;
-const verdicts: ('met' | 'NOT met')[] = [];
 const rows: (TargetRow & { readonly bench: string })[] = [];
 const loadAtStart = loadavg()[0] ?? 0;
 for (const file of files) {
@@ -32,15 +31,13 @@ for (const file of files) {
   const lines = createInterface({ input: run.stdout });
   lines.on('line', (line) => {
     process.stdout.write(`${line}\n`);
-    const verdict = verdictOf(line);
-    if (verdict) verdicts.push(verdict);
     const row = targetRowOf(line);
     if (row) rows.push({ bench: file, ...row });
   });
   const [code] = (await once(run, 'close')) as [number | null];
   if (code !== 0) failed += 1;
 }
-console.log(`\n${targetSummary(verdicts)}${failed > 0 ? `; ${failed} of ${files.length} benches failed` : ''}`);
+console.log(`\n${targetSummary(rows.map((row) => row.verdict))}${failed > 0 ? `; ${failed} of ${files.length} benches failed` : ''}`);
 if (markdown) {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
   const run = {
