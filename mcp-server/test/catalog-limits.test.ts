@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import * as grpc from '@grpc/grpc-js';
 import type { Tool } from '@platform/proto';
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stackForTests, type Stack } from './harness.ts';
 import { bearer, registryClient, startRawToolService, type RawToolService } from './registry-harness.ts';
 
@@ -127,10 +127,16 @@ describe('the memory of a registration', () => {
     const registered = await registerAndList();
     const held = heapUsed() - baseline;
     await registered.deregisterAll();
-    const left = heapUsed() - baseline;
 
     // Four registrations of 3.8 MB each hold tens of megabytes; once they go, what is left is noise.
+    // Looked at again for a few seconds: a leak stays, while what the process holds for a moment (a
+    // stream closing, another file's part ending in this shared process) is given back meanwhile.
     expect(held).toBeGreaterThan(20 * 1024 * 1024);
-    expect(left).toBeLessThan(held * 0.1);
+    await vi.waitFor(
+      () => {
+        expect(heapUsed() - baseline).toBeLessThan(held * 0.1);
+      },
+      { timeout: 5_000, interval: 250 },
+    );
   });
 });
