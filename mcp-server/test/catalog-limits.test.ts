@@ -8,7 +8,8 @@ import type { Tool } from '@platform/proto';
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stackForTests, type Stack } from './harness.ts';
-import { bearer, registryClient, startRawToolService, type RawToolService } from './registry-harness.ts';
+import { startRawToolService, type RawToolService } from './raw-tool-service.ts';
+import { bearer, registryClient } from './registry-harness.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -9,7 +9,8 @@ import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMetaKey } from '../src/tool-results/index.ts';
 import { eras, stackForTests, textOf, until, type Stack } from './harness.ts';
-import { bearer, registryClient, startRawToolService, type RawToolService } from './registry-harness.ts';
+import { startRawToolService, type RawToolService } from './raw-tool-service.ts';
+import { bearer, registryClient } from './registry-harness.ts';
 
 const stack = stackForTests();
 const unknownWebhook = { webhookConfigId: '00000000-0000-4000-8000-000000000000' };

@@ -10,17 +10,8 @@ import { until } from '@platform/tool-sdk/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresRegistrationStore } from '../src/registry/index.ts';
-import {
-  announcedTool,
-  bearer,
-  freshSchema,
-  registryClient,
-  registryDatabase,
-  startGateway,
-  startRawToolService,
-  testTokenSeal,
-  tokenOf,
-} from './registry-harness.ts';
+import { announcedTool, bearer, freshSchema, registryClient, registryDatabase, startGateway, testTokenSeal, tokenOf } from './registry-harness.ts';
+import { startRawToolService } from './raw-tool-service.ts';
 
 const started: { close(): Promise<void> | void }[] = [];
 afterEach(async () => {

@@ -14,17 +14,8 @@ import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMcpGateway, type McpGateway } from '../src/mcp-gateway.ts';
 import { createTokenSeal, openPostgresRegistrationStore } from '../src/registry/index.ts';
 import { loadMcpServerSettings } from '../src/settings.ts';
-import {
-  bearer,
-  freshSchema,
-  registryClient,
-  sampleTool,
-  startGateway,
-  startRawToolService,
-  startToolService,
-  testTokenSeal,
-  tokenOf,
-} from './registry-harness.ts';
+import { bearer, freshSchema, registryClient, sampleTool, startGateway, startToolService, testTokenSeal, tokenOf } from './registry-harness.ts';
+import { startRawToolService } from './raw-tool-service.ts';
 
 let databaseUrl = '';
 beforeAll(async () => {

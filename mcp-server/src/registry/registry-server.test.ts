@@ -7,16 +7,8 @@ import type { Tool } from '@platform/proto';
 import { closedPort, listen, startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  registryClient,
-  sampleTool,
-  startedPartsForTests,
-  startRawToolService,
-  startToolService,
-  tokenOf,
-  type RegistryClient,
-} from '../../test/registry-harness.ts';
+import { bearer, registryClient, sampleTool, startedPartsForTests, startToolService, tokenOf, type RegistryClient } from '../../test/registry-harness.ts';
+import { startRawToolService } from '../../test/raw-tool-service.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
