@@ -1,6 +1,7 @@
 // Ingest: routes the points per the scopes as they are now and queues what they match, in one
-// transaction (with the request's Idempotency-Key, when it sent one), then tells the deliverers of what they have to look at (in this process at once; in
-// others through `tellOthers`, which sends with the commit).
+// transaction (with the request's Idempotency-Key, when it sent one), and tells the deliverers of
+// what they have to look at: in others through `tellOthers` (routing sends it, with the commit),
+// in this process once committed.
 import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -23,9 +24,8 @@ export const ingest =
             const claimed = await claimIngestKey(tx, idempotency, points.length, now);
             if (claimed !== 'ours') return claimed;
           }
-          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, traceContext, lockStreams);
+          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, { traceContext, lockStreams, tellOthers });
           if (idempotency) await answerIngestKey(tx, idempotency, result.queued);
-          if (result.announce) await tellOthers(tx);
           return result;
         });
         if (routed === 'key-conflict') return routed;

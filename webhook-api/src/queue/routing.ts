@@ -35,13 +35,22 @@ export async function routeAndQueue(
   points: readonly QueuedPoint[],
   now: number,
   batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock },
-  /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
-  traceContext: string | null = null,
-  /** How a PerDevice configuration's streams are held while a new delivery takes its place in one. */
-  lockStreams: StreamLock = () => Promise.resolve(),
+  {
+    traceContext = null,
+    lockStreams = () => Promise.resolve(),
+    tellOthers = () => Promise.resolve(),
+  }: {
+    /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
+    readonly traceContext?: string | null;
+    /** How a PerDevice configuration's streams and the endpoint logs are held while new deliveries take their places in them. */
+    readonly lockStreams?: StreamLock;
+    /** Tells the other processes' deliverers, with the commit, that there is something new to look at. */
+    readonly tellOthers?: (tx: SqlQueryable) => Promise<void>;
+  } = {},
 ): Promise<Routed> {
   const routes = await tx.all(
-    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering
+    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering,
+       EXISTS (SELECT 1 FROM endpoint_cursors ec WHERE ec.webhook_config_id = c.id) AS cursored
      FROM ${jsonRows('$1', 'p', pointInput)}
      JOIN device_links l ON l.device_id = p.d
      JOIN webhook_configs c ON c.id = l.webhook_config_id
@@ -56,6 +65,8 @@ export async function routeAndQueue(
   const realtime: { id: string; cfg: string; g: string; m: string; t: string | null; st: 'logged' | 'queued' | 'held'; s: string | null }[] = [];
   /** The configurations whose endpoint logs get points (Realtime, ordering None): their cursors are marked active first. */
   const logged = new Set<string>();
+  /** Those of them whose endpoint had no cursor row when routed: one is made (a cursor row goes only with its configuration). */
+  const unlogged = new Set<string>();
   /** The streams of the PerDevice configurations' new deliveries (a Realtime one's device, a Batch group's gateway and measurement). */
   const ordered: StreamKey[] = [];
   const orderedGroups = new Set<string>();
@@ -80,6 +91,7 @@ export async function routeAndQueue(
       const stream = inOrder ? deviceStream(point.deviceId) : null;
       if (stream !== null) ordered.push({ cfg, stream });
       if (stream === null) logged.add(cfg);
+      if (stream === null && !isTrue(route.cursored)) unlogged.add(cfg);
       realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext, st: stream === null ? 'logged' : 'queued', s: stream });
       rows.push({ ...row, did: id, group: -1 });
       continue;
@@ -105,6 +117,9 @@ export async function routeAndQueue(
   // the same locks, then rows).
   let busy = new Set<string>();
   const logs = [...logged].map((cfg) => ({ cfg, stream: logStream }));
+  // Told before the locks, not after: the notification goes with the commit wherever it is sent, and
+  // a statement fewer under an endpoint log's lock is a turn sooner for the next ingest waiting on it.
+  if (realtime.length > 0) await tellOthers(tx);
   if (ordered.length > 0 || logs.length > 0) await lockStreams(tx, [...ordered, ...logs]);
   if (ordered.length > 0) busy = await busyStreams(tx, jsonRows, ordered);
   /** Whether a new delivery of `stream` waits its turn; the first of a free stream does not, and takes it. */
@@ -116,7 +131,7 @@ export async function routeAndQueue(
     return false;
   };
   for (const delivery of realtime) if (held(delivery.cfg, delivery.s)) delivery.st = 'held';
-  if (logged.size > 0) await markLogsActive(tx, jsonRows, [...logged]);
+  if (logged.size > 0) await markLogsActive(tx, jsonRows, [...logged], [...unlogged]);
   if (realtime.length > 0) {
     await tx.run(
       `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
@@ -145,20 +160,31 @@ export async function routeAndQueue(
      SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, $2 FROM ${jsonRows('$1', 'x', pointRowInput)}`,
     [JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p }))), now],
   );
-  return { queued: rows.length, skipped, announce: realtime.length > 0 || fill?.changedDue === true };
+  const announce = realtime.length > 0 || fill?.changedDue === true;
+  if (announce && realtime.length === 0) await tellOthers(tx);
+  return { queued: rows.length, skipped, announce };
 }
+
+/** A boolean as the dialect answers it (SQLite: 0 or 1). */
+const isTrue = (value: unknown) => value === true || value === 1 || value === 1n;
 
 /**
  * Marks the endpoint logs of `configs` active, their log locks held (ingests of one endpoint take
- * turns, so its positions commit in order): a cursor row for a new one, the flag set on one that was
- * given back; a cursor already active is not written, so a deliverer reading it never waits on an
- * ingest (endpoint-log-schema.ts).
+ * turns, so its positions commit in order): a cursor row for one of `uncursored` (none when routed:
+ * one that another ingest made meanwhile stands), the flag set on one that was given back; a cursor
+ * already active is not written, so a deliverer reading it never waits on an ingest
+ * (endpoint-log-schema.ts).
  */
-async function markLogsActive(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[]): Promise<void> {
-  const given = [JSON.stringify(configs.map((cfg) => ({ cfg })))];
+async function markLogsActive(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[], uncursored: readonly string[]): Promise<void> {
   const rows = jsonRows('$1', 'x', { cfg: 'text' });
-  await tx.run(`INSERT INTO endpoint_cursors (webhook_config_id) SELECT x.cfg FROM ${rows} WHERE (1 = 1) ON CONFLICT (webhook_config_id) DO NOTHING`, given);
-  await tx.run(`UPDATE endpoint_cursors SET active = (1 = 1) WHERE webhook_config_id IN (SELECT x.cfg FROM ${rows}) AND NOT active`, given);
+  const given = (of: readonly string[]) => [JSON.stringify(of.map((cfg) => ({ cfg })))];
+  if (uncursored.length > 0) {
+    await tx.run(
+      `INSERT INTO endpoint_cursors (webhook_config_id) SELECT x.cfg FROM ${rows} WHERE (1 = 1) ON CONFLICT (webhook_config_id) DO NOTHING`,
+      given(uncursored),
+    );
+  }
+  await tx.run(`UPDATE endpoint_cursors SET active = (1 = 1) WHERE webhook_config_id IN (SELECT x.cfg FROM ${rows}) AND NOT active`, given(configs));
 }
 
 /** The open batches' new counts (closed and due now when full), and the new batches. */
