@@ -31,7 +31,7 @@ export interface Routed {
 /** Routes `points` and inserts what they match in `tx`. */
 export async function routeAndQueue(
   tx: SqlQueryable,
-  { jsonRows }: SqlDialect,
+  { jsonRows, writableCtes }: SqlDialect,
   points: readonly QueuedPoint[],
   now: number,
   batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock },
@@ -131,14 +131,20 @@ export async function routeAndQueue(
     return false;
   };
   for (const delivery of realtime) if (held(delivery.cfg, delivery.s)) delivery.st = 'held';
-  if (logged.size > 0) await markLogsActive(tx, jsonRows, [...logged], [...unlogged]);
-  if (realtime.length > 0) {
+  if (unlogged.size > 0) await makeCursors(tx, jsonRows, [...unlogged]);
+  const cursors = JSON.stringify([...logged].map((cfg) => ({ cfg })));
+  const pointRows = () => JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p })));
+  if (groups.length === 0 && writableCtes) {
+    // Realtime points alone, the usual ingest: the cursors marked, the deliveries and their points
+    // in one statement, so an endpoint log's lock is held for it and the commit, not four round trips.
     await tx.run(
-      `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
-       SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Realtime', x.g, x.m, x.st, 0, $2, $2, $2, 1, x.t, x.s FROM ${jsonRows('$1', 'x', deliveryInput)}`,
-      [JSON.stringify(realtime), now],
+      `WITH activated AS (${activateLogs(jsonRows, '$3')}), queued AS (${insertRealtime(jsonRows, '$1', '$2')}) ${insertPoints(jsonRows, '$4', '$2')}`,
+      [JSON.stringify(realtime), now, cursors, pointRows()],
     );
+    return { queued: rows.length, skipped, announce: true };
   }
+  if (logged.size > 0) await tx.run(activateLogs(jsonRows, '$1'), [cursors]);
+  if (realtime.length > 0) await tx.run(insertRealtime(jsonRows, '$1', '$2'), [JSON.stringify(realtime), now]);
   let fill: BatchFill | undefined;
   if (groups.length > 0) {
     fill = fillBatches(groups, await batches.lockOpen(tx, groups, [...batchLinks.values()]), batches.rules, now, traceContext);
@@ -155,11 +161,7 @@ export async function routeAndQueue(
       row.did = fill.assigned[row.group]?.[slot] ?? null;
     }
   }
-  await tx.run(
-    `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
-     SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, $2 FROM ${jsonRows('$1', 'x', pointRowInput)}`,
-    [JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p }))), now],
-  );
+  await tx.run(insertPoints(jsonRows, '$1', '$2'), [pointRows(), now]);
   const announce = realtime.length > 0 || fill?.changedDue === true;
   if (announce && realtime.length === 0) await tellOthers(tx);
   return { queued: rows.length, skipped, announce };
@@ -169,23 +171,32 @@ export async function routeAndQueue(
 const isTrue = (value: unknown) => value === true || value === 1 || value === 1n;
 
 /**
- * Marks the endpoint logs of `configs` active, their log locks held (ingests of one endpoint take
- * turns, so its positions commit in order): a cursor row for one of `uncursored` (none when routed:
- * one that another ingest made meanwhile stands), the flag set on one that was given back; a cursor
- * already active is not written, so a deliverer reading it never waits on an ingest
+ * The endpoint logs of Realtime points are marked active, their log locks held (ingests of one
+ * endpoint take turns, so its positions commit in order): a cursor row made for an endpoint that had
+ * none when routed (one another ingest made meanwhile stands), the flag set on one that was given
+ * back; a cursor already active is not written, so a deliverer reading it never waits on an ingest
  * (endpoint-log-schema.ts).
  */
-async function markLogsActive(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[], uncursored: readonly string[]): Promise<void> {
-  const rows = jsonRows('$1', 'x', { cfg: 'text' });
-  const given = (of: readonly string[]) => [JSON.stringify(of.map((cfg) => ({ cfg })))];
-  if (uncursored.length > 0) {
-    await tx.run(
-      `INSERT INTO endpoint_cursors (webhook_config_id) SELECT x.cfg FROM ${rows} WHERE (1 = 1) ON CONFLICT (webhook_config_id) DO NOTHING`,
-      given(uncursored),
-    );
-  }
-  await tx.run(`UPDATE endpoint_cursors SET active = (1 = 1) WHERE webhook_config_id IN (SELECT x.cfg FROM ${rows}) AND NOT active`, given(configs));
+async function makeCursors(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[]): Promise<void> {
+  await tx.run(
+    `INSERT INTO endpoint_cursors (webhook_config_id) SELECT x.cfg FROM ${jsonRows('$1', 'x', { cfg: 'text' })} WHERE (1 = 1) ON CONFLICT (webhook_config_id) DO NOTHING`,
+    [JSON.stringify(configs.map((cfg) => ({ cfg })))],
+  );
 }
+
+/** Sets the active flag of the cursors named by the JSON parameter `cursors` (`[{ cfg }]`). */
+const activateLogs = (jsonRows: SqlDialect['jsonRows'], cursors: string) =>
+  `UPDATE endpoint_cursors SET active = (1 = 1) WHERE webhook_config_id IN (SELECT x.cfg FROM ${jsonRows(cursors, 'x', { cfg: 'text' })}) AND NOT active`;
+
+/** Inserts the Realtime deliveries of the JSON parameter `deliveries`, accepted at `now`. */
+const insertRealtime = (jsonRows: SqlDialect['jsonRows'], deliveries: string, now: string) =>
+  `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
+   SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Realtime', x.g, x.m, x.st, 0, ${now}, ${now}, ${now}, 1, x.t, x.s FROM ${jsonRows(deliveries, 'x', deliveryInput)}`;
+
+/** Inserts the point rows of the JSON parameter `points`, each with its delivery, accepted at `now`. */
+const insertPoints = (jsonRows: SqlDialect['jsonRows'], points: string, now: string) =>
+  `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
+   SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, ${now} FROM ${jsonRows(points, 'x', pointRowInput)}`;
 
 /** The open batches' new counts (closed and due now when full), and the new batches. */
 async function writeBatches(

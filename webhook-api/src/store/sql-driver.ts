@@ -60,6 +60,8 @@ export interface SqlDialect {
   readonly idIn: (column: string, parameter: string) => string;
   /** The text between the first and the second `.` of `column` (a stored secret's key id: `v1.<keyId>.<iv>...`). */
   readonly secondDotField: (column: string) => string;
+  /** Whether a WITH may hold an INSERT or UPDATE (PostgreSQL; not SQLite): several tables written in one round trip. */
+  readonly writableCtes: boolean;
 }
 
 /** The SQL type of a column read from a JSON row. */

@@ -113,6 +113,7 @@ export function createPostgresDriver(connectionString: string, options: Postgres
       forUpdate: ' FOR UPDATE',
       idIn: (column, parameter) => `${column} = ANY (ARRAY(SELECT x.id FROM json_to_recordset(${parameter}::json) AS x (id text)))`,
       secondDotField: (column) => `split_part(${column}, '.', 2)`,
+      writableCtes: true,
       jsonRows: (parameter, alias, columns) =>
         `json_to_recordset(${parameter}::json) AS ${alias} (${Object.entries(columns)
           .map(([name, type]) => `${name} ${type}`)

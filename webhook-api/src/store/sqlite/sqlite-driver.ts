@@ -74,6 +74,7 @@ export function createSqliteDriver(db: DatabaseSync): SqlDriver {
       idIn: (column, parameter) => `${column} IN (SELECT value ->> 'id' FROM json_each(${parameter}))`,
       // SQLite has no split_part: what follows the first dot, up to the next one.
       secondDotField: (column) => `substr(${column}, instr(${column}, '.') + 1, instr(substr(${column}, instr(${column}, '.') + 1), '.') - 1)`,
+      writableCtes: false,
       jsonRows: (parameter, alias, columns) =>
         `(SELECT ${Object.keys(columns)
           .map((name) => `value ->> '${name}' AS ${name}`)
