@@ -231,7 +231,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   /** Sends `deliveries`, already counted in flight (fits), each at once or at its rate-limited slot. */
   function sendAll(deliveries: readonly ClaimedDelivery[]): void {
     if (deliveries.length === 0) return;
-    const slots = reserveSendSlots(deliveries, queue, now());
+    const slots = reserveSendSlots(deliveries, queue, now);
     for (const delivery of deliveries) send(delivery, slots.get(delivery.id));
   }
 

@@ -7,7 +7,7 @@ import type { AttemptMetrics } from './attempt-metrics.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import { startDeliverySpan } from './delivery-tracing.ts';
 import { toOutgoing, type AttemptResult, type WebhookSender } from './outgoing.ts';
-import { untilSlot, type SendSlot } from './send-slots.ts';
+import { latestAfterSlotMs, untilSlot, type SendSlot } from './send-slots.ts';
 import { settlementOf } from './settlement.ts';
 import type { SettlementWriter } from './settlement-writer.ts';
 
@@ -27,7 +27,7 @@ export interface DeliveryAttemptOptions {
 export interface DeliveryAttempts {
   /** Attempts `delivery` now; never rejects (a failure is logged, and its lease runs out). */
   now(delivery: ClaimedDelivery): Promise<void>;
-  /** Waits for the delivery's slot, then attempts it; a stop meanwhile leaves it unsent (its lease is given back). */
+  /** Waits for the delivery's slot (another when it was missed: untilSlot), then attempts it; a stop meanwhile leaves it unsent (its lease is given back). */
   atSlot(delivery: ClaimedDelivery, slot: SendSlot): Promise<void>;
 }
 
@@ -70,8 +70,9 @@ export function createAttempts(options: DeliveryAttemptOptions): DeliveryAttempt
   return {
     now: attemptNow,
     async atSlot(delivery, slot) {
+      const latestMs = latestAfterSlotMs(delivery.config.rateLimitPerSecond ?? 1);
       try {
-        if (!(await untilSlot(slot, now, signal))) return;
+        if (!(await untilSlot(slot, now, signal, latestMs))) return;
       } catch (error) {
         log.error(
           { err: error, deliveryId: delivery.id },
