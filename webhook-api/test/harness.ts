@@ -79,6 +79,8 @@ export const testBatchRules: BatchRules = Object.freeze({ maxPoints: testDeliver
 
 export interface RunningApi {
   readonly url: string;
+  /** Where its store is: for a child process (a deliverer) on the same store. */
+  readonly location: StoreLocation;
   readonly store: WebhookDatabase;
   readonly vault: CredentialVault;
   readonly logs: string[];
@@ -159,6 +161,7 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   answerClientErrors(server);
   return {
     url,
+    location: options.location,
     store,
     vault,
     logs: logs.lines,
