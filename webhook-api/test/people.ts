@@ -1,5 +1,6 @@
-// The dev platform's seeded people as clients of a test's webhook API, signed in once for a block of tests.
-import { beforeAll } from 'vitest';
+// The dev platform's seeded people as clients of a test's webhook API, signed in once for a block of
+// tests, and what a test makes as one of them, removed after it.
+import { afterEach, beforeAll } from 'vitest';
 import type { ApiClient, RunningApi } from './harness.ts';
 
 /**
@@ -20,4 +21,13 @@ export function peopleForTests(api: () => RunningApi): Record<'oscar' | 'vera' |
       return client(...request);
     };
   return { oscar: as('oscar'), vera: as('vera'), bjorn: as('bjorn') };
+}
+
+/** Where a test lists the configurations it makes: `as` deletes each after the test, so no test routes or retries into another's. */
+export function deletedAfterEach(as: ApiClient): string[] {
+  const made: string[] = [];
+  afterEach(async () => {
+    for (const id of made.splice(0)) await as('DELETE', `/v2/webhooks/${id}`);
+  });
+  return made;
 }

@@ -5,7 +5,7 @@
 import { createLogger } from '@platform/tool-sdk';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
 import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
@@ -14,7 +14,7 @@ import { startReceiver, type Receiver } from './receiver.ts';
 import { openPostgresDatabase } from '../src/database.ts';
 import { deliveryChildEnv, killChild as kill, startedChild as startChild, type DatabaseEnv, databaseEnvOf } from './service-process.ts';
 import { postTelemetry, startWebhookApi, telemetryPoint, testDeliverySettings, testIngestToken, type Backend, startedApiForTests } from './harness.ts';
-import { peopleForTests } from './people.ts';
+import { deletedAfterEach, peopleForTests } from './people.ts';
 
 const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
@@ -33,11 +33,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
   const api = startedApiForTests(backend, () => platform().issuer);
   const { oscar } = peopleForTests(api);
   const database = (): DatabaseEnv => databaseEnvOf(api().location);
-  /** The configurations a test made: deleted after it, so no test routes points into another's. */
-  const made: string[] = [];
-  afterEach(async () => {
-    for (const id of made.splice(0)) await oscar('DELETE', `/v2/webhooks/${id}`);
-  });
+  const made = deletedAfterEach(oscar);
 
   async function hookTo(receiver: Receiver, name: string): Promise<{ id: string; routeId: string }> {
     const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiver.url}/${name}`, deliveryMode: 'Realtime' });

@@ -6,7 +6,7 @@ import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHook, telemetryPoint, type Backend, startedApiForTests } from './harness.ts';
-import { peopleForTests } from './people.ts';
+import { deletedAfterEach, peopleForTests } from './people.ts';
 import { startReceiver, type ReceivedRequest, type Responder } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -31,13 +31,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
   const api = startedApiForTests(backend, () => platform().issuer, { deliverer: { retrySchedule: [60_000, 60_000], maxAgeMs: 3_600_000, batchLingerMs: 50 } });
   const receiver = startedForTests(() => startReceiver({ respond: (request, index) => respond(request, index) }));
   const { oscar, vera, bjorn } = peopleForTests(api);
-  const made: string[] = [];
-  afterEach(async () => {
-    for (const id of made.splice(0)) await oscar('DELETE', `/v2/webhooks/${id}`);
+  const made = deletedAfterEach(oscar);
+  afterEach(() => {
     respond = () => ({ status: 204 });
   });
 
-  /** A configuration of company 1 routing everything of the boiler to its own path of the receiver(). */
+  /** A configuration of company 1 routing everything of the boiler to its own path of the receiver. */
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
     const id = await createHook(oscar, receiver().url, path, { fields, devices: [boiler] });
     made.push(id);

@@ -6,7 +6,7 @@ import { startPlatform } from '@platform/dev-platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHook, startedApiForTests, type Backend } from './harness.ts';
-import { peopleForTests } from './people.ts';
+import { deletedAfterEach, peopleForTests } from './people.ts';
 import { startReceiver, type ReceivedRequest, type Responder } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
@@ -36,9 +36,8 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   const api = startedApiForTests(backend, () => platform().issuer);
   const receiver = startedForTests(() => startReceiver({ respond: (request, index) => respond(request, index) }));
   const { oscar, vera, bjorn } = peopleForTests(api);
-  const made: string[] = [];
-  afterEach(async () => {
-    for (const id of made.splice(0)) await oscar('DELETE', `/v2/webhooks/${id}`);
+  const made = deletedAfterEach(oscar);
+  afterEach(() => {
     respond = () => ({ status: 204 });
   });
 
