@@ -4,10 +4,10 @@
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHook, telemetryPoint, type Backend, startedApiForTests } from './harness.ts';
 import { deletedAfterEach, peopleForTests } from './people.ts';
-import { startReceiver, type ReceivedRequest, type Responder } from './receiver.ts';
+import { receiverForTests, type ReceivedRequest } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
 /** A device of company 1 (Acme Telemetry) in the dev platform's seed. */
@@ -26,15 +26,11 @@ const headersOf = (request: ReceivedRequest | undefined) => Object.fromEntries(O
 const verifies = (secret: string, request: ReceivedRequest | undefined) => new Webhook(secret).verify(request?.body ?? '', headersOf(request));
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (backend) => {
-  let respond: Responder = () => ({ status: 204 });
   // A retry waits a minute: long enough that only POST .../retry can send it sooner in a test.
   const api = startedApiForTests(backend, () => platform().issuer, { deliverer: { retrySchedule: [60_000, 60_000], maxAgeMs: 3_600_000, batchLingerMs: 50 } });
-  const receiver = startedForTests(() => startReceiver({ respond: (request, index) => respond(request, index) }));
+  const receiver = receiverForTests();
   const { oscar, vera, bjorn } = peopleForTests(api);
   const made = deletedAfterEach(oscar);
-  afterEach(() => {
-    respond = () => ({ status: 204 });
-  });
 
   /** A configuration of company 1 routing everything of the boiler to its own path of the receiver. */
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
@@ -89,7 +85,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
 
   it('keeps the webhook-id on a retry, signed again at its own timestamp, and on POST .../retry, which sends a waiting delivery now', async () => {
     let answered = 0;
-    respond = (request) => (request.path === '/retried' && answered++ === 0 ? { status: 503 } : { status: 204 });
+    receiver().respond((request) => (request.path === '/retried' && answered++ === 0 ? { status: 503 } : { status: 204 }));
     const id = await hook('retried');
     const secret = await secretOf(id);
     await ingest(telemetryPoint(boiler));
@@ -116,7 +112,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
 
   it('keeps the webhook-id on a resend of a dropped delivery', async () => {
     let answered = 0;
-    respond = (request) => (request.path === '/resent' && answered++ === 0 ? { status: 400 } : { status: 204 });
+    receiver().respond((request) => (request.path === '/resent' && answered++ === 0 ? { status: 400 } : { status: 204 }));
     const id = await hook('resent');
     const secret = await secretOf(id);
     await ingest(telemetryPoint(boiler));

@@ -4,10 +4,10 @@
 import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHook, startedApiForTests, type Backend } from './harness.ts';
 import { deletedAfterEach, peopleForTests } from './people.ts';
-import { startReceiver, type ReceivedRequest, type Responder } from './receiver.ts';
+import { receiverForTests, type ReceivedRequest } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -32,14 +32,10 @@ interface Attempt {
 const headersOf = (request: ReceivedRequest | undefined) => Object.fromEntries(Object.entries(request?.headers ?? {}).map(([k, v]) => [k, String(v)]));
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backend) => {
-  let respond: Responder = () => ({ status: 204 });
   const api = startedApiForTests(backend, () => platform().issuer);
-  const receiver = startedForTests(() => startReceiver({ respond: (request, index) => respond(request, index) }));
+  const receiver = receiverForTests();
   const { oscar, vera, bjorn } = peopleForTests(api);
   const made = deletedAfterEach(oscar);
-  afterEach(() => {
-    respond = () => ({ status: 204 });
-  });
 
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
     const id = await createHook(oscar, receiver().url, path, { fields });
@@ -108,7 +104,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   });
 
   it('reports an endpoint that fails, without retrying: a 503 and a refused connection', async () => {
-    respond = () => ({ status: 503, body: 'down for maintenance' });
+    receiver().respond(() => ({ status: 503, body: 'down for maintenance' }));
     const id = await hook('failing');
     const failed = (await oscar('POST', `/v2/webhooks/${id}/test`)).body as TestResult;
     expect(failed).toMatchObject({ delivered: false, status: 503, error: 'the endpoint answered 503' });
