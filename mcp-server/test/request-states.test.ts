@@ -3,14 +3,12 @@
 // arguments, once, before it expires. A state changed by a byte, answered twice (racing or
 // replayed), brought by another person, for other arguments or another tool, or past its time is
 // refused with MCP's invalid-params error, and the tool is not called with its answers.
-import { devSecrets } from '@platform/dev-platform/testing';
 import { modernRequest } from '@platform/devtools/modern-request';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
-import { createToolApp, defineTool, toolResult } from '@platform/tool-sdk/tools';
+import { defineTool, toolResult } from '@platform/tool-sdk/tools';
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { stackForTests, until, type Stack } from './harness.ts';
+import { stackForTests, until, type Stack, toolAppAt } from './harness.ts';
 
 const clock = manualClock(Date.now());
 // Registrations that outlive the clock's jump past the states' lifetime.
@@ -19,16 +17,7 @@ const stack = stackForTests({ clock, gatewayEnv: { MCP_INPUT_STATE_TTL_SECONDS: 
 const confirmed: string[] = [];
 
 startedForTests(async () => {
-  const settings = loadPlatformMcpSettings({
-    PLATFORM_API_BASE_URL: stack().issuer,
-    APP_CLIENT_ID: 'fleet-insights',
-    APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
-    SERVICE_NAME: 'confirming',
-    GATEWAY_ADDRESS: stack().registryAddress,
-    CALLBACK_ADDRESS: '127.0.0.1:0',
-    TOOL_REGISTRATION_TTL_SECONDS: '3600',
-  });
-  const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'confirming', level: 'warn' }) });
+  const app = toolAppAt(stack(), 'fleet-insights', 'confirming', { env: { TOOL_REGISTRATION_TTL_SECONDS: '3600' } });
   const confirmTool = (name: string) =>
     defineTool({
       name,
