@@ -250,7 +250,7 @@ export function createMcpGateway(options: McpGatewayOptions): McpGateway {
 
   const protectedResource = createProtectedResource({ resourceUrl: settings.publicUrl, authorizationServer: settings.issuerUrl, scopes: [scope] });
   const app = createHttpApp({
-    mcpPath: new URL(settings.publicUrl).pathname,
+    path: new URL(settings.publicUrl).pathname,
     allowedHosts: settings.allowedHosts,
     allowedOrigins: settings.allowedOrigins,
     protectedResource,

@@ -38,20 +38,25 @@ async function conformance(...selection: string[]): Promise<{ exitCode: number; 
   return { exitCode, checks, output };
 }
 
+/** The scenarios of listing and calling tools, the same at both revisions. */
+const toolScenarios = [
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-error',
+  'tools-call-with-progress',
+];
+
 /** Scenarios of tools, questions and the stateless revision that must pass with no warning, by the revision they are run at. */
 const mustPass: Readonly<Record<'2025-11-25' | '2026-07-28', readonly string[]>> = {
   '2025-11-25': [
     'server-initialize',
     'ping',
     'logging-set-level',
-    'tools-list',
-    'tools-call-simple-text',
-    'tools-call-image',
-    'tools-call-audio',
-    'tools-call-embedded-resource',
-    'tools-call-mixed-content',
-    'tools-call-error',
-    'tools-call-with-progress',
+    ...toolScenarios,
     'tools-call-with-logging',
     'tools-call-sampling',
     'tools-call-elicitation',
@@ -64,14 +69,7 @@ const mustPass: Readonly<Record<'2025-11-25' | '2026-07-28', readonly string[]>>
   ],
   '2026-07-28': [
     'server-stateless',
-    'tools-list',
-    'tools-call-simple-text',
-    'tools-call-image',
-    'tools-call-audio',
-    'tools-call-embedded-resource',
-    'tools-call-mixed-content',
-    'tools-call-error',
-    'tools-call-with-progress',
+    ...toolScenarios,
     'json-schema-2020-12',
     'http-header-validation',
     'http-custom-header-server-validation',

@@ -11,8 +11,8 @@ import {
   type PlatformProxy,
   type RunningPlatform,
 } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Timers } from '@platform/tool-sdk';
-import { createToolApp, defineTool, type ServingToolApp } from '@platform/tool-sdk/tools';
+import { createLogger, loadPlatformMcpSettings, platformAppIdentity, type Logger, type Timers } from '@platform/tool-sdk';
+import { createToolApp, defineTool, type ServingToolApp, type ToolApp } from '@platform/tool-sdk/tools';
 import { captureLogs, listenOnFreePort, startedForTests, until, type ManualClock } from '@platform/tool-sdk/testing';
 import { startToolService, type RunningToolService } from '@platform/tool-service/testing';
 import { newStoreLocation, startWebhookApi } from '@platform/webhook-api/testing';
@@ -182,23 +182,40 @@ export interface ProbeOptions {
 
 const appSecrets = { 'fleet-insights': devSecrets.FLEET_INSIGHTS_CLIENT_SECRET, 'webhook-tools': devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET } as const;
 
-export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryAddress'>, options: ProbeOptions = {}): Promise<ProbeService> {
-  const appClientId = options.appClientId ?? 'fleet-insights';
+/** What toolAppAt's app is and how it runs: more of its environment, its logger (a quiet one by default), its timers. */
+export interface ToolAppAtOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly logger?: Logger;
+  readonly timers?: Timers;
+}
+
+/** A tool app of `app` whose service `serviceName` registers at the stack's gateway when served: the test adds its tools. */
+export function toolAppAt(
+  stack: Pick<Stack, 'issuer' | 'registryAddress'>,
+  app: keyof typeof appSecrets,
+  serviceName: string,
+  options: ToolAppAtOptions = {},
+): ToolApp {
   const settings = loadPlatformMcpSettings({
     PLATFORM_API_BASE_URL: stack.issuer,
-    APP_CLIENT_ID: appClientId,
-    APP_CLIENT_SECRET: appSecrets[appClientId],
-    SERVICE_NAME: options.serviceName ?? 'probe',
+    APP_CLIENT_ID: app,
+    APP_CLIENT_SECRET: appSecrets[app],
+    SERVICE_NAME: serviceName,
     GATEWAY_ADDRESS: stack.registryAddress,
     CALLBACK_ADDRESS: '127.0.0.1:0',
-    TOOL_REGISTRATION_TTL_SECONDS: String(options.ttlSeconds ?? 30),
     ...options.env,
   });
+  const logger = options.logger ?? createLogger({ name: serviceName, level: 'warn' });
+  return createToolApp({ settings, identity: platformAppIdentity(settings), logger, ...(options.timers && { timers: options.timers }) });
+}
+
+export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryAddress'>, options: ProbeOptions = {}): Promise<ProbeService> {
+  const appClientId = options.appClientId ?? 'fleet-insights';
+  const serviceName = options.serviceName ?? 'probe';
   const logs = captureLogs();
-  const app = createToolApp({
-    settings,
-    identity: platformAppIdentity(settings),
-    logger: createLogger({ name: settings.serviceName, level: 'debug', destination: logs.destination }),
+  const app = toolAppAt(stack, appClientId, serviceName, {
+    env: { TOOL_REGISTRATION_TTL_SECONDS: String(options.ttlSeconds ?? 30), ...options.env },
+    logger: createLogger({ name: serviceName, level: 'debug', destination: logs.destination }),
     ...(options.timers && { timers: options.timers }),
   });
   const calls: ProbeService['calls'] = [];
@@ -246,15 +263,7 @@ export async function startProbeService(stack: Pick<Stack, 'issuer' | 'registryA
  */
 export function conformanceToolsForTests(stack: () => Stack): void {
   startedForTests(async () => {
-    const settings = loadPlatformMcpSettings({
-      PLATFORM_API_BASE_URL: stack().issuer,
-      APP_CLIENT_ID: 'webhook-tools',
-      APP_CLIENT_SECRET: devSecrets.WEBHOOK_TOOLS_CLIENT_SECRET,
-      SERVICE_NAME: 'conformance-tools',
-      GATEWAY_ADDRESS: stack().registryAddress,
-      CALLBACK_ADDRESS: '127.0.0.1:0',
-    });
-    const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'conformance-tools', level: 'warn' }) });
+    const app = toolAppAt(stack(), 'webhook-tools', 'conformance-tools');
     registerConformanceTools(app);
     const serving = await app.serve();
     await until(() => stack().gateway.registry.catalog().byName('test_simple_text') !== undefined, 'the conformance tools registered');

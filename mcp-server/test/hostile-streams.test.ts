@@ -6,12 +6,10 @@
 import * as grpc from '@grpc/grpc-js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CallToolEvent } from '@platform/proto';
-import { appToken, devSecrets } from '@platform/dev-platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorMetaKey } from '../src/tool-results/index.ts';
 import { eras, stackForTests, textOf, until } from './harness.ts';
-import { startRawToolService, type RawToolService } from './raw-tool-service.ts';
-import { bearer, registryClient } from './registry-harness.ts';
+import { registeredRawServiceForTests } from './raw-tool-service.ts';
 
 const stack = stackForTests();
 
@@ -127,28 +125,9 @@ function answer(name: string): { events: Iterable<CallToolEvent>; status?: { cod
   }
 }
 
-let hostile: RawToolService;
-let registrationId = '';
-
-beforeAll(async () => {
-  hostile = await startRawToolService({
-    tools: tools.map((name) => ({ name, description: `Hostile: ${name}.`, inputSchemaJson: '{"type":"object"}', readOnlyHint: true })),
-    stream: (request) => answer(request.name),
-  });
-  const registrar = registryClient(stack().registryAddress);
-  const token = await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET);
-  const registered = await registrar.register({ serviceName: 'hostile-streams', callbackAddress: hostile.address, ttlSeconds: 120 }, bearer(token));
-  registrar.close();
-  if (!registered.ok) throw new Error(registered.details);
-  registrationId = registered.value.registrationId;
-  await until(() => stack().gateway.registry.catalog().byName('fleet-insights__controls') !== undefined, 'the hostile service registered');
-});
-
-afterAll(async () => {
-  const registrar = registryClient(stack().registryAddress);
-  await registrar.deregister(registrationId, bearer(await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET)));
-  registrar.close();
-  hostile.close();
+registeredRawServiceForTests(stack, 'hostile-streams', 'controls', {
+  tools: tools.map((name) => ({ name, description: `Hostile: ${name}.`, inputSchemaJson: '{"type":"object"}', readOnlyHint: true })),
+  stream: (request) => answer(request.name),
 });
 
 describe.each(eras)('a hostile streaming tool service, seen by a v2 client on the %s revision', (era) => {

@@ -3,6 +3,10 @@
 import * as grpc from '@grpc/grpc-js';
 import { loadToolsProto, type CallToolEvent, type CallToolRequest__Output, type CallToolResponse, type Tool } from '@platform/proto';
 import { bindOnLoopback } from '@platform/devtools/grpc-loopback';
+import { appToken, devSecrets } from '@platform/dev-platform/testing';
+import { startedForTests, until } from '@platform/tool-sdk/testing';
+import type { Stack } from './harness.ts';
+import { bearer, registryClient } from './registry-harness.ts';
 
 export interface RawToolService {
   /** host:port on loopback. */
@@ -12,19 +16,21 @@ export interface RawToolService {
   close(): void;
 }
 
-/**
- * A ToolService without the SDK, that answers whatever it is told: `tools` to ListTools, and
- * `answer`'s response (or status) to CallTool; with `stream`, CallToolStream too, writing the events
- * it gives (then the status it gives, if any). A hostile or broken service, for the gateway's tests.
- */
-export async function startRawToolService(options: {
+export interface RawToolServiceOptions {
   readonly tools: readonly Tool[];
   readonly answer?: (request: CallToolRequest__Output) => CallToolResponse | { readonly code: grpc.status; readonly details?: string };
   readonly stream?: (request: CallToolRequest__Output) => {
     readonly events: Iterable<CallToolEvent>;
     readonly status?: { code: grpc.status; details: string };
   };
-}): Promise<RawToolService> {
+}
+
+/**
+ * A ToolService without the SDK, that answers whatever it is told: `tools` to ListTools, and
+ * `answer`'s response (or status) to CallTool; with `stream`, CallToolStream too, writing the events
+ * it gives (then the status it gives, if any). A hostile or broken service, for the gateway's tests.
+ */
+export async function startRawToolService(options: RawToolServiceOptions): Promise<RawToolService> {
   const calls: { request: CallToolRequest__Output; authorization: string }[] = [];
   const server = new grpc.Server({ 'grpc.max_send_message_length': 64 * 1024 * 1024 });
   server.addService(loadToolsProto().ToolService.service, {
@@ -55,4 +61,26 @@ export async function startRawToolService(options: {
       server.forceShutdown();
     },
   };
+}
+
+/**
+ * A raw tool service registered by hand at the stack's gateway as fleet-insights, for the block's
+ * tests: ready once the catalog lists its tool `listed`, deregistered after them.
+ */
+export function registeredRawServiceForTests(stack: () => Stack, serviceName: string, listed: string, options: RawToolServiceOptions): void {
+  startedForTests(async () => {
+    const service = await startRawToolService(options);
+    const token = async () => bearer(await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET));
+    const registrar = registryClient(stack().registryAddress);
+    const registered = await registrar.register({ serviceName, callbackAddress: service.address, ttlSeconds: 120 }, await token());
+    if (!registered.ok) throw new Error(registered.details);
+    await until(() => stack().gateway.registry.catalog().byName(`fleet-insights__${listed}`) !== undefined, `the service ${serviceName} registered`);
+    return {
+      async close() {
+        await registrar.deregister(registered.value.registrationId, await token());
+        registrar.close();
+        service.close();
+      },
+    };
+  });
 }

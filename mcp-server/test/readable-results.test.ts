@@ -5,12 +5,10 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { appToken, devSecrets } from '@platform/dev-platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorMetaKey } from '../src/tool-results/index.ts';
-import { eras, stackForTests, textOf, until, type Stack } from './harness.ts';
-import { startRawToolService, type RawToolService } from './raw-tool-service.ts';
-import { bearer, registryClient } from './registry-harness.ts';
+import { eras, stackForTests, textOf, type Stack } from './harness.ts';
+import { registeredRawServiceForTests } from './raw-tool-service.ts';
 
 const stack = stackForTests();
 const unknownWebhook = { webhookConfigId: '00000000-0000-4000-8000-000000000000' };
@@ -63,43 +61,25 @@ describe('a tool’s own error result (get_webhook of an unknown id)', () => {
 });
 
 describe('a hostile tool service', () => {
-  let hostile: RawToolService;
-  let registrationId = '';
   const hugeJson = JSON.stringify({ blob: 'z'.repeat(7_800_000) });
 
-  beforeAll(async () => {
-    hostile = await startRawToolService({
-      tools: [
-        { name: 'shout', description: 'Answers with escapes.', inputSchemaJson: '{"type":"object"}' },
-        {
-          name: 'count',
-          description: 'Answers off its own schema.',
-          inputSchemaJson: '{"type":"object"}',
-          outputSchemaJson: JSON.stringify({ type: 'object', required: ['count'], properties: { count: { type: 'number' } } }),
-          readOnlyHint: true,
-        },
-        { name: 'flood', description: 'Answers 7.8 MB.', inputSchemaJson: '{"type":"object"}', readOnlyHint: true },
-      ],
-      answer: (request) => {
-        if (request.name === 'shout') return { resultJson: '{"ok":true}', text: 'Done\u001b[2J\u0000 \u202Eetirw\u0007', isError: false };
-        if (request.name === 'count') return { resultJson: '{"count":"many"}', text: '', isError: false };
-        return { resultJson: hugeJson, text: '', isError: false };
+  registeredRawServiceForTests(stack, 'hostile', 'count', {
+    tools: [
+      { name: 'shout', description: 'Answers with escapes.', inputSchemaJson: '{"type":"object"}' },
+      {
+        name: 'count',
+        description: 'Answers off its own schema.',
+        inputSchemaJson: '{"type":"object"}',
+        outputSchemaJson: JSON.stringify({ type: 'object', required: ['count'], properties: { count: { type: 'number' } } }),
+        readOnlyHint: true,
       },
-    });
-    const registrar = registryClient(stack().registryAddress);
-    const token = await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET);
-    const answer = await registrar.register({ serviceName: 'hostile', callbackAddress: hostile.address, ttlSeconds: 60 }, bearer(token));
-    registrar.close();
-    if (!answer.ok) throw new Error(answer.details);
-    registrationId = answer.value.registrationId;
-    await until(() => stack().gateway.registry.catalog().byName('fleet-insights__count') !== undefined, 'the hostile service registered');
-  });
-
-  afterAll(async () => {
-    const registrar = registryClient(stack().registryAddress);
-    await registrar.deregister(registrationId, bearer(await appToken(stack().issuer, 'fleet-insights', devSecrets.FLEET_INSIGHTS_CLIENT_SECRET)));
-    registrar.close();
-    hostile.close();
+      { name: 'flood', description: 'Answers 7.8 MB.', inputSchemaJson: '{"type":"object"}', readOnlyHint: true },
+    ],
+    answer: (request) => {
+      if (request.name === 'shout') return { resultJson: '{"ok":true}', text: 'Done\u001b[2J\u0000 \u202Eetirw\u0007', isError: false };
+      if (request.name === 'count') return { resultJson: '{"count":"many"}', text: '', isError: false };
+      return { resultJson: hugeJson, text: '', isError: false };
+    },
   });
 
   describe.each(eras)('seen by a v2 client on the %s revision', (era) => {

@@ -225,7 +225,19 @@ export function startedPartsForTests(platform: () => RunningPlatform) {
     started.push({ close: () => serving.close(1_000) });
     return serving;
   }
-  return { started, gateway, toolService };
+  /** A plain gRPC client of the registry at `address`, closed after the test. */
+  function client(address: string): RegistryClient {
+    const registrar = registryClient(address);
+    started.push(registrar);
+    return registrar;
+  }
+  /** Every catalog `registry` announces from now on, until the test ends. */
+  function announced(registry: ToolRegistry): ToolCatalog[] {
+    const seen: ToolCatalog[] = [];
+    started.push({ close: registry.onChange((catalog) => seen.push(catalog)) });
+    return seen;
+  }
+  return { started, gateway, toolService, client, announced };
 }
 
 /** A tool as a service announces it on the wire, the bare minimum: for the catalog's unit tests. */

@@ -3,13 +3,12 @@
 // arguments, once, before it expires. A state changed by a byte, answered twice (racing or
 // replayed), brought by another person, for other arguments or another tool, or past its time is
 // refused with MCP's invalid-params error, and the tool is not called with its answers.
-import { devSecrets } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
-import { createToolApp, defineTool, toolResult } from '@platform/tool-sdk/tools';
+import { modernRequest } from '@platform/devtools/modern-request';
+import { defineTool, toolResult } from '@platform/tool-sdk/tools';
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { stackForTests, until, type Stack } from './harness.ts';
+import { stackForTests, until, type Stack, toolAppAt } from './harness.ts';
 
 const clock = manualClock(Date.now());
 // Registrations that outlive the clock's jump past the states' lifetime.
@@ -18,16 +17,7 @@ const stack = stackForTests({ clock, gatewayEnv: { MCP_INPUT_STATE_TTL_SECONDS: 
 const confirmed: string[] = [];
 
 startedForTests(async () => {
-  const settings = loadPlatformMcpSettings({
-    PLATFORM_API_BASE_URL: stack().issuer,
-    APP_CLIENT_ID: 'fleet-insights',
-    APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
-    SERVICE_NAME: 'confirming',
-    GATEWAY_ADDRESS: stack().registryAddress,
-    CALLBACK_ADDRESS: '127.0.0.1:0',
-    TOOL_REGISTRATION_TTL_SECONDS: '3600',
-  });
-  const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'confirming', level: 'warn' }) });
+  const app = toolAppAt(stack(), 'fleet-insights', 'confirming', { env: { TOOL_REGISTRATION_TTL_SECONDS: '3600' } });
   const confirmTool = (name: string) =>
     defineTool({
       name,
@@ -47,49 +37,9 @@ startedForTests(async () => {
   return { close: () => serving.close() };
 });
 
-interface Answer {
-  readonly status: number;
-  readonly body: { result?: Record<string, unknown>; error?: { code: number; message: string } };
-}
-
-let nextId = 1;
-
-/** One 2026-07-28 tools/call, as the wire carries it; the last JSON-RPC message of an SSE answer. */
-async function call(at: Stack, token: string, tool: string, params: Record<string, unknown>): Promise<Answer> {
-  const name = `fleet-insights__${tool}`;
-  const response = await fetch(at.mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'tools/call',
-      params: {
-        name,
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-  const raw = await response.text();
-  const messages = response.headers.get('content-type')?.startsWith('text/event-stream')
-    ? raw
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => JSON.parse(line.slice(5)) as Answer['body'])
-    : [JSON.parse(raw) as Answer['body']];
-  return { status: response.status, body: messages.at(-1) ?? {} };
-}
+/** One 2026-07-28 tools/call of a tool of fleet-insights, as the wire carries it (no tasks extension): its JSON-RPC answer. */
+const call = (at: Stack, token: string, tool: string, params: Record<string, unknown>) =>
+  modernRequest(at.mcpUrl, token, 'tools/call', { name: `fleet-insights__${tool}`, ...params }, { tasks: false });
 
 const yes = { confirm: { action: 'accept', content: { confirm: true } } };
 const refusedState = { code: -32602, message: 'Invalid or expired requestState' };
@@ -97,8 +47,8 @@ const refusedState = { code: -32602, message: 'Invalid or expired requestState' 
 /** The first round: the tool asks, and the gateway answers with its sealed state. */
 async function firstRound(token: string, thing = 'boiler', tool = 'delete_thing'): Promise<string> {
   const answer = await call(stack(), token, tool, { arguments: { thing } });
-  expect(answer.body.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
-  const state = answer.body.result?.requestState;
+  expect(answer.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create' } } });
+  const state = answer.result?.requestState;
   expect(typeof state).toBe('string');
   return state as string;
 }
@@ -108,17 +58,17 @@ describe('a requestState', () => {
     const token = await stack().tokenFor('oscar');
     const state = await firstRound(token);
     const answered = await call(stack(), token, 'delete_thing', { arguments: { thing: 'boiler' }, inputResponses: yes, requestState: state });
-    expect(answered.body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'deleted boiler' }] });
+    expect(answered.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'deleted boiler' }] });
   });
 
   it('is refused when replayed after it was answered, and the tool does not run again', async () => {
     const token = await stack().tokenFor('oscar');
     const state = await firstRound(token, 'pump');
     const first = await call(stack(), token, 'delete_thing', { arguments: { thing: 'pump' }, inputResponses: yes, requestState: state });
-    expect(first.body.result).toMatchObject({ content: [{ text: 'deleted pump' }] });
+    expect(first.result).toMatchObject({ content: [{ text: 'deleted pump' }] });
     const runs = confirmed.length;
     const replayed = await call(stack(), token, 'delete_thing', { arguments: { thing: 'pump' }, inputResponses: yes, requestState: state });
-    expect(replayed.body.error).toMatchObject(refusedState);
+    expect(replayed.error).toMatchObject(refusedState);
     expect(confirmed.length).toBe(runs);
   });
 
@@ -129,8 +79,8 @@ describe('a requestState', () => {
     const both = await Promise.all(
       [1, 2].map(() => call(stack(), token, 'delete_thing', { arguments: { thing: 'valve' }, inputResponses: yes, requestState: state })),
     );
-    expect(both.filter((answer) => answer.body.result !== undefined)).toHaveLength(1);
-    expect(both.filter((answer) => answer.body.error?.code === -32602)).toHaveLength(1);
+    expect(both.filter((answer) => answer.result !== undefined)).toHaveLength(1);
+    expect(both.filter((answer) => answer.error?.code === -32602)).toHaveLength(1);
     expect(confirmed.length).toBe(runs + 1);
   });
 
@@ -144,7 +94,7 @@ describe('a requestState', () => {
     const state = await firstRound(token, 'tank');
     const runs = confirmed.length;
     const answer = await call(stack(), token, 'delete_thing', { arguments: { thing: 'tank' }, inputResponses: yes, requestState: tamper(state) });
-    expect(answer.body.error).toMatchObject(refusedState);
+    expect(answer.error).toMatchObject(refusedState);
     expect(confirmed.length).toBe(runs);
   });
 
@@ -156,7 +106,7 @@ describe('a requestState', () => {
       inputResponses: yes,
       requestState: state,
     });
-    expect(answer.body.error).toMatchObject(refusedState);
+    expect(answer.error).toMatchObject(refusedState);
     expect(confirmed.length).toBe(runs);
   });
 
@@ -164,10 +114,10 @@ describe('a requestState', () => {
     const token = await stack().tokenFor('oscar');
     const state = await firstRound(token, 'fan');
     const otherArgs = await call(stack(), token, 'delete_thing', { arguments: { thing: 'the whole fleet' }, inputResponses: yes, requestState: state });
-    expect(otherArgs.body.error).toMatchObject(refusedState);
+    expect(otherArgs.error).toMatchObject(refusedState);
     const stateAgain = await firstRound(token, 'fan');
     const otherTool = await call(stack(), token, 'delete_other_thing', { arguments: { thing: 'fan' }, inputResponses: yes, requestState: stateAgain });
-    expect(otherTool.body.error).toMatchObject(refusedState);
+    expect(otherTool.error).toMatchObject(refusedState);
   });
 
   it('never holds the answers in the clear: the state does not show them', async () => {
@@ -182,7 +132,7 @@ describe('a requestState', () => {
     const state = await firstRound(token, 'lamp');
     clock.advance(61_000);
     const answer = await call(stack(), token, 'delete_thing', { arguments: { thing: 'lamp' }, inputResponses: yes, requestState: state });
-    expect(answer.body.error).toMatchObject(refusedState);
+    expect(answer.error).toMatchObject(refusedState);
     const logged = stack().logs.filter((line) => line.includes('a requestState was refused'));
     expect(logged.some((line) => line.includes('"why":"expired"'))).toBe(true);
   });

@@ -1,8 +1,8 @@
 // What the tests of MCP tasks share: a tool service whose tools run long and call the platform with
 // their delegated token at the end; the raw 2026-07-28 client they are asked with is @platform/devtools/modern-request's.
-import { devSecrets } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
-import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
+import { createLogger } from '@platform/tool-sdk';
+import { defineTool } from '@platform/tool-sdk/tools';
+import { toolAppAt } from './harness.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 
@@ -27,15 +27,7 @@ export interface TaskProbe {
  * first, inside the task).
  */
 export async function startTaskProbe(issuer: string, registryAddress: string): Promise<TaskProbe> {
-  const settings = loadPlatformMcpSettings({
-    PLATFORM_API_BASE_URL: issuer,
-    APP_CLIENT_ID: 'fleet-insights',
-    APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
-    SERVICE_NAME: 'task-probe',
-    GATEWAY_ADDRESS: registryAddress,
-    CALLBACK_ADDRESS: '127.0.0.1:0',
-  });
-  const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'task-probe', level: 'silent' }) });
+  const app = toolAppAt({ issuer, registryAddress }, 'fleet-insights', 'task-probe', { logger: createLogger({ name: 'task-probe', level: 'silent' }) });
   const runs: TaskRun[] = [];
   const work = async (tool: string, ms: number, ctx: Parameters<Parameters<typeof defineTool>[0]['handler']>[1]) => {
     const run: TaskRun = { tool, startToken: ctx.authToken, aborted: false };

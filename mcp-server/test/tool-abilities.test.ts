@@ -8,14 +8,12 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError, type Client, type ElicitRequest, type LoggingMessageNotification } from '@modelcontextprotocol/client';
-import { devSecrets } from '@platform/dev-platform/testing';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
-import { createToolApp, defineTool, toolResult } from '@platform/tool-sdk/tools';
+import { defineTool, toolResult } from '@platform/tool-sdk/tools';
 import { startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorMetaKey } from '../src/tool-results/index.ts';
-import { eras, stackForTests, textOf, until, type Era, type Stack } from './harness.ts';
+import { eras, stackForTests, textOf, until, type Era, type Stack, toolAppAt } from './harness.ts';
 
 const stack = stackForTests({ gatewayEnv: { MCP_INPUT_MAX_ROUNDS: '3' } });
 const text = (value: string) => toolResult({ content: [{ type: 'text', text: value }] });
@@ -98,15 +96,7 @@ const abilityTools = [
 ];
 
 startedForTests(async () => {
-  const settings = loadPlatformMcpSettings({
-    PLATFORM_API_BASE_URL: stack().issuer,
-    APP_CLIENT_ID: 'fleet-insights',
-    APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
-    SERVICE_NAME: 'abilities',
-    GATEWAY_ADDRESS: stack().registryAddress,
-    CALLBACK_ADDRESS: '127.0.0.1:0',
-  });
-  const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'abilities', level: 'warn' }) });
+  const app = toolAppAt(stack(), 'fleet-insights', 'abilities');
   app.registerTools(abilityTools);
   const serving = await app.serve();
   await until(() => stack().gateway.registry.catalog().byName('fleet-insights__count_to') !== undefined, 'the ability tools registered');

@@ -6,13 +6,13 @@
 import * as grpc from '@grpc/grpc-js';
 import { appToken, devSecrets } from '@platform/dev-platform/testing';
 import { loadRegistryProto, type RegisterResponse__Output } from '@platform/proto';
-import { createLogger, loadPlatformMcpSettings, platformAppIdentity } from '@platform/tool-sdk';
+import { createLogger } from '@platform/tool-sdk';
 import { heartbeatDelay } from '@platform/tool-sdk/internal';
-import { createToolApp, defineTool } from '@platform/tool-sdk/tools';
+import { defineTool } from '@platform/tool-sdk/tools';
 import { z } from 'zod';
 import { manualClock } from '@platform/tool-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eras, stackForTests, startProbeService, until, type ProbeService } from './harness.ts';
+import { eras, stackForTests, startProbeService, until, type ProbeService, toolAppAt } from './harness.ts';
 
 const clock = manualClock(Date.now());
 const stack = stackForTests({ clock });
@@ -81,15 +81,7 @@ describe.each(eras)('on the %s revision', (era) => {
     });
     if (era === 'modern') await client.listen({ toolsListChanged: true });
     else await until(() => stack().gateway.sessions().streams > 0, 'the session’s GET stream is open');
-    const settings = loadPlatformMcpSettings({
-      PLATFORM_API_BASE_URL: stack().issuer,
-      APP_CLIENT_ID: 'fleet-insights',
-      APP_CLIENT_SECRET: devSecrets.FLEET_INSIGHTS_CLIENT_SECRET,
-      SERVICE_NAME: `growing-${era}`,
-      GATEWAY_ADDRESS: stack().registryAddress,
-      CALLBACK_ADDRESS: '127.0.0.1:0',
-    });
-    const app = createToolApp({ settings, identity: platformAppIdentity(settings), logger: createLogger({ name: 'growing', level: 'silent' }), timers: clock });
+    const app = toolAppAt(stack(), 'fleet-insights', `growing-${era}`, { logger: createLogger({ name: 'growing', level: 'silent' }), timers: clock });
     const tool = (name: string) =>
       defineTool({ name, title: name, description: `Answers ${name}.`, inputSchema: z.strictObject({}), handler: () => ({ said: name }) });
     app.registerTools([tool(`first_${era}`)]);

@@ -9,7 +9,14 @@ export { systemClock } from './time/clock.ts';
 export { systemTimers } from './time/timers.ts';
 export { parseEnvironment, parseSettings, logLevels, unreadableFileReason, type CrossCheck, type SettingsPart } from './settings/vocabulary.ts';
 export { fetchBlockedPortReason, fetchBlockedPorts, isFetchBlockedPort } from './http/fetch-blocked-ports.ts';
-export { loadPlatformAppSettings, platformMcpVariables, toolServiceSettingsPart, type ToolServiceSettingsWith } from './settings/platform-settings.ts';
+export {
+  loadPlatformAppSettings,
+  platformAddressesOf,
+  platformAddressShape,
+  platformMcpVariables,
+  toolServiceSettingsPart,
+  type ToolServiceSettingsWith,
+} from './settings/platform-settings.ts';
 export { metricsSettingsPart, toolMetricsSettingsPart } from './observability/metrics-settings.ts';
 export { telemetrySettingsPart } from './observability/telemetry-settings.ts';
 export { extractBearer, parseCredential, type Credential, type CredentialScheme } from './caller/extract-bearer.ts';

@@ -9,18 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { createLogger } from '@platform/tool-sdk';
-import { createHttpClient } from '@platform/tool-sdk/internal';
 import { listenOnFreePort } from '@platform/tool-sdk/testing';
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { createApp } from '../src/http/app.ts';
-import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { createDeliverySender, startDeliveryService, type DeliveryService } from '../src/delivery/delivery-service.ts';
 import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
-import { createDeviceDirectory } from '../src/http/device-directory.ts';
 import { loadDelivererSettings } from '../src/settings.ts';
-import { apiClient, testIngestToken } from '../test/harness.ts';
+import { apiClient, platformLookups, testIngestToken } from '../test/harness.ts';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { serveCalls } from './delivery-ipc.ts';
 import { spreadEndpoints } from './delivery-load.ts';
@@ -62,7 +59,6 @@ const vault = new CredentialVault([encryptionKey]);
 /** The PostgreSQL database the API serves, for the second deliverer. */
 let postgresDatabase = '';
 const platform = await startPlatform();
-const http = createHttpClient({ timeoutMs: 10_000 });
 const ingest = { token: testIngestToken, maxPoints: 1000, maxBodyBytes: 1_048_576 };
 const testSender = createDeliverySender(vault, deliverySettings);
 
@@ -74,13 +70,7 @@ async function serveApi(store: WebhookDatabase, onIngested?: (points: number, qu
     store,
     queue: store.deliveries,
     vault,
-    checkCaller: createWebhookCallerCheck({
-      httpClient: http,
-      platformApiBaseUrl: platform.issuer,
-      ttlSeconds: 60,
-      permissionsMaxAgeMs: defaultPermissionsMaxAgeMs,
-    }),
-    devices: createDeviceDirectory(http, platform.issuer),
+    ...platformLookups(platform.issuer),
     logger,
     publicUrl: listening.url,
     ingest: { ...ingest, ...(onIngested && { onIngested }) },

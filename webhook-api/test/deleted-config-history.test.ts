@@ -3,9 +3,10 @@
 // A real API with its deliverer, a real receiver, on SQLite and PostgreSQL.
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/tool-sdk/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { describe, expect, it } from 'vitest';
+import { telemetryPoint, type Backend, startedApiForTests } from './harness.ts';
+import { peopleForTests } from './people.ts';
+import { startReceiver } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
 /** A device of company 1 in the dev platform's seed. */
@@ -18,33 +19,19 @@ interface Attempt {
 }
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('a deleted configuration’s history on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ApiClient;
-  let vera: ApiClient;
-  let bjorn: ApiClient;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    // A retry a minute away: the delivery that got a 503 still waits when the configuration is deleted.
-    api = await startWebhookApi({
-      location: await newStoreLocation(backend, inject('postgresUrl')),
-      platformUrl: platform().issuer,
-      deliverer: { retrySchedule: [60_000], maxAgeMs: 3_600_000 },
-    });
-    [oscar, vera, bjorn] = await Promise.all([api.clientAs('oscar'), api.clientAs('vera'), api.clientAs('bjorn')]);
-    receiver = await startReceiver({
+  // A retry a minute away: the delivery that got a 503 still waits when the configuration is deleted.
+  const api = startedApiForTests(backend, () => platform().issuer, { deliverer: { retrySchedule: [60_000], maxAgeMs: 3_600_000 } });
+  const receiver = startedForTests(() =>
+    startReceiver({
       respond: (request) => ({ status: (request.json as { Point: { Fields: { value: number } } }).Point.Fields.value === 2 ? 503 : 204 }),
-    });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await api.close();
-  });
+    }),
+  );
+  const { oscar, vera, bjorn } = peopleForTests(api);
 
   async function deletedWithHistory(name: string): Promise<string> {
     const created = await oscar('POST', '/v2/webhooks?companyId=1', {
       name,
-      url: `${receiver.url}/${name}`,
+      url: `${receiver().url}/${name}`,
       deliveryMode: 'Realtime',
       authType: 'Bearer',
       authPayload: '{"token":"history-secret-1"}',
@@ -52,14 +39,14 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('a deleted configuration’s hi
     const { id } = created.body as { id: string };
     expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}`)).status).toBe(201);
     expect((await oscar('POST', `/v2/webhooks/${id}/devices/${boiler}/routes`, { scopeLevel: 'Device' })).status).toBe(201);
-    expect((await api.ingest([1, 2].map((value) => telemetryPoint(boiler, { fields: { value } })))).status).toBe(202);
+    expect((await api().ingest([1, 2].map((value) => telemetryPoint(boiler, { fields: { value } })))).status).toBe(202);
     await expect.poll(async () => ((await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as Attempt[]).length).toBe(2);
     expect(await oscar('DELETE', `/v2/webhooks/${id}`)).toEqual({ status: 200, body: true });
     return id;
   }
 
   const read = async (path: string, as = 'oscar') =>
-    fetch(`${api.url}${path}`, { headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, as)}` } });
+    fetch(`${api().url}${path}`, { headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, as)}` } });
 
   it('keeps the attempt log readable by id for the company’s viewers, marked deleted, the waiting delivery failed with the reason', async () => {
     const before = Date.now();
@@ -95,9 +82,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('a deleted configuration’s hi
     }
     expect(((await oscar('GET', '/v2/webhooks?companyId=1')).body as { id: string }[]).map((c) => c.id)).not.toContain(id);
     // Nothing can be done with it any more, and nothing of it is sent.
-    const sent = receiver.received.length;
+    const sent = receiver().received.length;
     for (const [method, path, body] of [
-      ['PUT', `/v2/webhooks/${id}`, { name: 'x', url: `${receiver.url}/x`, deliveryMode: 'Realtime' }],
+      ['PUT', `/v2/webhooks/${id}`, { name: 'x', url: `${receiver().url}/x`, deliveryMode: 'Realtime' }],
       ['POST', `/v2/webhooks/${id}/devices/${boiler}`, undefined],
       ['POST', `/v2/webhooks/${id}/signing-secret/rotate`, undefined],
       ['POST', `/v2/webhooks/${id}/test`, undefined],
@@ -106,18 +93,18 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('a deleted configuration’s hi
     ] as const) {
       expect((await oscar(method, path, body)).status, `${method} ${path}`).toBe(404);
     }
-    await api.delivery?.deliverer.whenIdle();
-    expect(receiver.received.length).toBe(sent);
-    expect(api.logs.join('\n')).not.toContain('history-secret-1');
+    await api().delivery?.deliverer.whenIdle();
+    expect(receiver().received.length).toBe(sent);
+    expect(api().logs.join('\n')).not.toContain('history-secret-1');
   });
 
   it('is removed by retention with its last delivery, and then is not found', async () => {
     const id = await deletedWithHistory('pruned-history');
     // The deliverers' housekeeping, past the retention of everything settled so far.
-    await api.store.deliveries.prune(Date.now() + 1, 100_000);
+    await api().store.deliveries.prune(Date.now() + 1, 100_000);
     for (const path of [`/v2/webhooks/${id}/deliveries`, `/v2/webhooks/${id}/deliveries/by-state`, `/v2/webhooks/${id}`]) {
       expect(await oscar('GET', path)).toEqual({ status: 404, body: { error: { code: 'NOT_FOUND', message: `webhook configuration ${id} not found` } } });
     }
-    expect(await api.store.getDeletedConfig(id)).toBeUndefined();
+    expect(await api().store.getDeletedConfig(id)).toBeUndefined();
   });
 });

@@ -3,7 +3,8 @@ import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/tool-sdk/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaimedDelivery, Settlement } from '../src/queue/delivery-queue.ts';
-import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';
+import { startedApiForTests, type Backend } from './harness.ts';
+import { peopleForTests } from './people.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -40,13 +41,10 @@ interface Attempt {
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery endpoints on %s', (backend) => {
   const api = startedApiForTests(backend, () => platform().issuer);
-  let oscar: ApiClient;
-  let vera: ApiClient;
-  let bjorn: ApiClient;
+  const { oscar, vera, bjorn } = peopleForTests(api);
   let oscarToken: string;
   beforeAll(async () => {
     oscarToken = await personToken(platform().issuer, 'oscar');
-    [oscar, vera, bjorn] = await Promise.all([api().clientAs('oscar'), api().clientAs('vera'), api().clientAs('bjorn')]);
   });
   afterEach(async () => {
     // Every test leaves nothing queued: a later test's claims take only its own deliveries.

@@ -4,9 +4,10 @@
 // selects attempts, and shows deliveries settled since).
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests } from '@platform/tool-sdk/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createHook, newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { describe, expect, it } from 'vitest';
+import { createHook, telemetryPoint, type Backend, startedApiForTests } from './harness.ts';
+import { peopleForTests } from './people.ts';
+import { startReceiver } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
 /** Devices of company 1 in the dev platform's seed. */
@@ -28,31 +29,17 @@ interface Delivery {
 const answerFor: Record<number, number> = { 1: 503, 2: 204, 3: 204, 4: 400, 9: 503 };
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ApiClient;
-  let vera: ApiClient;
-  let bjorn: ApiClient;
-  let receiver: Receiver;
-
-  beforeAll(async () => {
-    // One retry, a minute away: a retrying delivery stays so unless POST .../retry sends it now.
-    api = await startWebhookApi({
-      location: await newStoreLocation(backend, inject('postgresUrl')),
-      platformUrl: platform().issuer,
-      deliverer: { retrySchedule: [60_000], maxAgeMs: 3_600_000 },
-    });
-    [oscar, vera, bjorn] = await Promise.all([api.clientAs('oscar'), api.clientAs('vera'), api.clientAs('bjorn')]);
-    receiver = await startReceiver({
+  // One retry, a minute away: a retrying delivery stays so unless POST .../retry sends it now.
+  const api = startedApiForTests(backend, () => platform().issuer, { deliverer: { retrySchedule: [60_000], maxAgeMs: 3_600_000 } });
+  const receiver = startedForTests(() =>
+    startReceiver({
       respond: (request) => ({ status: answerFor[(request.json as { Point: { Fields: { value: number } } }).Point.Fields.value] ?? 204 }),
-    });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await api.close();
-  });
+    }),
+  );
+  const { oscar, vera, bjorn } = peopleForTests(api);
 
-  const hook = (name: string, fields: Record<string, unknown>, ...devices: number[]) => createHook(oscar, receiver.url, name, { fields, devices });
-  const settled = () => api.delivery?.deliverer.whenIdle();
+  const hook = (name: string, fields: Record<string, unknown>, ...devices: number[]) => createHook(oscar, receiver().url, name, { fields, devices });
+  const settled = () => api().delivery?.deliverer.whenIdle();
   const byState = async (id: string, query = '', client = oscar) => {
     const answer = await client('GET', `/v2/webhooks/${id}/deliveries/by-state${query}`);
     expect(answer.status).toBe(200);
@@ -63,7 +50,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (b
     // Ordered per device: the boiler's second point waits behind its first, which waits for its retry.
     const id = await hook('ordered', { ordering: 'PerDevice' }, boiler, roof);
     const point = (device: number, value: number) => telemetryPoint(device, { fields: { value } });
-    expect((await api.ingest([point(boiler, 1), point(roof, 2), point(boiler, 3), point(roof, 4)])).status).toBe(202);
+    expect((await api().ingest([point(boiler, 1), point(roof, 2), point(boiler, 3), point(roof, 4)])).status).toBe(202);
     await settled();
     await expect.poll(async () => (await byState(id, '?state=dropped')).length).toBe(1);
     await settled();
@@ -94,7 +81,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (b
 
   it('shows a delivery whose retries are spent as failed, with both attempts', async () => {
     const id = await hook('failing', {}, boiler);
-    expect((await api.ingest([telemetryPoint(boiler, { fields: { value: 9 } })])).status).toBe(202);
+    expect((await api().ingest([telemetryPoint(boiler, { fields: { value: 9 } })])).status).toBe(202);
     await expect.poll(async () => (await byState(id, '?state=retrying')).length).toBe(1);
     const [retrying] = await byState(id, '?state=retrying');
     expect((await oscar('POST', `/v2/webhooks/${id}/deliveries/${retrying?.deliveryId}/retry`)).status).toBe(202);
@@ -109,9 +96,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('deliveries by state on %s', (b
 
   it('pages newest first, refuses a state it does not know naming the field, and keeps the tenant rules', async () => {
     const id = await hook('paged', {}, roof);
-    expect((await api.ingest([2, 3, 2].map((value) => telemetryPoint(roof, { fields: { value } })))).status).toBe(202);
+    expect((await api().ingest([2, 3, 2].map((value) => telemetryPoint(roof, { fields: { value } })))).status).toBe(202);
     await expect.poll(async () => (await byState(id, '?state=delivered')).length).toBe(3);
-    const response = await fetch(`${api.url}/v2/webhooks/${id}/deliveries/by-state?limit=2`, {
+    const response = await fetch(`${api().url}/v2/webhooks/${id}/deliveries/by-state?limit=2`, {
       headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, 'oscar')}` },
     });
     const first = (await response.json()) as Delivery[];

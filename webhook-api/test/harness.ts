@@ -8,8 +8,8 @@ import { createLogger, type Clock } from '@platform/tool-sdk';
 import { createHttpClient } from '@platform/tool-sdk/internal';
 import { captureLogs, listenOnFreePort, startedForTests } from '@platform/tool-sdk/testing';
 import { expect, inject } from 'vitest';
-import { createApp } from '../src/http/app.ts';
-import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs } from '../src/http/caller-guard.ts';
+import { createApp, type AppDependencies } from '../src/http/app.ts';
+import { createWebhookCallerCheck, defaultPermissionsMaxAgeMs, type WebhookCallerCheckOptions } from '../src/http/caller-guard.ts';
 import { answerClientErrors } from '../src/http/client-errors.ts';
 import { CredentialVault } from '../src/configs/credential-vault.ts';
 import { createDeviceDirectory } from '../src/http/device-directory.ts';
@@ -79,6 +79,8 @@ export const testBatchRules: BatchRules = Object.freeze({ maxPoints: testDeliver
 
 export interface RunningApi {
   readonly url: string;
+  /** Where its store is: for a child process (a deliverer) on the same store. */
+  readonly location: StoreLocation;
   readonly store: WebhookDatabase;
   readonly vault: CredentialVault;
   readonly logs: string[];
@@ -119,8 +121,6 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const vault = options.vault ?? new CredentialVault(testKeyRing);
   const logs = captureLogs();
-  // Generous: a loaded CI machine must not turn a slow platform answer into a 503.
-  const http = createHttpClient({ timeoutMs: 10_000 });
   const listening = await listenOnFreePort();
   const { server, url } = listening;
   const logger = createLogger({ name: 'webhook-api', level: options.logLevel ?? 'debug', destination: logs.destination });
@@ -134,14 +134,11 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
     store,
     queue: store.deliveries,
     vault,
-    checkCaller: createWebhookCallerCheck({
-      httpClient: http,
-      platformApiBaseUrl: options.platformUrl,
-      ttlSeconds: 60,
-      permissionsMaxAgeMs: options.permissionsMaxAgeMs === null ? undefined : (options.permissionsMaxAgeMs ?? defaultPermissionsMaxAgeMs),
+    ...platformLookups(options.platformUrl, {
+      // null: no max age, the permissions kept the whole ttl.
+      ...(options.permissionsMaxAgeMs !== undefined && { permissionsMaxAgeMs: options.permissionsMaxAgeMs ?? undefined }),
       ...(options.clock && { clock: options.clock }),
     }),
-    devices: createDeviceDirectory(http, options.platformUrl),
     logger,
     publicUrl: url,
     ...(options.limits && { limits: options.limits }),
@@ -159,6 +156,7 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
   answerClientErrors(server);
   return {
     url,
+    location: options.location,
     store,
     vault,
     logs: logs.lines,
@@ -172,6 +170,22 @@ export async function startWebhookApi(options: StartOptions): Promise<RunningApi
       await testSender.close();
       await store.close();
     },
+  };
+}
+
+/** The caller check and the device directory of an API at the platform, as src/main.ts makes them (a 60 s cache); `caller` changes the check's options. */
+export function platformLookups(platformUrl: string, caller: Partial<WebhookCallerCheckOptions> = {}): Pick<AppDependencies, 'checkCaller' | 'devices'> {
+  // Generous: a loaded CI machine must not turn a slow platform answer into a 503.
+  const http = createHttpClient({ timeoutMs: 10_000 });
+  return {
+    checkCaller: createWebhookCallerCheck({
+      httpClient: http,
+      platformApiBaseUrl: platformUrl,
+      ttlSeconds: 60,
+      permissionsMaxAgeMs: defaultPermissionsMaxAgeMs,
+      ...caller,
+    }),
+    devices: createDeviceDirectory(http, platformUrl),
   };
 }
 

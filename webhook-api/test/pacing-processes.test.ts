@@ -5,8 +5,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { telemetryPoint, type Backend, startedApiForTests } from './harness.ts';
+import { peopleForTests } from './people.ts';
 import { mostInAnyWindow, orderedArrivals, startReceiver, type Receiver } from './receiver.ts';
 import { deliveryChildEnv, killChild, startedChild, type DatabaseEnv, databaseEnvOf } from './service-process.ts';
 
@@ -14,19 +15,10 @@ const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('pacing across deliverer processes on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ApiClient;
-  let database: DatabaseEnv;
-  beforeAll(async () => {
-    const location = await newStoreLocation(backend, inject('postgresUrl'));
-    // The API of the test runs no deliverer: the children do.
-    api = await startWebhookApi({ location, platformUrl: platform().issuer });
-    oscar = await api.clientAs('oscar');
-    database = databaseEnvOf(location);
-  });
-  afterAll(async () => {
-    await api.close();
-  });
+  // The API of the test runs no deliverer: the children do, on its store.
+  const api = startedApiForTests(backend, () => platform().issuer);
+  const { oscar } = peopleForTests(api);
+  const database = (): DatabaseEnv => databaseEnvOf(api().location);
 
   async function hook(receiver: Receiver, name: string, fields: Record<string, unknown>): Promise<string> {
     const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiver.url}/${name}`, deliveryMode: 'Realtime', ...fields });
@@ -40,7 +32,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('pacing across deliverer proces
   }
   async function deliverer(): Promise<ChildProcess> {
     const port = await closedPort();
-    return startedChild('deliverer-main.ts', deliveryChildEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
+    return startedChild('deliverer-main.ts', deliveryChildEnv(database(), { WEBHOOK_DELIVERER_PORT: String(port) }), port);
   }
 
   it('keeps to the rate limit with two deliverers, one killed with SIGKILL midway, and loses no point', { timeout: 90_000 }, async () => {
@@ -50,13 +42,13 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('pacing across deliverer proces
       const rate = 10;
       const id = await hook(receiver, 'paced', { rateLimitPerSecond: rate });
       const total = 50;
-      await api.ingest(Array.from({ length: total }, (_, i) => telemetryPoint(boiler, { connectionTag: 'paced', tags: { seq: String(i) } })));
+      await api().ingest(Array.from({ length: total }, (_, i) => telemetryPoint(boiler, { connectionTag: 'paced', tags: { seq: String(i) } })));
       children.push(await deliverer(), await deliverer());
       await until(() => receiver.received.length >= 15, 'both deliverers under way', 30_000);
       await killChild(children[0] as ChildProcess);
       const seqs = () => new Set(receiver.received.map((r) => (r.json as { Point: { Tags: { seq: string } } }).Point.Tags.seq));
       await until(() => seqs().size >= total, `all ${total} points delivered`, 60_000);
-      await until(async () => (await api.store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
+      await until(async () => (await api().store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
       // Slots are 100 ms apart whoever sends: at most the rate in any second, give or take a timer that fired late.
       expect(mostInAnyWindow(receiver.received)).toBeLessThanOrEqual(rate + 2);
       const first = receiver.received[0]?.at ?? 0;
@@ -92,7 +84,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('pacing across deliverer proces
         await hook(receiver, 'ordered', { ordering: 'PerDevice' });
         const total = 30;
         const devices = [1001, 1002];
-        await api.ingest(
+        await api().ingest(
           Array.from({ length: total }, (_, seq) =>
             devices.map((device) => telemetryPoint(device, { connectionTag: 'ordered', tags: { device: String(device), seq: String(seq) } })),
           ).flat(),
@@ -102,7 +94,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('pacing across deliverer proces
         await killChild(children[0] as ChildProcess);
         const delivered = (device: number) => new Set(arrivals.seqs('/ordered', device));
         await until(() => devices.every((device) => delivered(device).size >= total), `all ${total} points of each device delivered`, 60_000);
-        await until(async () => (await api.store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
+        await until(async () => (await api().store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
         for (const device of devices) {
           const seqs = arrivals.seqs('/ordered', device).map(Number);
           // In ingest order: a point comes again only when it was retried or its deliverer died before recording it, never after a later one.

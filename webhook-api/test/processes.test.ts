@@ -5,7 +5,7 @@
 import { createLogger } from '@platform/tool-sdk';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createDeliverer } from '../src/delivery/deliverer.ts';
 import { createWebhookSender } from '../src/delivery/webhook-sender.ts';
 import type { OutgoingDelivery } from '../src/delivery/outgoing.ts';
@@ -13,17 +13,8 @@ import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { openPostgresDatabase } from '../src/database.ts';
 import { deliveryChildEnv, killChild as kill, startedChild as startChild, type DatabaseEnv, databaseEnvOf } from './service-process.ts';
-import {
-  newStoreLocation,
-  postTelemetry,
-  startWebhookApi,
-  telemetryPoint,
-  testDeliverySettings,
-  testIngestToken,
-  type ApiClient,
-  type Backend,
-  type RunningApi,
-} from './harness.ts';
+import { postTelemetry, startWebhookApi, telemetryPoint, testDeliverySettings, testIngestToken, type Backend, startedApiForTests } from './harness.ts';
+import { deletedAfterEach, peopleForTests } from './people.ts';
 
 const platform = startedForTests(() => startPlatform());
 const boiler = 1001;
@@ -38,25 +29,11 @@ const seqsOf = (receiver: Receiver, path?: string) =>
   receiver.received.filter((r) => path === undefined || r.path === path).map((r) => Number((r.json as { Point: { Tags: { seq: string } } }).Point.Tags.seq));
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ApiClient;
-  let database: DatabaseEnv;
-
-  beforeAll(async () => {
-    const location = await newStoreLocation(backend, inject('postgresUrl'));
-    // The API of the test runs no deliverer: the children do.
-    api = await startWebhookApi({ location, platformUrl: platform().issuer });
-    oscar = await api.clientAs('oscar');
-    database = databaseEnvOf(location);
-  });
-  afterAll(async () => {
-    await api.close();
-  });
-  /** The configurations a test made: deleted after it, so no test routes points into another's. */
-  const made: string[] = [];
-  afterEach(async () => {
-    for (const id of made.splice(0)) await oscar('DELETE', `/v2/webhooks/${id}`);
-  });
+  // The API of the test runs no deliverer: the children do, on its store.
+  const api = startedApiForTests(backend, () => platform().issuer);
+  const { oscar } = peopleForTests(api);
+  const database = (): DatabaseEnv => databaseEnvOf(api().location);
+  const made = deletedAfterEach(oscar);
 
   async function hookTo(receiver: Receiver, name: string): Promise<{ id: string; routeId: string }> {
     const created = await oscar('POST', '/v2/webhooks?companyId=1', { name, url: `${receiver.url}/${name}`, deliveryMode: 'Realtime' });
@@ -75,7 +52,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
     const feed = { on: true };
     const feeder = (async () => {
       while (feed.on) {
-        const answer = await api.ingest([telemetryPoint(boiler, { tags: { seq: String(ingested) } })]);
+        const answer = await api().ingest([telemetryPoint(boiler, { tags: { seq: String(ingested) } })]);
         if (answer.status !== 202) throw new Error(`ingest answered ${answer.status}`);
         ingested += 1;
         await new Promise((r) => setTimeout(r, 5));
@@ -84,7 +61,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
     try {
       for (let kills = 0; kills < 5; kills++) {
         const port = await closedPort();
-        const child = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
+        const child = await startChild('deliverer-main.ts', childEnv(database(), { WEBHOOK_DELIVERER_PORT: String(port) }), port);
         const seen = receiver.received.length;
         await until(() => receiver.received.length >= seen + 20, `deliverer ${kills + 1} delivers`, 20_000);
         await kill(child);
@@ -92,11 +69,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
       feed.on = false;
       await feeder;
       const port = await closedPort();
-      const last = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(port) }), port);
+      const last = await startChild('deliverer-main.ts', childEnv(database(), { WEBHOOK_DELIVERER_PORT: String(port) }), port);
       try {
         await until(() => new Set(seqsOf(receiver)).size >= ingested, `all ${ingested} points delivered`, 60_000);
         // What a killed deliverer sent but could not record is sent again once its lease runs out.
-        await until(async () => (await api.store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
+        await until(async () => (await api().store.deliveries.stats()).queued === 0, 'the queue drained', 30_000);
       } finally {
         await kill(last, 'SIGTERM');
       }
@@ -121,7 +98,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
     const delivererPort = await closedPort();
     const second = await startChild(
       'main.ts',
-      childEnv(database, {
+      childEnv(database(), {
         WEBHOOK_API_PORT: String(apiPort),
         WEBHOOK_INGEST_TOKEN: testIngestToken,
         WEBHOOK_RUN_DELIVERER: 'false',
@@ -129,7 +106,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('processes on %s', (backend) =>
       }),
       apiPort,
     );
-    const deliverer = await startChild('deliverer-main.ts', childEnv(database, { WEBHOOK_DELIVERER_PORT: String(delivererPort) }), delivererPort);
+    const deliverer = await startChild('deliverer-main.ts', childEnv(database(), { WEBHOOK_DELIVERER_PORT: String(delivererPort) }), delivererPort);
     const secondUrl = `http://127.0.0.1:${apiPort}`;
     /** Ingests a point through the second API; it says how many deliveries the point queued, by the configuration as it was. */
     const send = async (step: string, queued: 0 | 1) => {

@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { localOrigin } from '@platform/tool-sdk/internal';
+import { startedForTests } from '@platform/tool-sdk/testing';
+import { afterEach } from 'vitest';
 
 export interface ReceivedRequest {
   readonly method: string;
@@ -156,6 +158,16 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       await once(server, 'close');
     },
   };
+}
+
+/** A receiver for the block's tests: it answers 204 unless a test says otherwise (`respond`), and again after each test. */
+export function receiverForTests(): () => Receiver {
+  const noContent: Responder = () => ({ status: 204 });
+  const receiver = startedForTests(() => startReceiver({ respond: noContent }));
+  afterEach(() => {
+    receiver().respond(noContent);
+  });
+  return receiver;
 }
 
 /** The most requests that arrived within any `windowMs` (a sliding window starting at each arrival). */

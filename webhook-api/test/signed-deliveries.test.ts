@@ -4,9 +4,10 @@
 import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createHook, newStoreLocation, startWebhookApi, telemetryPoint, type ApiClient, type Backend, type RunningApi } from './harness.ts';
-import { startReceiver, type ReceivedRequest, type Receiver, type Responder } from './receiver.ts';
+import { describe, expect, it } from 'vitest';
+import { createHook, telemetryPoint, type Backend, startedApiForTests } from './harness.ts';
+import { deletedAfterEach, peopleForTests } from './people.ts';
+import { receiverForTests, type ReceivedRequest } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
 /** A device of company 1 (Acme Telemetry) in the dev platform's seed. */
@@ -25,40 +26,19 @@ const headersOf = (request: ReceivedRequest | undefined) => Object.fromEntries(O
 const verifies = (secret: string, request: ReceivedRequest | undefined) => new Webhook(secret).verify(request?.body ?? '', headersOf(request));
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (backend) => {
-  let api: RunningApi;
-  let oscar: ApiClient;
-  let vera: ApiClient;
-  let bjorn: ApiClient;
-  let receiver: Receiver;
-  let respond: Responder = () => ({ status: 204 });
-
-  beforeAll(async () => {
-    // A retry waits a minute: long enough that only POST .../retry can send it sooner in a test.
-    api = await startWebhookApi({
-      location: await newStoreLocation(backend, inject('postgresUrl')),
-      platformUrl: platform().issuer,
-      deliverer: { retrySchedule: [60_000, 60_000], maxAgeMs: 3_600_000, batchLingerMs: 50 },
-    });
-    [oscar, vera, bjorn] = await Promise.all([api.clientAs('oscar'), api.clientAs('vera'), api.clientAs('bjorn')]);
-    receiver = await startReceiver({ respond: (request, index) => respond(request, index) });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await api.close();
-  });
-  const made: string[] = [];
-  afterEach(async () => {
-    for (const id of made.splice(0)) await oscar('DELETE', `/v2/webhooks/${id}`);
-    respond = () => ({ status: 204 });
-  });
+  // A retry waits a minute: long enough that only POST .../retry can send it sooner in a test.
+  const api = startedApiForTests(backend, () => platform().issuer, { deliverer: { retrySchedule: [60_000, 60_000], maxAgeMs: 3_600_000, batchLingerMs: 50 } });
+  const receiver = receiverForTests();
+  const { oscar, vera, bjorn } = peopleForTests(api);
+  const made = deletedAfterEach(oscar);
 
   /** A configuration of company 1 routing everything of the boiler to its own path of the receiver. */
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
-    const id = await createHook(oscar, receiver.url, path, { fields, devices: [boiler] });
+    const id = await createHook(oscar, receiver().url, path, { fields, devices: [boiler] });
     made.push(id);
     return id;
   }
-  const at = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);
+  const at = (path: string) => receiver().received.filter((r) => r.path === `/${path}`);
   async function secretOf(id: string): Promise<string> {
     const answer = await oscar('GET', `/v2/webhooks/${id}/signing-secret`);
     expect(answer.status).toBe(200);
@@ -66,7 +46,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
   }
   const attempts = async (id: string) => (await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as Attempt[];
   const ingest = async (...points: Record<string, unknown>[]) => {
-    expect((await api.ingest(points)).status).toBe(202);
+    expect((await api().ingest(points)).status).toBe(202);
   };
 
   it('signs every Realtime delivery: webhook-id, webhook-timestamp in seconds, and a signature the library verifies', async () => {
@@ -105,7 +85,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
 
   it('keeps the webhook-id on a retry, signed again at its own timestamp, and on POST .../retry, which sends a waiting delivery now', async () => {
     let answered = 0;
-    respond = (request) => (request.path === '/retried' && answered++ === 0 ? { status: 503 } : { status: 204 });
+    receiver().respond((request) => (request.path === '/retried' && answered++ === 0 ? { status: 503 } : { status: 204 }));
     const id = await hook('retried');
     const secret = await secretOf(id);
     await ingest(telemetryPoint(boiler));
@@ -132,7 +112,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
 
   it('keeps the webhook-id on a resend of a dropped delivery', async () => {
     let answered = 0;
-    respond = (request) => (request.path === '/resent' && answered++ === 0 ? { status: 400 } : { status: 204 });
+    receiver().respond((request) => (request.path === '/resent' && answered++ === 0 ? { status: 400 } : { status: 204 }));
     const id = await hook('resent');
     const secret = await secretOf(id);
     await ingest(telemetryPoint(boiler));
@@ -173,7 +153,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
     expect(Date.parse(previousSecretSignsUntil) - before).toBeGreaterThanOrEqual(24 * 3600_000 - 5);
     expect(Date.parse(previousSecretSignsUntil) - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
     for (let i = 0; i < 2; i += 1) {
-      const response = await fetch(`${api.url}/v2/webhooks/${id}/signing-secret/rotate`, {
+      const response = await fetch(`${api().url}/v2/webhooks/${id}/signing-secret/rotate`, {
         method: 'POST',
         headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, 'oscar')}` },
       });
@@ -192,12 +172,12 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
     expect(String(request?.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verifies(first, request)).toEqual(request?.json);
     expect(verifies(second, request)).toEqual(request?.json);
-    expect(api.logs.join('\n')).not.toContain(second.slice(6));
+    expect(api().logs.join('\n')).not.toContain(second.slice(6));
   });
 
   it('shows the secret to a manager only, uncached, and never logs it', async () => {
     const id = await hook('secret-rights');
-    const response = await fetch(`${api.url}/v2/webhooks/${id}/signing-secret`, {
+    const response = await fetch(`${api().url}/v2/webhooks/${id}/signing-secret`, {
       headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, 'oscar')}` },
     });
     expect(response.status).toBe(200);
@@ -211,6 +191,6 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('signed deliveries on %s', (bac
     expect(await secretOf(id)).toBe(secret);
     // Not in the configuration, not in the attempt log, not in the logs.
     expect(JSON.stringify((await oscar('GET', `/v2/webhooks/${id}`)).body)).not.toContain(secret.slice(6));
-    expect(api.logs.join('\n')).not.toContain(secret.slice(6));
+    expect(api().logs.join('\n')).not.toContain(secret.slice(6));
   });
 });

@@ -4,9 +4,10 @@
 import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHook, startedApiForTests, type ApiClient, type Backend } from './harness.ts';
-import { startReceiver, type ReceivedRequest, type Receiver, type Responder } from './receiver.ts';
+import { describe, expect, it } from 'vitest';
+import { createHook, startedApiForTests, type Backend } from './harness.ts';
+import { deletedAfterEach, peopleForTests } from './people.ts';
+import { receiverForTests, type ReceivedRequest } from './receiver.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -32,30 +33,16 @@ const headersOf = (request: ReceivedRequest | undefined) => Object.fromEntries(O
 
 describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backend) => {
   const api = startedApiForTests(backend, () => platform().issuer);
-  let oscar: ApiClient;
-  let vera: ApiClient;
-  let bjorn: ApiClient;
-  let receiver: Receiver;
-  let respond: Responder = () => ({ status: 204 });
-  beforeAll(async () => {
-    [oscar, vera, bjorn] = await Promise.all([api().clientAs('oscar'), api().clientAs('vera'), api().clientAs('bjorn')]);
-    receiver = await startReceiver({ respond: (request, index) => respond(request, index) });
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
-  const made: string[] = [];
-  afterEach(async () => {
-    for (const id of made.splice(0)) await oscar('DELETE', `/v2/webhooks/${id}`);
-    respond = () => ({ status: 204 });
-  });
+  const receiver = receiverForTests();
+  const { oscar, vera, bjorn } = peopleForTests(api);
+  const made = deletedAfterEach(oscar);
 
   async function hook(path: string, fields: Record<string, unknown> = {}): Promise<string> {
-    const id = await createHook(oscar, receiver.url, path, { fields });
+    const id = await createHook(oscar, receiver().url, path, { fields });
     made.push(id);
     return id;
   }
-  const at = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);
+  const at = (path: string) => receiver().received.filter((r) => r.path === `/${path}`);
   const attempts = async (id: string) => (await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as Attempt[];
 
   it('sends one request now, as a real delivery goes (method, headers, credentials, a signature under a webhook-id of its own), and says what came of it', async () => {
@@ -117,7 +104,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   });
 
   it('reports an endpoint that fails, without retrying: a 503 and a refused connection', async () => {
-    respond = () => ({ status: 503, body: 'down for maintenance' });
+    receiver().respond(() => ({ status: 503, body: 'down for maintenance' }));
     const id = await hook('failing');
     const failed = (await oscar('POST', `/v2/webhooks/${id}/test`)).body as TestResult;
     expect(failed).toMatchObject({ delivered: false, status: 503, error: 'the endpoint answered 503' });
@@ -134,7 +121,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   it('goes to a disabled configuration too, which stays disabled', async () => {
     const id = await hook('disabled');
     expect(
-      (await oscar('PUT', `/v2/webhooks/${id}`, { name: 'disabled', url: `${receiver.url}/disabled`, deliveryMode: 'Realtime', status: 'Disabled' })).status,
+      (await oscar('PUT', `/v2/webhooks/${id}`, { name: 'disabled', url: `${receiver().url}/disabled`, deliveryMode: 'Realtime', status: 'Disabled' })).status,
     ).toBe(200);
     expect(((await oscar('POST', `/v2/webhooks/${id}/test`)).body as TestResult).delivered).toBe(true);
     expect(at('disabled')).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { devSecrets } from '../../test/dev-env.ts';
 import { loadSeedFile, parseSeed, SeedError } from './seed.ts';
@@ -8,15 +9,7 @@ const seedPath = resolve(import.meta.dirname, '../../seed.json');
 const defaultSeed = () =>
   JSON.parse(readFileSync(seedPath, 'utf8')) as Record<string, unknown[]> & { users: Record<string, unknown>[]; apps: Record<string, unknown>[] };
 
-function refusal(json: unknown, env: Record<string, string> = devSecrets): string {
-  try {
-    parseSeed(json, env, 'seed.json');
-  } catch (error) {
-    if (error instanceof SeedError) return error.message;
-    throw error;
-  }
-  throw new Error('expected the seed to be refused');
-}
+const refusal = (json: unknown, env: Record<string, string> = devSecrets): string => thrownBy(() => parseSeed(json, env, 'seed.json'), SeedError).message;
 
 describe('the seed', () => {
   it('loads the default seed with its secrets read from the environment', () => {

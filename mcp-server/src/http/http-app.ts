@@ -1,27 +1,17 @@
 // The gateway's HTTP face: /health for a load balancer, DNS rebinding protection first, CORS for the origins it allows, then the
 // public protected-resource metadata, then the MCP endpoint behind the caller check. Anything unexpected is a generic 500
 // with the cause in the log, never in the answer.
-import type { Logger } from '@platform/tool-sdk';
 import { createRequestLogging } from '@platform/tool-sdk/internal';
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { corsForAllowedOrigins } from './cors.ts';
-import { answerBodyErrors, createMcpEndpoint, dnsRebindingProtection } from './mcp-endpoint.ts';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import type { LegacySessions } from './legacy-sessions.ts';
-import type { StreamGuard } from './stream-guard.ts';
+import { answerBodyErrors, createMcpEndpoint, dnsRebindingProtection, type McpEndpointOptions } from './mcp-endpoint.ts';
 import type { ProtectedResource } from './protected-resource.ts';
 
-export interface HttpAppOptions {
-  readonly mcpPath: string;
+/** The MCP endpoint's options (its path also answers the CORS preflight and names the endpoint in a 404), and what stands before it. */
+export interface HttpAppOptions extends McpEndpointOptions {
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
   readonly protectedResource: ProtectedResource;
-  readonly requireCaller: RequestHandler;
-  readonly modern: McpHttpHandler;
-  readonly legacy: LegacySessions;
-  readonly streams: StreamGuard;
-  readonly maxBodyBytes: number;
-  readonly logger: Logger;
 }
 
 export function createHttpApp(options: HttpAppOptions): Express {
@@ -34,21 +24,11 @@ export function createHttpApp(options: HttpAppOptions): Express {
   });
   app.use(createRequestLogging(logger));
   app.use(...dnsRebindingProtection(options.allowedHosts, options.allowedOrigins));
-  app.use(corsForAllowedOrigins(options.mcpPath));
+  app.use(corsForAllowedOrigins(options.path));
   app.use(options.protectedResource.routes);
-  app.use(
-    createMcpEndpoint({
-      path: options.mcpPath,
-      requireCaller: options.requireCaller,
-      modern: options.modern,
-      legacy: options.legacy,
-      streams: options.streams,
-      maxBodyBytes: options.maxBodyBytes,
-      logger,
-    }),
-  );
+  app.use(createMcpEndpoint(options));
   app.use((_req, res) => {
-    res.status(404).json({ error: 'not_found', error_description: `Nothing here; the MCP endpoint is ${options.mcpPath}.` });
+    res.status(404).json({ error: 'not_found', error_description: `Nothing here; the MCP endpoint is ${options.path}.` });
   });
   app.use(answerBodyErrors);
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -1,4 +1,5 @@
 import type { InputRequest__Output, InputRequired__Output } from '@platform/proto';
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { answersOf, missingCapabilities, questionLimits, questionsOf, UnaskableQuestion, type QuestionPolicy } from './input-requests.ts';
 
@@ -21,15 +22,8 @@ const haiku = { messages: [{ role: 'user', content: { type: 'text', text: 'A hai
 const round = (requests: Record<string, InputRequest__Output>): InputRequired__Output => ({ requests });
 
 /** The UnaskableQuestion `questionsOf` throws; fails the test when it asks. */
-function refusal(requests: Record<string, InputRequest__Output>, policy = httpsOnly): string {
-  try {
-    questionsOf(round(requests), policy);
-  } catch (error) {
-    if (error instanceof UnaskableQuestion) return error.message;
-    throw error;
-  }
-  throw new Error('expected the questions to be refused');
-}
+const refusal = (requests: Record<string, InputRequest__Output>, policy = httpsOnly): string =>
+  thrownBy(() => questionsOf(round(requests), policy), UnaskableQuestion).message;
 
 describe('questionsOf maps each question to its MCP input request', () => {
   it('puts a form as elicitation/create params without a mode, needing elicitation.form', () => {

@@ -7,20 +7,11 @@ import { startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
-import {
-  bearer,
-  registryClient,
-  sampleTool,
-  startToolService,
-  tokenOf,
-  type Gateway,
-  type SeededApp,
-  startedPartsForTests,
-} from '../../test/registry-harness.ts';
+import { bearer, sampleTool, startToolService, tokenOf, type Gateway, type SeededApp, startedPartsForTests } from '../../test/registry-harness.ts';
 
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway } = startedPartsForTests(platform);
+const { started, gateway, client } = startedPartsForTests(platform);
 
 /** A service named webhook-tools with the real tools' names, unregistered until `register` is called. */
 async function webhookToolsLookalike(): Promise<ServingToolApp> {
@@ -36,8 +27,7 @@ async function webhookToolsLookalike(): Promise<ServingToolApp> {
 }
 
 async function register(at: Gateway, app: SeededApp, service: ServingToolApp, ttlSeconds = 30): Promise<string> {
-  const registrar = registryClient(at.address);
-  started.push(registrar);
+  const registrar = client(at.address);
   const answer = await registrar.register(
     { serviceName: 'webhook-tools', callbackAddress: service.address, ttlSeconds },
     bearer(await tokenOf(platform(), app)),
@@ -67,8 +57,7 @@ describe('a rival publisher with the same service name and tool names', () => {
     const at = await gateway();
     const real = await register(at, 'webhook-tools', await webhookToolsLookalike());
     await register(at, 'fleet-insights', await webhookToolsLookalike());
-    const registrar = registryClient(at.address);
-    started.push(registrar);
+    const registrar = client(at.address);
 
     expect(await registrar.deregister(real, bearer(await tokenOf(platform(), 'webhook-tools')))).toMatchObject({ ok: true });
 

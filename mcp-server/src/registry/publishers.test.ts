@@ -6,11 +6,11 @@ import { startPlatform } from '@platform/dev-platform/testing';
 import { listen, startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registryClient, sampleTool, startedPartsForTests, startToolService, tokenOf } from '../../test/registry-harness.ts';
+import { bearer, sampleTool, startedPartsForTests, startToolService, tokenOf } from '../../test/registry-harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
-const { started, gateway } = startedPartsForTests(platform);
+const { started, gateway, client } = startedPartsForTests(platform);
 
 let service: ServingToolApp;
 beforeAll(async () => {
@@ -29,8 +29,7 @@ const registration = (serviceName = 'webhook-tools') => ({ serviceName, callback
 describe('an app the platform does not mark as a tool publisher', () => {
   it('is refused PERMISSION_DENIED naming the app and why, and registers nothing', async () => {
     const { address, registry } = await gateway();
-    const registrar = registryClient(address);
-    started.push(registrar);
+    const registrar = client(address);
 
     const answer = await registrar.register(registration(), bearer(await tokenOf(platform(), 'fleet-insights')));
 
@@ -46,8 +45,7 @@ describe('an app the platform does not mark as a tool publisher', () => {
 
   it('cannot take a publisher’s tool names by registering its service name first', async () => {
     const { address, registry } = await gateway();
-    const registrar = registryClient(address);
-    started.push(registrar);
+    const registrar = client(address);
 
     expect(await registrar.register(registration('webhook-tools'), bearer(await tokenOf(platform(), 'fleet-insights')))).toMatchObject({
       ok: false,
@@ -61,8 +59,7 @@ describe('an app the platform does not mark as a tool publisher', () => {
 describe("the operator's allow-list", () => {
   it('narrows the publishers further: a publisher not listed is refused, naming the setting', async () => {
     const { address } = await gateway({ allowedApps: ['reports'] });
-    const registrar = registryClient(address);
-    started.push(registrar);
+    const registrar = client(address);
 
     expect(await registrar.register(registration(), bearer(await tokenOf(platform(), 'webhook-tools')))).toEqual({
       ok: false,
@@ -73,8 +70,7 @@ describe("the operator's allow-list", () => {
 
   it('lets a listed publisher in, and never an app the platform does not mark', async () => {
     const { address } = await gateway({ allowedApps: ['webhook-tools', 'fleet-insights'] });
-    const registrar = registryClient(address);
-    started.push(registrar);
+    const registrar = client(address);
 
     expect(await registrar.register(registration(), bearer(await tokenOf(platform(), 'webhook-tools')))).toMatchObject({ ok: true });
     expect(await registrar.register(registration('other'), bearer(await tokenOf(platform(), 'fleet-insights')))).toMatchObject({
@@ -94,8 +90,7 @@ describe('a publisher the platform stops marking', () => {
     });
     started.push(stand);
     const { address, registry } = await gateway({ appCheckCacheSeconds: 0 }, stand.url);
-    const registrar = registryClient(address);
-    started.push(registrar);
+    const registrar = client(address);
     const answer = await registrar.register(registration(), bearer('app-token'));
     if (!answer.ok) throw new Error(answer.details);
     expect(registry.catalog().byName('whoami')).toBeDefined();

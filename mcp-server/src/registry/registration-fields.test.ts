@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { readRegistrationFields, readRegistrationId } from './registration-fields.ts';
 import { RegistryError } from './registry-errors.ts';
@@ -6,15 +7,7 @@ import { RegistryError } from './registry-errors.ts';
 const rules = { maxTtlSeconds: 60, grpcPlaintextOffLoopback: false };
 const request = { serviceName: 'webhook-tools', callbackAddress: '127.0.0.1:50051', ttlSeconds: 30 };
 
-function refusal(read: () => unknown): RegistryError {
-  try {
-    read();
-  } catch (error) {
-    if (error instanceof RegistryError) return error;
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
+const refusal = (read: () => unknown): RegistryError => thrownBy(read, RegistryError);
 
 describe('readRegistrationFields', () => {
   it('grants the time to live asked for, up to the maximum', () => {

@@ -7,35 +7,11 @@ import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { describe, expect, it } from 'vitest';
 import type { ToolCatalog } from '../remote-tools.ts';
-import {
-  bearer,
-  catalogWhere,
-  namesIn,
-  registryClient,
-  sampleTool,
-  tokenOf,
-  type Gateway,
-  type SeededApp,
-  startedPartsForTests,
-} from '../../test/registry-harness.ts';
-import type { ToolRegistry } from './tool-registry.ts';
+import { bearer, catalogWhere, namesIn, sampleTool, tokenOf, type Gateway, type SeededApp, startedPartsForTests } from '../../test/registry-harness.ts';
 
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway, toolService } = startedPartsForTests(platform);
-
-function client(address: string) {
-  const registry = registryClient(address);
-  started.push(registry);
-  return registry;
-}
-
-/** Every catalog the registry announces from now on. */
-function announced(registry: ToolRegistry): ToolCatalog[] {
-  const seen: ToolCatalog[] = [];
-  started.push({ close: registry.onChange((catalog) => seen.push(catalog)) });
-  return seen;
-}
+const { gateway, toolService, client, announced } = startedPartsForTests(platform);
 
 describe('expiry', () => {
   it('removes a registration whose heartbeats stop, and its tools disappear with onChange', async () => {

@@ -7,19 +7,13 @@ import type { Tool } from '@platform/proto';
 import { closedPort, listen, startedForTests } from '@platform/tool-sdk/testing';
 import type { ServingToolApp } from '@platform/tool-sdk/tools';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, registryClient, sampleTool, startedPartsForTests, startToolService, tokenOf, type RegistryClient } from '../../test/registry-harness.ts';
+import { bearer, sampleTool, startedPartsForTests, startToolService, tokenOf } from '../../test/registry-harness.ts';
 import { startRawToolService } from '../../test/raw-tool-service.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway } = startedPartsForTests(platform);
-
-function client(address: string): RegistryClient {
-  const registry = registryClient(address);
-  started.push(registry);
-  return registry;
-}
+const { started, gateway, client } = startedPartsForTests(platform);
 
 /** A ToolService that answers ListTools with `tools`, whatever they are. */
 async function serviceListing(tools: Tool[]): Promise<string> {

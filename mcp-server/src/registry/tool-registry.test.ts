@@ -4,27 +4,12 @@ import { seedWithToolPublishers, startPlatform } from '@platform/dev-platform/te
 import { heartbeatDelay } from '@platform/tool-sdk/internal';
 import { manualClock, startedForTests } from '@platform/tool-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import type { ToolCatalog } from '../remote-tools.ts';
-import { bearer, catalogWhere, namesIn, registryClient, sampleTool, tokenOf, type RegistryClient, startedPartsForTests } from '../../test/registry-harness.ts';
-import type { ToolRegistry } from './tool-registry.ts';
+import { bearer, catalogWhere, namesIn, sampleTool, tokenOf, startedPartsForTests } from '../../test/registry-harness.ts';
 
 // fleet-insights publishes tools too here: a rival publisher beside webhook-tools.
 const platform = startedForTests(() => startPlatform({ seed: seedWithToolPublishers('fleet-insights') }));
 
-const { started, gateway, toolService } = startedPartsForTests(platform);
-
-function client(address: string): RegistryClient {
-  const registry = registryClient(address);
-  started.push(registry);
-  return registry;
-}
-
-/** Every catalog the registry announces from now on. */
-function announced(registry: ToolRegistry): ToolCatalog[] {
-  const seen: ToolCatalog[] = [];
-  started.push({ close: registry.onChange((catalog) => seen.push(catalog)) });
-  return seen;
-}
+const { gateway, toolService, client, announced } = startedPartsForTests(platform);
 
 describe('a tool service registered with the SDK', () => {
   it('has its tools listed, announced by onChange, and removed when it closes and deregisters', async () => {

@@ -1,6 +1,7 @@
 // content-blocks.ts and shown-text.ts: a tool service's blocks as MCP content, and the cleaning of
 // every text shown on the way.
 import type { Annotations__Output, ContentBlock__Output } from '@platform/proto';
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { contentBytes, mcpContentOf, UnshowableBlock } from './content-blocks.ts';
 import { hasUnshowable, ShownKeyCollision, shownJson, shownText } from './shown-text.ts';
@@ -22,15 +23,7 @@ const embedded = (resource: NonNullable<ContentBlock__Output['resource']>): Cont
 const annotations = (fields: Partial<Annotations__Output> = {}): Annotations__Output => ({ audience: [], lastModified: '', ...fields });
 
 /** The UnshowableBlock message for `blocks`; fails the test when they are shown. */
-function refusal(blocks: ContentBlock__Output[]): string {
-  try {
-    mcpContentOf(blocks);
-  } catch (error) {
-    if (error instanceof UnshowableBlock) return error.message;
-    throw error;
-  }
-  throw new Error('expected the blocks to be refused');
-}
+const refusal = (blocks: ContentBlock__Output[]): string => thrownBy(() => mcpContentOf(blocks), UnshowableBlock).message;
 
 describe('mcpContentOf maps each proto block to its MCP block', () => {
   it('maps text, cleaned to show', () => {

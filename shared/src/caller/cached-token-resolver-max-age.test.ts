@@ -35,6 +35,17 @@ describe('CachedTokenResolver with a max age: answers refreshed ahead of use', (
     return { check, answer };
   }
 
+  /** A refreshing cache holding `before` from a held check, and half the max age gone by since: the next look-up refreshes. */
+  async function halfAged() {
+    const { clock, cache, token } = refreshing();
+    const { check, answer } = heldCheck();
+    const first = cache.resolve(token, check);
+    await answer({ sub: 'before' });
+    await first;
+    clock.advance(1_000);
+    return { clock, cache, token, check, answer };
+  }
+
   it('answers from the cache without checking while the answer is younger than half the max age', async () => {
     const { clock, cache, token } = refreshing();
     const check = countingCheck();
@@ -45,12 +56,7 @@ describe('CachedTokenResolver with a max age: answers refreshed ahead of use', (
   });
 
   it('past half the max age answers at once from the cache, and refreshes with one check for every look-up', async () => {
-    const { clock, cache, token } = refreshing();
-    const { check, answer } = heldCheck();
-    const first = cache.resolve(token, check);
-    await answer({ sub: 'before' });
-    await first;
-    clock.advance(1_000);
+    const { cache, token, check, answer } = await halfAged();
     const lookups = await Promise.all(Array.from({ length: 10 }, () => cache.resolve(token, check)));
     expect(lookups.every((who) => who?.sub === 'before')).toBe(true);
     expect(check.calls).toBe(2);
@@ -101,12 +107,7 @@ describe('CachedTokenResolver with a max age: answers refreshed ahead of use', (
   });
 
   it('does not wait on a refresh begun the max age ago or earlier: it checks again', async () => {
-    const { clock, cache, token } = refreshing();
-    const { check, answer } = heldCheck();
-    const first = cache.resolve(token, check);
-    await answer({ sub: 'before' });
-    await first;
-    clock.advance(1_000);
+    const { clock, cache, token, check, answer } = await halfAged();
     await cache.resolve(token, check); // the refresh begins, and hangs
     clock.advance(2_000);
     const waiting = cache.resolve(token, check);

@@ -42,10 +42,26 @@ export interface PlatformMcpSettings extends PlatformAppSettings {
   readonly grpcTls?: GrpcTlsSettings | undefined;
 }
 
-const appShape = {
+/** The platform's addresses, read alike by every process that calls it: its API, its issuer, the back channel to both. */
+export const platformAddressShape = {
   PLATFORM_API_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4000'),
   PLATFORM_ISSUER_URL: setting.baseUrl.optional(),
   PLATFORM_BACKCHANNEL_URL: setting.origin.optional(),
+};
+
+/** The settings of `platformAddressShape`'s variables; the issuer is the API's unless set apart. */
+export function platformAddressesOf(
+  values: z.output<z.ZodObject<typeof platformAddressShape>>,
+): Pick<PlatformAppSettings, 'apiBaseUrl' | 'issuerUrl' | 'backChannelUrl'> {
+  return {
+    apiBaseUrl: values.PLATFORM_API_BASE_URL,
+    issuerUrl: values.PLATFORM_ISSUER_URL ?? values.PLATFORM_API_BASE_URL,
+    ...(values.PLATFORM_BACKCHANNEL_URL !== undefined && { backChannelUrl: values.PLATFORM_BACKCHANNEL_URL }),
+  };
+}
+
+const appShape = {
+  ...platformAddressShape,
   PLATFORM_AI_BASE_URL: setting.baseUrl.default('http://127.0.0.1:4001'),
   APP_CLIENT_ID: setting.text,
   APP_CLIENT_SECRET: setting.text,
@@ -94,9 +110,7 @@ function* grpcStaysOnLoopback(values: Partial<McpValues>): Iterable<readonly [st
 
 function toAppSettings(parsed: z.output<z.ZodObject<typeof appShape>>): PlatformAppSettings {
   return {
-    apiBaseUrl: parsed.PLATFORM_API_BASE_URL,
-    issuerUrl: parsed.PLATFORM_ISSUER_URL ?? parsed.PLATFORM_API_BASE_URL,
-    ...(parsed.PLATFORM_BACKCHANNEL_URL !== undefined && { backChannelUrl: parsed.PLATFORM_BACKCHANNEL_URL }),
+    ...platformAddressesOf(parsed),
     platformAiBaseUrl: parsed.PLATFORM_AI_BASE_URL,
     appClientId: parsed.APP_CLIENT_ID,
     appClientSecret: parsed.APP_CLIENT_SECRET,

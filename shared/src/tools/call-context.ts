@@ -116,15 +116,8 @@ export interface PlatformMcpCallContext {
 /** What a form's answer holds: the zod object's output, or the fields' values for a JSON Schema form. */
 export type FormContent<Form extends FormSpec> = Form extends z.ZodObject ? z.output<Form> : Record<string, string | number | boolean | string[]>;
 
-/** What a call context is made from: the token, the checked caller, the call and the platform clients. */
-export interface CallContextOptions {
-  /** The delegated token; a function is read at each use (`authToken`, each platform request): the call's current token, renewed during a task. */
-  readonly token: string | (() => string);
-  readonly caller: Caller;
-  readonly toolName: string;
-  readonly requestId: string;
-  readonly signal: AbortSignal;
-  readonly logger: Logger;
+/** Where a call's requests to the platform API go, and how: what the tool runner hands each call context. */
+export interface PlatformApiOptions {
   /** The platform API's base address. */
   readonly apiBaseUrl: string;
   /** Other base addresses that are part of the platform API, by name. */
@@ -132,6 +125,17 @@ export interface CallContextOptions {
   readonly httpTimeoutMs: number;
   /** The fetch of requests to the platform API (its back channel, when one is set); the global one by default. */
   readonly fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** What a call context is made from: the token, the checked caller, the call and the platform clients. */
+export interface CallContextOptions extends PlatformApiOptions {
+  /** The delegated token; a function is read at each use (`authToken`, each platform request): the call's current token, renewed during a task. */
+  readonly token: string | (() => string);
+  readonly caller: Caller;
+  readonly toolName: string;
+  readonly requestId: string;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
   /** What the call's client can take; nothing by default. */
   readonly client?: CallClient;
   /** Where progress and log messages go; nowhere by default. */

@@ -1,17 +1,10 @@
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkedForm, type CheckedForm, type FormSchema } from './elicitation-form.ts';
 
 /** The TypeError `checkedForm` throws for `spec` (given loosely, as a JSON Schema from elsewhere could be). */
-function refusal(spec: unknown): string {
-  try {
-    checkedForm(spec as FormSchema);
-  } catch (error) {
-    if (error instanceof TypeError) return error.message;
-    throw error;
-  }
-  throw new Error('expected the form to be refused');
-}
+const refusal = (spec: unknown): string => thrownBy(() => checkedForm(spec as FormSchema), TypeError).message;
 
 /** The problem `form` finds in `content`; fails the test when it finds none. */
 function problemOf(form: CheckedForm<unknown>, content: unknown): string {

@@ -1,3 +1,4 @@
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { isToolResultValue, resultMessageOf, toolResult, type ToolContent, type ToolResultSpec } from './tool-content.ts';
 
@@ -9,15 +10,7 @@ const hiBytes = Buffer.from('hi!');
 const messageOf = (block: ToolContent, rest: Omit<ToolResultSpec, 'content'> = {}) => resultMessageOf(toolResult({ content: [block], ...rest }));
 
 /** The TypeError `toolResult` throws for `spec` (given loosely, as a tool in plain JavaScript could). */
-function refusal(spec: unknown): string {
-  try {
-    toolResult(spec as ToolResultSpec);
-  } catch (error) {
-    if (error instanceof TypeError) return error.message;
-    throw error;
-  }
-  throw new Error('expected toolResult to refuse the spec');
-}
+const refusal = (spec: unknown): string => thrownBy(() => toolResult(spec as ToolResultSpec), TypeError).message;
 
 describe('toolResult for each MCP block kind', () => {
   it('makes a text block into the proto text block, without annotations when none are given', () => {

@@ -1,3 +1,4 @@
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createLogger } from '../service/logger.ts';
@@ -14,15 +15,7 @@ const valid = {
   handler: () => ({ webhooks: [] }),
 };
 
-function refusal(spec: Record<string, unknown>): string {
-  try {
-    defineTool({ ...valid, ...spec });
-  } catch (error) {
-    if (error instanceof ToolDefinitionError) return error.message;
-    throw error;
-  }
-  throw new Error('expected the definition to be refused');
-}
+const refusal = (spec: Record<string, unknown>): string => thrownBy(() => defineTool({ ...valid, ...spec }), ToolDefinitionError).message;
 
 describe('defineTool', () => {
   it('publishes the input schema as JSON Schema draft 2020-12 with its descriptions', () => {

@@ -11,6 +11,7 @@ import { isPlatformError } from '../errors/platform-error.ts';
 import { nestsDeeperThan } from '../http/json-nesting.ts';
 import { clip } from '../text/short-text.ts';
 import { clientLogLevels, createCallContext, noClient, type CallClient, type CallEvents, type ClientLogLevel } from './call-context.ts';
+import type { PlatformApiOptions } from './call-context.ts';
 import { outcomeOf } from './grpc-status.ts';
 import { isToolResultValue, resultMessageOf } from './tool-content.ts';
 import type { ToolDefinition, ToolTaskSupport } from './tool-definition.ts';
@@ -45,16 +46,11 @@ export interface ToolCall {
 export type ToolCallOutcome = { readonly result: ToolResultMessage } | { readonly inputRequired: InputRequired } | { readonly refusal: ToolCallError };
 
 /** The tools, the caller check and the platform clients a runner uses. */
-export interface ToolRunnerOptions {
+export interface ToolRunnerOptions extends PlatformApiOptions {
   readonly tools: readonly ToolDefinition[];
   /** The caller check: only tokens delegated to this app, issued for the platform API. */
   readonly checkCaller: CallerCheck;
   readonly logger: Logger;
-  readonly apiBaseUrl: string;
-  readonly platformApiBaseUrls: ReadonlyMap<string, string>;
-  readonly httpTimeoutMs: number;
-  /** The fetch of the tools' platform API requests; the global one by default. */
-  readonly fetch?: typeof globalThis.fetch | undefined;
   /** Told how each call ended and how long it took: the service's metrics. */
   readonly observer?: ToolCallObserver;
 }

@@ -1,4 +1,5 @@
 // The header rules: credential-looking and delivery-breaking names, the bounds, and messages that never echo a value.
+import { thrownBy } from '@platform/devtools/thrown';
 import { describe, expect, it } from 'vitest';
 import {
   checkAuthPayload,
@@ -13,13 +14,8 @@ import { InvalidInputError } from './invalid-input.ts';
 
 /** The error a check throws: its field and message. */
 function refusal(check: () => unknown): { field: string | undefined; message: string } {
-  try {
-    check();
-  } catch (error) {
-    if (error instanceof InvalidInputError) return { field: error.field, message: error.message };
-    throw error;
-  }
-  throw new Error('expected the check to refuse');
+  const { field, message } = thrownBy(check, InvalidInputError);
+  return { field, message };
 }
 
 const customHeaders = (headers: Record<string, unknown>) => refusal(() => checkCustomHeaders(JSON.stringify(headers), []));

@@ -1,7 +1,7 @@
 // The shapes of the delivery endpoints (the attempt log, a resend) as zod schemas, named in the
 // API's registry so the OpenAPI document describes them.
 import { z } from 'zod';
-import { apiSchemas } from './webhooks.schemas.ts';
+import { apiSchemas, oneOf } from './webhooks.schemas.ts';
 import { deliveryOutcomes, type DeliveryOutcome } from '../queue/delivery-queue.ts';
 import { deliveryStates, type DeliveryState } from '../queue/delivery-states.ts';
 
@@ -12,10 +12,7 @@ export const httpStatus = z.number().int().min(100).max(599);
 
 /** GET .../deliveries: optional filters; `limit` and `cursor` are read by the paging. */
 export const deliveriesQuery = z.object({
-  outcome: z
-    .enum(outcomes, { error: `must be one of ${outcomes.join(', ')}` })
-    .optional()
-    .meta({ description: 'Only attempts that came to this outcome.' }),
+  outcome: oneOf(outcomes).optional().meta({ description: 'Only attempts that came to this outcome.' }),
   since: z.iso
     .datetime({ offset: true, error: 'must be an ISO 8601 timestamp, such as 2026-11-22T12:00:00Z' })
     .optional()

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { createLogger } from '@platform/tool-sdk';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
-import { createApp } from './app.ts';
+import { createApp, type AppDependencies } from './app.ts';
 import { CredentialVault } from '../configs/credential-vault.ts';
 import { createOpenApiDocument, openApiPath } from './openapi.ts';
 import type { WebhookStore } from '../store/webhook-store.ts';
@@ -28,8 +28,8 @@ function routesOf(app: Express): string[] {
   return found;
 }
 
-/** The app with every optional route: ingest and metrics too. */
-function fullApp(): Express {
+/** The app as these tests serve it: no store, queue or caller behind it; `optional` adds routes (ingest, metrics). */
+function testApp(optional: Pick<AppDependencies, 'ingest' | 'metrics'> = {}): Express {
   return createApp({
     store: {} as WebhookStore,
     queue: {} as DeliveryQueue,
@@ -39,6 +39,13 @@ function fullApp(): Express {
     logger: createLogger({ name: 'test', level: 'silent' }),
     publicUrl: 'http://127.0.0.1:4100',
     sender: {} as WebhookSender,
+    ...optional,
+  });
+}
+
+/** The app with every optional route: ingest and metrics too. */
+function fullApp(): Express {
+  return testApp({
     ingest: { token: 'ingest-token-of-this-test', maxPoints: 10, maxBodyBytes: 1024 },
     metrics: (_req, res) => {
       res.end();
@@ -151,16 +158,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('is OpenAPI 3.1 and lists every route the service serves under /v2/webhooks', () => {
-    const app = createApp({
-      store: {} as WebhookStore,
-      queue: {} as DeliveryQueue,
-      vault: new CredentialVault([{ id: 'k', key: Buffer.alloc(32) }]),
-      checkCaller: () => Promise.resolve({ ok: false, error: undefined, description: 'no caller in this test' }),
-      devices: () => Promise.resolve(undefined),
-      logger: createLogger({ name: 'test', level: 'silent' }),
-      publicUrl: 'http://127.0.0.1:4100',
-      sender: {} as WebhookSender,
-    });
+    const app = testApp();
     const served = routesOf(app).filter((r) => r.includes('/v2/webhooks'));
     expect(served).toHaveLength(20);
     expect(document.openapi).toBe('3.1.0');

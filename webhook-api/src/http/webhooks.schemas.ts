@@ -5,19 +5,14 @@ import { z } from 'zod';
 import { maxCredentialLength, maxHeaderCount, maxHeaderNameLength, maxHeaderValueLength } from '../configs/header-rules.ts';
 import { errorCodes } from './errors.ts';
 import { webhookUrl } from '../configs/url-rules.ts';
+import { authTypes, configStatuses, deliveryModes, httpMethods, orderings, scopeLevels } from '../store/records.ts';
 
 /** The named schemas of the API; the OpenAPI document's components come from here. */
 export const apiSchemas = z.registry<{ id: string; description?: string }>();
 
-export const httpMethods = ['POST', 'PUT', 'PATCH'] as const;
-export const deliveryModes = ['Realtime', 'Batch'] as const;
-export const authTypes = ['None', 'Bearer', 'ApiKey', 'Basic', 'Custom'] as const;
-export const scopeLevels = ['Device', 'Connection', 'Measurement'] as const;
-export const configStatuses = ['Active', 'Disabled'] as const;
-export const orderings = ['None', 'PerDevice'] as const;
-
-export type AuthType = (typeof authTypes)[number];
-export type ScopeLevel = (typeof scopeLevels)[number];
+/** One of `values`, the refusal naming them all (or saying the field is required, when it is missing and has no default). */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: (issue) => (issue.input === undefined ? 'is required' : `must be one of ${values.join(', ')}`) });
 
 const breaking =
   'Content-*, Host, Forwarded, X-Forwarded-*, Via, X-Real-IP, hop-by-hop and Proxy-* headers, X-Webhook-*, User-Agent, Webhook-Id, Webhook-Timestamp, Webhook-Signature';
@@ -51,21 +46,18 @@ export const webhookConfigInput = z
       .min(1, 'is required')
       .max(255, 'must be at most 255 characters'),
     url: webhookUrl,
-    method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).default('POST'),
-    deliveryMode: z.enum(deliveryModes, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${deliveryModes.join(', ')}`) }),
-    authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).default('None'),
+    method: oneOf(httpMethods).default('POST'),
+    deliveryMode: oneOf(deliveryModes),
+    authType: oneOf(authTypes).default('None'),
     authPayload: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional().meta({ description: authPayloadText }),
     customHeaders: z.string({ error: 'must be a JSON object serialized as a string' }).nullable().optional().meta({ description: customHeadersText }),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).default(true),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).default(true),
     rateLimitPerSecond: rateLimit.optional(),
-    ordering: z
-      .enum(orderings, { error: `must be one of ${orderings.join(', ')}` })
-      .optional()
-      .meta({
-        description:
-          'None (the default): deliveries go as they come, several at once. PerDevice: the deliveries of one device (for Batch, of one gateway and measurement) go one at a time in ingest order, a retrying one holding back the later ones of that device only. On PUT, omitted keeps it.',
-      }),
+    ordering: oneOf(orderings).optional().meta({
+      description:
+        'None (the default): deliveries go as they come, several at once. PerDevice: the deliveries of one device (for Batch, of one gateway and measurement) go one at a time in ingest order, a retrying one holding back the later ones of that device only. On PUT, omitted keeps it.',
+    }),
   })
   .register(apiSchemas, { id: 'WebhookConfigInput' });
 
@@ -78,17 +70,14 @@ export type WebhookConfigInput = z.output<typeof webhookConfigInput>;
  */
 export const webhookConfigUpdate = webhookConfigInput
   .extend({
-    method: z.enum(httpMethods, { error: `must be one of ${httpMethods.join(', ')}` }).optional(),
-    authType: z.enum(authTypes, { error: `must be one of ${authTypes.join(', ')}` }).optional(),
+    method: oneOf(httpMethods).optional(),
+    authType: oneOf(authTypes).optional(),
     includeMetadataHeaders: z.boolean({ error: 'must be true or false' }).optional(),
     includeRetryHeader: z.boolean({ error: 'must be true or false' }).optional(),
-    status: z
-      .enum(configStatuses, { error: `must be one of ${configStatuses.join(', ')}` })
-      .optional()
-      .meta({
-        description:
-          'Disabled: no new point is queued for the configuration and what is queued waits (until Active again, or until it is older than the maximum delivery age). Active: delivered to again, its health counted afresh.',
-      }),
+    status: oneOf(configStatuses).optional().meta({
+      description:
+        'Disabled: no new point is queued for the configuration and what is queued waits (until Active again, or until it is older than the maximum delivery age). Active: delivered to again, its health counted afresh.',
+    }),
   })
   .register(apiSchemas, { id: 'WebhookConfigUpdate' });
 
@@ -138,7 +127,7 @@ const optionalText = plainText(z.string({ error: 'must be a string or null' }))
 
 export const scopeInput = z
   .strictObject({
-    scopeLevel: z.enum(scopeLevels, { error: (i) => (i.input === undefined ? 'is required' : `must be one of ${scopeLevels.join(', ')}`) }),
+    scopeLevel: oneOf(scopeLevels),
     connectionTag: optionalText,
     measurement: optionalText,
     enabled: z.boolean({ error: 'must be true or false' }).default(true),
