@@ -5,6 +5,7 @@
 // replicas only. Real gateways, real MCP SDK clients, the real platform.
 import * as grpc from '@grpc/grpc-js';
 import { devSecrets, personToken, seedWithToolPublishers, startPlatform, type RunningPlatform } from '@platform/dev-platform/testing';
+import { sessionRequest } from '@platform/devtools/modern-request';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { createLogger } from '@platform/tool-sdk';
 import { captureLogs, listenOnFreePort, until } from '@platform/tool-sdk/testing';
@@ -87,17 +88,7 @@ describe('two gateway replicas on one PostgreSQL', () => {
     const atB = await connect(b, accessToken, 'modern');
 
     // A 2025-11-25 session lives in the replica that opened it: the other does not know it (the balancer pins sessions).
-    const elsewhere = await fetch(b.mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${accessToken}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-11-25',
-        'mcp-session-id': atA.sessionId ?? '',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const elsewhere = await sessionRequest(b.mcpUrl, accessToken, atA.sessionId ?? '');
     expect(elsewhere.status).toBe(404);
     expect(await elsewhere.json()).toMatchObject({ error: { message: 'Session not found' } });
 

@@ -24,7 +24,7 @@ import { haproxyConfig } from '../src/stack/haproxy-config.ts';
 import { sourceCondition } from '@platform/devtools/source-condition';
 import { killedIfTestFails } from '@platform/devtools/test-processes';
 import { conformanceTaskScenarios, runConformance } from '@platform/devtools/conformance-suite';
-import { modernRequest } from '@platform/devtools/modern-request';
+import { modernRequest, sessionRequest } from '@platform/devtools/modern-request';
 import { registerConformanceTools } from '../../examples/conformance-tools.ts';
 import { repoRoot } from '../src/repo-root.ts';
 
@@ -212,20 +212,9 @@ describe('two gateways behind HAProxy', () => {
     expect(await step('the session calls', () => echoed(legacy.client, 'pinned'))).toContain('pinned');
 
     // The gateway holding the session goes down hard.
-    const sessionRequest = (url: string) =>
-      fetch(url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
-          'mcp-session-id': legacy.sessionId ?? '',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
-      });
+    const sessionTools = (url: string) => sessionRequest(url, token, legacy.sessionId ?? '');
     const holder =
-      (await step('gateway 1 asked for the session', () => sessionRequest(`http://127.0.0.1:${replicas[0]?.http.port ?? 0}/mcp`))).status === 404 ? 1 : 0;
+      (await step('gateway 1 asked for the session', () => sessionTools(`http://127.0.0.1:${replicas[0]?.http.port ?? 0}/mcp`))).status === 404 ? 1 : 0;
     // Gone, not going: a request that reaches a replica in the moment it dies (in its socket, never
     // read) is reset, which HAProxy does not retry; on a kept-alive connection it closes the client's
     // for the client to retry, and the MCP client reports the call failed. Calls from here on find
@@ -284,7 +273,7 @@ describe('two gateways behind HAProxy', () => {
     for (const text of ['five', 'six', 'seven', 'eight'])
       expect(await step(`call ${text} (after the kill)`, () => echoed(modern.client, text))).toContain(text);
     // The session is unknown there: 404, as for any unknown session; a new session works.
-    const orphaned = await step('the orphaned session asks', () => sessionRequest(mcpUrl));
+    const orphaned = await step('the orphaned session asks', () => sessionTools(mcpUrl));
     expect(orphaned.status).toBe(404);
     expect(await orphaned.json()).toMatchObject({ error: { message: 'Session not found' } });
     const again = await step('a new session opens', () => mcpClient(mcpUrl, token, 'legacy'));
