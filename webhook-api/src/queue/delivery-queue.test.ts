@@ -67,7 +67,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
   let location: StoreLocation;
   let now = 1_000_000;
   beforeEach(async () => {
-    location = await newStoreLocation(backend, inject('postgresUrl'));
+    location = await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true });
     store = await location.open();
     now = 1_000_000;
   });
@@ -260,7 +260,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     let batched: WebhookDatabase;
     beforeEach(async () => {
       await store.close();
-      store = await (await newStoreLocation(backend, inject('postgresUrl'))).open({ batch: { maxPoints: 2, lingerMs: 1000 } });
+      store = await (await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true })).open({ batch: { maxPoints: 2, lingerMs: 1000 } });
       batched = store;
     });
 
