@@ -28,16 +28,10 @@ const processTests = '*/test/**/*.test.ts';
 // the runtime, the SDK's public surface): checks of the whole repository, not of a unit, so a
 // project of their own beside the unit tier (`npm run test:gates`), which runs without them.
 const gateTests = ['scripts/src/gates/**/*.test.ts', 'shared/src/public-surface.test.ts'];
-// The unit files that change their process for their own tests: nock patches Node's sockets and
-// fetch once imported, vi.mock replaces a module for the whole file. Each runs in a fresh process
-// (the unit-isolated project); unit-file-guard.ts fails any other unit file that does either.
-const isolatedUnitTests = [
-  'shared/src/caller/resolve-caller.test.ts',
-  'shared/src/identity/api-token-provider.test.ts',
-  'shared/src/identity/app-key-resolver.test.ts',
-  'shared/src/identity/platform-app-identity.test.ts',
-  'webhook-api/src/http/metrics.routes.test.ts',
-];
+// The unit files that mock a module (vi.mock) for the whole file: each runs in a fresh process (the
+// unit-isolated project), where the module is not loaded yet and the mock ends with the file.
+// unit-file-guard.ts fails any other unit file that mocks one.
+const isolatedUnitTests = ['webhook-api/src/http/metrics.routes.test.ts'];
 const unitWorkers = Math.max(2, availableParallelism() - 1);
 const tiers = [
   // Each worker runs file after file in one process, which keeps the modules loaded from one file
@@ -69,7 +63,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: sourceConditions, externalConditions: sourceConditions } },
   test: {
     reporters: ['default', './scripts/src/summary-reporter.ts'],
-    // Tests bind real loopback servers; the unit files that patch their process run each in a fresh one (unit-isolated).
+    // Tests bind real loopback servers; the unit files that mock modules run each in a fresh process (unit-isolated).
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 30_000,
