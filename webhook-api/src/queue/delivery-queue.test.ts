@@ -259,8 +259,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
   describe('with batches of 2 points and a linger of 1 s', () => {
     let batched: WebhookDatabase;
     beforeEach(async () => {
+      // The test's new, empty store opened again with these rules.
       await store.close();
-      store = await (await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true })).open({ batch: { maxPoints: 2, lingerMs: 1000 } });
+      store = await location.open({ batch: { maxPoints: 2, lingerMs: 1000 } });
       batched = store;
     });
 
