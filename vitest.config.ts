@@ -36,10 +36,10 @@ const unitWorkers = Math.max(2, availableParallelism() - 1);
 const tiers = [
   // Each worker runs file after file in one process, which keeps the modules loaded from one file
   // to the next (loading them again for each file was half the tier's time). So a file leaves the
-  // process as it found it: no module mocked, nock restored, process.env as it was, real timers,
-  // telemetry shut down, and its servers, pools, stores and timers closed. unit-file-guard.ts fails
-  // a file that leaves one of the first five changed, and undoes it so that the next file is not
-  // the one to fail.
+  // process as it found it: no module mocked, nock restored, process.env as it was, no listener
+  // left on the process, real timers, telemetry shut down; and its servers, pools, stores and
+  // timers closed. unit-file-guard.ts fails a file that leaves one of the first six changed, and
+  // undoes the change so that the next file is not the one to fail.
   {
     name: 'unit',
     include: [unitTests],

@@ -2,10 +2,10 @@
 // in the process the files before it ran in, with the modules they loaded. This fails a file that
 // leaves that process changed, and undoes the change before the next file starts: Node's sockets
 // or fetch patched (nock does so as it is imported, until nock.restore()), the environment
-// changed, fake timers left on, OpenTelemetry's globals left registered. A file that mocks a
-// module (vi.mock) fails too: in a shared process the module may already be loaded unmocked, or
-// stay mocked for the next file. Such files run in the unit-isolated project, each in a process
-// of its own.
+// changed, listeners left on the process's signals and error events, fake timers left on,
+// OpenTelemetry's globals left registered. A file that mocks a module (vi.mock) fails too: in a
+// shared process the module may already be loaded unmocked, or stay mocked for the next file.
+// Such files run in the unit-isolated project, each in a process of its own.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
@@ -27,11 +27,16 @@ const originals = (store[originalsKey] ??= new Map(patchable.map(({ name, owner,
 const openTelemetryApi = () => (globalThis as Record<symbol, object | undefined>)[Symbol.for('opentelemetry.js.api.1')] ?? {};
 const openTelemetryGlobals = () => Object.keys(openTelemetryApi()).filter((key) => key !== 'version');
 
+// The process's own events a service listens to (stopOnSignals, its error handlers).
+const processEvents = ['SIGINT', 'SIGTERM', 'disconnect', 'exit', 'beforeExit', 'uncaughtException', 'unhandledRejection', 'warning'] as const;
+const processListeners = () => new Map(processEvents.map((event) => [event, process.rawListeners(event)]));
+
 const moduleMock = /\bvi\.(?:do)?mock\(/;
 
 // Vitest evaluates this file again before each test file is imported: what the file finds.
 const environment = { ...process.env };
 const openTelemetryBefore = openTelemetryGlobals();
+const listenersBefore = processListeners();
 
 beforeAll(() => {
   const { testPath } = expect.getState();
@@ -54,6 +59,12 @@ afterAll(() => {
       if (environment[name] === undefined) Reflect.deleteProperty(process.env, name);
       else process.env[name] = environment[name];
     }
+  }
+  for (const [event, listeners] of processListeners()) {
+    const added = listeners.filter((listener) => !listenersBefore.get(event)?.includes(listener));
+    if (added.length === 0) continue;
+    left.push(`${added.length} process.on('${event}') listener(s) left`);
+    for (const listener of added) process.removeListener(event, listener as (...args: unknown[]) => void);
   }
   if (vi.isFakeTimers()) {
     left.push('fake timers still on (vi.useRealTimers())');
