@@ -57,15 +57,18 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
 }
 
-/** A new, empty database on the cluster; its URL. */
-export async function freshDatabase(clusterUrl: string | undefined): Promise<string> {
+/**
+ * A new database on the cluster, empty, or a copy of `template`'s tables and rows (a database of the
+ * cluster no session is connected to); its URL.
+ */
+export async function freshDatabase(clusterUrl: string | undefined, template?: string): Promise<string> {
   // inject('postgresUrl') is undefined in a test file outside vitest.config.ts's postgres project.
   if (!clusterUrl) throw new Error('no PostgreSQL cluster for this test file: vitest.config.ts starts one only for its postgres project');
   const name = `test_${crypto.randomUUID().replaceAll('-', '')}`;
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(template === undefined ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${client.escapeIdentifier(template)}`);
   } finally {
     await client.end();
   }

@@ -22,6 +22,7 @@ import type { BatchRules } from '../src/queue/batch-fill.ts';
 import type { HealthRules } from '../src/queue/endpoint-health.ts';
 import { createDeliveryMetrics, type DeliveryMetrics } from '../src/delivery/metrics.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
+import { freshDatabaseWithSchema } from './schema-copies.ts';
 
 export type Backend = 'SQLite' | 'PostgreSQL';
 
@@ -37,12 +38,13 @@ export interface StoreLocation {
   readonly postgresUrl?: string;
 }
 
-export async function newStoreLocation(backend: Backend, postgresUrl: string): Promise<StoreLocation> {
+/** A new store; on PostgreSQL, with `copySchema`, in a database with the schema applied (freshDatabaseWithSchema). */
+export async function newStoreLocation(backend: Backend, postgresUrl: string, options: { readonly copySchema?: boolean } = {}): Promise<StoreLocation> {
   if (backend === 'SQLite') {
     const path = join(mkdtempSync(join(tmpdir(), 'webhook-api-')), 'webhooks.db');
     return { backend, open: ({ batch = testBatchRules, health } = {}) => openSqliteDatabase(path, { batch, ...(health && { health }) }), sqlitePath: path };
   }
-  const url = await freshDatabase(postgresUrl);
+  const url = await (options.copySchema ? freshDatabaseWithSchema(postgresUrl) : freshDatabase(postgresUrl));
   return {
     backend,
     open: ({ batch = testBatchRules, health } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch, ...(health && { health }) }),

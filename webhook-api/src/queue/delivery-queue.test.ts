@@ -67,7 +67,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
   let location: StoreLocation;
   let now = 1_000_000;
   beforeEach(async () => {
-    location = await newStoreLocation(backend, inject('postgresUrl'));
+    location = await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true });
     store = await location.open();
     now = 1_000_000;
   });
@@ -259,8 +259,9 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
   describe('with batches of 2 points and a linger of 1 s', () => {
     let batched: WebhookDatabase;
     beforeEach(async () => {
+      // The test's new, empty store opened again with these rules.
       await store.close();
-      store = await (await newStoreLocation(backend, inject('postgresUrl'))).open({ batch: { maxPoints: 2, lingerMs: 1000 } });
+      store = await location.open({ batch: { maxPoints: 2, lingerMs: 1000 } });
       batched = store;
     });
 

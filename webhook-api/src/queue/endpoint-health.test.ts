@@ -70,7 +70,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('endpoint health on %s', (backe
   let disabled: DisabledEndpoint[];
   const now = 1_000_000;
   beforeEach(async () => {
-    location = await newStoreLocation(backend, inject('postgresUrl'));
+    location = await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true });
     store = await location.open({ health: { disableAfterMs: 1_000, minFailedAttempts: 3 } });
     disabled = [];
     store.deliveries.onEndpointDisabled((endpoint) => disabled.push(endpoint));

@@ -19,7 +19,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('idempotency keys of ingest on 
   let store: WebhookDatabase;
   const now = 1_000_000_000;
   beforeEach(async () => {
-    store = await (await newStoreLocation(backend, inject('postgresUrl'))).open();
+    store = await (await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true })).open();
     const config = await store.createConfig(storedConfig({ url: 'http://127.0.0.1:9/hook' }));
     if (config === 'limit-reached') throw new Error('limit');
     await store.linkDevice({ webhookConfigId: config.id, deviceId: 7, createdAt: new Date().toISOString() });

@@ -24,7 +24,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('ordered delivery per device on
   let store: WebhookDatabase;
   let now = 1_000_000;
   beforeEach(async () => {
-    location = await newStoreLocation(backend, inject('postgresUrl'));
+    location = await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true });
     store = await location.open({ batch: { maxPoints: 2, lingerMs: 0 } });
     now = 1_000_000;
   });

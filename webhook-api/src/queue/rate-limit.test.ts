@@ -20,7 +20,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('rate limits on %s', (backend) 
   let store: WebhookDatabase;
   const now = 1_000_000;
   beforeEach(async () => {
-    location = await newStoreLocation(backend, inject('postgresUrl'));
+    location = await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true });
     store = await location.open();
   });
   afterEach(async () => {

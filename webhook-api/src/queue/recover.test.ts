@@ -20,7 +20,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('recovery of failed and dropped
   let config: StoredConfig;
   let now = 1_000_000;
   beforeEach(async () => {
-    store = await (await newStoreLocation(backend, inject('postgresUrl'))).open();
+    store = await (await newStoreLocation(backend, inject('postgresUrl'), { copySchema: true })).open();
     const created = await store.createConfig(storedConfig({ url: 'http://127.0.0.1:9/hook' }));
     if (created === 'limit-reached') throw new Error('limit');
     config = created;

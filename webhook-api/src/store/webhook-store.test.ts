@@ -10,8 +10,11 @@ import { openSqliteStore } from './sqlite/open-sqlite.ts';
 import type { WebhookStore } from './webhook-store.ts';
 import type { StoredConfig } from './records.ts';
 import { storedConfig } from '../../test/stored-config.ts';
+import { freshDatabaseWithSchema } from '../../test/schema-copies.ts';
 
-const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][] = [
+// With copySchema, the PostgreSQL store's database has the schema applied already; the tests of
+// its application start from an empty one.
+const backends: [string, (copySchema: boolean) => Promise<{ open: () => Promise<WebhookStore> }>][] = [
   [
     'SQLite',
     () => {
@@ -21,8 +24,8 @@ const backends: [string, () => Promise<{ open: () => Promise<WebhookStore> }>][]
   ],
   [
     'PostgreSQL',
-    async () => {
-      const url = await freshDatabase(inject('postgresUrl'));
+    async (copySchema) => {
+      const url = await (copySchema ? freshDatabaseWithSchema : freshDatabase)(inject('postgresUrl'));
       return { open: () => openPostgresStore(url) };
     },
   ],
@@ -44,8 +47,8 @@ describe.each(backends)('the %s store', (_name, prepare) => {
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));
   });
-  async function store(): Promise<{ store: WebhookStore; reopen: () => Promise<WebhookStore> }> {
-    const backend = await prepare();
+  async function store({ copySchema = true } = {}): Promise<{ store: WebhookStore; reopen: () => Promise<WebhookStore> }> {
+    const backend = await prepare(copySchema);
     const first = await backend.open();
     open.push(first);
     return {
@@ -59,7 +62,7 @@ describe.each(backends)('the %s store', (_name, prepare) => {
   }
 
   it('keeps configurations, links and scopes across a restart, with migrations applied once', async () => {
-    const { store: s, reopen } = await store();
+    const { store: s, reopen } = await store({ copySchema: false });
     await s.createConfig(config('a'));
     await s.linkDevice({ webhookConfigId: 'a', deviceId: 1001, createdAt: '2026-11-22T10:00:00.000Z' });
     await s.createScope('a', 1001, { id: 's1', scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true });
@@ -242,7 +245,7 @@ describe.each(backends)('the %s store', (_name, prepare) => {
   });
 
   it('applies each migration once when several processes open the database together', async () => {
-    const { store: s, reopen } = await store();
+    const { store: s, reopen } = await store({ copySchema: false });
     await s.createConfig(config('a'));
     const others = await Promise.all([reopen(), reopen(), reopen()]);
     for (const other of others) expect(await other.getConfig('a')).toEqual(config('a'));
