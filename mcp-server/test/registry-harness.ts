@@ -42,7 +42,8 @@ export interface Gateway {
 let database: Promise<string> | undefined;
 
 /**
- * The database of this test file's registries when it runs in the vitest project that has
+ * The database of the registries of the test files a process runs (a unit worker runs several in
+ * turn; each test has a schema of its own on it), when they run in the vitest project that has
  * PostgreSQL (vitest.config.ts runs the registry's store tests in both); undefined in the other,
  * where the registrations stay in memory.
  */
@@ -53,10 +54,10 @@ export function registryDatabase(): Promise<string> | undefined {
   return database;
 }
 
-/** A schema of its own on the file's database: a registry that shares it with no other test. */
+/** A schema of its own on the registries' database: a registry that shares it with no other test. */
 export const freshSchema = (): string => `registry_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
 
-/** The registrations' store on `schema` of the file's database, or undefined (in memory) outside the PostgreSQL project. */
+/** The registrations' store on `schema` of the registries' database, or undefined (in memory) outside the PostgreSQL project. */
 export async function storeForTests(logger: ReturnType<typeof createLogger>, schema = freshSchema()): Promise<RegistrationStore | undefined> {
   const url = await registryDatabase();
   return url === undefined ? undefined : openPostgresRegistrationStore(url, { logger, schema, tokenSeal: testTokenSeal });
