@@ -46,8 +46,7 @@ interface QueueOptions {
 interface SqliteQueueThread {
   /**
    * Default false. True runs the deliverer's side of the queue in a worker thread on a connection of
-   * its own (off-loop-queue.ts): measured slower on 2 CPUs than the event loop's own connection (the
-   * delivery bench compares them in every run), kept so the comparison can be made on other machines.
+   * its own (off-loop-queue.ts; the delivery bench compares the two in every run, see there).
    */
   readonly queueThread?: boolean;
 }

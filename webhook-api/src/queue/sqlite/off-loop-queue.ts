@@ -1,10 +1,11 @@
 // The SQLite delivery queue with the deliverer's work off the event loop, an option
 // (openSqliteDatabase's queueThread) and not the default: the deliverer's claims and settlements run
 // in a worker thread on a connection of its own (queue-worker.ts), started on the deliverer's first
-// call, and the loop only sends. On 2 CPUs it delivered 0.72-0.86x of what the event loop's own
-// connection did, in every run of the delivery bench, which compares the two: the trips between the
-// threads (a wake-up and a copy of the deliveries each way) and the two connections' turns at the
-// write lock cost more than the loop time they free. Kept so the comparison can be made elsewhere.
+// call, and the loop only sends. The delivery bench compares the two in every run (docs/operations.md,
+// Targets): on 2 CPUs 0.72-0.86x of the loop's own connection when it was written (the trips between
+// the threads and the two connections' turns at the write lock cost more than the loop time they
+// freed), 1.12-1.21x since the queue's statements got cheaper; not the default until what it does to
+// ingest-to-delivery latency is measured.
 import { Worker } from 'node:worker_threads';
 import type { DeliveryQueue } from '../delivery-queue.ts';
 import type { HealthRules } from '../endpoint-health.ts';
