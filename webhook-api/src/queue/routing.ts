@@ -91,7 +91,7 @@ export async function routeAndQueue(
       const stream = inOrder ? deviceStream(point.deviceId) : null;
       if (stream !== null) ordered.push({ cfg, stream });
       if (stream === null) logged.add(cfg);
-      if (stream === null && !isTrue(route.cursored)) unlogged.add(cfg);
+      if (stream === null && Number(route.cursored) !== 1) unlogged.add(cfg);
       realtime.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext, st: stream === null ? 'logged' : 'queued', s: stream });
       rows.push({ ...row, did: id, group: -1 });
       continue;
@@ -166,9 +166,6 @@ export async function routeAndQueue(
   if (announce && realtime.length === 0) await tellOthers(tx);
   return { queued: rows.length, skipped, announce };
 }
-
-/** A boolean as the dialect answers it (SQLite: 0 or 1). */
-const isTrue = (value: unknown) => value === true || value === 1 || value === 1n;
 
 /**
  * The endpoint logs of Realtime points are marked active, their log locks held (ingests of one
