@@ -33,7 +33,8 @@ const processListeners = () => new Map(processEvents.map((event) => [event, proc
 
 const moduleMock = /\bvi\.(?:do)?mock\(/;
 
-// Vitest evaluates this file again before each test file is imported: what the file finds.
+// Vitest evaluates this file again before each test file is imported: what the file finds. The
+// environment is copied here as the thing to compare, not read as settings: no value of it is used.
 const environment = { ...process.env };
 const openTelemetryBefore = openTelemetryGlobals();
 const listenersBefore = processListeners();
