@@ -400,6 +400,42 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(await store.deliveries.resend(created.id, of7.id, now)).toBe('unlinked');
   });
 
+  it('reads every point of an endpoint log once while ingests of the endpoint race each other and its cursor holder reading', async () => {
+    await linked(7, [{}]);
+    // The endpoint's cursor row, made by a first ingest: the ingests below then go the usual way (on PostgreSQL one statement each).
+    await store.deliveries.ingest([point(7, 'modbus', 'temperature', -1)], now);
+    const sent: number[] = [-1];
+    const read: number[] = [];
+    const valuesOf = (claimed: readonly { points: readonly string[] }[]) =>
+      claimed.flatMap((c) => c.points.map((p) => (JSON.parse(p) as { Fields: { value: number } }).Fields.value));
+    for (let round = 0; round < 5; round++) {
+      /** Boxed: the loop below reads what the ingests' end sets. */
+      const ingesting = { on: true };
+      // One holder reading the log as it grows: it reads past what it has read, so a point committed
+      // after a later one was read (positions committing out of order) would never be read.
+      const reading = (async () => {
+        while (ingesting.on) {
+          read.push(...valuesOf(await store.deliveries.claim({ owner: 'a', now, ...claimAll })));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, request) => {
+          const values = Array.from({ length: 3 }, (_, i) => round * 100 + request * 3 + i);
+          sent.push(...values);
+          await store.deliveries.ingest(
+            values.map((value) => point(7, 'modbus', 'temperature', value)),
+            now,
+          );
+        }),
+      );
+      ingesting.on = false;
+      await reading;
+    }
+    read.push(...valuesOf(await store.deliveries.claim({ owner: 'a', now, ...claimAll })));
+    expect(read.sort((a, b) => a - b)).toEqual(sent.sort((a, b) => a - b));
+  });
+
   it('queues nothing for a device whose unlink raced the ingest', async () => {
     for (let round = 0; round < 10; round++) {
       const created = await linked(7, [{}]);

@@ -1,33 +1,43 @@
-// Ingest: routes the points per the scopes as they are now and queues what they match, in one
-// transaction (with the request's Idempotency-Key, when it sent one), and tells the deliverers of
-// what they have to look at: in others through `tellOthers` (routing sends it, with the commit),
-// in this process once committed.
+// Ingest: routes the points per the scopes as they are now and queues what they match, atomically:
+// in one transaction (with the request's Idempotency-Key, when it sent one), or on PostgreSQL, for
+// points that go only to endpoint logs, in one statement (logged-ingest.ts); and tells the deliverers
+// of what they have to look at: in others through `tellOthers` (sent with the commit), in this
+// process once committed.
 import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { answerIngestKey, claimIngestKey } from './ingest-keys.ts';
-import { routeAndQueue } from './routing.ts';
+import { loggedOnly, queueLoggedOnly } from './logged-ingest.ts';
+import { routeAndQueue, routesOf } from './routing.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 
 /** How many times ingest routes again when a configuration was deleted between its routing and its insert. */
 const ingestRetries = 3;
 
 export const ingest =
-  ({ driver, signal, tellOthers, batches, lockStreams }: QueueDependencies): DeliveryQueue['ingest'] =>
+  ({ driver, signal, tellOthers, batches, lockStreams, inOneStatement }: QueueDependencies): DeliveryQueue['ingest'] =>
   async (points, now, idempotency) => {
     // Read here, in the ingest request's context: a transaction may run its work in another's turn.
     const traceContext = currentTraceparent() ?? null;
     for (let attempt = 1; ; attempt++) {
       try {
-        const routed = await driver.transaction(async (tx) => {
-          if (idempotency) {
-            const claimed = await claimIngestKey(tx, idempotency, points.length, now);
-            if (claimed !== 'ours') return claimed;
-          }
-          const result = await routeAndQueue(tx, driver.dialect, points, now, batches, { traceContext, lockStreams, tellOthers });
-          if (idempotency) await answerIngestKey(tx, idempotency, result.queued);
-          return result;
-        });
+        // Where the dialect allows, points that go only to endpoint logs (the usual Realtime ingest)
+        // are routed and then written by one statement; the rest is routed as read here, in a
+        // transaction (its statements would each read the scopes as committed then anyway).
+        const routes = inOneStatement && !idempotency ? await routesOf(driver, driver.dialect.jsonRows, points) : undefined;
+        const plan = routes && loggedOnly(routes, points, traceContext);
+        const routed =
+          plan && inOneStatement
+            ? await queueLoggedOnly(driver, driver.dialect.jsonRows, plan, now, inOneStatement)
+            : await driver.transaction(async (tx) => {
+                if (idempotency) {
+                  const claimed = await claimIngestKey(tx, idempotency, points.length, now);
+                  if (claimed !== 'ours') return claimed;
+                }
+                const result = await routeAndQueue(tx, driver.dialect, points, now, batches, { traceContext, lockStreams, tellOthers, routes });
+                if (idempotency) await answerIngestKey(tx, idempotency, result.queued);
+                return result;
+              });
         if (routed === 'key-conflict') return routed;
         if (!('announce' in routed)) return { queued: 0, replayed: routed };
         // Points that only joined an open batch change nothing a deliverer waits for.

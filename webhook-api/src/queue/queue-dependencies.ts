@@ -6,6 +6,7 @@ import type { BatchRules } from './batch-fill.ts';
 import type { EndpointHealthSignal } from './endpoint-health-signal.ts';
 import type { HealthRules } from './endpoint-health.ts';
 import type { StreamLock } from './streams.ts';
+import type { InOneStatement } from './logged-ingest.ts';
 import type { OpenBatchLock } from './routing.ts';
 import type { WorkSignal } from './work-signal.ts';
 
@@ -25,4 +26,9 @@ export interface QueueDependencies {
   readonly endpoints: EndpointHealthSignal;
   /** How ordered streams are held by a transaction (PostgreSQL: advisory locks; SQLite: nothing, its transactions being serialized). */
   readonly lockStreams: StreamLock;
+  /**
+   * PostgreSQL's: lockStreams and tellOthers as parts of one statement, so an ingest of points that go
+   * only to endpoint logs is that statement, committing on its own (routing.ts, queueLoggedOnly).
+   */
+  readonly inOneStatement?: InOneStatement;
 }

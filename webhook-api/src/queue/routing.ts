@@ -5,7 +5,7 @@
 // refers to its delivery from the start (no point is updated later). A PerDevice configuration's
 // new delivery joins its stream (streams.ts): its head if the stream is free, else held.
 import { newDeliveryId } from './delivery-ids.ts';
-import type { SqlDialect, SqlQueryable } from '../store/sql-driver.ts';
+import type { SqlDialect, SqlQueryable, SqlRow } from '../store/sql-driver.ts';
 import { fillBatches, groupKey, type BatchFill, type BatchGroup, type BatchRules, type NewBatch, type OpenBatch } from './batch-fill.ts';
 import { messageIdOf, type QueuedPoint } from './delivery-queue.ts';
 import { batchStream, busyStreams, deviceStream, logStream, streamKey, type StreamKey, type StreamLock } from './streams.ts';
@@ -28,6 +28,25 @@ export interface Routed {
   readonly announce: boolean;
 }
 
+/**
+ * Which configurations each of `points` goes to (`i`: its index), per the scopes as `db` reads them
+ * now, in the order the points came (so a receiver sees them in that order when nothing is retried),
+ * with what routing needs of each configuration and whether its endpoint has a cursor row.
+ */
+export async function routesOf(db: SqlQueryable, jsonRows: SqlDialect['jsonRows'], points: readonly QueuedPoint[]): Promise<SqlRow[]> {
+  const routes = await db.all(
+    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering,
+       EXISTS (SELECT 1 FROM endpoint_cursors ec WHERE ec.webhook_config_id = c.id) AS cursored
+     FROM ${jsonRows('$1', 'p', pointInput)}
+     JOIN device_links l ON l.device_id = p.d
+     JOIN webhook_configs c ON c.id = l.webhook_config_id
+     WHERE EXISTS (SELECT 1 FROM scopes s WHERE s.webhook_config_id = l.webhook_config_id AND s.device_id = l.device_id AND s.enabled
+       AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`,
+    [JSON.stringify(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))],
+  );
+  return routes.sort((a, b) => Number(a.i) - Number(b.i));
+}
+
 /** Routes `points` and inserts what they match in `tx`. */
 export async function routeAndQueue(
   tx: SqlQueryable,
@@ -39,6 +58,7 @@ export async function routeAndQueue(
     traceContext = null,
     lockStreams = () => Promise.resolve(),
     tellOthers = () => Promise.resolve(),
+    routes: given,
   }: {
     /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
     readonly traceContext?: string | null;
@@ -46,22 +66,13 @@ export async function routeAndQueue(
     readonly lockStreams?: StreamLock;
     /** Tells the other processes' deliverers, with the commit, that there is something new to look at. */
     readonly tellOthers?: (tx: SqlQueryable) => Promise<void>;
+    /** The points' routes (routesOf) when read already, in the order the points came. */
+    readonly routes?: readonly SqlRow[];
   } = {},
 ): Promise<Routed> {
-  const routes = await tx.all(
-    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering,
-       EXISTS (SELECT 1 FROM endpoint_cursors ec WHERE ec.webhook_config_id = c.id) AS cursored
-     FROM ${jsonRows('$1', 'p', pointInput)}
-     JOIN device_links l ON l.device_id = p.d
-     JOIN webhook_configs c ON c.id = l.webhook_config_id
-     WHERE EXISTS (SELECT 1 FROM scopes s WHERE s.webhook_config_id = l.webhook_config_id AND s.device_id = l.device_id AND s.enabled
-       AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`,
-    [JSON.stringify(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))],
-  );
+  const routes = given ?? (await routesOf(tx, jsonRows, points));
   if (routes.length === 0) return { queued: 0, skipped: 0, announce: false };
   let skipped = 0;
-  // In the order the points came, so a receiver sees them in that order when nothing is retried.
-  routes.sort((a, b) => Number(a.i) - Number(b.i));
   const realtime: { id: string; cfg: string; g: string; m: string; t: string | null; st: 'logged' | 'queued' | 'held'; s: string | null }[] = [];
   /** The configurations whose endpoint logs get points (Realtime, ordering None): their cursors are marked active first. */
   const logged = new Set<string>();
@@ -186,12 +197,12 @@ const activateLogs = (jsonRows: SqlDialect['jsonRows'], cursors: string) =>
   `UPDATE endpoint_cursors SET active = (1 = 1) WHERE webhook_config_id IN (SELECT x.cfg FROM ${jsonRows(cursors, 'x', { cfg: 'text' })}) AND NOT active`;
 
 /** Inserts the Realtime deliveries of the JSON parameter `deliveries`, accepted at `now`. */
-const insertRealtime = (jsonRows: SqlDialect['jsonRows'], deliveries: string, now: string) =>
+export const insertRealtime = (jsonRows: SqlDialect['jsonRows'], deliveries: string, now: string) =>
   `INSERT INTO deliveries (id, webhook_id, webhook_config_id, mode, gateway_id, measurement, state, attempts, next_attempt_at, accepted_at, created_at, point_count, trace_context, stream)
    SELECT x.id, ${messageIdOf('x.id')}, x.cfg, 'Realtime', x.g, x.m, x.st, 0, ${now}, ${now}, ${now}, 1, x.t, x.s FROM ${jsonRows(deliveries, 'x', deliveryInput)}`;
 
 /** Inserts the point rows of the JSON parameter `points`, each with its delivery, accepted at `now`. */
-const insertPoints = (jsonRows: SqlDialect['jsonRows'], points: string, now: string) =>
+export const insertPoints = (jsonRows: SqlDialect['jsonRows'], points: string, now: string) =>
   `INSERT INTO delivery_points (delivery_id, webhook_config_id, device_id, gateway_id, measurement, point, accepted_at)
    SELECT x.did, x.cfg, x.d, x.g, x.m, x.p, ${now} FROM ${jsonRows(points, 'x', pointRowInput)}`;
 

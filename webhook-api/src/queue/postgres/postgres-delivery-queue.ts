@@ -13,9 +13,9 @@ import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
 import { recheckIn } from '../leases.ts';
-import { lockStreams } from './stream-locks.ts';
+import { lockStreams, streamLocksQuery } from './stream-locks.ts';
 import { endedStreams, releaseStreams } from '../streams.ts';
-import { listenForWork, notifyOthers } from './work-notifications.ts';
+import { listenForWork, notifyOthers, notifyQuery } from './work-notifications.ts';
 
 export interface PostgresQueueOptions {
   /** How ingest makes batches. */
@@ -47,6 +47,7 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
     health: options.health ?? defaultHealthRules,
     endpoints: createEndpointHealthSignal(),
     lockStreams,
+    inOneStatement: { lockStreams: streamLocksQuery, tellOthers: notifyQuery },
   };
   /**
    * The settlements, each statement committing on its own, then what they say of their endpoints:

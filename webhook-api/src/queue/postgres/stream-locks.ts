@@ -2,11 +2,11 @@
 // ingest, the settlement that ends a stream's head and a stream's repair take turns on it.
 import { distinctStreams, streamKey, type StreamLock } from '../streams.ts';
 
-const statement = {
-  name: 'webhook_stream_locks',
-  text: `SELECT pg_advisory_xact_lock(hashtextextended('webhook stream ' || x.k, 0))
-     FROM (SELECT k FROM json_array_elements_text($1::json) WITH ORDINALITY AS a (k, n) ORDER BY n) x`,
-};
+/** The locks of the streams whose keys are the JSON array parameter `keys`, in its order. */
+export const streamLocksQuery = (keys: string) => `SELECT pg_advisory_xact_lock(hashtextextended('webhook stream ' || x.k, 0))
+     FROM (SELECT k FROM json_array_elements_text(${keys}::json) WITH ORDINALITY AS a (k, n) ORDER BY n) x`;
+
+const statement = { name: 'webhook_stream_locks', text: streamLocksQuery('$1') };
 
 export const lockStreams: StreamLock = async (tx, streams) => {
   if (streams.length === 0) return;

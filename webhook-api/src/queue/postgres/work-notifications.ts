@@ -6,8 +6,11 @@ import type { SqlQueryable } from '../../store/sql-driver.ts';
 
 const channel = 'webhook_work';
 
+/** The notification, as a query. */
+export const notifyQuery = `SELECT pg_notify('${channel}', '')`;
+
 export const notifyOthers = async (tx: SqlQueryable): Promise<void> => {
-  await tx.run(`SELECT pg_notify('${channel}', '')`);
+  await tx.run(notifyQuery);
 };
 
 export const listenForWork =

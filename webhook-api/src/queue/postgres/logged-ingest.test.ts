@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import pg from 'pg';
+import { newStoreLocation } from '../../../test/harness.ts';
+import { storedConfig } from '../../../test/stored-config.ts';
+import type { WebhookDatabase } from '../../database.ts';
+import { logStream, streamKey } from '../streams.ts';
+import { streamLocksQuery } from './stream-locks.ts';
+
+const point = (value: number) => ({
+  deviceId: 7,
+  gatewayId: 'gw-1',
+  connectionTag: 'modbus',
+  measurement: 'temperature',
+  point: JSON.stringify({ Measurement: 'temperature', Fields: { value }, Tags: {}, UtcTimestamp: '2026-11-29T12:00:00.000Z' }),
+});
+
+const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };
+
+// PostgreSQL writes an ingest of points that go only to endpoint logs in one statement (routing.ts,
+// queueLoggedOnly), which reads by a snapshot taken before it waited for the logs' locks.
+describe('an ingest of endpoint-log points on PostgreSQL', () => {
+  let store: WebhookDatabase;
+  let url: string;
+  const clients: pg.Client[] = [];
+  const client = async () => {
+    const opened = new pg.Client({ connectionString: url });
+    await opened.connect();
+    clients.push(opened);
+    return opened;
+  };
+  beforeEach(async () => {
+    const location = await newStoreLocation('PostgreSQL', inject('postgresUrl'), { copySchema: true });
+    url = location.postgresUrl ?? '';
+    store = await location.open();
+  });
+  afterEach(async () => {
+    for (const opened of clients.splice(0)) await opened.end();
+    await store.close();
+  });
+
+  it('leaves its endpoint’s cursor active when the cursor was given back while it waited for the log’s lock', async () => {
+    const created = await store.createConfig(storedConfig({ url: 'http://127.0.0.1:9/hook' }));
+    if (created === 'limit-reached') throw new Error('limit');
+    await store.linkDevice({ webhookConfigId: created.id, deviceId: 7, createdAt: new Date().toISOString() });
+    await store.createScope(created.id, 7, { id: randomUUID(), scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true });
+    const now = 1_000_000;
+    // A first point makes the cursor; its holder reads and delivers it: the cursor is held, active, its log empty.
+    await store.deliveries.ingest([point(1)], now);
+    const [first] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    if (!first) throw new Error('nothing claimed');
+    await store.deliveries.settle(
+      'a',
+      [{ id: first.id, outcome: 'delivered', attempt: 0, status: 200, error: null, responseBody: '', startedAt: now, durationMs: 1, pointCount: 1 }],
+      now,
+    );
+
+    // The holder gives the cursor back as giveBackIdle does: the log's lock, then the cursor free and inactive.
+    const holder = await client();
+    await holder.query('BEGIN');
+    await holder.query(streamLocksQuery('$1'), [JSON.stringify([streamKey({ cfg: created.id, stream: logStream })])]);
+    await holder.query('UPDATE endpoint_cursors SET lease_owner = NULL, lease_until = NULL, read_through = 0, active = false WHERE webhook_config_id = $1', [
+      created.id,
+    ]);
+    const ingested = store.deliveries.ingest([point(2)], now);
+    // The ingest's statement has begun (its snapshot taken) and waits for the lock.
+    const watcher = await client();
+    await vi.waitFor(async () => {
+      const waiting = await watcher.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO delivery_points%'`,
+      );
+      expect(Number(waiting.rows[0]?.n)).toBe(1);
+    });
+    await holder.query('COMMIT');
+    expect(await ingested).toEqual({ queued: 1 });
+
+    const claimed = await store.deliveries.claim({ owner: 'b', now, ...claimAll });
+    expect(claimed.flatMap((c) => c.points)).toEqual([point(2).point]);
+  });
+});
