@@ -35,13 +35,17 @@ export interface Routed {
  */
 export async function routesOf(db: SqlQueryable, jsonRows: SqlDialect['jsonRows'], points: readonly QueuedPoint[]): Promise<SqlRow[]> {
   const routes = await db.all(
-    `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering,
+    {
+      // Named: PostgreSQL plans it once per connection, where planning it took longer than running it.
+      name: 'webhook_route_points',
+      text: `SELECT DISTINCT p.i AS i, c.id AS cfg, c.delivery_mode AS mode, c.status AS status, c.ordering AS ordering,
        EXISTS (SELECT 1 FROM endpoint_cursors ec WHERE ec.webhook_config_id = c.id) AS cursored
      FROM ${jsonRows('$1', 'p', pointInput)}
      JOIN device_links l ON l.device_id = p.d
      JOIN webhook_configs c ON c.id = l.webhook_config_id
      WHERE EXISTS (SELECT 1 FROM scopes s WHERE s.webhook_config_id = l.webhook_config_id AND s.device_id = l.device_id AND s.enabled
        AND (s.scope_level = 'Device' OR (s.connection_tag = p.c AND (s.scope_level = 'Connection' OR s.measurement = p.m))))`,
+    },
     [JSON.stringify(points.map((p, i) => ({ i, d: p.deviceId, c: p.connectionTag, m: p.measurement })))],
   );
   return routes.sort((a, b) => Number(a.i) - Number(b.i));
