@@ -7,9 +7,11 @@
 //   cursor sends it. deliveries_logged is each endpoint's log in order: what a cursor reads, and
 //   only what is still to be attempted (an attempt takes the row out of the index).
 // - endpoint_cursors: a row per endpoint that has had logged points. active: the endpoint may have
-//   logged points (set by ingest, under the row's lock, which also orders ingests of one endpoint, so
-//   positions commit in order and a reader never passes over one committed later); cleared when a
-//   deliverer gives the endpoint back with none left. lease_owner, lease_until: the one deliverer that
+//   logged points (set by ingest under the endpoint log's lock, which also orders ingests of one
+//   endpoint, so positions commit in order and a reader never passes over one committed later; on
+//   PostgreSQL the usual ingest is one statement, which sets it whatever it read, its snapshot being
+//   older than the lock: queue/logged-ingest.ts); cleared when a deliverer gives the endpoint back
+//   with none left. lease_owner, lease_until: the one deliverer that
 //   sends the endpoint's logged points now; read_through: the last position it has read (those up to
 //   it are in its hands). A new holder reads from the start of the log: what an earlier holder had
 //   read and not attempted is still there.
