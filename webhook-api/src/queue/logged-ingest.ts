@@ -16,9 +16,12 @@ export interface LoggedOnly {
 }
 
 /**
- * The rows of `routes` (routesOf) when every one that queues goes to an endpoint log whose cursor row
- * is there (Realtime, ordering None): the usual ingest, which needs no transaction of several
- * statements (queueLoggedOnly). Undefined otherwise.
+ * The rows of `routes` (routesOf) when every one that queues goes to one endpoint log whose cursor
+ * row is there (Realtime, ordering None): the usual ingest, which needs no transaction of several
+ * statements (queueLoggedOnly). Undefined otherwise. One log only: its cursor row is then the one row
+ * the statement locks (the last lock it takes), which closes no cycle with a deliverer renewing or
+ * giving back several cursors in one statement, in an order of its own; two rows locked in the
+ * statement's order could (the transaction's writes lock no cursor a deliverer holds).
  */
 export function loggedOnly(routes: readonly SqlRow[], points: readonly QueuedPoint[], traceContext: string | null): LoggedOnly | undefined {
   const deliveries: LoggedOnly['deliveries'][number][] = [];
@@ -36,6 +39,7 @@ export function loggedOnly(routes: readonly SqlRow[], points: readonly QueuedPoi
     const id = newDeliveryId();
     const cfg = String(route.cfg);
     logs.add(cfg);
+    if (logs.size > 1) return undefined;
     deliveries.push({ id, cfg, g: point.gatewayId, m: point.measurement, t: traceContext, st: 'logged', s: null });
     rows.push({ did: id, cfg, d: point.deviceId, g: point.gatewayId, m: point.measurement, p: point.point });
   }
@@ -55,10 +59,11 @@ export interface InOneStatement {
  * all with routing's, where a transaction took six, each one under the lock waiting for its turn of
  * the event loop.
  *
- * Each cursor is written whether it looks active or not: the statement reads by a snapshot taken
+ * The cursor is written whether it looks active or not: the statement reads by a snapshot taken
  * before it waited for the lock, so a cursor given back meanwhile (made inactive, its log having
  * been empty) would still look active to it, and its new points would wait for the next ingest. An
- * update finds the row as it is after that commit and sets the flag there.
+ * update finds the row as it is after that commit and sets the flag there. Its holder's read of the
+ * logs passes over it (SKIP LOCKED) until the statement commits, and a renewal of its lease waits.
  */
 export async function queueLoggedOnly(
   db: SqlQueryable,

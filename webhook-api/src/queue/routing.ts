@@ -186,8 +186,9 @@ export async function routeAndQueue(
  * The endpoint logs of Realtime points are marked active, their log locks held (ingests of one
  * endpoint take turns, so its positions commit in order): a cursor row made for an endpoint that had
  * none when routed (one another ingest made meanwhile stands), the flag set on one that was given
- * back; a cursor already active is not written, so a deliverer reading it never waits on an ingest
- * (endpoint-log-schema.ts).
+ * back; a cursor already active is not written, so a deliverer reading it never waits on this
+ * transaction (endpoint-log-schema.ts). PostgreSQL's one-statement ingest of one log writes its
+ * cursor each time (logged-ingest.ts): the holder's read passes over it until that commits.
  */
 async function makeCursors(tx: SqlQueryable, jsonRows: SqlDialect['jsonRows'], configs: readonly string[]): Promise<void> {
   await tx.run(

@@ -39,11 +39,50 @@ describe('an ingest of endpoint-log points on PostgreSQL', () => {
     await store.close();
   });
 
-  it('leaves its endpoint’s cursor active when the cursor was given back while it waited for the log’s lock', async () => {
+  /** A configuration of device 7, delivering everything of it. */
+  async function linked(): Promise<string> {
     const created = await store.createConfig(storedConfig({ url: 'http://127.0.0.1:9/hook' }));
     if (created === 'limit-reached') throw new Error('limit');
     await store.linkDevice({ webhookConfigId: created.id, deviceId: 7, createdAt: new Date().toISOString() });
     await store.createScope(created.id, 7, { id: randomUUID(), scopeLevel: 'Device', connectionTag: null, measurement: null, enabled: true });
+    return created.id;
+  }
+
+  it('of two endpoints closes no lock cycle with a deliverer renewing both of their cursors in either order', async () => {
+    const [a, b] = [await linked(), await linked()];
+    const now = 1_000_000;
+    // The cursors made, then both held by one deliverer (read, not settled).
+    await store.deliveries.ingest([point(1)], now);
+    expect(await store.deliveries.claim({ owner: 'd', now, ...claimAll })).toHaveLength(2);
+    const renewer = await client();
+    const watcher = await client();
+    for (const [first, second] of [
+      [a, b],
+      [b, a],
+    ]) {
+      // A renewal that locks the cursors one by one, as an UPDATE of several rows does in its own order.
+      await renewer.query('BEGIN');
+      await renewer.query("SET LOCAL lock_timeout = '5s'");
+      await renewer.query('UPDATE endpoint_cursors SET lease_until = lease_until + 1 WHERE webhook_config_id = $1', [first]);
+      let settled = false;
+      const ingested = store.deliveries.ingest([point(2)], now).finally(() => {
+        settled = true;
+      });
+      // The ingest is done, or waits for a lock (the renewal's row, if it locked the other first).
+      await vi.waitFor(async () => {
+        const waiting = await watcher.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        expect(settled || Number(waiting.rows[0]?.n) > 0).toBe(true);
+      });
+      await renewer.query('UPDATE endpoint_cursors SET lease_until = lease_until + 1 WHERE webhook_config_id = $1', [second]);
+      await renewer.query('COMMIT');
+      expect(await ingested).toEqual({ queued: 2 });
+    }
+  });
+
+  it('leaves its endpoint’s cursor active when the cursor was given back while it waited for the log’s lock', async () => {
+    const cfg = await linked();
     const now = 1_000_000;
     // A first point makes the cursor; its holder reads and delivers it: the cursor is held, active, its log empty.
     await store.deliveries.ingest([point(1)], now);
@@ -58,16 +97,16 @@ describe('an ingest of endpoint-log points on PostgreSQL', () => {
     // The holder gives the cursor back as giveBackIdle does: the log's lock, then the cursor free and inactive.
     const holder = await client();
     await holder.query('BEGIN');
-    await holder.query(streamLocksQuery('$1'), [JSON.stringify([streamKey({ cfg: created.id, stream: logStream })])]);
+    await holder.query(streamLocksQuery('$1'), [JSON.stringify([streamKey({ cfg, stream: logStream })])]);
     await holder.query('UPDATE endpoint_cursors SET lease_owner = NULL, lease_until = NULL, read_through = 0, active = false WHERE webhook_config_id = $1', [
-      created.id,
+      cfg,
     ]);
     const ingested = store.deliveries.ingest([point(2)], now);
     // The ingest's statement has begun (its snapshot taken) and waits for the lock.
     const watcher = await client();
     await vi.waitFor(async () => {
       const waiting = await watcher.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%INSERT INTO delivery_points%'`,
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%INSERT INTO delivery_points%'`,
       );
       expect(Number(waiting.rows[0]?.n)).toBe(1);
     });
