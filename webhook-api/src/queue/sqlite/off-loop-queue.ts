@@ -4,7 +4,7 @@
 // call, and the loop only sends. The delivery bench compares the two in every run (docs/operations.md,
 // Targets): on 2 CPUs 0.72-0.86x of the loop's own connection when it was written (the trips between
 // the threads and the two connections' turns at the write lock cost more than the loop time they
-// freed), 1.12-1.21x since the queue's statements got cheaper, 0.90-1.06x in later runs: not the
+// freed), 1.12-1.21x since the queue's statements got cheaper, 0.80-1.06x in later runs: not the
 // default, buying nothing the runs agree on (its ingest-to-delivery latency is as the loop's).
 import { Worker } from 'node:worker_threads';
 import type { DeliveryQueue } from '../delivery-queue.ts';
