@@ -11,7 +11,7 @@ import { loggedOnly, queueLoggedOnly } from './logged-ingest.ts';
 import { routeAndQueue, routesOf } from './routing.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 
-/** How many times ingest routes again when a configuration was deleted between its routing and its insert. */
+/** How many times ingest routes again when a configuration was deleted between its routing and its insert, or a conflict rolled it back. */
 const ingestRetries = 3;
 
 export const ingest =
@@ -45,10 +45,11 @@ export const ingest =
         return routed.skipped > 0 ? { queued: routed.queued, skipped: routed.skipped } : { queued: routed.queued };
       } catch (error) {
         // A configuration deleted between routing and insert (possible where transactions run side
-        // by side): route again, without it.
-        if (!isForeignKeyFailure(driver, error) || attempt >= ingestRetries) throw error;
+        // by side): route again, without it. A deadlock or serialization failure rolled it all
+        // back: again too.
+        if (!isRetried(driver, error) || attempt >= ingestRetries) throw error;
       }
     }
   };
 
-const isForeignKeyFailure = (driver: SqlDriver, error: unknown) => driver.failureOf(error) === 'foreign-key';
+const isRetried = (driver: SqlDriver, error: unknown) => ['foreign-key', 'conflict'].includes(driver.failureOf(error) ?? '');

@@ -5,8 +5,11 @@
 export type SqlValue = string | number | boolean | null;
 export type SqlRow = Readonly<Record<string, unknown>>;
 
-/** The failures the store turns into answers; an unavailable database is thrown as StoreUnavailableError. */
-export type SqlFailure = 'unique' | 'foreign-key' | 'unavailable';
+/**
+ * The failures the store turns into answers; an unavailable database is thrown as StoreUnavailableError.
+ * 'conflict': a deadlock or a serialization failure, the transaction rolled back whole (it may run again).
+ */
+export type SqlFailure = 'unique' | 'foreign-key' | 'conflict' | 'unavailable';
 
 /**
  * A statement kept prepared on each connection under its name, so PostgreSQL parses it once and

@@ -5,6 +5,8 @@ import { newStoreLocation } from '../../../test/harness.ts';
 import { storedConfig } from '../../../test/stored-config.ts';
 import type { WebhookDatabase } from '../../database.ts';
 import { logStream, streamKey } from '../streams.ts';
+import { openPostgresDriver } from '../../store/postgres/open-postgres.ts';
+import { createPostgresDeliveryQueue } from './postgres-delivery-queue.ts';
 import { streamLocksQuery } from './stream-locks.ts';
 
 const point = (value: number) => ({
@@ -79,6 +81,30 @@ describe('an ingest of endpoint-log points on PostgreSQL', () => {
       await renewer.query('COMMIT');
       expect(await ingested).toEqual({ queued: 2 });
     }
+  });
+
+  it('runs again, once, when PostgreSQL rolled it back as a deadlock’s victim, queuing its points once', async () => {
+    await linked();
+    const now = 1_000_000;
+    await store.deliveries.ingest([point(1)], now);
+    const driver = await openPostgresDriver(url, { maxConnections: 2 });
+    try {
+      let victims = 0;
+      // The write's statement fails once as a deadlock's victim does: rolled back whole.
+      const queue = createPostgresDeliveryQueue({
+        ...driver,
+        run: async (sql, values) => {
+          if (typeof sql !== 'string' && sql.name === 'webhook_ingest_logged' && victims++ === 0)
+            throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+          return driver.run(sql, values);
+        },
+      });
+      expect(await queue.ingest([point(2)], now)).toEqual({ queued: 1 });
+      expect(victims).toBe(2);
+    } finally {
+      await driver.close();
+    }
+    expect((await store.deliveries.claim({ owner: 'a', now, ...claimAll })).flatMap((c) => c.points)).toEqual([point(1).point, point(2).point]);
   });
 
   it('leaves its endpoint’s cursor active when the cursor was given back while it waited for the log’s lock', async () => {

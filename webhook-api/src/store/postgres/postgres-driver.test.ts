@@ -27,9 +27,11 @@ describe('classifyPostgresError', () => {
     expect(classifyPostgresError(error)).toBe('unavailable');
   });
 
-  it('classifies unique and foreign-key violations, and leaves anything else alone', () => {
+  it('classifies unique and foreign-key violations and conflicts (deadlock, serialization), and leaves anything else alone', () => {
     expect(classifyPostgresError(withCode('23505'))).toBe('unique');
     expect(classifyPostgresError(withCode('23503'))).toBe('foreign-key');
+    expect(classifyPostgresError(withCode('40P01'))).toBe('conflict');
+    expect(classifyPostgresError(withCode('40001'))).toBe('conflict');
     expect(classifyPostgresError(withCode('42P01'))).toBeUndefined();
     expect(classifyPostgresError(withCode('22021'))).toBeUndefined();
     expect(classifyPostgresError(new Error('something else'))).toBeUndefined();

@@ -20,7 +20,7 @@ const unavailableNodeCodes = new Set([
 const unavailableMessage =
   /Connection terminated|timeout exceeded when trying to connect|Query read timeout|not queryable|timeout expired|Cannot use a pool after calling end/i;
 
-/** Sorts a pg or socket error: SQLSTATE classes 08 and 53, 57P0x and 57014 (timeouts, shutdowns) are outages. */
+/** Sorts a pg or socket error: SQLSTATE classes 08 and 53, 57P0x and 57014 (timeouts, shutdowns) are outages; 40P01 and 40001 conflicts. */
 export function classifyPostgresError(error: unknown): SqlFailure | undefined {
   if (error instanceof AggregateError) return error.errors.some((e) => classifyPostgresError(e) === 'unavailable') ? 'unavailable' : undefined;
   if (!(error instanceof Error)) return undefined;
@@ -28,6 +28,7 @@ export function classifyPostgresError(error: unknown): SqlFailure | undefined {
   if (typeof code === 'string') {
     if (code === '23505') return 'unique';
     if (code === '23503') return 'foreign-key';
+    if (code === '40P01' || code === '40001') return 'conflict';
     if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57P0') || code === '57014') return 'unavailable';
     if (unavailableNodeCodes.has(code)) return 'unavailable';
   }
