@@ -1,8 +1,8 @@
 // Ingest: routes the points per the scopes as they are now and queues what they match, atomically:
 // in one transaction (with the request's Idempotency-Key, when it sent one), or on PostgreSQL, for
-// points that go only to endpoint logs, in one statement (logged-ingest.ts); and tells the deliverers
-// of what they have to look at: in others through `tellOthers` (sent with the commit), in this
-// process once committed.
+// points that go only to one endpoint's log, in one statement (logged-ingest.ts); and tells the
+// deliverers of what they have to look at: in others through `tellOthers` (sent with the commit), in
+// this process once committed.
 import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
@@ -21,7 +21,7 @@ export const ingest =
     const traceContext = currentTraceparent() ?? null;
     for (let attempt = 1; ; attempt++) {
       try {
-        // Where the dialect allows, points that go only to endpoint logs (the usual Realtime ingest)
+        // Where the dialect allows, points that go only to one endpoint's log (the usual Realtime ingest)
         // are routed and then written by one statement; the rest is routed as read here, in a
         // transaction (its statements would each read the scopes as committed then anyway).
         const routes = inOneStatement && !idempotency ? await routesOf(driver, driver.dialect.jsonRows, points) : undefined;

@@ -1,5 +1,5 @@
-// The usual ingest on PostgreSQL: Realtime points whose configurations send them through endpoint
-// logs (endpoint-logs.ts) are written by one statement that commits on its own, after routing's
+// The usual ingest on PostgreSQL: Realtime points that go only to one endpoint's log
+// (endpoint-logs.ts) are written by one statement that commits on its own, after routing's
 // (routing.ts); any other ingest is the transaction routeAndQueue writes.
 import { newDeliveryId } from './delivery-ids.ts';
 import type { SqlDialect, SqlQueryable, SqlRow } from '../store/sql-driver.ts';
@@ -7,7 +7,7 @@ import type { QueuedPoint } from './delivery-queue.ts';
 import { insertPoints, insertRealtime, type Routed } from './routing.ts';
 import { distinctStreams, logStream, streamKey } from './streams.ts';
 
-/** An ingest whose points go only to endpoint logs: its deliveries, their point rows, the logs. */
+/** An ingest whose points go only to one endpoint's log: its deliveries, their point rows, the log (none when nothing queues). */
 export interface LoggedOnly {
   readonly deliveries: readonly { id: string; cfg: string; g: string; m: string; t: string | null; st: 'logged'; s: null }[];
   readonly rows: readonly { did: string; cfg: string; d: number; g: string; m: string; p: string }[];
