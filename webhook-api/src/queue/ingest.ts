@@ -7,8 +7,8 @@ import { currentTraceparent } from '@platform/tool-sdk/observability';
 import type { SqlDriver } from '../store/sql-driver.ts';
 import type { DeliveryQueue } from './delivery-queue.ts';
 import { answerIngestKey, claimIngestKey } from './ingest-keys.ts';
-import { loggedOnly, queueLoggedOnly } from './logged-ingest.ts';
-import { routeAndQueue, routesOf } from './routing.ts';
+import { isLoggedOnly, queueLoggedOnly } from './logged-ingest.ts';
+import { planRoutes, routeAndQueue, routesOf } from './routing.ts';
 import type { QueueDependencies } from './queue-dependencies.ts';
 
 /** How many times ingest routes again when a configuration was deleted between its routing and its insert, or a conflict rolled it back. */
@@ -21,20 +21,20 @@ export const ingest =
     const traceContext = currentTraceparent() ?? null;
     for (let attempt = 1; ; attempt++) {
       try {
-        // Where the dialect allows, points that go only to one endpoint's log (the usual Realtime ingest)
-        // are routed and then written by one statement; the rest is routed as read here, in a
-        // transaction (its statements would each read the scopes as committed then anyway).
-        const routes = inOneStatement && !idempotency ? await routesOf(driver, driver.dialect.jsonRows, points) : undefined;
-        const plan = routes && loggedOnly(routes, points, traceContext);
+        // Where the dialect allows, the points are routed first (planRoutes); those that go only to
+        // one endpoint's log (the usual Realtime ingest) are then written by one statement, the rest
+        // as planned here, in a transaction (its statements would each read the scopes as committed
+        // then anyway).
+        const plan = inOneStatement && !idempotency ? planRoutes(await routesOf(driver, driver.dialect.jsonRows, points), points, traceContext) : undefined;
         const routed =
-          plan && inOneStatement
+          plan && inOneStatement && isLoggedOnly(plan)
             ? await queueLoggedOnly(driver, driver.dialect.jsonRows, plan, now, inOneStatement)
             : await driver.transaction(async (tx) => {
                 if (idempotency) {
                   const claimed = await claimIngestKey(tx, idempotency, points.length, now);
                   if (claimed !== 'ours') return claimed;
                 }
-                const result = await routeAndQueue(tx, driver.dialect, points, now, batches, { traceContext, lockStreams, tellOthers, routes });
+                const result = await routeAndQueue(tx, driver.dialect, points, now, batches, { traceContext, lockStreams, tellOthers, plan });
                 if (idempotency) await answerIngestKey(tx, idempotency, result.queued);
                 return result;
               });

@@ -51,42 +51,54 @@ export async function routesOf(db: SqlQueryable, jsonRows: SqlDialect['jsonRows'
   return routes.sort((a, b) => Number(a.i) - Number(b.i));
 }
 
-/** Routes `points` and inserts what they match in `tx`. */
-export async function routeAndQueue(
-  tx: SqlQueryable,
-  { jsonRows, writableCtes }: SqlDialect,
-  points: readonly QueuedPoint[],
-  now: number,
-  batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock },
-  {
-    traceContext = null,
-    lockStreams = () => Promise.resolve(),
-    tellOthers = () => Promise.resolve(),
-    routes: given,
-  }: {
-    /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
-    readonly traceContext?: string | null;
-    /** How a PerDevice configuration's streams and the endpoint logs are held while new deliveries take their places in them. */
-    readonly lockStreams?: StreamLock;
-    /** Tells the other processes' deliverers, with the commit, that there is something new to look at. */
-    readonly tellOthers?: (tx: SqlQueryable) => Promise<void>;
-    /** The points' routes (routesOf) when read already, in the order the points came. */
-    readonly routes?: readonly SqlRow[];
-  } = {},
-): Promise<Routed> {
-  const routes = given ?? (await routesOf(tx, jsonRows, points));
-  if (routes.length === 0) return { queued: 0, skipped: 0, announce: false };
-  let skipped = 0;
-  const realtime: { id: string; cfg: string; g: string; m: string; t: string | null; st: 'logged' | 'queued' | 'held'; s: string | null }[] = [];
+/** A delivery row of a Realtime point: logged (its endpoint's log), or queued or held in its device's stream. */
+export interface RealtimeRow {
+  readonly id: string;
+  readonly cfg: string;
+  readonly g: string;
+  readonly m: string;
+  readonly t: string | null;
+  st: 'logged' | 'queued' | 'held';
+  readonly s: string | null;
+}
+
+/** A point row with its delivery id, or the Batch group whose next batch slot it takes. */
+export interface PointRow {
+  did: string | null;
+  readonly group: number;
+  readonly cfg: string;
+  readonly d: number;
+  readonly g: string;
+  readonly m: string;
+  readonly p: string;
+}
+
+/** What routes (routesOf) queue, before anything is locked or written. */
+export interface RoutePlan {
+  readonly realtime: RealtimeRow[];
   /** The configurations whose endpoint logs get points (Realtime, ordering None): their cursors are marked active first. */
-  const logged = new Set<string>();
+  readonly logged: ReadonlySet<string>;
   /** Those of them whose endpoint had no cursor row when routed: one is made (a cursor row goes only with its configuration). */
-  const unlogged = new Set<string>();
+  readonly unlogged: ReadonlySet<string>;
   /** The streams of the PerDevice configurations' new deliveries (a Realtime one's device, a Batch group's gateway and measurement). */
+  readonly ordered: readonly StreamKey[];
+  readonly orderedGroups: ReadonlySet<string>;
+  readonly rows: PointRow[];
+  readonly groups: readonly BatchGroup[];
+  readonly batchLinks: ReadonlyMap<string, { cfg: string; d: number }>;
+  /** (point, configuration) pairs the scopes matched but not queued, the configuration being disabled. */
+  readonly skipped: number;
+}
+
+/** The rows `routes` queue for `points` (each Realtime delivery with its id). */
+export function planRoutes(routes: readonly SqlRow[], points: readonly QueuedPoint[], traceContext: string | null): RoutePlan {
+  let skipped = 0;
+  const realtime: RealtimeRow[] = [];
+  const logged = new Set<string>();
+  const unlogged = new Set<string>();
   const ordered: StreamKey[] = [];
   const orderedGroups = new Set<string>();
-  /** Each point row with its delivery id, or the Batch group whose next batch slot it takes. */
-  const rows: { did: string | null; group: number; cfg: string; d: number; g: string; m: string; p: string }[] = [];
+  const rows: PointRow[] = [];
   const groups: BatchGroup[] = [];
   const groupIndex = new Map<string, number>();
   const batchLinks = new Map<string, { cfg: string; d: number }>();
@@ -126,6 +138,37 @@ export async function routeAndQueue(
     batchLinks.set(`${cfg}\n${point.deviceId}`, { cfg, d: point.deviceId });
     rows.push({ ...row, did: null, group: index });
   }
+  return { realtime, logged, unlogged, ordered, orderedGroups, rows, groups, batchLinks, skipped };
+}
+
+/** The JSON parameter of insertPoints: `rows` as its columns. */
+export const pointRowsJson = (rows: readonly PointRow[]) => JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p })));
+
+/** Routes `points` and inserts what they match in `tx`. */
+export async function routeAndQueue(
+  tx: SqlQueryable,
+  { jsonRows, writableCtes }: SqlDialect,
+  points: readonly QueuedPoint[],
+  now: number,
+  batches: { readonly rules: BatchRules; readonly lockOpen: OpenBatchLock },
+  {
+    traceContext = null,
+    lockStreams = () => Promise.resolve(),
+    tellOthers = () => Promise.resolve(),
+    plan: given,
+  }: {
+    /** The ingest span's `traceparent`, kept with each delivery (a batch keeps several) for its attempts' span links. */
+    readonly traceContext?: string | null;
+    /** How a PerDevice configuration's streams and the endpoint logs are held while new deliveries take their places in them. */
+    readonly lockStreams?: StreamLock;
+    /** Tells the other processes' deliverers, with the commit, that there is something new to look at. */
+    readonly tellOthers?: (tx: SqlQueryable) => Promise<void>;
+    /** What the points' routes queue (planRoutes), when read already. */
+    readonly plan?: RoutePlan;
+  } = {},
+): Promise<Routed> {
+  const { realtime, logged, unlogged, ordered, orderedGroups, rows, groups, batchLinks, skipped } =
+    given ?? planRoutes(await routesOf(tx, jsonRows, points), points, traceContext);
   if (rows.length === 0) return { queued: 0, skipped, announce: false };
   // A stream that has a delivery queued or held already: the new ones wait their turn (held); the
   // first of a free stream is its head. Its lock first, before any row is locked (settlements take
@@ -148,13 +191,12 @@ export async function routeAndQueue(
   for (const delivery of realtime) if (held(delivery.cfg, delivery.s)) delivery.st = 'held';
   if (unlogged.size > 0) await makeCursors(tx, jsonRows, [...unlogged]);
   const cursors = JSON.stringify([...logged].map((cfg) => ({ cfg })));
-  const pointRows = () => JSON.stringify(rows.map(({ did, cfg, d, g, m, p }) => ({ did, cfg, d, g, m, p })));
   if (groups.length === 0 && writableCtes) {
     // Realtime points alone, the usual ingest: the cursors marked, the deliveries and their points
     // in one statement, so an endpoint log's lock is held for it and the commit, not four round trips.
     await tx.run(
       `WITH activated AS (${activateLogs(jsonRows, '$3')}), queued AS (${insertRealtime(jsonRows, '$1', '$2')}) ${insertPoints(jsonRows, '$4', '$2')}`,
-      [JSON.stringify(realtime), now, cursors, pointRows()],
+      [JSON.stringify(realtime), now, cursors, pointRowsJson(rows)],
     );
     return { queued: rows.length, skipped, announce: true };
   }
@@ -176,7 +218,7 @@ export async function routeAndQueue(
       row.did = fill.assigned[row.group]?.[slot] ?? null;
     }
   }
-  await tx.run(insertPoints(jsonRows, '$1', '$2'), [pointRows(), now]);
+  await tx.run(insertPoints(jsonRows, '$1', '$2'), [pointRowsJson(rows), now]);
   const announce = realtime.length > 0 || fill?.changedDue === true;
   if (announce && realtime.length === 0) await tellOthers(tx);
   return { queued: rows.length, skipped, announce };
