@@ -18,6 +18,7 @@ import type { BatchRules } from './queue/batch-fill.ts';
 import type { HealthRules } from './queue/endpoint-health.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
+import { postgresLogReadAhead, type LogReadAhead } from './queue/log-read-ahead.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
 import { tracedDriver } from './store/traced-driver.ts';
@@ -41,6 +42,14 @@ interface QueueOptions {
   readonly batch?: BatchRules;
   /** When the deliverers' settlements disable an endpoint; the settings' defaults when not given. */
   readonly health?: HealthRules;
+}
+
+interface PostgresReadAhead {
+  /**
+   * How far deliverers read endpoint logs ahead, and so how long a change waits for what they read
+   * before it (log-read-ahead.ts): postgresLogReadAhead unless given (tests widen the window).
+   */
+  readonly logReadAhead?: LogReadAhead;
 }
 
 interface SqliteQueueThread {
@@ -84,17 +93,27 @@ export async function openSqliteDatabase(path: string, options: SqliteStoreOptio
   };
 }
 
-export async function openPostgresDatabase(connectionString: string, options: PostgresStoreOptions & QueueOptions = {}): Promise<WebhookDatabase> {
+export async function openPostgresDatabase(
+  connectionString: string,
+  options: PostgresStoreOptions & QueueOptions & PostgresReadAhead = {},
+): Promise<WebhookDatabase> {
   const driver = await openPostgresDriver(connectionString, options);
   const traced = tracedDriver(driver, 'postgresql');
   // The deliverer's statements on connections of their own (an API that runs no deliverer holds only its start-up check's, until it idles out).
   const delivererUrl = delivererConnectionString(connectionString);
   const delivererDriver = delivererUrl === undefined ? undefined : await openPostgresDriver(delivererUrl, { ...options, maxConnections: delivererConnections });
-  const store = createPostgresWebhookStore(traced);
+  // The store's changes wait out the window of the reads the queue lets deliverers make ahead: one rule on both sides.
+  const logReadAhead = options.logReadAhead ?? postgresLogReadAhead;
+  const store = createPostgresWebhookStore(traced, logReadAhead);
   // The queue's statements are spans too, as on SQLite (ingest, the attempt log, resend); LISTEN is the driver's own.
   const deliveries = createPostgresDeliveryQueue(
     { ...traced, listen: (channel, onNotify) => driver.listen(channel, onNotify) },
-    { ...(options.batch && { batch: options.batch }), ...(options.health && { health: options.health }), ...(delivererDriver && { delivererDriver }) },
+    {
+      ...(options.batch && { batch: options.batch }),
+      ...(options.health && { health: options.health }),
+      ...(delivererDriver && { delivererDriver }),
+      logReadAhead,
+    },
   );
   return {
     ...store,

@@ -20,6 +20,7 @@ import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
 import type { BatchRules } from '../src/queue/batch-fill.ts';
 import type { HealthRules } from '../src/queue/endpoint-health.ts';
+import type { LogReadAhead } from '../src/queue/log-read-ahead.ts';
 import { createDeliveryMetrics, type DeliveryMetrics } from '../src/delivery/metrics.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 import { freshDatabaseWithSchema } from './schema-copies.ts';
@@ -32,7 +33,7 @@ export { startReceiver, type Receiver } from './receiver.ts';
 export interface StoreLocation {
   readonly backend: Backend;
   /** Opens the store; ingest makes batches as testDeliverySettings say unless `batch` is given, and endpoints are disabled by `health` (the defaults otherwise). */
-  readonly open: (options?: { readonly batch?: BatchRules; readonly health?: HealthRules }) => Promise<WebhookDatabase>;
+  readonly open: (options?: { readonly batch?: BatchRules; readonly health?: HealthRules; readonly logReadAhead?: LogReadAhead }) => Promise<WebhookDatabase>;
   /** The SQLite file, or the PostgreSQL database's URL: for another process to open the same store. */
   readonly sqlitePath?: string;
   readonly postgresUrl?: string;
@@ -47,7 +48,8 @@ export async function newStoreLocation(backend: Backend, postgresUrl: string, op
   const url = await (options.copySchema ? freshDatabaseWithSchema(postgresUrl) : freshDatabase(postgresUrl));
   return {
     backend,
-    open: ({ batch = testBatchRules, health } = {}) => openPostgresDatabase(url, { maxConnections: 4, batch, ...(health && { health }) }),
+    open: ({ batch = testBatchRules, health, logReadAhead } = {}) =>
+      openPostgresDatabase(url, { maxConnections: 4, batch, ...(health && { health }), ...(logReadAhead && { logReadAhead }) }),
     postgresUrl: url,
   };
 }
@@ -113,12 +115,15 @@ export interface StartOptions {
   clock?: Clock;
   /** Default true; false as WEBHOOK_FEATURE_ENABLED=false: the API refuses /v2/webhooks and ingest queues nothing, and no deliverer runs. */
   featureEnabled?: boolean;
+  /** PostgreSQL's read-ahead of endpoint logs, when not its default (a wider window, to catch a change inside it). */
+  logReadAhead?: LogReadAhead;
 }
 
 export async function startWebhookApi(options: StartOptions): Promise<RunningApi> {
   const deliverySettings = { ...testDeliverySettings, ...options.deliverer };
   const store = await options.location.open({
     health: { disableAfterMs: deliverySettings.disableAfterMs, minFailedAttempts: deliverySettings.disableMinAttempts },
+    ...(options.logReadAhead && { logReadAhead: options.logReadAhead }),
   });
   const metrics = createDeliveryMetrics({ queue: store.deliveries });
   const vault = options.vault ?? new CredentialVault(testKeyRing);

@@ -6,7 +6,7 @@
 // leases, another SQLite process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import type { WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
@@ -56,6 +56,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
   const tally = createInFlightTally();
   const held = createHeldClaims();
+  /** How far endpoint logs are read ahead of the free slots (queue/log-read-ahead.ts); none when absent. */
+  const readAhead = queue.logReadAhead;
+  /** When the read that read each held log point was sent (performance.now()): within the window it goes unchecked. */
+  const readAt = new Map<string, number>();
+  /**
+   * Endpoints whose held log points are rechecked before they go, an attempt of theirs having failed
+   * since they were read (an error, a 429's pause, the endpoint disabled): the failures counted, so
+   * a recheck that was under way when another came does not clear it.
+   */
+  const recheckLogs = new Map<string, number>();
   const running = new Set<Promise<void>>();
   /** The deliveries held and in flight, whose leases are renewed while they are. */
   const leased = new Set<string>();
@@ -72,13 +82,21 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     // while logged points are in flight, a claim refilling their endpoint comes soon.
     leaveForClaim: () => pumping || pacing.loggedInFlight > 0,
   });
-  const attempts = createAttempts({ sender, settings, log, metrics, now, random: options.random, signal: shutdown.signal, settlements: writer });
+  // A failed attempt (an error, a 429's pause, the endpoint disabled) sends what is held of its endpoint's log through a recheck.
+  const settlements = {
+    add(settlement: Settlement) {
+      const configId = settlement.endpoint?.configId;
+      if (settlement.outcome !== 'delivered' && configId !== undefined) recheckLogs.set(configId, (recheckLogs.get(configId) ?? 0) + 1);
+      writer.add(settlement);
+    },
+  };
+  const attempts = createAttempts({ sender, settings, log, metrics, now, random: options.random, signal: shutdown.signal, settlements });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
   let foundNothing = false;
   const idleWaiters: (() => void)[] = [];
 
   let stopped = true;
-  const pacing = createClaimPacing(settings, held);
+  const pacing = createClaimPacing(settings, held, readAhead?.rounds);
   let pumping = false;
   let wanted = false;
   let claimWanted = false;
@@ -153,10 +171,46 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   /** Whether `delivery` fits under the in-flight limits now; if so it is counted in flight. */
   const fits = (delivery: ClaimedDelivery) => tally.admit(delivery.config, settings);
 
-  /** Sends what was claimed ahead and fits now, once the queue has rechecked it (deleted, unlinked, taken over: not sent). */
+  /**
+   * Whether the held log points of each endpoint among `picked` may go unchecked: read within the
+   * window, and no attempt of the endpoint failed since (all of an endpoint's or none, so its points
+   * go in log order).
+   */
+  function unchecked(picked: readonly ClaimedDelivery[]): Set<string> {
+    const endpoints = new Set<string>();
+    if (!readAhead) return endpoints;
+    const at = performance.now();
+    const stale = new Set(recheckLogs.keys());
+    for (const delivery of picked) {
+      if (!delivery.logged) continue;
+      const read = readAt.get(delivery.id);
+      if (read === undefined || at - read >= readAhead.windowMs) stale.add(delivery.config.id);
+      else endpoints.add(delivery.config.id);
+    }
+    for (const configId of stale) endpoints.delete(configId);
+    return endpoints;
+  }
+
+  /**
+   * Sends what was claimed ahead and fits now: points read ahead from an endpoint's log within the
+   * read-ahead window at once, the rest once the queue has rechecked them (deleted, unlinked, taken
+   * over: not sent; a log point whose endpoint may not be sent now: its log set back, its points let go).
+   */
   async function sendHeld(): Promise<void> {
-    const picked = held.take(settings.maxInFlight, fits);
+    const taken = held.take(settings.maxInFlight, fits);
+    if (taken.length === 0) return;
+    const freshLogs = unchecked(taken);
+    const going: ClaimedDelivery[] = [];
+    const picked: ClaimedDelivery[] = [];
+    for (const delivery of taken) {
+      if (delivery.logged && freshLogs.has(delivery.config.id)) {
+        readAt.delete(delivery.id);
+        going.push(delivery);
+      } else picked.push(delivery);
+    }
+    sendAll(going);
     if (picked.length === 0) return;
+    const failuresBefore = new Map(recheckLogs);
     const answer = await writer.writeWith(
       (settlements) =>
         queue.settleAndRecheck(
@@ -166,17 +220,28 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
           now(),
         ),
       () => {
-        for (const delivery of picked) {
-          tally.remove(delivery.config);
-          held.add(delivery);
-        }
+        // Back where they were, ahead of the rest: an endpoint's points go in log order.
+        for (const delivery of picked) tally.remove(delivery.config);
+        held.putBack(picked);
       },
     );
-    const going: ClaimedDelivery[] = [];
+    const rechecked: ClaimedDelivery[] = [];
+    const recheckedLogs = (configId: string) => {
+      if (recheckLogs.get(configId) === failuresBefore.get(configId)) recheckLogs.delete(configId);
+    };
+    for (const configId of answer.setBack) {
+      // Its log read again from before these when its endpoint sends again.
+      for (const delivery of held.letGoOfLog(configId)) forget(delivery);
+      recheckedLogs(configId);
+    }
     for (const delivery of picked) {
-      const config = answer.sendable.get(delivery.id);
-      if (config) going.push({ ...delivery, config });
-      else {
+      // A log set back is read again from before its points: none of them goes now.
+      const config = delivery.logged && answer.setBack.has(delivery.config.id) ? undefined : answer.sendable.get(delivery.id);
+      if (delivery.logged) readAt.delete(delivery.id);
+      if (config) {
+        rechecked.push({ ...delivery, config });
+        if (delivery.logged) recheckedLogs(delivery.config.id);
+      } else {
         // Not held any more (deleted, unlinked, taken over) or given back: a later claim finds what is left.
         tally.remove(delivery.config);
         leased.delete(delivery.id);
@@ -184,7 +249,14 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         rowsWanted = true;
       }
     }
-    sendAll(going);
+    sendAll(rechecked);
+  }
+
+  /** Forgets a held delivery let go of. */
+  function forget(delivery: ClaimedDelivery): void {
+    readAt.delete(delivery.id);
+    leased.delete(delivery.id);
+    claimWanted = true;
   }
 
   /**
@@ -195,7 +267,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const at = now();
     const limit = rowsWanted ? settings.maxInFlight * claimAhead - running.size - held.size : 0;
     rowsWanted = false;
-    const logRoom = logRoomOf(settings, tally, held);
+    const logRoom = logRoomOf(settings, tally, held, readAhead?.rounds);
+    const sentAt = performance.now();
     if ((limit <= 0 && logRoom.limit <= 0) || stopped) return;
     const request = { ...aheadClaimRequest({ owner, now: at, limit, settings, ahead: claimAhead, tally, held }), logRoom };
     const { claimed } = await writer.writeWith((settlements) =>
@@ -208,12 +281,15 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     for (const delivery of claimed) {
       leased.add(delivery.id);
       if (fits(delivery)) going.push(delivery);
-      else if (delivery.logged) {
-        // Read within the free slots, so it fits; were it not to, it goes all the same: a logged
-        // point is never held (its endpoint's cursor has passed it).
+      else if (delivery.logged && !readAhead) {
+        // Read within the free slots, so it fits; were it not to, it goes all the same: read with
+        // nothing ahead, a logged point is never held (its endpoint's cursor has passed it).
         tally.add(delivery.config);
         going.push(delivery);
-      } else held.add(delivery);
+      } else {
+        if (delivery.logged) readAt.set(delivery.id, sentAt);
+        held.add(delivery);
+      }
     }
     sendAll(going);
     if (limit <= 0 && claimed.length === 0 && held.size === 0) {
@@ -288,6 +364,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       shutdown.abort();
       await Promise.allSettled([...running]);
       for (const delivery of held.clear()) leased.delete(delivery.id);
+      readAt.clear();
+      recheckLogs.clear();
       await writer.flush();
       try {
         await queue.release(owner);

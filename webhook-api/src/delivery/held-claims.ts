@@ -1,8 +1,9 @@
 // Deliveries a deliverer claimed ahead of its free slots, under its lease: one claim statement then
 // serves several rounds of sends. Kept per endpoint in the order claimed, counted per configuration
 // and per company (the next claim's bounds add them to what is in flight), and taken as slots free.
-// A held delivery is rechecked by the queue just before it is sent (queue.recheck), since its
-// configuration may have been deleted, or its device unlinked, while it was held.
+// A held delivery is rechecked by the queue just before it is sent (queue.settleAndRecheck), since its
+// configuration may have been deleted, or its device unlinked, while it was held; a point read ahead
+// from its endpoint's log goes without one within the read-ahead window (queue/log-read-ahead.ts).
 import type { ClaimedDelivery, ClaimRequest } from '../queue/delivery-queue.ts';
 import { summed, type InFlightLimits, type InFlightTally } from './in-flight-tally.ts';
 
@@ -21,8 +22,14 @@ export interface HeldClaims {
    * does not fit is passed over.
    */
   take(room: number, fits: (delivery: ClaimedDelivery) => boolean): ClaimedDelivery[];
+  /** Holds `deliveries` again, taken and not sent, ahead of those of their endpoints still held (in the order given). */
+  putBack(deliveries: readonly ClaimedDelivery[]): void;
   /** Every one held, and none held any more (a stop: their leases are given back). */
   clear(): ClaimedDelivery[];
+  /** Points read ahead from endpoint logs among them (log-read-ahead.ts). */
+  readonly logged: number;
+  /** Lets go of the points of `configId`'s log it holds (its log set back to before them): the ones let go. */
+  letGoOfLog(configId: string): ClaimedDelivery[];
 }
 
 export function createHeldClaims(): HeldClaims {
@@ -31,11 +38,25 @@ export function createHeldClaims(): HeldClaims {
   const byCompany = new Map<number, number>();
   const rateCaps = new Map<string, number>();
   let size = 0;
+  let logged = 0;
 
   const count = <K>(map: Map<K, number>, key: K, by: number) => {
     const n = (map.get(key) ?? 0) + by;
     if (n > 0) map.set(key, n);
     else map.delete(key);
+  };
+
+  /** Holds `delivery` at the end of its endpoint's queue, or at its start. */
+  const hold = (delivery: ClaimedDelivery, where: 'first' | 'last') => {
+    const its = queues.get(delivery.config.id);
+    if (!its) queues.set(delivery.config.id, [delivery]);
+    else if (where === 'last') its.push(delivery);
+    else its.unshift(delivery);
+    count(byConfig, delivery.config.id, 1);
+    count(byCompany, delivery.config.companyId, 1);
+    if (delivery.config.rateLimitPerSecond !== null) rateCaps.set(delivery.config.id, delivery.config.rateLimitPerSecond);
+    size += 1;
+    if (delivery.logged) logged += 1;
   };
 
   return {
@@ -46,13 +67,10 @@ export function createHeldClaims(): HeldClaims {
     byCompany,
     rateCaps,
     add(delivery) {
-      const its = queues.get(delivery.config.id);
-      if (its) its.push(delivery);
-      else queues.set(delivery.config.id, [delivery]);
-      count(byConfig, delivery.config.id, 1);
-      count(byCompany, delivery.config.companyId, 1);
-      if (delivery.config.rateLimitPerSecond !== null) rateCaps.set(delivery.config.id, delivery.config.rateLimitPerSecond);
-      size += 1;
+      hold(delivery, 'last');
+    },
+    putBack(deliveries) {
+      for (const delivery of [...deliveries].reverse()) hold(delivery, 'first');
     },
     take(room, fits) {
       const taken: ClaimedDelivery[] = [];
@@ -71,6 +89,7 @@ export function createHeldClaims(): HeldClaims {
           count(byCompany, first.config.companyId, -n);
         }
         size -= n;
+        logged -= its.slice(0, n).filter((delivery) => delivery.logged).length;
         if (n === its.length) {
           queues.delete(configId);
           rateCaps.delete(configId);
@@ -86,7 +105,30 @@ export function createHeldClaims(): HeldClaims {
       byCompany.clear();
       rateCaps.clear();
       size = 0;
+      logged = 0;
       return all;
+    },
+    get logged() {
+      return logged;
+    },
+    letGoOfLog(configId) {
+      const its = queues.get(configId) ?? [];
+      const going = its.filter((delivery) => delivery.logged);
+      if (going.length === 0) return [];
+      const kept = its.filter((delivery) => !delivery.logged);
+      const first = its[0];
+      if (first) {
+        count(byConfig, configId, -going.length);
+        count(byCompany, first.config.companyId, -going.length);
+      }
+      size -= going.length;
+      logged -= going.length;
+      if (kept.length > 0) queues.set(configId, kept);
+      else {
+        queues.delete(configId);
+        rateCaps.delete(configId);
+      }
+      return going;
     },
   };
 }

@@ -436,6 +436,51 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(read.sort((a, b) => a - b)).toEqual(sent.sort((a, b) => a - b));
   });
 
+  it('rechecks points read ahead from an endpoint log: sendable as the configuration is now; paused, given back to the log; deleted, neither', async () => {
+    const cfg = await linked(7, [{}]);
+    const gone = await linked(7, [{}]);
+    await store.deliveries.ingest([point(7), point(7), point(7)], now);
+    const read = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    const of = (config: StoredConfig) => read.filter((c) => c.config.id === config.id).map((c) => ({ id: c.id, points: 1 }));
+    const [first, ...rest] = of(cfg);
+    if (!first) throw new Error('nothing read');
+    expect(rest).toHaveLength(2);
+    expect(read.every((c) => c.logged)).toBe(true);
+
+    const fine = await store.deliveries.settleAndRecheck([], 'a', of(cfg), now);
+    expect([...fine.sendable.keys()].sort()).toEqual(
+      of(cfg)
+        .map((h) => h.id)
+        .sort(),
+    );
+    expect(fine.setBack).toEqual(new Set());
+    expect(await store.deliveries.settleAndRecheck([], 'b', of(cfg), now)).toMatchObject({ sendable: new Map(), setBack: new Set() });
+
+    // The first one's attempt answered 429 for a minute: the others are given back to the log, and read again once the pause is over.
+    const paused = await store.deliveries.settleAndRecheck(
+      [
+        settlement(first.id, 'retrying', {
+          status: 429,
+          startedAt: now,
+          nextAttemptAt: now + 60_000,
+          endpoint: { configId: cfg.id, wasFailing: false, pauseMs: 60_000 },
+        }),
+      ],
+      'a',
+      rest,
+      now,
+    );
+    expect(paused.settled).toEqual(new Set([first.id]));
+    expect(paused.sendable).toEqual(new Map());
+    expect(paused.setBack).toEqual(new Set([cfg.id]));
+    expect(await store.deliveries.claim({ owner: 'a', now: now + 1, ...claimAll })).toEqual([]);
+    const again = await store.deliveries.claim({ owner: 'a', now: now + 61_000, ...claimAll });
+    expect(again.map((c) => c.id).sort()).toEqual([first.id, ...rest.map((h) => h.id)].sort());
+
+    expect(await store.deleteConfig(gone.id, now)).toBe(true);
+    expect(await store.deliveries.settleAndRecheck([], 'a', of(gone), now)).toMatchObject({ sendable: new Map(), setBack: new Set() });
+  });
+
   it('queues nothing for a device whose unlink raced the ingest', async () => {
     for (let round = 0; round < 10; round++) {
       const created = await linked(7, [{}]);

@@ -8,6 +8,7 @@ import type { DeliveryMode } from '../store/records.ts';
 import type { Page } from '../store/webhook-store.ts';
 import type { DeliveryRecord, DeliveryStateFilter } from './delivery-states.ts';
 import type { LogRoom } from './endpoint-logs.ts';
+import type { LogReadAhead } from './log-read-ahead.ts';
 import type {
   ClaimedDelivery,
   HeldDelivery,
@@ -17,6 +18,7 @@ import type {
   DisabledEndpoint,
   SettledAndClaimed,
   SettledAndRechecked,
+  Rechecked,
   AttemptRecord,
 } from './delivery-records.ts';
 export { deliveryOutcomes } from './delivery-records.ts';
@@ -30,6 +32,7 @@ export type {
   DisabledEndpoint,
   SettledAndClaimed,
   SettledAndRechecked,
+  Rechecked,
   AttemptRecord,
 } from './delivery-records.ts';
 
@@ -143,7 +146,8 @@ export interface DeliveryQueue {
    * the claim applies). Left out: those not held any more (their configuration
    * deleted, their device unlinked, their lease taken over), and those given back to the queue by
    * the call (their endpoint disabled or paused, or a batch whose points an unlink changed: claimed
-   * again later as they are then). One transaction on SQLite, statements of their own on PostgreSQL.
+   * again later as they are then); points read ahead from an endpoint's log that are not to be sent
+   * now are given back to the log (`setBack`). One transaction on SQLite, statements of their own on PostgreSQL.
    */
   settleAndRecheck(settlements: readonly Settlement[], owner: string, held: readonly HeldDelivery[], now: number): Promise<SettledAndRechecked>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */
@@ -243,4 +247,6 @@ export interface DeliveryQueue {
    * connection is back; absent where no other process can (SQLite). Resolves once listening.
    */
   readonly onWorkElsewhere?: ((listener: () => void) => Promise<() => Promise<void>>) | undefined;
+  /** How far a deliverer reads endpoint logs ahead of its free slots (log-read-ahead.ts); absent: no further than them (SQLite, in the process). */
+  readonly logReadAhead?: LogReadAhead | undefined;
 }

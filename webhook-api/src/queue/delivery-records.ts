@@ -23,7 +23,10 @@ export interface ClaimedDelivery {
   readonly traceContexts?: readonly string[];
   /** Its stream, when its configuration delivers in order (streams.ts): the settlement that ends it lets the next one of the stream go. */
   readonly stream?: string | null;
-  /** Read from its endpoint's log (endpoint-logs.ts) under the endpoint's lease, not leased by itself: sent at once, never held. */
+  /**
+   * Read from its endpoint's log (endpoint-logs.ts) under the endpoint's lease, not leased by
+   * itself: sent at once, or held briefly where the queue reads ahead (log-read-ahead.ts).
+   */
   readonly logged?: boolean;
 }
 
@@ -85,11 +88,21 @@ export interface SettledAndClaimed {
   readonly claimed: ClaimedDelivery[];
 }
 
-export interface SettledAndRechecked {
-  /** The settlements' ids that were written (as settle answers). */
-  readonly settled: Set<string>;
+/** What a recheck of held deliveries found (leases.ts, recheckIn). */
+export interface Rechecked {
   /** The held deliveries that may be sent now, each with its configuration as it is now. */
   readonly sendable: Map<string, StoredConfig>;
+  /**
+   * The endpoints whose logs were set back to before points read ahead that are not to be sent now
+   * (the endpoint paused, disabled or inactive): their holder lets go of every point of theirs it
+   * holds, to be read again when they may be sent.
+   */
+  readonly setBack: Set<string>;
+}
+
+export interface SettledAndRechecked extends Rechecked {
+  /** The settlements' ids that were written (as settle answers). */
+  readonly settled: Set<string>;
 }
 
 /** One line of the attempt log. */

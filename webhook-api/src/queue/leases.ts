@@ -3,7 +3,7 @@
 // runs out) so an idle deliverer knows when to look again (a disabled endpoint's deliveries wait, so not
 // those).
 import type { SqlDialect, SqlDriver, SqlQueryable } from '../store/sql-driver.ts';
-import type { DeliveryQueue, HeldDelivery } from './delivery-queue.ts';
+import type { DeliveryQueue, HeldDelivery, Rechecked } from './delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
 import { configColumns, toConfig } from '../store/row-mapping.ts';
 
@@ -48,22 +48,21 @@ export const nextDueAt =
  * Of the deliveries `owner` claimed ahead (`held`), those that may be sent now, each with its
  * configuration as it is now (a PUT since the claim applies to it), read in `db`; the ones still
  * held but not to be sent (endpoint disabled or paused, a batch's points changed by an unlink) given
- * back to the queue.
+ * back to the queue. A point read ahead from its endpoint's log (log-read-ahead.ts) is held by the
+ * endpoint's cursor: one not to be sent now is given back to the log, the cursor set back to before
+ * it (`setBack` names the endpoint: its holder lets go of every point of it it holds, all read
+ * after, and sent none of them since, points of an endpoint going in log order); one gone (its
+ * configuration deleted, its device unlinked) is in neither.
  */
-export async function recheckIn(
-  db: SqlQueryable,
-  dialect: SqlDialect,
-  owner: string,
-  held: readonly HeldDelivery[],
-  now: number,
-): Promise<Map<string, StoredConfig>> {
+export async function recheckIn(db: SqlQueryable, dialect: SqlDialect, owner: string, held: readonly HeldDelivery[], now: number): Promise<Rechecked> {
   const sendable = new Map<string, StoredConfig>();
-  if (held.length === 0) return sendable;
+  const setBack = new Map<string, number>();
+  if (held.length === 0) return { sendable, setBack: new Set() };
   // A Realtime delivery's one point goes with its row (an unlink deletes both); a batch's are counted.
   const rows = await db.all(
     {
       name: 'webhook_recheck_held',
-      text: `SELECT d.id AS delivery_id, x.n AS held,
+      text: `SELECT d.id AS delivery_id, d.state AS state, d.webhook_config_id AS cfg, d.${dialect.sequence} AS position, x.n AS held,
          CASE WHEN d.mode = 'Batch' THEN (SELECT COUNT(*) FROM delivery_points p WHERE p.delivery_id = d.id) ELSE x.n END AS n,
          ${configColumns
            .split(', ')
@@ -71,7 +70,9 @@ export async function recheckIn(
            .join(', ')}
        FROM ${dialect.jsonRows('$1', 'x', { id: 'text', n: 'bigint' })}
          JOIN deliveries d ON d.id = x.id JOIN webhook_configs c ON c.id = d.webhook_config_id
-       WHERE d.lease_owner = $2 AND d.state = 'queued'`,
+       WHERE (d.lease_owner = $2 AND d.state = 'queued')
+         OR (d.state = 'logged' AND EXISTS (SELECT 1 FROM endpoint_cursors k
+           WHERE k.webhook_config_id = d.webhook_config_id AND k.lease_owner = $2 AND d.${dialect.sequence} <= k.read_through))`,
     },
     [JSON.stringify(held.map(({ id, points }) => ({ id, n: points }))), owner],
   );
@@ -79,7 +80,10 @@ export async function recheckIn(
   for (const row of rows) {
     const paused = row.paused_until !== null && row.paused_until !== undefined && Number(row.paused_until) > now;
     if (row.status === 'Active' && !paused && Number(row.n) === Number(row.held)) sendable.set(String(row.delivery_id), toConfig(row));
-    else givenBack.push({ id: String(row.delivery_id) });
+    else if (row.state === 'logged') {
+      const cfg = String(row.cfg);
+      setBack.set(cfg, Math.min(setBack.get(cfg) ?? Infinity, Number(row.position) - 1));
+    } else givenBack.push({ id: String(row.delivery_id) });
   }
   if (givenBack.length > 0) {
     await db.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE ${dialect.idIn('id', '$2')} AND lease_owner = $1 AND state = 'queued'`, [
@@ -87,5 +91,8 @@ export async function recheckIn(
       JSON.stringify(givenBack),
     ]);
   }
-  return sendable;
+  for (const [cfg, before] of setBack) {
+    await db.run('UPDATE endpoint_cursors SET read_through = $3 WHERE webhook_config_id = $2 AND lease_owner = $1 AND read_through > $3', [owner, cfg, before]);
+  }
+  return { sendable, setBack: new Set(setBack.keys()) };
 }

@@ -15,7 +15,7 @@ import { resend } from './resend.ts';
 import { retryNow } from './retry-now.ts';
 import { recordTest } from './test-deliveries.ts';
 
-export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'settleAndClaim' | 'settleAndRecheck' | 'onWorkElsewhere'>;
+export type DialectOperations = Pick<DeliveryQueue, 'claim' | 'settle' | 'settleAndClaim' | 'settleAndRecheck' | 'onWorkElsewhere' | 'logReadAhead'>;
 
 export function createSqlDeliveryQueue(deps: QueueDependencies, dialect: DialectOperations): DeliveryQueue {
   const { driver, delivererDriver } = deps;

@@ -6,6 +6,7 @@ import { configColumns, configValues, linkColumns, scopeColumns, optionValues, s
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
 import type { Page, PageRequest, WebhookStore } from './webhook-store.ts';
 import type {} from './records.ts';
+import { waitOutLogReadAhead, type LogReadAhead } from '../queue/log-read-ahead.ts';
 
 /** The row a RETURNING statement gave back. */
 function returned(row: SqlRow | undefined): SqlRow {
@@ -18,10 +19,19 @@ const countOf = async (q: SqlQueryable, sql: string, values: SqlValue[]) => Numb
 /**
  * The store on `driver`, whose schema is already applied (openSqliteDriver and openPostgresDriver do
  * that first); `insertCounted` is the dialect's way to count a configuration against its company's
- * limit as it is inserted.
+ * limit as it is inserted. Where deliverers read endpoint logs ahead (`readAhead`), a change that
+ * stops or alters the sending of an endpoint's points (an update, a deletion, an unlink) answers
+ * only once what was read before it can no longer go unchecked (log-read-ahead.ts).
  */
-export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedConfigInsert): WebhookStore {
+export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedConfigInsert, readAhead?: LogReadAhead): WebhookStore {
   const { sequence, forUpdate, secondDotField, jsonRows } = driver.dialect;
+
+  /** `change`'s answer, once a change to `configId` it made can have no held point sent unchecked. */
+  async function waitedOut<T>(configId: string, change: Promise<T>, changed: (answer: T) => boolean): Promise<T> {
+    const answer = await change;
+    if (readAhead && changed(answer)) await waitOutLogReadAhead(driver, readAhead, configId);
+    return answer;
+  }
 
   /** Rows of `from` (a FROM ... WHERE ... with `values`) after the page's position, in creation order. */
   async function page<T>(from: string, values: SqlValue[], columns: string, map: (row: SqlRow) => T, request: PageRequest | undefined): Promise<Page<T>> {
@@ -92,30 +102,34 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
     listConfigs: async (companyId) => (await configsPage(companyId)).items,
     pageConfigs: configsPage,
     updateConfig: (id, change) =>
-      inTransaction(async (tx) => {
-        let fields: ConfigFields;
-        if (typeof change === 'function') {
-          // Read and write under the row's lock: a concurrent update waits and then merges onto this one.
-          const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL${forUpdate}`, [id]);
-          if (!current) return undefined;
-          fields = change(toConfig(current));
-        } else {
-          fields = change;
-        }
-        // A change of status starts the endpoint's health afresh: an endpoint enabled again has its
-        // WEBHOOK_DISABLE_AFTER counted from its next failure, not from before it was disabled.
-        const row = await tx.one(
-          `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
+      waitedOut(
+        id,
+        inTransaction(async (tx) => {
+          let fields: ConfigFields;
+          if (typeof change === 'function') {
+            // Read and write under the row's lock: a concurrent update waits and then merges onto this one.
+            const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL${forUpdate}`, [id]);
+            if (!current) return undefined;
+            fields = change(toConfig(current));
+          } else {
+            fields = change;
+          }
+          // A change of status starts the endpoint's health afresh: an endpoint enabled again has its
+          // WEBHOOK_DISABLE_AFTER counted from its next failure, not from before it was disabled.
+          const row = await tx.one(
+            `UPDATE webhook_configs SET name = $1, url = $2, method = $3, delivery_mode = $4, auth_type = $5, auth_payload_encrypted = $6, custom_headers = $7,
            include_metadata_headers = $8, include_retry_header = $9, updated_at = $10,
            failing_since = CASE WHEN status = $12 THEN failing_since END, failed_attempts = CASE WHEN status = $12 THEN failed_attempts ELSE 0 END,
            status = $12, disabled_reason = $13, disabled_at = $14, rate_limit_per_second = $15, ordering = $16
            WHERE id = $11 AND deleted_at IS NULL RETURNING ${configColumns}`,
-          [...configValues(fields), new Date().toISOString(), id, ...statusValues(fields), ...optionValues(fields)],
-        );
-        // Ordered no more: what waited for an earlier delivery of its device goes as it comes now.
-        if (row && fields.ordering === 'None') await tx.run(`UPDATE deliveries SET state = 'queued' WHERE webhook_config_id = $1 AND state = 'held'`, [id]);
-        return row && toConfig(row);
-      }),
+            [...configValues(fields), new Date().toISOString(), id, ...statusValues(fields), ...optionValues(fields)],
+          );
+          // Ordered no more: what waited for an earlier delivery of its device goes as it comes now.
+          if (row && fields.ordering === 'None') await tx.run(`UPDATE deliveries SET state = 'queued' WHERE webhook_config_id = $1 AND state = 'held'`, [id]);
+          return row && toConfig(row);
+        }),
+        (config) => config !== undefined,
+      ),
     rotateSigningSecret: (id, rotate) =>
       inTransaction(async (tx) => {
         // Under the row's lock: two rotations at once take turns, and the second replaces the first's.
@@ -130,20 +144,24 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         return row && toConfig(row).signingSecrets;
       }),
     deleteConfig: (id, now = Date.now()) =>
-      inTransaction(async (tx) => {
-        // Kept for its attempt log, with nothing left to deliver with: no credentials, no secrets, no links.
-        const deleted = await tx.one(
-          `UPDATE webhook_configs SET deleted_at = $2, status = 'Disabled', disabled_reason = 'deleted', auth_type = 'None', auth_payload_encrypted = NULL,
+      waitedOut(
+        id,
+        inTransaction(async (tx) => {
+          // Kept for its attempt log, with nothing left to deliver with: no credentials, no secrets, no links.
+          const deleted = await tx.one(
+            `UPDATE webhook_configs SET deleted_at = $2, status = 'Disabled', disabled_reason = 'deleted', auth_type = 'None', auth_payload_encrypted = NULL,
              custom_headers = NULL, signing_secret_encrypted = '', previous_signing_secret_encrypted = NULL, previous_signing_secret_until = NULL
            WHERE id = $1 AND deleted_at IS NULL RETURNING company_id`,
-          [id, now],
-        );
-        if (!deleted) return false;
-        await failUndelivered(tx, id, now);
-        await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1', [id]);
-        await tx.run(countOneLessConfig, [Number(deleted.company_id)]);
-        return true;
-      }),
+            [id, now],
+          );
+          if (!deleted) return false;
+          await failUndelivered(tx, id, now);
+          await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1', [id]);
+          await tx.run(countOneLessConfig, [Number(deleted.company_id)]);
+          return true;
+        }),
+        (deleted) => deleted,
+      ),
     countConfigs: async () => countOf(driver, 'SELECT COUNT(*) AS n FROM webhook_configs WHERE deleted_at IS NULL', []),
     async encryptionKeyIdsInUse() {
       // The credentials, and the signing secrets: the current one, and the previous one while it still signs.
@@ -185,18 +203,22 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
     listLinks: async (webhookConfigId) => (await linksPage(webhookConfigId)).items,
     pageLinks: linksPage,
     unlinkDevice: (webhookConfigId, deviceId) =>
-      inTransaction(async (tx) => {
-        // The device's points go with the link (a foreign key), leaving every queued delivery; one left empty goes too.
-        const removed = (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
-        if (removed) {
-          await tx.run(
-            `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state IN ('queued', 'held', 'logged')
+      waitedOut(
+        webhookConfigId,
+        inTransaction(async (tx) => {
+          // The device's points go with the link (a foreign key), leaving every queued delivery; one left empty goes too.
+          const removed = (await tx.run('DELETE FROM device_links WHERE webhook_config_id = $1 AND device_id = $2', [webhookConfigId, deviceId])) > 0;
+          if (removed) {
+            await tx.run(
+              `DELETE FROM deliveries WHERE webhook_config_id = $1 AND state IN ('queued', 'held', 'logged')
                AND NOT EXISTS (SELECT 1 FROM delivery_points p WHERE p.delivery_id = deliveries.id)`,
-            [webhookConfigId],
-          );
-        }
-        return removed;
-      }),
+              [webhookConfigId],
+            );
+          }
+          return removed;
+        }),
+        (removed) => removed,
+      ),
 
     createScope(webhookConfigId: string, deviceId: number, s: ScopeRoute & { id: string }, limit?: number) {
       const created = inTransaction(async (tx) => {

@@ -13,6 +13,7 @@ import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
 import { recheckIn } from '../leases.ts';
+import { postgresLogReadAhead, type LogReadAhead } from '../log-read-ahead.ts';
 import { lockStreams, streamLocksQuery } from './stream-locks.ts';
 import { endedStreams, releaseStreams } from '../streams.ts';
 import { listenForWork, notifyOthers, notifyQuery } from './work-notifications.ts';
@@ -28,6 +29,8 @@ export interface PostgresQueueOptions {
   readonly delivererDriver?: SqlDriver;
   /** When settlements disable an endpoint. */
   readonly health?: HealthRules;
+  /** How far deliverers read endpoint logs ahead: postgresLogReadAhead unless given. */
+  readonly logReadAhead?: LogReadAhead;
 }
 
 export function createPostgresDeliveryQueue(driver: PostgresDriver, options: PostgresQueueOptions = {}): DeliveryQueue {
@@ -101,8 +104,9 @@ export function createPostgresDeliveryQueue(driver: PostgresDriver, options: Pos
     },
     settleAndRecheck: async (settlements, owner, held, now) => ({
       settled: await settleWithHealth(owner, settlements, now),
-      sendable: await recheckIn(deliverer, driver.dialect, owner, held, now),
+      ...(await recheckIn(deliverer, driver.dialect, owner, held, now)),
     }),
     onWorkElsewhere: listenForWork(driver),
+    logReadAhead: options.logReadAhead ?? postgresLogReadAhead,
   });
 }

@@ -63,13 +63,13 @@ export function createSqliteDeliveryQueue(driver: SqlDriver, options: SqliteQueu
       return { settled, claimed };
     },
     settleAndRecheck: async (settlements, owner, held, now) => {
-      const { settled, sendable } = told(
+      const { settled, sendable, setBack } = told(
         await deliverer.transaction(async (tx) => ({
           ...(await settleWithHealth(tx, owner, settlements, now)),
-          sendable: await recheckIn(tx, deliverer.dialect, owner, held, now),
+          ...(await recheckIn(tx, deliverer.dialect, owner, held, now)),
         })),
       );
-      return { settled, sendable };
+      return { settled, sendable, setBack };
     },
   });
 }

@@ -2,6 +2,7 @@
 // one database. Creation order is a sequence column, never a timestamp.
 import { applySchema } from '../apply-schema.ts';
 import type { SqlDriver } from '../sql-driver.ts';
+import { postgresLogReadAhead, type LogReadAhead } from '../../queue/log-read-ahead.ts';
 import { createSqlWebhookStore } from '../sql-webhook-store.ts';
 import type { WebhookStore } from '../webhook-store.ts';
 import { insertCountedInOneStatement } from './insert-counted-config.ts';
@@ -67,7 +68,8 @@ export async function openPostgresDriver(connectionString: string, options: Post
 }
 
 /** The configuration store on PostgreSQL. */
-export const createPostgresWebhookStore = (driver: SqlDriver): WebhookStore => createSqlWebhookStore(driver, insertCountedInOneStatement);
+export const createPostgresWebhookStore = (driver: SqlDriver, readAhead: LogReadAhead = postgresLogReadAhead): WebhookStore =>
+  createSqlWebhookStore(driver, insertCountedInOneStatement, readAhead);
 
 /** The configuration store alone (the store's tests). */
 export const openPostgresStore = async (connectionString: string, options: PostgresStoreOptions = {}): Promise<WebhookStore> =>
