@@ -6,7 +6,8 @@
 // row held ahead.
 //
 // What makes the window safe: every change that stops or alters the sending of an endpoint's points
-// (the configuration updated or deleted, a device unlinked) waits out the window after it commits
+// (the configuration updated or deleted, a device unlinked; a signing secret's rotation needs none,
+// the old secret signing on through the overlap) waits out the window after it commits
 // and before it answers, when a deliverer holds the endpoint's cursor (waitOutLogReadAhead). A read
 // that did not see the change was sent before the change committed, so everything it let go without
 // a recheck went before the change answered: after the answer, nothing read before it is sent
@@ -27,15 +28,18 @@ const marginMs = 5;
 
 /**
  * After a change to `configId` has committed: waits out the read-ahead window if a deliverer holds
- * the endpoint's cursor now (nothing to wait for otherwise: no point of it is held).
+ * the endpoint's cursor now (nothing to wait for otherwise: no point of it is held), or if that
+ * cannot be read (the change stands, and is answered as made).
  */
 export async function waitOutLogReadAhead(db: SqlQueryable, readAhead: LogReadAhead, configId: string): Promise<void> {
-  const held = await db.one(
-    {
-      name: 'webhook_cursor_held',
-      text: 'SELECT 1 AS held FROM endpoint_cursors WHERE webhook_config_id = $1 AND lease_owner IS NOT NULL AND lease_until >= $2',
-    },
-    [configId, Date.now()],
-  );
+  const held = await db
+    .one(
+      {
+        name: 'webhook_cursor_held',
+        text: 'SELECT 1 AS held FROM endpoint_cursors WHERE webhook_config_id = $1 AND lease_owner IS NOT NULL AND lease_until >= $2',
+      },
+      [configId, Date.now()],
+    )
+    .catch(() => ({ held: 1 }));
   if (held) await new Promise((resolve) => setTimeout(resolve, readAhead.windowMs + marginMs));
 }
