@@ -18,7 +18,7 @@ import type { BatchRules } from './queue/batch-fill.ts';
 import type { HealthRules } from './queue/endpoint-health.ts';
 import type { DeliverySettings } from './delivery/delivery-settings.ts';
 import { createPostgresWebhookStore, openPostgresDriver, type PostgresStoreOptions } from './store/postgres/open-postgres.ts';
-import { postgresLogReadAhead, type LogReadAhead } from './queue/log-read-ahead.ts';
+import { postgresLogReadAhead, type LogReadAhead } from './store/log-read-ahead.ts';
 import { createSqliteWebhookStore, openSqliteDriver, type SqliteStoreOptions } from './store/sqlite/open-sqlite.ts';
 import type { WebhookStore } from './store/webhook-store.ts';
 import { tracedDriver } from './store/traced-driver.ts';

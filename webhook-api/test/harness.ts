@@ -20,7 +20,7 @@ import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import type { DeliverySettings } from '../src/delivery/delivery-settings.ts';
 import type { BatchRules } from '../src/queue/batch-fill.ts';
 import type { HealthRules } from '../src/queue/endpoint-health.ts';
-import type { LogReadAhead } from '../src/queue/log-read-ahead.ts';
+import type { LogReadAhead } from '../src/store/log-read-ahead.ts';
 import { createDeliveryMetrics, type DeliveryMetrics } from '../src/delivery/metrics.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
 import { freshDatabaseWithSchema } from './schema-copies.ts';

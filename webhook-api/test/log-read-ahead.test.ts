@@ -1,5 +1,5 @@
 // PostgreSQL's deliverer reads an endpoint's log a round of its slots ahead and sends what it holds
-// as the slots free, unchecked within a window after the read (src/queue/log-read-ahead.ts). These
+// as the slots free, unchecked within a window after the read (src/store/log-read-ahead.ts). These
 // are the rules that make that safe, each with a change made inside the window (widened here to
 // two seconds, so the test's own steps fit in it): the change answers only once the window of what
 // was read before it has passed, so nothing held goes unchecked after the answer; and an attempt

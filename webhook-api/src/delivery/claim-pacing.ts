@@ -1,7 +1,7 @@
 // When a deliverer claims again, and for what. An endpoint's log (queue/endpoint-logs.ts) is read as
 // its slots free: from half of them free on, or a quarter where a read takes long against a request,
 // so the slots do not run dry while a read is on its way; where the queue reads ahead
-// (queue/log-read-ahead.ts: a database a round trip away), a round of the slots ahead, read again
+// (store/log-read-ahead.ts: a database a round trip away), a round of the slots ahead, read again
 // once a round of them has gone, what is held going as slots free. Rows (retries, batches, ordered deliveries) are claimed several rounds ahead
 // and again once what an endpoint has in hand is down to half; the rows are looked at only when
 // something may have made them due (a wake, a row's slot freed, the deliverer idle), not on every

@@ -6,7 +6,7 @@
 // leases, another SQLite process). No database transaction is open while a request is.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '@platform/tool-sdk';
-import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
+import type { ClaimedDelivery, DeliveryQueue } from '../queue/delivery-queue.ts';
 import type { DeliverySettings } from './delivery-settings.ts';
 import type { WebhookSender } from './outgoing.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
@@ -17,6 +17,7 @@ import { createQueueHousekeeping } from './queue-housekeeping.ts';
 import { createInFlightTally } from './in-flight-tally.ts';
 import { claimAhead, createClaimPacing, logRoomOf } from './claim-pacing.ts';
 import { aheadClaimRequest, createHeldClaims } from './held-claims.ts';
+import { createHeldSending } from './held-sending.ts';
 import type { AttemptMetrics } from './attempt-metrics.ts';
 
 export interface DelivererOptions {
@@ -56,16 +57,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
 
   const tally = createInFlightTally();
   const held = createHeldClaims();
-  /** How far endpoint logs are read ahead of the free slots (queue/log-read-ahead.ts); none when absent. */
-  const readAhead = queue.logReadAhead;
-  /** When the read that read each held log point was sent (performance.now()): within the window it goes unchecked. */
-  const readAt = new Map<string, number>();
-  /**
-   * Endpoints whose held log points are rechecked before they go, an attempt of theirs having failed
-   * since they were read (an error, a 429's pause, the endpoint disabled): the failures counted, so
-   * a recheck that was under way when another came does not clear it.
-   */
-  const recheckLogs = new Map<string, number>();
   const running = new Set<Promise<void>>();
   /** The deliveries held and in flight, whose leases are renewed while they are. */
   const leased = new Set<string>();
@@ -82,20 +73,40 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     // while logged points are in flight, a claim refilling their endpoint comes soon.
     leaveForClaim: () => pumping || pacing.loggedInFlight > 0,
   });
-  // A failed attempt (an error, a 429's pause, the endpoint disabled) sends what is held of its endpoint's log through a recheck.
-  const settlements = {
-    add(settlement: Settlement) {
-      const configId = settlement.endpoint?.configId;
-      if (settlement.outcome !== 'delivered' && configId !== undefined) recheckLogs.set(configId, (recheckLogs.get(configId) ?? 0) + 1);
-      writer.add(settlement);
+  /** Whether `delivery` fits under the in-flight limits now; if so it is counted in flight. */
+  const fits = (delivery: ClaimedDelivery) => tally.admit(delivery.config, settings);
+  const heldSending = createHeldSending({
+    queue,
+    owner,
+    held,
+    tally,
+    writer,
+    now,
+    room: settings.maxInFlight,
+    fits,
+    sendAll,
+    dropped: (delivery) => {
+      leased.delete(delivery.id);
+      claimWanted = true;
+      rowsWanted = true;
     },
-  };
-  const attempts = createAttempts({ sender, settings, log, metrics, now, random: options.random, signal: shutdown.signal, settlements });
+  });
+  const attempts = createAttempts({
+    sender,
+    settings,
+    log,
+    metrics,
+    now,
+    random: options.random,
+    signal: shutdown.signal,
+    settlements: heldSending.settlements,
+  });
   /** Whether the last look for work found nothing to send; the waiters of whenIdle. */
   let foundNothing = false;
   const idleWaiters: (() => void)[] = [];
 
   let stopped = true;
+  const readAhead = queue.logReadAhead;
   const pacing = createClaimPacing(settings, held, readAhead?.rounds);
   let pumping = false;
   let wanted = false;
@@ -149,7 +160,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     try {
       while (wanted && !stopped) {
         wanted = false;
-        await sendHeld();
+        await heldSending.sendHeld();
         if (claimWanted) {
           claimWanted = false;
           await claimMore();
@@ -166,97 +177,6 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (writer.busy()) void writer.flush();
       resolveIfIdle();
     }
-  }
-
-  /** Whether `delivery` fits under the in-flight limits now; if so it is counted in flight. */
-  const fits = (delivery: ClaimedDelivery) => tally.admit(delivery.config, settings);
-
-  /**
-   * Whether the held log points of each endpoint among `picked` may go unchecked: read within the
-   * window, and no attempt of the endpoint failed since (all of an endpoint's or none, so its points
-   * go in log order).
-   */
-  function unchecked(picked: readonly ClaimedDelivery[]): Set<string> {
-    const endpoints = new Set<string>();
-    if (!readAhead) return endpoints;
-    const at = performance.now();
-    const stale = new Set(recheckLogs.keys());
-    for (const delivery of picked) {
-      if (!delivery.logged) continue;
-      const read = readAt.get(delivery.id);
-      if (read === undefined || at - read >= readAhead.windowMs) stale.add(delivery.config.id);
-      else endpoints.add(delivery.config.id);
-    }
-    for (const configId of stale) endpoints.delete(configId);
-    return endpoints;
-  }
-
-  /**
-   * Sends what was claimed ahead and fits now: points read ahead from an endpoint's log within the
-   * read-ahead window at once, the rest once the queue has rechecked them (deleted, unlinked, taken
-   * over: not sent; a log point whose endpoint may not be sent now: its log set back, its points let go).
-   */
-  async function sendHeld(): Promise<void> {
-    const taken = held.take(settings.maxInFlight, fits);
-    if (taken.length === 0) return;
-    const freshLogs = unchecked(taken);
-    const going: ClaimedDelivery[] = [];
-    const picked: ClaimedDelivery[] = [];
-    for (const delivery of taken) {
-      if (delivery.logged && freshLogs.has(delivery.config.id)) {
-        readAt.delete(delivery.id);
-        going.push(delivery);
-      } else picked.push(delivery);
-    }
-    sendAll(going);
-    if (picked.length === 0) return;
-    const failuresBefore = new Map(recheckLogs);
-    const answer = await writer.writeWith(
-      (settlements) =>
-        queue.settleAndRecheck(
-          settlements,
-          owner,
-          picked.map((delivery) => ({ id: delivery.id, points: delivery.points.length })),
-          now(),
-        ),
-      () => {
-        // Back where they were, ahead of the rest: an endpoint's points go in log order.
-        for (const delivery of picked) tally.remove(delivery.config);
-        held.putBack(picked);
-      },
-    );
-    const rechecked: ClaimedDelivery[] = [];
-    const recheckedLogs = (configId: string) => {
-      if (recheckLogs.get(configId) === failuresBefore.get(configId)) recheckLogs.delete(configId);
-    };
-    for (const configId of answer.setBack) {
-      // Its log read again from before these when its endpoint sends again.
-      for (const delivery of held.letGoOfLog(configId)) forget(delivery);
-      recheckedLogs(configId);
-    }
-    for (const delivery of picked) {
-      // A log set back is read again from before its points: none of them goes now.
-      const config = delivery.logged && answer.setBack.has(delivery.config.id) ? undefined : answer.sendable.get(delivery.id);
-      if (delivery.logged) readAt.delete(delivery.id);
-      if (config) {
-        rechecked.push({ ...delivery, config });
-        if (delivery.logged) recheckedLogs(delivery.config.id);
-      } else {
-        // Not held any more (deleted, unlinked, taken over) or given back: a later claim finds what is left.
-        tally.remove(delivery.config);
-        leased.delete(delivery.id);
-        claimWanted = true;
-        rowsWanted = true;
-      }
-    }
-    sendAll(rechecked);
-  }
-
-  /** Forgets a held delivery let go of. */
-  function forget(delivery: ClaimedDelivery): void {
-    readAt.delete(delivery.id);
-    leased.delete(delivery.id);
-    claimWanted = true;
   }
 
   /**
@@ -279,17 +199,20 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     pacing.claimed(now() - at);
     const going: ClaimedDelivery[] = [];
     for (const delivery of claimed) {
+      // Held or in flight already: read again after its log was set back by a recheck whose answer was lost.
+      if (leased.has(delivery.id)) continue;
       leased.add(delivery.id);
-      if (fits(delivery)) going.push(delivery);
+      // A log point read ahead goes behind what its endpoint holds: an endpoint's points go in log order.
+      if (readAhead && delivery.logged && (held.byConfig.get(delivery.config.id) ?? 0) > 0) {
+        heldSending.hold(delivery, sentAt);
+        wanted = true;
+      } else if (fits(delivery)) going.push(delivery);
       else if (delivery.logged && !readAhead) {
         // Read within the free slots, so it fits; were it not to, it goes all the same: read with
         // nothing ahead, a logged point is never held (its endpoint's cursor has passed it).
         tally.add(delivery.config);
         going.push(delivery);
-      } else {
-        if (delivery.logged) readAt.set(delivery.id, sentAt);
-        held.add(delivery);
-      }
+      } else heldSending.hold(delivery, sentAt);
     }
     sendAll(going);
     if (limit <= 0 && claimed.length === 0 && held.size === 0) {
@@ -364,8 +287,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       shutdown.abort();
       await Promise.allSettled([...running]);
       for (const delivery of held.clear()) leased.delete(delivery.id);
-      readAt.clear();
-      recheckLogs.clear();
+      heldSending.clear();
       await writer.flush();
       try {
         await queue.release(owner);

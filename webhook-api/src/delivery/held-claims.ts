@@ -3,7 +3,7 @@
 // and per company (the next claim's bounds add them to what is in flight), and taken as slots free.
 // A held delivery is rechecked by the queue just before it is sent (queue.settleAndRecheck), since its
 // configuration may have been deleted, or its device unlinked, while it was held; a point read ahead
-// from its endpoint's log goes without one within the read-ahead window (queue/log-read-ahead.ts).
+// from its endpoint's log goes without one within the read-ahead window (store/log-read-ahead.ts).
 import type { ClaimedDelivery, ClaimRequest } from '../queue/delivery-queue.ts';
 import { summed, type InFlightLimits, type InFlightTally } from './in-flight-tally.ts';
 
@@ -26,7 +26,7 @@ export interface HeldClaims {
   putBack(deliveries: readonly ClaimedDelivery[]): void;
   /** Every one held, and none held any more (a stop: their leases are given back). */
   clear(): ClaimedDelivery[];
-  /** Points read ahead from endpoint logs among them (log-read-ahead.ts). */
+  /** Points read ahead from endpoint logs among them (store/log-read-ahead.ts). */
   readonly logged: number;
   /** Lets go of the points of `configId`'s log it holds (its log set back to before them): the ones let go. */
   letGoOfLog(configId: string): ClaimedDelivery[];

@@ -25,9 +25,15 @@ export const leasedColumns = (table: string, sequence: string) =>
     .map((c) => `${table}.${c}`)
     .join(', ') + `, ${table}.${sequence} AS position`;
 
-/** The earliest due first, and in creation order among equals (RETURNING follows no order). */
-export function toClaimedDeliveries({ claimed, configs, points }: Leased): ClaimedDelivery[] {
-  const ordered = [...claimed].sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.position) - Number(b.position));
+/**
+ * The earliest due first, and in creation order among equals (RETURNING follows no order); points
+ * of endpoint logs in log order alone (`inLogOrder`: an ingest's time is taken before it waits for
+ * its log's lock, so a later position may have an earlier time).
+ */
+export function toClaimedDeliveries({ claimed, configs, points }: Leased, inLogOrder = false): ClaimedDelivery[] {
+  const ordered = [...claimed].sort(
+    (a, b) => (inLogOrder ? 0 : Number(a.next_attempt_at) - Number(b.next_attempt_at)) || Number(a.position) - Number(b.position),
+  );
   const result: ClaimedDelivery[] = [];
   for (const row of ordered) {
     const config = configs.get(String(row.webhook_config_id));

@@ -8,7 +8,7 @@ import type { DeliveryMode } from '../store/records.ts';
 import type { Page } from '../store/webhook-store.ts';
 import type { DeliveryRecord, DeliveryStateFilter } from './delivery-states.ts';
 import type { LogRoom } from './endpoint-logs.ts';
-import type { LogReadAhead } from './log-read-ahead.ts';
+import type { LogReadAhead } from '../store/log-read-ahead.ts';
 import type {
   ClaimedDelivery,
   HeldDelivery,
@@ -18,7 +18,6 @@ import type {
   DisabledEndpoint,
   SettledAndClaimed,
   SettledAndRechecked,
-  Rechecked,
   AttemptRecord,
 } from './delivery-records.ts';
 export { deliveryOutcomes } from './delivery-records.ts';
@@ -247,6 +246,6 @@ export interface DeliveryQueue {
    * connection is back; absent where no other process can (SQLite). Resolves once listening.
    */
   readonly onWorkElsewhere?: ((listener: () => void) => Promise<() => Promise<void>>) | undefined;
-  /** How far a deliverer reads endpoint logs ahead of its free slots (log-read-ahead.ts); absent: no further than them (SQLite, in the process). */
+  /** How far a deliverer reads endpoint logs ahead of its free slots (store/log-read-ahead.ts); absent: no further than them (SQLite, in the process). */
   readonly logReadAhead?: LogReadAhead | undefined;
 }

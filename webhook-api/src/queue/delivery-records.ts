@@ -25,7 +25,7 @@ export interface ClaimedDelivery {
   readonly stream?: string | null;
   /**
    * Read from its endpoint's log (endpoint-logs.ts) under the endpoint's lease, not leased by
-   * itself: sent at once, or held briefly where the queue reads ahead (log-read-ahead.ts).
+   * itself: sent at once, or held briefly where the queue reads ahead (store/log-read-ahead.ts).
    */
   readonly logged?: boolean;
 }

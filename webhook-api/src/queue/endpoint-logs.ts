@@ -1,9 +1,10 @@
 // Each endpoint's log of Realtime points (endpoint-log-schema.ts), read the same way by both
 // dialects: a deliverer takes an endpoint's cursor (one lease for the endpoint, not one per point),
-// reads its next points in log order, at most what fits in its free slots, and sends them at once;
+// reads its next points in log order, at most what fits in its free slots (and a round of them
+// ahead where the queue reads ahead: store/log-read-ahead.ts), and sends them as slots free;
 // an attempt takes a point out of the log (delivered, dropped, failed or queued for its retry: the
 // settlement, as for any delivery, under the cursor's lease). The cursor is given back once its
-// holder has nothing of the endpoint in flight and its log has nothing left to read. Since only the
+// holder has nothing of the endpoint in flight or held and its log has nothing left to read. Since only the
 // cursor's holder sends an endpoint's logged points, the per-endpoint limit holds across deliverers.
 import type { StoredConfig } from '../store/records.ts';
 import type { SqlDriver, SqlQueryable, SqlRow } from '../store/sql-driver.ts';
@@ -89,13 +90,14 @@ export interface LogReads {
   readonly points: Map<string, string[]>;
 }
 
-/** The points read from the logs as deliveries, in log order, marked as logged. */
+/** The points read from the logs as deliveries, in log order (a deliverer sends each endpoint's in that order), marked as logged. */
 export const loggedDeliveries = ({ rows, configs, points }: LogReads): ClaimedDelivery[] =>
-  toClaimedDeliveries({ claimed: rows, configs, points }).map((delivery) => ({ ...delivery, logged: true }));
+  toClaimedDeliveries({ claimed: rows, configs, points }, true).map((delivery) => ({ ...delivery, logged: true }));
 
 /**
  * The condition, on a logged delivery row `d`, that its endpoint's cursor holder has read it and
- * holds the cursor at `now` (a parameter): it is being sent. `sequence` is the dialect's log order.
+ * holds the cursor at `now` (a parameter): it is being sent, or held to be sent as a slot frees.
+ * `sequence` is the dialect's log order.
  */
 export const loggedInFlightCondition = (sequence: string, now: string) =>
   `EXISTS (SELECT 1 FROM endpoint_cursors k WHERE k.webhook_config_id = d.webhook_config_id AND k.lease_until >= ${now} AND d.${sequence} <= k.read_through)`;

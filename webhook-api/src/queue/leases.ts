@@ -48,7 +48,7 @@ export const nextDueAt =
  * Of the deliveries `owner` claimed ahead (`held`), those that may be sent now, each with its
  * configuration as it is now (a PUT since the claim applies to it), read in `db`; the ones still
  * held but not to be sent (endpoint disabled or paused, a batch's points changed by an unlink) given
- * back to the queue. A point read ahead from its endpoint's log (log-read-ahead.ts) is held by the
+ * back to the queue. A point read ahead from its endpoint's log (store/log-read-ahead.ts) is held by the
  * endpoint's cursor: one not to be sent now is given back to the log, the cursor set back to before
  * it (`setBack` names the endpoint: its holder lets go of every point of it it holds, all read
  * after, and sent none of them since, points of an endpoint going in log order); one gone (its

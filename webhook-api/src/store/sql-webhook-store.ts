@@ -6,7 +6,7 @@ import { configColumns, configValues, linkColumns, scopeColumns, optionValues, s
 import type { SqlDriver, SqlQueryable, SqlRow, SqlTransaction, SqlValue } from './sql-driver.ts';
 import type { Page, PageRequest, WebhookStore } from './webhook-store.ts';
 import type {} from './records.ts';
-import { waitOutLogReadAhead, type LogReadAhead } from '../queue/log-read-ahead.ts';
+import { waitOutLogReadAhead, type LogReadAhead } from './log-read-ahead.ts';
 
 /** The row a RETURNING statement gave back. */
 function returned(row: SqlRow | undefined): SqlRow {

@@ -13,7 +13,7 @@ import { claim, claimIn } from './claim.ts';
 import { lockOpenBatches } from './open-batches.ts';
 import { settleIn } from './settle.ts';
 import { recheckIn } from '../leases.ts';
-import { postgresLogReadAhead, type LogReadAhead } from '../log-read-ahead.ts';
+import { postgresLogReadAhead, type LogReadAhead } from '../../store/log-read-ahead.ts';
 import { lockStreams, streamLocksQuery } from './stream-locks.ts';
 import { endedStreams, releaseStreams } from '../streams.ts';
 import { listenForWork, notifyOthers, notifyQuery } from './work-notifications.ts';

@@ -2,7 +2,8 @@
 // own: the cursors this deliverer holds and those it may take (free or lapsed, with points, their
 // endpoint sending; a deliverer takes one at a time, which spreads endpoints over deliverers), passing over one that
 // another deliverer is taking or an ingest is writing to (SKIP LOCKED); each one's next points from
-// the log index, at most its free slots, within the company's and the total; the cursors taken up
+// the log index, at most its free slots (the room it is given: a round of them ahead where the
+// queue reads ahead), within the company's and the total; the cursors taken up
 // to the last point read. It names the cursors it holds with nothing in flight and nothing read,
 // for the claim to give back. Kept prepared on each connection.
 import type { StoredConfig } from '../../store/records.ts';

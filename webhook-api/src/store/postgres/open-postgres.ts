@@ -2,7 +2,7 @@
 // one database. Creation order is a sequence column, never a timestamp.
 import { applySchema } from '../apply-schema.ts';
 import type { SqlDriver } from '../sql-driver.ts';
-import { postgresLogReadAhead, type LogReadAhead } from '../../queue/log-read-ahead.ts';
+import { postgresLogReadAhead, type LogReadAhead } from '../log-read-ahead.ts';
 import { createSqlWebhookStore } from '../sql-webhook-store.ts';
 import type { WebhookStore } from '../webhook-store.ts';
 import { insertCountedInOneStatement } from './insert-counted-config.ts';

@@ -28,15 +28,17 @@ const marginMs = 5;
 
 /**
  * After a change to `configId` has committed: waits out the read-ahead window if a deliverer holds
- * the endpoint's cursor now (nothing to wait for otherwise: no point of it is held), or if that
- * cannot be read (the change stands, and is answered as made).
+ * the endpoint's cursor now, or is taking it (its read locks the row: the check waits for it to
+ * commit), or if that cannot be read (the change stands, and is answered as made); nothing to wait
+ * for otherwise, no point of the endpoint being held.
  */
 export async function waitOutLogReadAhead(db: SqlQueryable, readAhead: LogReadAhead, configId: string): Promise<void> {
   const held = await db
     .one(
       {
         name: 'webhook_cursor_held',
-        text: 'SELECT 1 AS held FROM endpoint_cursors WHERE webhook_config_id = $1 AND lease_owner IS NOT NULL AND lease_until >= $2',
+        // FOR SHARE: a read taking the cursor as the change committed has it locked; its answer is waited for.
+        text: 'SELECT 1 AS held FROM endpoint_cursors WHERE webhook_config_id = $1 AND lease_owner IS NOT NULL AND lease_until >= $2 FOR SHARE',
       },
       [configId, Date.now()],
     )
