@@ -4,7 +4,7 @@
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startReceiver, type Receiver, type ReceiverAnswer } from './receiver.ts';
+import { heldAnswers, startReceiver, type Receiver } from './receiver.ts';
 import {
   createHook,
   newStoreLocation,
@@ -51,21 +51,6 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
     if (!api.delivery) throw new Error('this API runs no deliverer');
     return api.delivery.deliverer.whenIdle();
   };
-  /** An endpoint whose answers wait (200 each) until the test releases them. */
-  function heldAnswers() {
-    const waiting: (() => void)[] = [];
-    return {
-      respond: () =>
-        new Promise<ReceiverAnswer>((resolve) => {
-          waiting.push(() => {
-            resolve({ status: 200 });
-          });
-        }),
-      release: () => {
-        for (const answer of waiting.splice(0)) answer();
-      },
-    };
-  }
   async function link(id: string, deviceId = boiler, ...scopes: Record<string, unknown>[]): Promise<string[]> {
     expect((await oscar('POST', `/v2/webhooks/${id}/devices/${deviceId}`)).status).toBe(201);
     const ids: string[] = [];

@@ -7,17 +7,8 @@
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startReceiver, type ReceivedRequest, type Receiver, type ReceiverAnswer } from './receiver.ts';
-import {
-  createHook,
-  newStoreLocation,
-  startWebhookApi,
-  telemetryPoint,
-  testDeliverySettings,
-  testIngestToken,
-  type ApiClient,
-  type RunningApi,
-} from './harness.ts';
+import { heldAnswers, startReceiver, type ReceivedRequest, type Receiver } from './receiver.ts';
+import { createHook, newStoreLocation, startWebhookApi, telemetryPoint, testDeliverySettings, type ApiClient, type RunningApi } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 /** Devices of company 1 in the dev platform's seed. */
@@ -60,33 +51,13 @@ describe('endpoint logs read ahead on PostgreSQL', () => {
     expect((await oscar('POST', `/v2/webhooks/${id}/devices/${deviceId}/routes`, { enabled: true, scopeLevel: 'Device' })).status).toBe(201);
   }
   async function ingest(...points: Record<string, unknown>[]): Promise<void> {
-    const response = await fetch(`${api.url}/internal/telemetry`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${testIngestToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ points }),
-    });
-    expect(response.status).toBe(202);
+    expect((await api.ingest(points)).status).toBe(202);
   }
   const at = (path: string) => receiver.received.filter((r) => r.path === `/${path}`);
   const settled = () => {
     if (!api.delivery) throw new Error('this API runs no deliverer');
     return api.delivery.deliverer.whenIdle();
   };
-  /** Answers that wait (200 each) until the test releases them. */
-  function heldAnswers() {
-    const waiting: (() => void)[] = [];
-    return {
-      respond: () =>
-        new Promise<ReceiverAnswer>((resolve) => {
-          waiting.push(() => {
-            resolve({ status: 200 });
-          });
-        }),
-      release: () => {
-        for (const answer of waiting.splice(0)) answer();
-      },
-    };
-  }
   /** Twenty points of `deviceId` for `path`'s endpoint, whose slots then all wait: a round in flight, a round read ahead and held. */
   async function slotsFullAndHeld(path: string, deviceId = boiler): Promise<void> {
     await ingest(...Array.from({ length: 20 }, () => telemetryPoint(deviceId)));

@@ -214,3 +214,19 @@ export function orderedArrivals() {
     },
   };
 }
+
+/** Answers that wait (200 each) until the test releases them: an endpoint whose slots the test keeps full. */
+export function heldAnswers() {
+  const waiting: (() => void)[] = [];
+  return {
+    respond: () =>
+      new Promise<ReceiverAnswer>((resolve) => {
+        waiting.push(() => {
+          resolve({ status: 200 });
+        });
+      }),
+    release: () => {
+      for (const answer of waiting.splice(0)) answer();
+    },
+  };
+}

@@ -89,6 +89,15 @@ describe('a deliverer reading endpoint logs ahead', () => {
   afterEach(async () => {
     await deliverer?.stop(0);
   });
+  /** A deliverer on `queue` with 4 slots an endpoint (no poll: it looks for work when told), once it has sent its first round. */
+  async function started(queue: DeliveryQueue) {
+    const { sender, sent, end } = heldSender();
+    const settings = { ...testDeliverySettings, maxInFlightPerEndpoint: 4, pollMs: 60_000 };
+    deliverer = createDeliverer({ queue, sender, settings, logger: createLogger({ name: 'test', level: 'silent' }) });
+    await deliverer.start();
+    await until(() => sent().length === 4, 'the first round sent');
+    return { deliverer, sent, end };
+  }
 
   it('sends an endpoint’s points in log order: what a read brings goes behind what the endpoint holds, even into slots freed meanwhile', async () => {
     // The endpoint has 4 slots: the first read brings 8 (4 sent, 4 held); a second read, made on a
@@ -98,13 +107,9 @@ describe('a deliverer reading endpoint logs ahead', () => {
       openSecondRead = resolve;
     });
     const { queue, claims } = scriptedQueue([points(1, 8), points(9, 10)], [Promise.resolve(), secondRead]);
-    const { sender, sent, end } = heldSender();
-    const settings = { ...testDeliverySettings, maxInFlightPerEndpoint: 4, pollMs: 60_000 };
-    deliverer = createDeliverer({ queue, sender, settings, logger: createLogger({ name: 'test', level: 'silent' }) });
-    await deliverer.start();
-    await until(() => sent().length === 4, 'the first round sent');
+    const { sent, end } = await started(queue);
 
-    deliverer.wake();
+    deliverer?.wake();
     await until(() => claims() === 2, 'the second read asked');
     // Two slots free while the read is on its way; its answer comes after.
     end(2);
@@ -120,12 +125,8 @@ describe('a deliverer reading endpoint logs ahead', () => {
 
   it('sends a point once when a read brings it again while it is held or in flight (its log set back by a recheck whose answer was lost)', async () => {
     const { queue } = scriptedQueue([points(1, 8), [point(3), point(5), point(6)]], [Promise.resolve(), Promise.resolve()]);
-    const { sender, sent, end } = heldSender();
-    const settings = { ...testDeliverySettings, maxInFlightPerEndpoint: 4, pollMs: 60_000 };
-    deliverer = createDeliverer({ queue, sender, settings, logger: createLogger({ name: 'test', level: 'silent' }) });
-    await deliverer.start();
-    await until(() => sent().length === 4, 'the first round sent');
-    deliverer.wake();
+    const { sent, end } = await started(queue);
+    deliverer?.wake();
     await new Promise((resolve) => setTimeout(resolve, 20));
     for (let i = 0; i < 10; i++) {
       end(4);
