@@ -160,6 +160,8 @@ try {
   await rawRequestsPerSecond(raw, rawRequest, 2_000, perEndpoint);
 
   const rawSamples: number[] = [];
+  /** Each round's Realtime points/s of a store against the mean of the raw runs just before and after it. */
+  const realtimeRatios = new Map<Backend, number[]>();
   /** The most requests open at once at one endpoint in the two-deliverer runs: the per-endpoint limit holds across deliverers. */
   let mostOpenAtOneEndpoint = 0;
   const rawCpu: CpuPerPoint[] = [];
@@ -181,7 +183,18 @@ try {
       receiver: ((await receiver.call('cpu')) - receiverBefore) / realtimePoints,
       postgres: undefined,
     });
-    for (const backend of backends) record(`${backend} Realtime`, await deliverQueued(backend, 'Realtime', realtimePoints));
+    // Each store's Realtime run against raw undici measured just before and just after it: the
+    // machine's speed drifts within a round (raw undici alone moved by 1.5x from one run to the next
+    // on the 2-CPU machine), so a run is compared with the baseline of its own moment.
+    let rawBefore = rawSamples.at(-1) ?? Number.NaN;
+    for (const backend of backends) {
+      const run = await deliverQueued(backend, 'Realtime', realtimePoints);
+      record(`${backend} Realtime`, run);
+      const rawAfter = await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint);
+      rawSamples.push(rawAfter);
+      realtimeRatios.set(backend, [...(realtimeRatios.get(backend) ?? []), run.pointsPerSecond / ((rawBefore + rawAfter) / 2)]);
+      rawBefore = rawAfter;
+    }
     // Scaling out on PostgreSQL: four endpoints answering after 20 ms, each deliverer with slots for
     // two of them (what a second deliverer is for: more slots), one deliverer and then two.
     const spread = [devices.realtimeSpread];
@@ -262,6 +275,7 @@ try {
     limits,
     rawPerSecond,
     throughput,
+    realtimeRatios,
     mostOpenAtOneEndpoint,
     latencyFigures,
     ingestRates,
