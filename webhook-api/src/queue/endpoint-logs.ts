@@ -112,7 +112,8 @@ export async function loggedInFlight(tx: SqlQueryable, sequence: string, id: str
  * that holds their logs' locks first (`lockLogs`: no ingest is writing to them meanwhile), then
  * their rows: whether a log has points is read after any ingest that wrote to it committed (a
  * statement that locks a row it reads would judge by a snapshot taken before it waited, and could
- * mark an endpoint with new points inactive).
+ * mark an endpoint with new points inactive). The rows are locked in their key's order, as a
+ * renewal and a release lock them (leases.ts, heldCursorsInOrder): no lock cycle with either.
  */
 export async function giveBackIdle(driver: SqlDriver, lockLogs: StreamLock, owner: string, configs: readonly string[]): Promise<void> {
   if (configs.length === 0) return;
@@ -123,7 +124,7 @@ export async function giveBackIdle(driver: SqlDriver, lockLogs: StreamLock, owne
       configs.map((cfg) => ({ cfg, stream: logStream })),
     );
     const locked = await tx.all(
-      `SELECT webhook_config_id FROM endpoint_cursors WHERE lease_owner = $1 AND ${dialect.idIn('webhook_config_id', '$2')}${dialect.forUpdate}`,
+      `SELECT webhook_config_id FROM endpoint_cursors WHERE lease_owner = $1 AND ${dialect.idIn('webhook_config_id', '$2')} ORDER BY webhook_config_id${dialect.forUpdate}`,
       [owner, JSON.stringify(configs.map((id) => ({ id })))],
     );
     for (const row of locked) await tx.run(giveBackCursors(dialect.sequence, 'WHERE webhook_config_id = $1'), [String(row.webhook_config_id)]);

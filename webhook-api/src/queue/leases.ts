@@ -7,11 +7,25 @@ import type { DeliveryQueue, HeldDelivery, Rechecked } from './delivery-queue.ts
 import type { StoredConfig } from '../store/records.ts';
 import { configColumns, toConfig } from '../store/row-mapping.ts';
 
+/**
+ * The endpoint cursors `owner` (a parameter) holds, locked in their key's order: every statement
+ * that locks several cursors and waits for them takes them in that order (a give-back, a renewal, a
+ * release), so two of them never each hold a cursor the other waits for.
+ */
+export const heldCursorsInOrder = (dialect: SqlDialect, owner: string) =>
+  `SELECT webhook_config_id FROM endpoint_cursors WHERE lease_owner = ${owner} ORDER BY webhook_config_id${dialect.forUpdate}`;
+
 export const renewLeases =
   (driver: SqlDriver): DeliveryQueue['renewLeases'] =>
   async (owner, ids, until) => {
     // The endpoint cursors it holds too: their logged points in its hands are not leased one by one.
-    await driver.run({ name: 'webhook_renew_cursors', text: 'UPDATE endpoint_cursors SET lease_until = $1 WHERE lease_owner = $2' }, [until, owner]);
+    await driver.run(
+      {
+        name: 'webhook_renew_cursors',
+        text: `UPDATE endpoint_cursors SET lease_until = $1 WHERE webhook_config_id IN (${heldCursorsInOrder(driver.dialect, '$2')})`,
+      },
+      [until, owner],
+    );
     return driver.run(
       {
         name: 'webhook_renew_leases',
@@ -24,8 +38,10 @@ export const renewLeases =
 export const releaseLeases =
   (driver: SqlDriver): DeliveryQueue['release'] =>
   async (owner) =>
-    (await driver.run('UPDATE endpoint_cursors SET lease_owner = NULL, lease_until = NULL, read_through = 0 WHERE lease_owner = $1', [owner])) +
-    (await driver.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'queued'`, [owner]));
+    (await driver.run(
+      `UPDATE endpoint_cursors SET lease_owner = NULL, lease_until = NULL, read_through = 0 WHERE webhook_config_id IN (${heldCursorsInOrder(driver.dialect, '$1')})`,
+      [owner],
+    )) + (await driver.run(`UPDATE deliveries SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 AND state = 'queued'`, [owner]));
 
 export const nextDueAt =
   (driver: SqlDriver): DeliveryQueue['nextDueAt'] =>
