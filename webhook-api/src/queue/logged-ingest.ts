@@ -10,8 +10,8 @@ import { distinctStreams, logStream, streamKey } from './streams.ts';
  * (queueLoggedOnly): every point it queues goes to one endpoint's log whose cursor row is there
  * (Realtime, ordering None). One log only: its cursor row is then the one row the statement locks
  * (the last lock it takes), which closes no cycle with a deliverer renewing or giving back several
- * cursors in one statement, in an order of its own; two rows locked in the statement's order could
- * (the transaction's writes lock no cursor a deliverer holds).
+ * cursors in one statement (in their key's order: leases.ts, heldCursorsInOrder); two rows locked
+ * in this statement's own order could (the transaction's writes lock no cursor a deliverer holds).
  */
 export const isLoggedOnly = (plan: RoutePlan) => plan.groups.length === 0 && plan.ordered.length === 0 && plan.unlogged.size === 0 && plan.logged.size <= 1;
 
