@@ -35,7 +35,7 @@ import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
 import type { secondDelivererCalls } from './delivery-second-deliverer.ts';
 import type { ProfileSummary } from './delivery-report.ts';
-import { printDeliverySummary } from './delivery-summary.ts';
+import { printDeliverySummary, type RealtimeRound } from './delivery-summary.ts';
 import { processTreeCpuMicros } from '@platform/devtools/process-cpu';
 import { sourceCondition } from '@platform/devtools/source-condition';
 
@@ -159,9 +159,8 @@ try {
   const raw = rawPool(receiverUrl, perEndpoint);
   await rawRequestsPerSecond(raw, rawRequest, 2_000, perEndpoint);
 
-  const rawSamples: number[] = [];
-  /** Each round's Realtime points/s of a store against the mean of the raw runs just before and after it. */
-  const realtimeRatios = new Map<Backend, number[]>();
+  /** Each round's Realtime points/s of a store, and the mean requests/s of the raw runs just before and after it. */
+  const realtimeRounds = new Map<Backend, RealtimeRound[]>();
   /** The most requests open at once at one endpoint in the two-deliverer runs: the per-endpoint limit holds across deliverers. */
   let mostOpenAtOneEndpoint = 0;
   const rawCpu: CpuPerPoint[] = [];
@@ -176,7 +175,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     const receiverBefore = await receiver.call('cpu');
     const loadBefore = process.cpuUsage();
-    rawSamples.push(await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint));
+    let rawBefore = await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint);
     const load = process.cpuUsage(loadBefore);
     rawCpu.push({
       deliverer: (load.user + load.system) / realtimePoints,
@@ -186,13 +185,11 @@ try {
     // Each store's Realtime run against raw undici measured just before and just after it: the
     // machine's speed drifts within a round (raw undici alone moved by 1.5x from one run to the next
     // on the 2-CPU machine), so a run is compared with the baseline of its own moment.
-    let rawBefore = rawSamples.at(-1) ?? Number.NaN;
     for (const backend of backends) {
       const run = await deliverQueued(backend, 'Realtime', realtimePoints);
       record(`${backend} Realtime`, run);
       const rawAfter = await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint);
-      rawSamples.push(rawAfter);
-      realtimeRatios.set(backend, [...(realtimeRatios.get(backend) ?? []), run.pointsPerSecond / ((rawBefore + rawAfter) / 2)]);
+      realtimeRounds.set(backend, [...(realtimeRounds.get(backend) ?? []), { pointsPerSecond: run.pointsPerSecond, rawPerSecond: (rawBefore + rawAfter) / 2 }]);
       rawBefore = rawAfter;
     }
     // Scaling out on PostgreSQL: four endpoints answering after 20 ms, each deliverer with slots for
@@ -220,7 +217,6 @@ try {
       record(`${backend} Batch limited`, await deliverQueued(backend, 'Batch', limitedBatchPoints, false, false, [devices.batchLimited]));
     }
   }
-  const rawPerSecond = median(rawSamples);
   const throughput = (key: string) => median(delivered.get(key)?.samples ?? []);
 
   // Latency at a steady rate: raw undici to the receiver, then each store's ingest with its deliverer running.
@@ -273,9 +269,8 @@ try {
   printDeliverySummary({
     settings,
     limits,
-    rawPerSecond,
     throughput,
-    realtimeRatios,
+    realtimeRounds,
     mostOpenAtOneEndpoint,
     latencyFigures,
     ingestRates,
