@@ -63,12 +63,13 @@ export const nextDueAt =
 /**
  * Of the deliveries `owner` claimed ahead (`held`), those that may be sent now, each with its
  * configuration as it is now (a PUT since the claim applies to it), read in `db`; the ones still
- * held but not to be sent (endpoint disabled or paused, a batch's points changed by an unlink) given
- * back to the queue. A point read ahead from its endpoint's log (store/log-read-ahead.ts) is held by the
- * endpoint's cursor: one not to be sent now is given back to the log, the cursor set back to before
- * it (`setBack` names the endpoint: its holder lets go of every point of it it holds, all read
- * after, and sent none of them since, points of an endpoint going in log order); one gone (its
- * configuration deleted, its device unlinked) is in neither.
+ * held but not to be sent (endpoint disabled or paused, a batch's points changed by an unlink, or
+ * the lease run out: another deliverer may take it now) given back to the queue. A point read ahead
+ * from its endpoint's log (store/log-read-ahead.ts) is held by the endpoint's cursor: one not to be
+ * sent now (the same rules, the cursor's lease for its own) is given back to the log, the cursor set
+ * back to before it (`setBack` names the endpoint: its holder lets go of every point of it it holds,
+ * all read after, and sent none of them since, points of an endpoint going in log order); one gone
+ * (its configuration deleted, its device unlinked) is in neither.
  */
 export async function recheckIn(db: SqlQueryable, dialect: SqlDialect, owner: string, held: readonly HeldDelivery[], now: number): Promise<Rechecked> {
   const sendable = new Map<string, StoredConfig>();
@@ -80,6 +81,8 @@ export async function recheckIn(db: SqlQueryable, dialect: SqlDialect, owner: st
       name: 'webhook_recheck_held',
       text: `SELECT d.id AS delivery_id, d.state AS state, d.webhook_config_id AS cfg, d.${dialect.sequence} AS position, x.n AS held,
          CASE WHEN d.mode = 'Batch' THEN (SELECT COUNT(*) FROM delivery_points p WHERE p.delivery_id = d.id) ELSE x.n END AS n,
+         CASE WHEN d.state = 'logged' THEN (SELECT k.lease_until FROM endpoint_cursors k WHERE k.webhook_config_id = d.webhook_config_id) ELSE d.lease_until END
+           AS lease_until,
          ${configColumns
            .split(', ')
            .map((column) => `c.${column}`)
@@ -95,7 +98,8 @@ export async function recheckIn(db: SqlQueryable, dialect: SqlDialect, owner: st
   const givenBack: { id: string }[] = [];
   for (const row of rows) {
     const paused = row.paused_until !== null && row.paused_until !== undefined && Number(row.paused_until) > now;
-    if (row.status === 'Active' && !paused && Number(row.n) === Number(row.held)) sendable.set(String(row.delivery_id), toConfig(row));
+    const lapsed = row.lease_until === null || Number(row.lease_until) < now;
+    if (row.status === 'Active' && !paused && !lapsed && Number(row.n) === Number(row.held)) sendable.set(String(row.delivery_id), toConfig(row));
     else if (row.state === 'logged') {
       const cfg = String(row.cfg);
       setBack.set(cfg, Math.min(setBack.get(cfg) ?? Infinity, Number(row.position) - 1));
