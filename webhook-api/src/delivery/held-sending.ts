@@ -1,9 +1,9 @@
 // Sending what a deliverer holds (held-claims.ts) as slots free. A claimed row, and a point read
 // ahead from its endpoint's log (store/log-read-ahead.ts) past the read-ahead window, are rechecked
 // by the queue first (queue.settleAndRecheck): deleted, unlinked or taken over, not sent; a row
-// whose endpoint is disabled or paused given back to the queue; a log point's endpoint that may not
-// be sent now has its log set back to before its points, and every one of them held is let go, to
-// be read again. A log point within the window goes at once with no statement, unless its endpoint
+// whose endpoint is disabled or paused, or whose lease ran out, given back to the queue; a log
+// point's endpoint that may not be sent now (or whose cursor's lease ran out) has its log set back
+// to before its points, and every one of them held is let go, to be read again. A log point within the window goes at once with no statement, unless its endpoint
 // is rate-limited (its send waits for a slot, which may come after the window) or an attempt to it
 // failed since it was read (a 429's pause or the endpoint disabled is written with that attempt's
 // settlement: the recheck reads it after that settlement is written).

@@ -144,9 +144,10 @@ export interface DeliveryQueue {
    * `sendable` are the ids that may go now, with their configurations as they are now (a PUT since
    * the claim applies). Left out: those not held any more (their configuration
    * deleted, their device unlinked, their lease taken over), and those given back to the queue by
-   * the call (their endpoint disabled or paused, or a batch whose points an unlink changed: claimed
-   * again later as they are then); points read ahead from an endpoint's log that are not to be sent
-   * now are given back to the log (`setBack`). One transaction on SQLite, statements of their own on PostgreSQL.
+   * the call (their endpoint disabled or paused, a batch whose points an unlink changed, or their
+   * lease run out, when another deliverer may take them: claimed again later as they are then);
+   * points read ahead from an endpoint's log that are not to be sent now (the same rules, the
+   * cursor's lease for theirs) are given back to the log (`setBack`). One transaction on SQLite, statements of their own on PostgreSQL.
    */
   settleAndRecheck(settlements: readonly Settlement[], owner: string, held: readonly HeldDelivery[], now: number): Promise<SettledAndRechecked>;
   /** Extends the leases `owner` holds on `ids` (looked up by id: the queue keeps settled rows too); the number extended. */

@@ -94,8 +94,8 @@ export interface Rechecked {
   readonly sendable: Map<string, StoredConfig>;
   /**
    * The endpoints whose logs were set back to before points read ahead that are not to be sent now
-   * (the endpoint paused, disabled or inactive): their holder lets go of every point of theirs it
-   * holds, to be read again when they may be sent.
+   * (the endpoint paused, disabled or inactive, or the cursor's lease run out): their holder lets
+   * go of every point of theirs it holds, to be read again when they may be sent.
    */
   readonly setBack: Set<string>;
 }
