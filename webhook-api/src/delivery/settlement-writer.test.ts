@@ -3,18 +3,7 @@ import { createLogger } from '@platform/tool-sdk';
 import { describe, expect, it, vi } from 'vitest';
 import type { DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import { createSettlementWriter } from './settlement-writer.ts';
-
-const settlement = (id: string): Settlement => ({
-  id,
-  outcome: 'delivered',
-  attempt: 0,
-  status: 200,
-  error: null,
-  responseBody: '',
-  startedAt: 1,
-  durationMs: 1,
-  pointCount: 1,
-});
+import { settlement } from '../../test/settlements.ts';
 
 function writerOn(options: { leaveForClaim?: () => boolean; holdMs?: number } = {}) {
   const writes: string[][] = [];

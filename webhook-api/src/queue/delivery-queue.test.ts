@@ -4,9 +4,10 @@ import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { newStoreLocation, type Backend, type StoreLocation } from '../../test/harness.ts';
 import type { ScopeRoute } from '../store/records.ts';
-import type { QueuedPoint, Settlement } from './delivery-queue.ts';
+import type { QueuedPoint } from './delivery-queue.ts';
 import type { StoredConfig } from '../store/records.ts';
 import { storedConfig } from '../../test/stored-config.ts';
+import { settlement } from '../../test/settlements.ts';
 import type { WebhookDatabase } from '../database.ts';
 
 const config = (overrides: Partial<StoredConfig> = {}): StoredConfig => storedConfig({ url: 'http://127.0.0.1:9/hook', ...overrides });
@@ -26,19 +27,6 @@ const scope = (route: Partial<ScopeRoute> = {}) => ({
   measurement: null,
   enabled: true,
   ...route,
-});
-
-const settlement = (id: string, outcome: Settlement['outcome'], extra: Partial<Settlement> = {}): Settlement => ({
-  id,
-  outcome,
-  attempt: 0,
-  status: outcome === 'delivered' ? 200 : 500,
-  error: null,
-  responseBody: '',
-  startedAt: 1000,
-  durationMs: 1.5,
-  pointCount: 1,
-  ...extra,
 });
 
 const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Map<string, number>() };

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import pg from 'pg';
 import { newStoreLocation } from '../../../test/harness.ts';
 import { storedConfig } from '../../../test/stored-config.ts';
+import { postgresClients } from '../../../test/postgres-clients.ts';
+import { settlement } from '../../../test/settlements.ts';
 import type { WebhookDatabase } from '../../database.ts';
 import type { SqlDriver } from '../../store/sql-driver.ts';
 import { openPostgresDriver } from '../../store/postgres/open-postgres.ts';
@@ -28,13 +29,8 @@ describe('statements locking several endpoint cursors on PostgreSQL', () => {
   let store: WebhookDatabase;
   let url: string;
   let driver: SqlDriver;
-  const clients: pg.Client[] = [];
-  const client = async () => {
-    const opened = new pg.Client({ connectionString: url });
-    await opened.connect();
-    clients.push(opened);
-    return opened;
-  };
+  const clients = postgresClients(() => url);
+  const client = () => clients.open();
   /** The two cursors' keys, smaller first. */
   let first: string;
   let second: string;
@@ -59,17 +55,7 @@ describe('statements locking several endpoint cursors on PostgreSQL', () => {
     expect(claimed).toHaveLength(2);
     const settled = await store.deliveries.settle(
       'd',
-      claimed.map(({ id }) => ({
-        id,
-        outcome: 'delivered',
-        attempt: 0,
-        status: 200,
-        error: null,
-        responseBody: '',
-        startedAt: now,
-        durationMs: 1,
-        pointCount: 1,
-      })),
+      claimed.map(({ id }) => settlement(id, 'delivered', { startedAt: now })),
       now,
     );
     expect(settled.size).toBe(2);
@@ -80,7 +66,7 @@ describe('statements locking several endpoint cursors on PostgreSQL', () => {
     for (const holder of ['e', 'd']) await writer.query('UPDATE endpoint_cursors SET lease_owner = $2 WHERE webhook_config_id = $1', [first, holder]);
   });
   afterEach(async () => {
-    for (const opened of clients.splice(0)) await opened.end();
+    await clients.closeAll();
     await driver.close();
     await store.close();
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import pg from 'pg';
 import { newStoreLocation } from '../../../test/harness.ts';
 import { storedConfig } from '../../../test/stored-config.ts';
+import { postgresClients } from '../../../test/postgres-clients.ts';
+import { settlement } from '../../../test/settlements.ts';
 import type { WebhookDatabase } from '../../database.ts';
 import { logStream, streamKey } from '../streams.ts';
 import { openPostgresDriver } from '../../store/postgres/open-postgres.ts';
@@ -24,20 +25,15 @@ const claimAll = { leaseMs: 10_000, limit: 100, perConfig: 100, inFlight: new Ma
 describe('an ingest of endpoint-log points on PostgreSQL', () => {
   let store: WebhookDatabase;
   let url: string;
-  const clients: pg.Client[] = [];
-  const client = async () => {
-    const opened = new pg.Client({ connectionString: url });
-    await opened.connect();
-    clients.push(opened);
-    return opened;
-  };
+  const clients = postgresClients(() => url);
+  const client = () => clients.open();
   beforeEach(async () => {
     const location = await newStoreLocation('PostgreSQL', inject('postgresUrl'), { copySchema: true });
     url = location.postgresUrl ?? '';
     store = await location.open();
   });
   afterEach(async () => {
-    for (const opened of clients.splice(0)) await opened.end();
+    await clients.closeAll();
     await store.close();
   });
 
@@ -111,11 +107,7 @@ describe('an ingest of endpoint-log points on PostgreSQL', () => {
     await store.deliveries.ingest([point(1)], now);
     const [first] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
     if (!first) throw new Error('nothing claimed');
-    await store.deliveries.settle(
-      'a',
-      [{ id: first.id, outcome: 'delivered', attempt: 0, status: 200, error: null, responseBody: '', startedAt: now, durationMs: 1, pointCount: 1 }],
-      now,
-    );
+    await store.deliveries.settle('a', [settlement(first.id, 'delivered', { startedAt: now })], now);
 
     // The holder gives the cursor back as giveBackIdle does: the log's lock, then the cursor free and inactive.
     const holder = await client();

@@ -11,6 +11,7 @@ import { sourceCondition } from '@platform/devtools/source-condition';
 import { openSqliteDatabase, type WebhookDatabase } from '../../database.ts';
 import { StoreUnavailableError } from '../../store/store-unavailable.ts';
 import { storedConfig } from '../../../test/stored-config.ts';
+import { settlement } from '../../../test/settlements.ts';
 import type { QueuedPoint } from '../delivery-queue.ts';
 
 const point = (deviceId: number, measurement = 'temperature'): QueuedPoint => ({
@@ -53,17 +54,7 @@ describe('the SQLite delivery queue off the event loop', () => {
     expect(await store.deliveries.stats()).toMatchObject({ queued: 2 });
     const settled = await store.deliveries.settle(
       'a',
-      claimed.map((d) => ({
-        id: d.id,
-        outcome: 'delivered',
-        attempt: 0,
-        status: 200,
-        error: null,
-        responseBody: '',
-        startedAt: 1_000,
-        durationMs: 1,
-        pointCount: 1,
-      })),
+      claimed.map((d) => settlement(d.id)),
       1_001,
     );
     expect(settled).toEqual(new Set(claimed.map((d) => d.id)));
