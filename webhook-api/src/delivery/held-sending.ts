@@ -3,10 +3,11 @@
 // by the queue first (queue.settleAndRecheck): deleted, unlinked or taken over, not sent; a row
 // whose endpoint is disabled or paused, or whose lease ran out, given back to the queue; a log
 // point's endpoint that may not be sent now (or whose cursor's lease ran out) has its log set back
-// to before its points, and every one of them held is let go, to be read again. A log point within the window goes at once with no statement, unless its endpoint
-// is rate-limited (its send waits for a slot, which may come after the window) or an attempt to it
-// failed since it was read (a 429's pause or the endpoint disabled is written with that attempt's
-// settlement: the recheck reads it after that settlement is written).
+// to before its points, and every one of them held is let go, to be read again. A log point within
+// the window goes at once with no statement, unless its endpoint is rate-limited (its send waits
+// for a slot, which may come after the window) or an attempt to it failed since it was read (a
+// 429's pause or the endpoint disabled is written with that attempt's settlement: the recheck reads
+// it after that settlement is written).
 import type { ClaimedDelivery, DeliveryQueue, Settlement } from '../queue/delivery-queue.ts';
 import type { LogReadAhead } from '../store/log-read-ahead.ts';
 import type { HeldClaims } from './held-claims.ts';
