@@ -173,6 +173,40 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(await attemptLines(location)).toBe(0);
   });
 
+  it('a settlement naming its endpoint, as a deliverer writes it, counts only for the holder: of the cursor for a logged point, of the lease for a row', async () => {
+    const hook = await linked(7, [{}]);
+    const elsewhere = await linked(8, [{}]);
+    const at = (configId: string) => ({ endpoint: { configId, wasFailing: false } });
+    const rowsOnly = { limit: 10, perConfig: 10, inFlight: new Map<string, number>(), perCompany: 10, inFlightByCompany: new Map<number, number>() };
+    await store.deliveries.ingest([point(7), point(7), point(7)], now);
+    const [first, second, third] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    await store.deliveries.ingest([point(8)], now);
+    const [other] = await store.deliveries.claim({ owner: 'c', now, ...claimAll });
+    if (!first || !second || !third || other?.config.id !== elsewhere.id) throw new Error('not claimed as staged');
+    // a holds the first endpoint's cursor: a point of the other, said to be of the first, is not a's to settle; c's it is.
+    expect(await store.deliveries.settle('a', [settlement(other.id, 'delivered', at(hook.id))], now)).toEqual(new Set());
+    expect(await store.deliveries.settle('c', [settlement(other.id, 'delivered', at(elsewhere.id))], now)).toEqual(new Set([other.id]));
+    // a's first attempt fails: a row, retried later.
+    const retried = settlement(first.id, 'retrying', { nextAttemptAt: now + 5000, ...at(hook.id) });
+    expect(await store.deliveries.settle('a', [retried], now)).toEqual(new Set([first.id]));
+    // a's lease runs out: d leases the retry (rows only), b takes the endpoint's log over.
+    const later = now + 10_001;
+    expect((await store.deliveries.claim({ owner: 'd', now: later, ...claimAll, logRoom: { ...rowsOnly, limit: 0 } })).map((d) => d.id)).toEqual([first.id]);
+    expect((await store.deliveries.claim({ owner: 'b', now: later, ...claimAll })).map((d) => d.id)).toEqual([second.id, third.id]);
+    // a holds nothing now; b holds the endpoint's cursor but not the retry's lease, which is d's.
+    const delivered = (d: { id: string }) => settlement(d.id, 'delivered', at(hook.id));
+    expect(await store.deliveries.settle('a', [delivered(second), delivered(first)], later)).toEqual(new Set());
+    expect(await store.deliveries.settle('b', [delivered(first)], later)).toEqual(new Set());
+    expect(await store.deliveries.settle('b', [delivered(second), delivered(third)], later)).toEqual(new Set([second.id, third.id]));
+    expect(await store.deliveries.settle('d', [delivered(first)], later)).toEqual(new Set([first.id]));
+    // The attempt log has each attempt once, written by its holder.
+    const log = await store.deliveries.pageAttempts(hook.id, {}, { limit: 10 });
+    expect(log.items.map((a) => `${a.deliveryId} ${a.outcome}`).sort()).toEqual(
+      [`${first.id} retrying`, `${first.id} delivered`, `${second.id} delivered`, `${third.id} delivered`].sort(),
+    );
+    expect((await store.deliveries.pageAttempts(elsewhere.id, {}, { limit: 10 })).items.map((a) => a.deliveryId)).toEqual([other.id]);
+  });
+
   it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {
     await linked(7, [{}]);
     await store.deliveries.ingest([point(7)], now);
