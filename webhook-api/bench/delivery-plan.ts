@@ -9,9 +9,29 @@ export interface CpuPerPoint {
   readonly receiver: number;
 }
 
+/** How a throughput run differs from a store's default Realtime or Batch run. */
+export interface RunOptions {
+  /** Profiled (the warm-up runs, not measured). */
+  readonly profile?: boolean;
+  /** Without the Standard Webhooks headers: what signing costs. */
+  readonly unsigned?: boolean;
+  /** The devices whose points are queued, in turn; the mode's own device when not given. */
+  readonly feed?: readonly number[];
+  /** PostgreSQL: the second deliverer's process started with the API's. */
+  readonly twoDeliverers?: boolean;
+  /** Deliveries each point makes (a device linked to several configurations). */
+  readonly fanOut?: number;
+  /** Each deliverer's maxInFlight, when not the production default. */
+  readonly maxInFlight?: number;
+  /** SQLite's API with its deliverer on the queue that writes nothing (delivery-memory-queue.ts): the bound of any queue design. */
+  readonly noQueue?: boolean;
+}
+
 export const backends: readonly Backend[] = ['SQLite', 'PostgreSQL'];
 /** SQLite with the deliverer's statements in a worker thread: what the thread buys, Realtime only. */
 export const queueThread: Backend = 'SQLite, queue thread';
+/** SQLite's API with its deliverer on a queue that writes nothing (delivery-memory-queue.ts): the bound of any queue design, Realtime only. */
+export const noQueue = 'SQLite, no queue';
 export const rounds = 3;
 /** Points queued before each throughput run, ingested 1000 to a request; Batch gets more, its runs being much shorter. */
 export const realtimePoints = 3_000;

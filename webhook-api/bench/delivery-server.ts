@@ -2,7 +2,8 @@
 // composes it (ingest, delivery metrics, the deliverer in the API's process) on SQLite and on
 // PostgreSQL, plus the same app whose queue accepts points without touching the store (the ingest
 // baseline). The deliverer runs only between startDeliverer and stopDeliverer, so points can be
-// queued first and then delivered against the clock; its queue calls and requests are timed.
+// queued first and then delivered against the clock; its queue calls and requests are timed. It may
+// also run on a queue that writes nothing (delivery-memory-queue.ts): the bound of any queue design.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,11 +19,13 @@ import { createDeliverySender, startDeliveryService, type DeliveryService } from
 import { createDeliveryMetrics } from '../src/delivery/metrics.ts';
 import { loadDelivererSettings } from '../src/settings.ts';
 import { apiClient, platformLookups, testIngestToken } from '../test/harness.ts';
+import { settlement } from '../test/settlements.ts';
 import { freshDatabase } from '@platform/devtools/postgres-cluster';
 import { serveCalls } from './delivery-ipc.ts';
 import { spreadEndpoints } from './delivery-load.ts';
 import { startProfile, timedQueue, timeRequests, type ProfileSummary, type Spans } from './delivery-spans.ts';
 import { openPostgresDatabase, openSqliteDatabase, type WebhookDatabase } from '../src/database.ts';
+import { memoryQueue, type MemoryQueue } from './delivery-memory-queue.ts';
 
 /** 'SQLite, queue thread': SQLite with the deliverer's statements in the queue's worker thread (openSqliteDatabase's queueThread). */
 export type Backend = 'SQLite' | 'PostgreSQL' | 'SQLite, queue thread';
@@ -167,11 +170,46 @@ export interface DelivererReport {
   readonly profile: ProfileSummary | undefined;
 }
 
+/** The queue that writes nothing (delivery-memory-queue.ts), made by fillMemoryQueue on the SQLite store's queue. */
+let inMemory: MemoryQueue | undefined;
+
 export const serverCalls = {
-  /** Starts a deliverer on `backend` with `deliverySettings`, its queue calls and requests timed, optionally profiled. */
-  async startDeliverer({ backend, profile, unsigned = false, maxInFlight }: { backend: Backend; profile: boolean; unsigned?: boolean; maxInFlight?: number }) {
+  /**
+   * Makes the queue that writes nothing hold `count` copies of the Realtime point the SQLite store's
+   * log holds (one, just ingested): claimed and settled there, so that store is left as it was.
+   */
+  async fillMemoryQueue({ count }: { count: number }) {
+    const queue = servedOn('SQLite').store.deliveries;
+    const owner = `bench-memory-queue-${randomUUID()}`;
+    const now = Date.now();
+    const [point, ...more] = await queue.claim({ owner, now, leaseMs: 60_000, limit: 1, perConfig: 1, inFlight: new Map() });
+    if (!point || more.length > 0) throw new Error('the memory queue is filled from the one point the SQLite store holds');
+    const settled = await queue.settle(owner, [settlement(point.id)], now);
+    if (!settled.has(point.id)) throw new Error('the memory queue’s point could not be settled in the SQLite store');
+    await queue.release(owner);
+    inMemory = memoryQueue(queue, point);
+    inMemory.fill(count);
+  },
+  /**
+   * Starts a deliverer on `backend` with `deliverySettings`, its queue calls and requests timed,
+   * optionally profiled; with `noQueue`, on the queue fillMemoryQueue filled (its API's store is SQLite's).
+   */
+  async startDeliverer({
+    backend,
+    profile,
+    unsigned = false,
+    maxInFlight,
+    noQueue = false,
+  }: {
+    backend: Backend;
+    profile: boolean;
+    unsigned?: boolean;
+    maxInFlight?: number;
+    noQueue?: boolean;
+  }) {
     const api = servedOn(backend);
     if (api.running) throw new Error(`a deliverer already runs on ${backend}`);
+    if (noQueue && (!inMemory || backend !== 'SQLite')) throw new Error('a deliverer on no queue runs on SQLite’s API once fillMemoryQueue filled it');
     const spans: Spans = {};
     // Requests are timed (through undici's diagnostics channels, a cost on every request the raw
     // baseline does not pay) only in the profiled runs, which are not measured.
@@ -180,7 +218,7 @@ export const serverCalls = {
     const elu = performance.eventLoopUtilization();
     const cpu = process.cpuUsage();
     const service = await startDeliveryService({
-      queue: timedQueue(api.store.deliveries, spans),
+      queue: timedQueue(noQueue && inMemory ? inMemory.queue : api.store.deliveries, spans),
       vault,
       settings: { ...deliverySettings, maxInFlight: maxInFlight ?? deliverySettings.maxInFlight },
       logger,

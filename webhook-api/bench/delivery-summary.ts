@@ -13,6 +13,7 @@ import {
   latencyPointsPerRequest,
   latencyRequests,
   latencyWarmupMs,
+  noQueue,
   queueThread,
   realtimePoints,
   rounds,
@@ -28,7 +29,7 @@ export interface DeliveryFigures {
   /** A run's points/s, the median of the rounds. */
   readonly throughput: (key: string) => number;
   /** Each round's Realtime run of a store, with the raw undici runs just before and after it. */
-  readonly realtimeRounds: ReadonlyMap<Backend, readonly RealtimeRound[]>;
+  readonly realtimeRounds: ReadonlyMap<string, readonly RealtimeRound[]>;
   /** The most requests open at once at one endpoint in the two-deliverer runs. */
   readonly mostOpenAtOneEndpoint: number;
   readonly latencyFigures: readonly { name: string; p50Ms: number; p99Ms: number }[];
@@ -48,9 +49,9 @@ export interface RealtimeRound {
 /** The Realtime target's figure: the median over the rounds of a run's points/s against raw undici around it. */
 const realtimeRatio = (rounds: readonly RealtimeRound[]) => median(rounds.map((r) => r.pointsPerSecond / r.rawPerSecond));
 
-function printRealtimeRounds(backend: Backend, rounds: readonly RealtimeRound[], perEndpoint: number): void {
+function printRealtimeRounds(title: string, rounds: readonly RealtimeRound[], perEndpoint: number): void {
   const count = (value: number) => Math.round(value).toLocaleString('en-US');
-  console.log(`\nRealtime delivery on ${backend}, each run against raw undici (${perEndpoint} in flight, same request) just before and after it`);
+  console.log(`\n${title}, each run against raw undici (${perEndpoint} in flight, same request) just before and after it`);
   for (const [index, round] of rounds.entries()) {
     console.log(
       `  round ${index + 1}: ${count(round.pointsPerSecond).padStart(7)} points/s against ${count(round.rawPerSecond).padStart(7)} req/s  ratio ${(round.pointsPerSecond / round.rawPerSecond).toFixed(2)}x`,
@@ -89,10 +90,16 @@ export function printDeliverySummary(figures: DeliveryFigures): void {
     { name: 'Realtime points/s delivered, queue thread', value: throughput(`${queueThread} Realtime`), unit: 'points/s' },
     { name: 'the same, on the event loop (default)', value: throughput('SQLite Realtime'), unit: 'points/s' },
   );
+  printComparison(
+    'What the queue costs, Realtime on SQLite: the deliverer on a queue that serves copies of the same point from memory and writes nothing (the most any queue design could give it), or on the SQLite queue',
+    { name: 'Realtime points/s delivered, SQLite queue', value: throughput('SQLite Realtime'), unit: 'points/s' },
+    { name: 'the same on a queue writing nothing', value: throughput(`${noQueue} Realtime`), unit: 'points/s' },
+  );
+  printRealtimeRounds('Realtime delivery on a queue writing nothing (not a target: the bound above)', realtimeRounds.get(noQueue) ?? [], perEndpoint);
   for (const backend of backends) {
     const realtime = throughput(`${backend} Realtime`);
     const batch = throughput(`${backend} Batch`);
-    printRealtimeRounds(backend, realtimeRounds.get(backend) ?? [], perEndpoint);
+    printRealtimeRounds(`Realtime delivery on ${backend}`, realtimeRounds.get(backend) ?? [], perEndpoint);
     if (backend === 'PostgreSQL') {
       const two = throughput('PostgreSQL Realtime, two deliverers');
       const one = throughput('PostgreSQL Realtime, four endpoints');

@@ -2,7 +2,8 @@
 // run: Realtime points/s against raw undici requests/s to the same receiver, Batch points/s against
 // Realtime, ingest-to-delivery latency at a steady 500 points/s against raw undici at that rate, and
 // ingest points/s against the same app with a queue that writes nothing; and Realtime and Batch with
-// ordering PerDevice and with a rate limit, each against today's figure. Three processes: this one
+// ordering PerDevice and with a rate limit, each against today's figure; and Realtime with a queue
+// that writes nothing, what the deliverer reaches with no database work. Three processes: this one
 // (the load), the API with its deliverer (delivery-server.ts), the receiver (delivery-receiver.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,11 +26,13 @@ import {
   latencyWarmupMs,
   limitedBatchPoints,
   limitedRealtimePoints,
+  noQueue,
   queueThread,
   realtimePoints,
   rounds,
   warmUpPoints,
   type CpuPerPoint,
+  type RunOptions,
 } from './delivery-plan.ts';
 import type { receiverCalls } from './delivery-receiver.ts';
 import type { Backend, DelivererReport, ServerReady, serverCalls } from './delivery-server.ts';
@@ -104,34 +107,22 @@ try {
     return backend === 'PostgreSQL' && cluster.serverPid !== undefined ? processTreeCpuMicros(cluster.serverPid) : undefined;
   }
 
-  /**
-   * Points/s from starting a deliverer on a queue of `count` points to the receiver counting the
-   * last of them; with `twoDeliverers` (PostgreSQL), the second deliverer's process started with it.
-   */
-  async function deliverQueued(
-    backend: Backend,
-    mode: 'Realtime' | 'Batch',
-    count: number,
-    profile = false,
-    unsigned = false,
-    feed?: readonly number[],
-    twoDeliverers = false,
-    /** Deliveries each point makes (a device linked to several configurations). */
-    fanOut = 1,
-    /** Each deliverer's maxInFlight, when not the production default. */
-    maxInFlight?: number,
-  ) {
+  /** Points/s from starting a deliverer on a queue of `count` points to the receiver counting the last of them. */
+  async function deliverQueued(backend: Backend, mode: 'Realtime' | 'Batch', count: number, options: RunOptions = {}) {
+    const { profile = false, unsigned = false, feed, twoDeliverers = false, fanOut = 1, maxInFlight, noQueue = false } = options;
     await receiver.call('reset');
-    await preIngest(backend, feed ?? [mode === 'Realtime' ? devices.realtime : devices.batch], count / fanOut);
+    // The queue that writes nothing is filled with copies of one point the store's log holds.
+    await preIngest(backend, feed ?? [mode === 'Realtime' ? devices.realtime : devices.batch], noQueue ? 1 : count / fanOut);
+    if (noQueue) await server.call('fillMemoryQueue', { count });
     const waiting = await server.call('queueStats', { backend });
     // Batch points are in full batches from ingest on: the batches waiting, each of batchMaxPoints.
-    const expected = mode === 'Realtime' ? waiting.queued : waiting.queued * settings.batchMaxPoints + waiting.gathering;
+    const expected = noQueue ? count : mode === 'Realtime' ? waiting.queued : waiting.queued * settings.batchMaxPoints + waiting.gathering;
     if (expected !== count) throw new Error(`${backend} ${mode}: ${expected} waiting before the deliverer started, not ${count}`);
     const receiverBefore = await receiver.call('cpu');
     const postgresBefore = postgresCpu(backend);
     const started = epochMs();
     await Promise.all([
-      server.call('startDeliverer', { backend, profile, unsigned, ...(maxInFlight !== undefined && { maxInFlight }) }),
+      server.call('startDeliverer', { backend, profile, unsigned, noQueue, ...(maxInFlight !== undefined && { maxInFlight }) }),
       twoDeliverers ? second.call('start', { ...(maxInFlight !== undefined && { maxInFlight }) }) : undefined,
     ]);
     const { at } = await receiver.call('waitFor', { points: count, timeoutMs: 60_000 });
@@ -150,7 +141,7 @@ try {
   // which also gives the request the raw baseline sends.
   const warmUpProfiles = new Map<Backend, ProfileSummary>();
   for (const backend of backends) {
-    const { report } = await deliverQueued(backend, 'Realtime', warmUpPoints, true);
+    const { report } = await deliverQueued(backend, 'Realtime', warmUpPoints, { profile: true });
     if (report.profile) warmUpProfiles.set(backend, report.profile);
   }
   await deliverQueued(queueThread, 'Realtime', warmUpPoints);
@@ -160,7 +151,7 @@ try {
   await rawRequestsPerSecond(raw, rawRequest, 2_000, perEndpoint);
 
   /** Each round's Realtime points/s of a store, and the mean requests/s of the raw runs just before and after it. */
-  const realtimeRounds = new Map<Backend, RealtimeRound[]>();
+  const realtimeRounds = new Map<string, RealtimeRound[]>();
   /** The most requests open at once at one endpoint in the two-deliverer runs: the per-endpoint limit holds across deliverers. */
   let mostOpenAtOneEndpoint = 0;
   const rawCpu: CpuPerPoint[] = [];
@@ -185,11 +176,16 @@ try {
     // Each store's Realtime run against raw undici measured just before and just after it: the
     // machine's speed drifts within a round (raw undici alone moved by 1.5x from one run to the next
     // on the 2-CPU machine), so a run is compared with the baseline of its own moment.
-    for (const backend of backends) {
-      const run = await deliverQueued(backend, 'Realtime', realtimePoints);
-      record(`${backend} Realtime`, run);
+    // The queue that writes nothing too (SQLite's API): what the deliverer reaches with no database work at all.
+    const paired = [
+      ...backends.map((backend) => ({ key: backend, backend, options: {} })),
+      { key: noQueue, backend: 'SQLite' as const, options: { noQueue: true } },
+    ];
+    for (const { key, backend, options } of paired) {
+      const run = await deliverQueued(backend, 'Realtime', realtimePoints, options);
+      record(`${key} Realtime`, run);
       const rawAfter = await rawRequestsPerSecond(raw, rawRequest, realtimePoints, perEndpoint);
-      realtimeRounds.set(backend, [...(realtimeRounds.get(backend) ?? []), { pointsPerSecond: run.pointsPerSecond, rawPerSecond: (rawBefore + rawAfter) / 2 }]);
+      realtimeRounds.set(key, [...(realtimeRounds.get(key) ?? []), { pointsPerSecond: run.pointsPerSecond, rawPerSecond: (rawBefore + rawAfter) / 2 }]);
       rawBefore = rawAfter;
     }
     // Scaling out on PostgreSQL: four endpoints answering after 20 ms, each deliverer with slots for
@@ -198,23 +194,23 @@ try {
     const slots = 2 * perEndpoint;
     record(
       'PostgreSQL Realtime, four endpoints',
-      await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, false, false, spread, false, spreadEndpoints, slots),
+      await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, { feed: spread, fanOut: spreadEndpoints, maxInFlight: slots }),
     );
     record(
       'PostgreSQL Realtime, two deliverers',
-      await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, false, false, spread, true, spreadEndpoints, slots),
+      await deliverQueued('PostgreSQL', 'Realtime', realtimePoints, { feed: spread, twoDeliverers: true, fanOut: spreadEndpoints, maxInFlight: slots }),
     );
     mostOpenAtOneEndpoint = Math.max(mostOpenAtOneEndpoint, await receiver.call('mostOpen'));
     // What signing costs: the same run on SQLite (the store whose deliverer is CPU-bound) without the Standard Webhooks headers.
-    record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, false, true));
+    record('SQLite Realtime unsigned', await deliverQueued('SQLite', 'Realtime', realtimePoints, { unsigned: true }));
     record(`${queueThread} Realtime`, await deliverQueued(queueThread, 'Realtime', realtimePoints));
     for (const backend of backends) record(`${backend} Batch`, await deliverQueued(backend, 'Batch', batchPoints));
     // The same with ordering PerDevice (Realtime: 16 devices, a stream each; Batch: one batch stream), and with a rate limit.
     for (const backend of backends) {
-      record(`${backend} Realtime PerDevice`, await deliverQueued(backend, 'Realtime', realtimePoints, false, false, devices.realtimeOrdered));
-      record(`${backend} Batch PerDevice`, await deliverQueued(backend, 'Batch', batchPoints, false, false, [devices.batchOrdered]));
-      record(`${backend} Realtime limited`, await deliverQueued(backend, 'Realtime', limitedRealtimePoints, false, false, [devices.realtimeLimited]));
-      record(`${backend} Batch limited`, await deliverQueued(backend, 'Batch', limitedBatchPoints, false, false, [devices.batchLimited]));
+      record(`${backend} Realtime PerDevice`, await deliverQueued(backend, 'Realtime', realtimePoints, { feed: devices.realtimeOrdered }));
+      record(`${backend} Batch PerDevice`, await deliverQueued(backend, 'Batch', batchPoints, { feed: [devices.batchOrdered] }));
+      record(`${backend} Realtime limited`, await deliverQueued(backend, 'Realtime', limitedRealtimePoints, { feed: [devices.realtimeLimited] }));
+      record(`${backend} Batch limited`, await deliverQueued(backend, 'Batch', limitedBatchPoints, { feed: [devices.batchLimited] }));
     }
   }
   const throughput = (key: string) => median(delivered.get(key)?.samples ?? []);
