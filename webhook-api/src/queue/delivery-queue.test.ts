@@ -177,7 +177,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     const hook = await linked(7, [{}]);
     const elsewhere = await linked(8, [{}]);
     const at = (configId: string) => ({ endpoint: { configId, wasFailing: false } });
-    const rowsOnly = { limit: 10, perConfig: 10, inFlight: new Map<string, number>(), perCompany: 10, inFlightByCompany: new Map<number, number>() };
+    const noLogs = { limit: 0, perConfig: 10, inFlight: new Map<string, number>(), perCompany: 10, inFlightByCompany: new Map<number, number>() };
     await store.deliveries.ingest([point(7), point(7), point(7)], now);
     const [first, second, third] = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
     await store.deliveries.ingest([point(8)], now);
@@ -191,7 +191,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
     expect(await store.deliveries.settle('a', [retried], now)).toEqual(new Set([first.id]));
     // a's lease runs out: d leases the retry (rows only), b takes the endpoint's log over.
     const later = now + 10_001;
-    expect((await store.deliveries.claim({ owner: 'd', now: later, ...claimAll, logRoom: { ...rowsOnly, limit: 0 } })).map((d) => d.id)).toEqual([first.id]);
+    expect((await store.deliveries.claim({ owner: 'd', now: later, ...claimAll, logRoom: noLogs })).map((d) => d.id)).toEqual([first.id]);
     expect((await store.deliveries.claim({ owner: 'b', now: later, ...claimAll })).map((d) => d.id)).toEqual([second.id, third.id]);
     // a holds nothing now; b holds the endpoint's cursor but not the retry's lease, which is d's.
     const delivered = (d: { id: string }) => settlement(d.id, 'delivered', at(hook.id));
@@ -205,6 +205,31 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the delivery queue on %s', (ba
       [`${first.id} retrying`, `${first.id} delivered`, `${second.id} delivered`, `${third.id} delivered`].sort(),
     );
     expect((await store.deliveries.pageAttempts(elsewhere.id, {}, { limit: 10 })).items.map((a) => a.deliveryId)).toEqual([other.id]);
+  });
+
+  it('a settlement naming another endpoint than its delivery’s is checked as its delivery’s, and its attempt line goes to that endpoint', async () => {
+    const hook = await linked(7, [{}]);
+    const elsewhere = await linked(8, [{}]);
+    const at = (configId: string) => ({ endpoint: { configId, wasFailing: false } });
+    await store.deliveries.ingest([point(7), point(8), point(8)], now);
+    const read = await store.deliveries.claim({ owner: 'a', now, ...claimAll });
+    const ours = read.find((d) => d.config.id === hook.id);
+    const [theirs, retried] = read.filter((d) => d.config.id === elsewhere.id);
+    if (!ours || !theirs || !retried) throw new Error('not claimed as staged');
+    // a holds both endpoints' cursors, and then leases a retry of the other endpoint.
+    await store.deliveries.settle('a', [settlement(retried.id, 'retrying', { nextAttemptAt: now + 1000, ...at(elsewhere.id) })], now);
+    expect((await store.deliveries.claim({ owner: 'a', now: now + 1000, ...claimAll })).map((d) => d.id)).toEqual([retried.id]);
+    // Each named as the other endpoint: still a's, each written to its own endpoint's log.
+    const misnamed = [
+      settlement(ours.id, 'delivered', at(elsewhere.id)),
+      settlement(theirs.id, 'delivered', at(hook.id)),
+      settlement(retried.id, 'delivered', { attempt: 1, ...at(hook.id) }),
+    ];
+    expect(await store.deliveries.settle('a', misnamed, now + 1000)).toEqual(new Set([ours.id, theirs.id, retried.id]));
+    const lines = async (configId: string) =>
+      (await store.deliveries.pageAttempts(configId, { outcome: 'delivered' }, { limit: 10 })).items.map((a) => a.deliveryId).sort();
+    expect(await lines(hook.id)).toEqual([ours.id]);
+    expect(await lines(elsewhere.id)).toEqual([theirs.id, retried.id].sort());
   });
 
   it('a retry comes back at its time with the attempt counted; renewal keeps a lease; release gives it back', async () => {

@@ -31,12 +31,17 @@ export const settlementRow = (s: Settlement): SettlementRow => ({
   points: s.pointCount,
 });
 
+/** Whether `owner` leases the delivery row `table` itself: a queued one (not a logged point, which its endpoint's cursor holds). */
+export const leasedBy = (table: string, owner: string) => `(${table}.state = 'queued' AND ${table}.lease_owner = ${owner})`;
+
 /**
  * Whether `owner` still holds the delivery row `table`: a queued one by its own lease, a logged one
- * (endpoint-logs.ts) by its endpoint's cursor. What a settlement's compare-and-swap checks.
+ * (endpoint-logs.ts) by its endpoint's cursor. What a settlement's compare-and-swap checks
+ * (PostgreSQL's, and SQLite's for a settlement not naming an endpoint whose cursor `owner` holds:
+ * sqlite/settle.ts reads those once a transaction).
  */
 // The cursor looked up by its key (EXISTS), not the holder's cursors listed (IN): SQLite built that
 // list for every row it settled (5 µs of a 25 µs update).
 export const heldBy = (table: string, owner: string) =>
-  `((${table}.state = 'queued' AND ${table}.lease_owner = ${owner}) OR (${table}.state = 'logged' AND EXISTS
+  `(${leasedBy(table, owner)} OR (${table}.state = 'logged' AND EXISTS
     (SELECT 1 FROM endpoint_cursors k WHERE k.webhook_config_id = ${table}.webhook_config_id AND k.lease_owner = ${owner})))`;
