@@ -37,8 +37,8 @@ export const leasedBy = (table: string, owner: string) => `(${table}.state = 'qu
 /**
  * Whether `owner` still holds the delivery row `table`: a queued one by its own lease, a logged one
  * (endpoint-logs.ts) by its endpoint's cursor. What a settlement's compare-and-swap checks
- * (PostgreSQL's, and SQLite's for a settlement not naming an endpoint whose cursor `owner` holds:
- * sqlite/settle.ts reads those once a transaction).
+ * (PostgreSQL's always; SQLite's wherever its update at an endpoint whose cursor `owner` holds does
+ * not apply or changes nothing: sqlite/settle.ts).
  */
 // The cursor looked up by its key (EXISTS), not the holder's cursors listed (IN): SQLite built that
 // list for every row it settled (5 µs of a 25 µs update).
