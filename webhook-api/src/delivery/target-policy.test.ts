@@ -3,7 +3,14 @@ import { connect as netConnect, type LookupFunction, type Socket } from 'node:ne
 import type { buildConnector } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../../test/receiver.ts';
-import { createGuardedLookup, createTargetConnector, refusedTarget, UnresolvedTargetError, type AddressClass } from './target-policy.ts';
+import {
+  createGuardedLookup,
+  createTargetConnector,
+  refusedInsidePrivateNetworks,
+  refusedTarget,
+  UnresolvedTargetError,
+  type AddressClass,
+} from './target-policy.ts';
 
 describe('refusedTarget', () => {
   const refused: [string, AddressClass][] = [
@@ -115,6 +122,26 @@ function lookupOnce(
   });
 }
 
+describe('refusedInsidePrivateNetworks', () => {
+  it.each([
+    '169.254.169.254',
+    '169.254.170.2',
+    '100.100.100.200',
+    '168.63.129.16',
+    'fd00:ec2::254',
+    '[fd20:ce::254]',
+    '::ffff:169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+  ])('refuses the cloud metadata address %s where private targets are allowed', (address) => {
+    expect(refusedInsidePrivateNetworks(address)).toMatchObject({ addressClass: 'cloud-metadata' });
+  });
+
+  it.each(['127.0.0.1', '::1', '10.0.0.1', '192.168.1.20', '169.254.1.1', 'fd12:3456::1'])('allows %s, a private address', (address) => {
+    expect(refusedTarget(address)).toBeDefined();
+    expect(refusedInsidePrivateNetworks(address)).toBeUndefined();
+  });
+});
+
 describe('createGuardedLookup', () => {
   it('passes public answers on, in the shape asked for', async () => {
     const lookup = createGuardedLookup(
@@ -185,6 +212,15 @@ describe('createTargetConnector', () => {
     const socket = await connectWith(allowing, '127.0.0.1', receiver.port);
     expect(socket.remoteAddress).toBe('127.0.0.1');
     socket.destroy();
+  });
+
+  it('refuses a cloud metadata address where private targets are allowed, as a literal and as a name resolving to it', async () => {
+    const allowing = createTargetConnector({ allowPrivateTargets: true, connectTimeoutMs: 1_000 });
+    await expect(connectWith(allowing, '169.254.169.254', 80)).rejects.toThrow('the target is 169.254.169.254, a cloud metadata address');
+    const lookup = stagedLookup([[{ address: '169.254.169.254', family: 4 }]]);
+    const byName = createTargetConnector({ allowPrivateTargets: true, connectTimeoutMs: 1_000, lookup });
+    await expect(connectWith(byName, 'metadata.example.com', 80)).rejects.toBeInstanceOf(UnresolvedTargetError);
+    expect(lookup.calls).toBe(1);
   });
 
   it('refuses a host name at the resolution the connection uses, even when an earlier resolution was public', async () => {

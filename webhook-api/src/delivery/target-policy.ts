@@ -154,6 +154,16 @@ export function refusedTarget(address: string): RefusedAddress | undefined {
   return { addressClass: 'not-an-address', description: classNames['not-an-address'] };
 }
 
+/**
+ * What is refused even where private targets are allowed: the cloud metadata addresses (and their
+ * embedded forms). They answer with the host's own credentials, never as a tenant's endpoint, and a
+ * development stack on a cloud machine must not hand them to a tenant through the attempt log.
+ */
+export function refusedInsidePrivateNetworks(address: string): RefusedAddress | undefined {
+  const refused = refusedTarget(address);
+  return refused?.addressClass === 'cloud-metadata' ? refused : undefined;
+}
+
 /** A target refused by the policy: the delivery is dropped, never retried. */
 export class TargetRefusedError extends Error {
   readonly code = 'WEBHOOK_TARGET_REFUSED';
@@ -188,18 +198,34 @@ export class UnresolvedTargetError extends Error {
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
+/** What a guarded lookup refuses, and whether a resolver's own failure is told as it came. */
+export interface LookupGuard {
+  readonly refused: (address: string) => RefusedAddress | undefined;
+  /** Inside private networks a name's existence is no secret, so a resolver's failure is told as it is. */
+  readonly tellFailures: boolean;
+}
+
+/** The default: public addresses only, and nothing told of a name that did not resolve to one. */
+export const publicTargets: LookupGuard = { refused: refusedTarget, tellFailures: false };
+/** Where private targets are allowed: only the cloud metadata addresses are refused. */
+export const privateTargets: LookupGuard = { refused: refusedInsidePrivateNetworks, tellFailures: true };
+
 /**
  * A lookup that resolves every address of `hostname` and refuses the host when ANY of them is refused:
  * a name that mixes public and private answers is how rebinding is staged, so none of its answers is
  * used (rather than filtering down to the public ones). Answers in whichever shape net.connect asked for.
  */
-export function createGuardedLookup(resolve: LookupFunction = dnsLookup): LookupFunction {
+export function createGuardedLookup(resolve: LookupFunction = dnsLookup, guard: LookupGuard = publicTargets): LookupFunction {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     resolve(hostname, { ...options, all: true }, (error, answer, family) => {
+      if (error && guard.tellFailures) {
+        callback(error, options.all === true ? [] : '', 0);
+        return;
+      }
       const addresses: LookupAddress[] = error ? [] : typeof answer === 'string' ? [{ address: answer, family: family ?? isIP(answer) }] : answer;
       const [first] = addresses;
       // No answer, or one refused: the same failure either way.
-      if (first === undefined || addresses.some(({ address }) => refusedTarget(address) !== undefined)) {
+      if (first === undefined || addresses.some(({ address }) => guard.refused(address) !== undefined)) {
         callback(new UnresolvedTargetError(hostname), options.all === true ? [] : '', 0);
       } else if (options.all === true) callback(null, addresses);
       else callback(null, first.address, first.family);
@@ -208,7 +234,7 @@ export function createGuardedLookup(resolve: LookupFunction = dnsLookup): Lookup
 }
 
 export interface TargetConnectorOptions {
-  /** When true, nothing is checked (development, tests, an on-premises install delivering inside its own network). */
+  /** When true, only the cloud metadata addresses are refused (development, tests, an on-premises install delivering inside its own network). */
   readonly allowPrivateTargets: boolean;
   readonly connectTimeoutMs: number;
   /** How host names are resolved (dns.lookup by default); every answer is checked. */
@@ -223,13 +249,12 @@ export interface TargetConnectorOptions {
  * guard, a socket whose remote address is refused once connected (destroyed before any byte is sent).
  */
 export function createTargetConnector(options: TargetConnectorOptions): buildConnector.connector {
-  if (options.allowPrivateTargets) {
-    return options.connect ?? buildConnector({ timeout: options.connectTimeoutMs, ...(options.lookup ? { lookup: options.lookup } : {}) });
-  }
-  const connect = options.connect ?? buildConnector({ timeout: options.connectTimeoutMs, lookup: createGuardedLookup(options.lookup) });
+  const guard = options.allowPrivateTargets ? privateTargets : publicTargets;
+  const refusal = guard.refused;
+  const connect = options.connect ?? buildConnector({ timeout: options.connectTimeoutMs, lookup: createGuardedLookup(options.lookup, guard) });
   return (target, callback) => {
     if (isIP(target.hostname) !== 0) {
-      const refused = refusedTarget(target.hostname);
+      const refused = refusal(target.hostname);
       if (refused !== undefined) {
         const error = new TargetRefusedError('the target is', target.hostname, refused);
         queueMicrotask(() => {
@@ -243,24 +268,24 @@ export function createTargetConnector(options: TargetConnectorOptions): buildCon
         callback(error, null);
         return;
       }
-      const refusal = connectedRefusal(socket, target.hostname);
-      if (refusal === undefined) callback(null, socket);
+      const refused = connectedRefusal(socket, target.hostname, refusal);
+      if (refused === undefined) callback(null, socket);
       else {
         socket.destroy();
-        callback(refusal, null);
+        callback(refused, null);
       }
     });
   };
 }
 
 /** Why a connected socket must not be used, or undefined when its remote address is allowed. */
-function connectedRefusal(socket: Socket, hostname: string): Error | undefined {
+function connectedRefusal(socket: Socket, hostname: string, refusal: (address: string) => RefusedAddress | undefined): Error | undefined {
   const remote = socket.remoteAddress;
   if (remote === undefined) {
     // Closed before its address could be read: a network failure like a reset, tried again later.
     return Object.assign(new Error('the connection closed before its address could be checked'), { code: 'ECONNRESET' });
   }
-  const refused = refusedTarget(remote);
+  const refused = refusal(remote);
   if (refused === undefined) return undefined;
   // A name's answers are not told; a literal is the tenant's own.
   return isIP(hostname) === 0 ? new UnresolvedTargetError(hostname) : new TargetRefusedError('the connection went to', remote, refused);

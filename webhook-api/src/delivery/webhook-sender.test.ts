@@ -407,6 +407,15 @@ describe('private targets', () => {
     expect(ipv6.received).toHaveLength(1);
   });
 
+  it('drops a delivery to a cloud metadata address even when private targets are allowed', async () => {
+    expect(await sender.send(delivery('http://169.254.169.254/latest/meta-data/'))).toMatchObject({
+      outcome: 'dropped',
+      status: null,
+      error: 'the target is 169.254.169.254, a cloud metadata address; deliveries to private and special-purpose addresses are refused',
+    });
+    expect(await sender.send(delivery('http://[::ffff:169.254.169.254]/'))).toMatchObject({ outcome: 'dropped', status: null });
+  });
+
   it('delivers to a host name resolving to a private address when allowed', async () => {
     const lookup: LookupFunction = (_hostname, _options, callback) => {
       callback(null, [{ address: '127.0.0.1', family: 4 }]);
