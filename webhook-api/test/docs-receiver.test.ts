@@ -114,6 +114,23 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the receiver of docs/webhooks.
     await expect
       .poll(async () => (await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string; pointCount: number }[], { timeout: 10_000 })
       .toEqual([expect.objectContaining({ outcome: 'delivered', pointCount: 2 })]);
+
+    // A full batch larger than express's default body limit (100 kB): the page's receiver has room for it.
+    const fields = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`sensor_${String(i).padStart(3, '0')}`, 1000 + i + 0.25]));
+    const full = Array.from({ length: 100 }, () => telemetryPoint(boiler, { gatewayId: 'gw-acme-01', connectionTag: 'modbus', fields, tags: {} }));
+    expect(JSON.stringify(full).length).toBeGreaterThan(150_000);
+    expect(await api.ingest(full)).toEqual({ status: 202, body: { accepted: 100, queued: 100 } });
+    await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(102);
+    await expect
+      .poll(
+        async () => ((await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string; pointCount: number }[]).map((line) => line.pointCount),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toEqual(expect.arrayContaining([100, 2]));
+    const log = (await oscar('GET', `/v2/webhooks/${id}/deliveries`)).body as { outcome: string }[];
+    expect(log.map((line) => line.outcome)).toEqual(['delivered', 'delivered']);
     expect(errors).toBe('');
   });
 });
