@@ -56,6 +56,7 @@ export { grpcTlsAsked, grpcTlsProblems, grpcTlsShape, toGrpcTlsSettings, type Gr
 export { channelCredentialsOf, createGrpcTls, guardTlsHandshakes, serverCredentialsOf, tlsRefusalReason, type GrpcTls, type TlsRefusal } from './grpc/tls.ts';
 export { closeServer, endWithParent, failStartup, listenOn, type ListenOptions } from './service/lifecycle.ts';
 export { permissionPattern, toolNamePattern } from './tools/tool-definition.ts';
+export { createSchemaChecks, type SchemaChecks } from './tools/json-schema-input.ts';
 export { clientLogLevels, createCallContext, noClient, type CallContextOptions, type CallEvents } from './tools/call-context.ts';
 export { maxQuestionsPerRun } from './tools/tool-questions.ts';
 export { addressWithin, createPlatformApiClient, type PlatformApiClientOptions } from './tools/platform-api-client.ts';

@@ -86,6 +86,16 @@ describe('serviceTools', () => {
     ['an input schema of a string', published({ inputSchemaJson: '{"type":"string"}' }), 'input_schema_json must describe an object'],
     ['an output schema that is not an object', published({ outputSchemaJson: '"x"' }), 'output_schema_json must be a JSON object'],
     [
+      'an output schema whose pattern has a lookahead (results are checked in linear time)',
+      published({ outputSchemaJson: JSON.stringify({ type: 'object', properties: { id: { type: 'string', pattern: '^(?=w)\\w+$' } } }) }),
+      'tool "list_webhooks": output_schema_json cannot be used to check results (the schema does not compile (',
+    ],
+    [
+      'an output schema with a $ref to nowhere',
+      published({ outputSchemaJson: JSON.stringify({ type: 'object', properties: { id: { $ref: 'https://169.254.169.254/schema' } } }) }),
+      'output_schema_json cannot be used to check results',
+    ],
+    [
       'an oversized schema',
       published({ inputSchemaJson: JSON.stringify({ type: 'object', description: 'x'.repeat(toolLimits.maxSchemaBytes) }) }),
       `input_schema_json is larger than ${toolLimits.maxSchemaBytes} bytes`,

@@ -2,7 +2,7 @@
 // clients accept, schemas that are JSON objects of a bounded size, no name twice. Schemas are kept
 // as published (parsed, frozen, never transformed).
 import type { Tool__Output } from '@platform/proto';
-import { clip, isSafeText, nestsDeeperThan, permissionPattern, toolNamePattern } from '@platform/tool-sdk/internal';
+import { clip, createSchemaChecks, isSafeText, nestsDeeperThan, permissionPattern, toolNamePattern, type SchemaChecks } from '@platform/tool-sdk/internal';
 import type { RemoteTool } from '../remote-tools.ts';
 
 /**
@@ -66,7 +66,22 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   return parsed as Readonly<Record<string, unknown>>;
 }
 
-function definitionOf(tool: Tool__Output): AnnouncedTool {
+/**
+ * The output schema, which the gateway checks every structured result against: one it cannot
+ * compile (a pattern linear-time matching has not, a $ref to nowhere) is refused now rather than
+ * every result of the tool later.
+ */
+function outputSchema(json: string, checks: SchemaChecks): Readonly<Record<string, unknown>> {
+  const schema = objectSchema(json, 'output_schema_json');
+  try {
+    checks.compile(schema);
+  } catch (error) {
+    throw new Refusal(`output_schema_json cannot be used to check results (${clip(error instanceof Error ? error.message : String(error), 300)})`);
+  }
+  return schema;
+}
+
+function definitionOf(tool: Tool__Output, checks: SchemaChecks): AnnouncedTool {
   // The rule the gateway cleans results by (shown-text.ts): what it would have to clean is refused here.
   if (!isSafeText(tool.title)) throw new Refusal('title contains control or bidirectional-override characters');
   if (!isSafeText(tool.description)) throw new Refusal('description contains control or bidirectional-override characters');
@@ -82,7 +97,7 @@ function definitionOf(tool: Tool__Output): AnnouncedTool {
     title: tool.title || undefined,
     description: tool.description,
     inputSchema: objectSchema(tool.inputSchemaJson, 'input_schema_json'),
-    outputSchema: tool.outputSchemaJson ? objectSchema(tool.outputSchemaJson, 'output_schema_json') : undefined,
+    outputSchema: tool.outputSchemaJson ? outputSchema(tool.outputSchemaJson, checks) : undefined,
     requiresPermission: tool.requiresPermission || undefined,
     annotations: Object.freeze({ readOnlyHint: tool.readOnlyHint, destructiveHint: tool.destructiveHint, idempotentHint: tool.idempotentHint }),
     // A registration stored before the field existed has none: the gateway's limit.
@@ -107,6 +122,8 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   const checked: ServiceTool[] = [];
+  // Compiled to be tried only: the calls compile them again with the registration's own (output-check.ts).
+  const checks = createSchemaChecks();
   for (const tool of tools) {
     if (!toolNamePattern.test(tool.name)) {
       // The SDK's rule for what a tool is named, whatever built the service: MCP allows dots and 128
@@ -126,7 +143,7 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
     }
     seen.add(tool.name);
     try {
-      const definition = definitionOf(tool);
+      const definition = definitionOf(tool, checks);
       const fingerprint = JSON.stringify([
         tool.name,
         tool.title,

@@ -1,27 +1,28 @@
 // Whether a tool's structured result matches the output schema its service published, checked with
-// the MCP SDK's JSON Schema validator (Ajv, the dialect the schema declares). One validator per
+// the tool SDK's JSON Schema checks (Ajv in the dialect the schema declares, its patterns run in
+// linear time: another app's schema cannot hold the gateway's event loop). One set of checks per
 // registration, each schema compiled once: both are held weakly by the registration and its
 // schema, so they go when the registration goes, and no service's schemas ($id and all) meet
 // another's.
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { createSchemaChecks, type SchemaChecks } from '@platform/tool-sdk/internal';
 import type { RemoteTool } from '../remote-tools.ts';
 
 type Check = (value: unknown) => { readonly valid: true } | { readonly valid: false; readonly problem: string };
 
-const validators = new WeakMap<object, AjvJsonSchemaValidator>();
+const registrations = new WeakMap<object, SchemaChecks>();
 const checks = new WeakMap<object, Check>();
 
 function compile(tool: RemoteTool, schema: Readonly<Record<string, unknown>>): Check {
-  let validator = validators.get(tool.service);
-  if (!validator) validators.set(tool.service, (validator = new AjvJsonSchemaValidator()));
+  let schemaChecks = registrations.get(tool.service);
+  if (!schemaChecks) registrations.set(tool.service, (schemaChecks = createSchemaChecks()));
   try {
-    const validate = validator.getValidator(schema);
+    const check = schemaChecks.compile(schema, 'structuredContent');
     return (value) => {
-      const outcome = validate(value);
-      return outcome.valid ? { valid: true } : { valid: false, problem: outcome.errorMessage };
+      const outcome = check(value);
+      return outcome.ok ? { valid: true } : { valid: false, problem: outcome.problems.join('; ') };
     };
   } catch (error) {
-    // A schema the validator cannot use: no result can be shown as matching it.
+    // A schema the checks cannot use: no result can be shown as matching it.
     const problem = `its output schema cannot be used to check it (${error instanceof Error ? error.message : String(error)})`;
     return () => ({ valid: false, problem });
   }

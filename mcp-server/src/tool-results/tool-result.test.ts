@@ -143,6 +143,17 @@ describe('toolResult, checking what a service sends', () => {
     );
   });
 
+  it("checks another app's patterns in linear time: a result made to backtrack for seconds is refused at once", () => {
+    const hostile = remoteTool({ outputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } } });
+    const started = performance.now();
+    // 27 characters take JavaScript's engine seconds (twice as long for each one more).
+    const result = toolResult(answered(JSON.stringify({ s: `${'a'.repeat(27)}!` })), hostile);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(errorOf(result)).toEqual({ code: 'OFF_SCHEMA_RESULT' });
+    expect(textOf(result)).toContain('(s: must match pattern "^(a+)+$".)');
+    expect(toolResult(answered('{"s":"aaaa"}'), hostile).structuredContent).toEqual({ s: 'aaaa' });
+  });
+
   it('refuses a result whose output schema cannot be used, rather than show it unchecked', () => {
     const result = toolResult(answered('{"a":1}'), remoteTool({ outputSchema: { type: 'object', $schema: 'https://example.com/not-a-dialect' } }));
     expect(errorOf(result)).toEqual({ code: 'OFF_SCHEMA_RESULT' });

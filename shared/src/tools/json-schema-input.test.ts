@@ -198,6 +198,32 @@ describe('jsonSchema publishing', () => {
     expect(Object.isFrozen(given)).toBe(false);
   });
 
+  it('runs pattern and patternProperties in linear time: patterns that backtrack for seconds in JavaScript answer at once', () => {
+    const hostile = jsonSchema({
+      type: 'object',
+      properties: { serial: { type: 'string', pattern: '^(a+)+$' }, site: { type: 'string', pattern: '^[0-9]{3}$' } },
+      patternProperties: { '^(b|b)*$': { type: 'number' } },
+    });
+    // 27 characters: JavaScript's engine takes seconds on each of these (the time doubles with each
+    // one more), so a check that went back to it fails here instead of hanging the run.
+    const started = performance.now();
+    expect(hostile.check({ serial: `${'a'.repeat(27)}!` })).toEqual({ ok: false, problems: ['serial: must match pattern "^(a+)+$"'] });
+    expect(hostile.check({ [`${'b'.repeat(27)}!`]: 'x' })).toEqual({ ok: true, value: { [`${'b'.repeat(27)}!`]: 'x' } });
+    expect(performance.now() - started).toBeLessThan(500);
+    // Each pattern of a schema is its own.
+    expect(hostile.check({ serial: 'aaa', site: '123', bb: 2 }).ok).toBe(true);
+    expect(hostile.check({ serial: '123', site: 'aaa' })).toEqual({ ok: false, problems: ['serial: must match pattern "^(a+)+$"'] });
+    expect(hostile.check({ site: 'aaa' })).toEqual({ ok: false, problems: ['site: must match pattern "^[0-9]{3}$"'] });
+    expect(hostile.check({ bbb: 'x' })).toEqual({ ok: false, problems: ['bbb: must be number'] });
+  });
+
+  it.each([
+    ['a lookahead', '^(?=a)a$'],
+    ['a backreference', '(a)\\1'],
+  ])('throws TypeError for a pattern with %s, which linear-time matching has not', (_case, pattern) => {
+    expect(() => jsonSchema({ type: 'object', properties: { a: { type: 'string', pattern } } })).toThrow(/^jsonSchema: the schema does not compile \(.*/);
+  });
+
   it('compiles two schemas that carry the same $id (the same schema for two tools)', () => {
     const device = { $id: `https://schemas.example/device-${crypto.randomUUID()}`, type: 'object', properties: { serial: { type: 'string' } } };
     const first = jsonSchema(device);

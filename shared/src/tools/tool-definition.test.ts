@@ -77,6 +77,14 @@ describe('defineTool', () => {
     expect(refusal({ inputSchema: z.object({ when: z.date() }) })).toMatch(/^tool "list_webhooks": inputSchema cannot be published as JSON Schema/);
   });
 
+  it('refuses an output schema whose patterns the gateway cannot check in linear time', () => {
+    // zod's hostname pattern has a lookahead, which the gateway's linear-time checks have not.
+    expect(refusal({ outputSchema: z.object({ host: z.hostname() }) })).toMatch(
+      /^tool "list_webhooks": outputSchema cannot be checked by the gateway \(the schema does not compile \(.*unsupported Perl syntax/,
+    );
+    expect(refusal({ outputSchema: z.object({ host: z.string().regex(/^(?!-)[a-z-]+$/) }) })).toMatch(/outputSchema cannot be checked by the gateway/);
+  });
+
   it('refuses a companyId argument that is not a number, since the permission is checked at it', () => {
     expect(refusal({ inputSchema: z.object({ companyId: z.string() }) })).toBe(
       'tool "list_webhooks": inputSchema.companyId must be a number: the permission is checked at it',

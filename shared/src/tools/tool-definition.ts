@@ -3,7 +3,7 @@
 // SDK's registerTool, so the gateway passes them through unchanged.
 import { z } from 'zod';
 import type { PlatformMcpCallContext } from './call-context.ts';
-import { isJsonSchemaInput, type JsonSchemaInput } from './json-schema-input.ts';
+import { compileProblem, isJsonSchemaInput, type JsonSchemaInput } from './json-schema-input.ts';
 import type { ToolResultValue } from './tool-content.ts';
 
 /** MCP tool annotations: hints shown to clients, not guarantees. */
@@ -201,6 +201,11 @@ function jsonSchemaOf(name: string, field: string, schema: ToolSchema, io: 'inpu
     }
   }
   if (jsonSchema.type !== 'object') refuse(name, field, 'must describe a JSON object');
+  // The gateway checks results against it with linear-time patterns and refuses, at Register, one it cannot compile.
+  if (io === 'output' && schema instanceof z.ZodObject) {
+    const problem = compileProblem(jsonSchema);
+    if (problem !== undefined) refuse(name, field, `cannot be checked by the gateway (${problem})`);
+  }
   return jsonSchema;
 }
 
