@@ -35,6 +35,20 @@ const abilityTools = [
     },
   }),
   defineTool({
+    name: 'count_and_ask',
+    title: 'Count, ask, count',
+    description: 'Reports progress 1 and 2, asks the person their name, then reports 3 and 4 (again from 1 in each round, as a tool that runs again does).',
+    inputSchema: z.strictObject({}),
+    handler: async (_args, ctx) => {
+      ctx.progress(1, 4, 'one');
+      ctx.progress(2, 4, 'two');
+      const answer = await ctx.elicit({ message: 'What is your name?', requestedSchema: z.object({ name: z.string().min(1).max(100) }) });
+      ctx.progress(3, 4, 'three');
+      ctx.progress(4, 4, 'four');
+      return text(answer.action === 'accept' ? `counted for ${answer.content.name}` : 'no name');
+    },
+  }),
+  defineTool({
     name: 'chatty',
     title: 'Chatty',
     description: 'Logs once at each level, then answers with the level the client asked for.',
@@ -163,6 +177,21 @@ describe('progress', () => {
     expect(v1Text(result)).toBe('counted to 3; progress asked: true');
     expect(seen).toEqual([1, 2, 3]);
     await client.close();
+  });
+
+  it('only grows on 2025-11-25 while the tool runs again after a question: what it reports again is not sent twice', async () => {
+    const client = await v2Client(stack(), 'legacy');
+    const seen: number[] = [];
+    const result = await client.callTool({ name: tool('count_and_ask'), arguments: {} }, { onprogress: (progress) => seen.push(progress.progress) });
+    expect(textOf(result)).toBe('counted for Ada');
+    expect(seen).toEqual([1, 2, 3, 4]);
+
+    const v1 = await v1Client(stack());
+    const v1Seen: number[] = [];
+    const v1Result = await v1.callTool({ name: tool('count_and_ask'), arguments: {} }, undefined, { onprogress: (progress) => v1Seen.push(progress.progress) });
+    expect(v1Text(v1Result)).toBe('counted for Grace');
+    expect(v1Seen).toEqual([1, 2, 3, 4]);
+    await v1.close();
   });
 
   it.each(eras)('is bounded in rate on the %s revision: a tool reporting 5,000 times is passed on a few times, its last report included', async (era) => {

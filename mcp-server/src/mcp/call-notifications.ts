@@ -33,6 +33,12 @@ export interface CallNotificationsOptions {
   readonly progressToken: ProgressToken | undefined;
   /** The lowest level the client asked for; undefined sends no log message. */
   readonly logLevel: LoggingLevel | undefined;
+  /**
+   * The highest progress sent for the token so far, shared by the rounds of one request: on
+   * 2025-11-25 the tool runs again in the same request after a question and reports again from its
+   * start, and progress must only grow (MCP).
+   */
+  readonly progressSent?: { last: number };
   readonly clock?: Clock;
   readonly timers?: Timers;
 }
@@ -91,7 +97,7 @@ function shownData(dataJson: string): unknown {
 
 /** The notifications of one call. */
 export function createCallNotifications(options: CallNotificationsOptions): CallNotifications {
-  const { notify, progressToken, logLevel, clock = systemClock, timers = systemTimers } = options;
+  const { notify, progressToken, logLevel, clock = systemClock, timers = systemTimers, progressSent = { last: Number.NEGATIVE_INFINITY } } = options;
   const sending: Promise<void>[] = [];
   const send = (method: string, params: Record<string, unknown>) => {
     // A client gone is the call's own problem, told elsewhere: a failed notification is not the tool's.
@@ -99,7 +105,6 @@ export function createCallNotifications(options: CallNotificationsOptions): Call
   };
   const progressBucket = bucket(notificationLimits.progressBurst, notificationLimits.progressPerSecond, clock);
   const logBucket = bucket(notificationLimits.logBurst, notificationLimits.logPerSecond, clock);
-  let lastProgress = Number.NEGATIVE_INFINITY;
   let heldProgress: Record<string, unknown> | undefined;
   let cancelTimer: (() => void) | undefined;
   let droppedLogs = 0;
@@ -113,8 +118,8 @@ export function createCallNotifications(options: CallNotificationsOptions): Call
   };
 
   const onProgress = (progress: number, total: number | undefined, message: string) => {
-    if (progressToken === undefined || !Number.isFinite(progress) || progress <= lastProgress) return;
-    lastProgress = progress;
+    if (progressToken === undefined || !Number.isFinite(progress) || progress <= progressSent.last) return;
+    progressSent.last = progress;
     const text = clip(shownText(message), notificationLimits.maxMessageLength);
     const params = {
       progressToken,

@@ -122,6 +122,14 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
     inMcpSpan('tools/call', request.params, requestContextOf(ctx.http?.authInfo?.extra), () => call(request, ctx)),
   );
 
+  /** The progress sent for each request, by its signal: the one object every round of a 2025-11-25 request shares. */
+  const progressSent = new WeakMap<AbortSignal, { last: number }>();
+  const progressOf = (signal: AbortSignal) => {
+    let sent = progressSent.get(signal);
+    if (!sent) progressSent.set(signal, (sent = { last: Number.NEGATIVE_INFINITY }));
+    return sent;
+  };
+
   const call = async (request: CallToolRequest, ctx: ServerContext) => {
     const { name } = request.params;
     const tool = lookUp(name, () => options.catalog().byName(name));
@@ -179,7 +187,12 @@ export function createGatewayServer(options: GatewayServerOptions): McpServer {
       client: abilitiesOf(progressToken, logLevel, declared),
       answers: round.answers,
       onEvent: (event) => {
-        notifications ??= createCallNotifications({ notify: (notification) => ctx.mcpReq.notify(notification), progressToken, logLevel });
+        notifications ??= createCallNotifications({
+          notify: (notification) => ctx.mcpReq.notify(notification),
+          progressToken,
+          logLevel,
+          progressSent: progressOf(ctx.mcpReq.signal),
+        });
         notifications.onEvent(event);
       },
     });
