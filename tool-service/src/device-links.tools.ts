@@ -39,6 +39,8 @@ export const unlinkDevice = defineTool({
       const scopes = await api.listScopes(args.webhookConfigId, args.deviceId);
       if (scopes.length > 0) {
         const webhook = await api.getWebhook(args.webhookConfigId);
+        // Refused before the person is asked to confirm what could not be done.
+        ctx.requirePermission('device-overview:manage', webhook.companyId);
         const forwarding = scopes.filter((scope) => scope.enabled).length;
         const answer = await ctx.elicit({
           message:

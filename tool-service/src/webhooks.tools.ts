@@ -143,6 +143,8 @@ export const deleteWebhook = defineTool({
     if (ctx.client.elicitation.form) {
       // Asked before anything changes: the tool runs again from the start with the answer.
       const [webhook, links] = await Promise.all([api.getWebhook(args.webhookConfigId), api.listLinks(args.webhookConfigId)]);
+      // Refused before the person is asked to confirm what could not be done (the person and the app must both manage there).
+      ctx.requirePermission(manage, webhook.companyId);
       const devices = links.length === 1 ? '1 linked device' : `${links.length} linked devices`;
       const answer = await ctx.elicit({
         message: `Delete the webhook "${webhook.name}" (${webhook.url})? Delivery stops at once for its ${devices}, and this cannot be undone.`,

@@ -410,6 +410,23 @@ describe('the webhook tools', () => {
       expect((await toolError('get_webhook', { webhookConfigId })).status).toBe(404);
     });
 
+    it('refuses before asking where the app may not manage, though the person may: nobody confirms what cannot be done', async () => {
+      // Oscar manages at company 2 in his own right; the app was only consented device-overview:view there.
+      const oscarOwn = apiClient(api().url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
+      const made = await oscarOwn('POST', '/v2/webhooks?companyId=2', { ...hook, companyId: undefined });
+      const webhookConfigId = (made.body as { id: string }).id;
+      expect((await oscarOwn('POST', `/v2/webhooks/${webhookConfigId}/devices/2001`)).status).toBe(201);
+      expect((await oscarOwn('POST', `/v2/webhooks/${webhookConfigId}/devices/2001/routes`, { scopeLevel: 'Device', enabled: true })).status).toBe(201);
+      const denied = {
+        ok: false,
+        codeName: 'PERMISSION_DENIED',
+        details: 'device-overview:manage is needed at company 2, and the person and the app do not both hold it there.',
+      };
+      expect(await ask('delete_webhook', { webhookConfigId })).toMatchObject(denied);
+      expect(await ask('unlink_device', { webhookConfigId, deviceId: 2001 })).toMatchObject(denied);
+      expect((await oscarOwn('GET', `/v2/webhooks/${webhookConfigId}/devices`)).body).toHaveLength(1);
+    });
+
     it('unlink_device asks to confirm when the link has scopes, naming them, and not when it has none', async () => {
       const { id: webhookConfigId } = await createdWebhook({ name: 'Pump feed' });
       await result('link_device', { webhookConfigId, deviceId: 1001 });
