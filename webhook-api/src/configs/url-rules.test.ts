@@ -17,6 +17,7 @@ describe('the webhook url', () => {
     ['https://[::1]:8443/hook', 'https://[::1]:8443/hook'],
     ['https://10.0.0.1/hook', 'https://10.0.0.1/hook'],
     ['https://receiver.example/path@with-at?mail=a@b.example', 'https://receiver.example/path@with-at?mail=a@b.example'],
+    ['https://receiver.example/hook?site=north&passenger=1&keys=2&signal=on', 'https://receiver.example/hook?site=north&passenger=1&keys=2&signal=on'],
   ])('accepts %s as its WHATWG serialization %s', (input, href) => {
     expect(webhookUrl.parse(input)).toBe(href);
   });
@@ -51,6 +52,11 @@ describe('the webhook url', () => {
     ['only a port', 'https://:8080/hook', urlMessages.host],
     ['nothing after the slashes', 'https://', urlMessages.host],
     ['a fragment', 'https://receiver.example/hook#top', urlMessages.fragment],
+    ['an access_token in the query', 'https://receiver.example/hook?access_token=SECRET', urlMessages.queryCredential],
+    ['an api key in the query, named in any case', 'https://receiver.example/hook?site=north&API-Key=SECRET', urlMessages.queryCredential],
+    ["Azure Functions' code", 'https://fn.example/api/in?code=SECRET', urlMessages.queryCredential],
+    ["a shared access signature's sig", 'https://blob.example/c?sv=2024&sig=SECRET', urlMessages.queryCredential],
+    ['a password, percent-encoded in its name', 'https://receiver.example/hook?pass%77ord=SECRET', urlMessages.queryCredential],
     ['an empty fragment', 'https://receiver.example/hook#', urlMessages.fragment],
     ['a percent-encoded host', 'https://receiver%2Eexample/hook', urlMessages.encodedHost],
     ['a port out of range', 'https://receiver.example:65536/hook', urlMessages.unparsable],

@@ -3,6 +3,7 @@
 // parser serializes it.
 import { serializedWebAddress, webAddressMessages, webAddressProblem } from '@platform/tool-sdk/internal';
 import { z } from 'zod';
+import { looksLikeCredential } from './header-rules.ts';
 
 export const maxUrlLength = 2048;
 
@@ -11,9 +12,20 @@ export const urlMessages = {
   userInfo:
     'must not contain user information (user:password@); send credentials in authPayload, which is stored encrypted (authType Basic for a user name and password)',
   fragment: 'must not have a fragment (#...); it is never sent to the endpoint',
+  queryCredential:
+    'must not carry a credential in its query string (a parameter named as a header carrying a credential would be, such as access_token, api_key or password, or code, sig or key): the url is returned in clear on every read; send it with authType Bearer, ApiKey or Custom, whose credentials are stored encrypted',
   tooLong: `must be at most ${maxUrlLength} characters`,
   tooLongSerialized: `must be at most ${maxUrlLength} characters as stored (percent-encoded, host in punycode)`,
 } as const;
+
+/** Query parameters that carry a credential beside those named like one: Azure Functions' `code`, a shared access signature's `sig`. */
+const credentialParameters = new Set(['code', 'sig', 'key']);
+
+/** Whether a url (one webAddressProblem passed) has a query parameter named like a credential (the header rule, and a few names of the query's own). */
+function queryCarriesCredential(value: string): boolean {
+  for (const name of new URL(value).searchParams.keys()) if (looksLikeCredential(name) || credentialParameters.has(name.toLowerCase())) return true;
+  return false;
+}
 
 /** The url field: required, checked on the string as sent, then replaced by its serialization. */
 export const webhookUrl = z
@@ -23,10 +35,11 @@ export const webhookUrl = z
   .superRefine((value, context) => {
     const problem = webAddressProblem(value);
     if (problem !== undefined) context.addIssue({ code: 'custom', message: urlMessages[problem] });
+    else if (queryCarriesCredential(value)) context.addIssue({ code: 'custom', message: urlMessages.queryCredential });
   })
   .overwrite(serializedWebAddress)
   .max(maxUrlLength, urlMessages.tooLongSerialized)
   .meta({
     description:
-      'An absolute http or https URL, at most 2048 characters before and after serialization, well-formed Unicode; no whitespace, control characters, backslashes, user information or fragment. Stored and returned as the WHATWG URL parser serializes it (lower-case scheme and host, punycode host, default port dropped, path percent-encoded).',
+      'An absolute http or https URL, at most 2048 characters before and after serialization, well-formed Unicode; no whitespace, control characters, backslashes, user information, fragment or query parameter named like a credential (the customHeaders rule for names, and code, sig, key). Stored and returned as the WHATWG URL parser serializes it (lower-case scheme and host, punycode host, default port dropped, path percent-encoded).',
   });
