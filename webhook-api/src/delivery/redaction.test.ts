@@ -16,6 +16,13 @@ describe('redaction of what an attempt writes down', () => {
     expect(redacted(echoed, secrets)).toBe('[redacted] | [redacted] | [redacted] | [redacted] | [redacted] | content-type');
   });
 
+  it('takes out a credential echoed in another letter case, whole or as a tail, and one full of pattern characters', () => {
+    expect(redacted('authorization: bearer S3CRET-TOKEN, s3Cret-Token', secrets)).toBe('authorization: bearer [redacted], [redacted]');
+    expect(redacted('{"token":"S3CRE', secrets)).toBe('{"token":"[redacted]');
+    expect(redacted('echo: a.b*c+(d)?[e]{f}|g^h$\\i and A.B*C+(D)?[E]{F}|G^H$\\I', ['a.b*c+(d)?[e]{f}|g^h$\\i'])).toBe('echo: [redacted] and [redacted]');
+    expect(redacted('aXbXcXdX', ['a.b.c.d.'])).toBe('aXbXcXdX');
+  });
+
   it('takes out a tail that is the start of a credential, from 4 characters on', () => {
     expect(redacted('{"token":"s3cr', secrets)).toBe('{"token":"[redacted]');
     expect(redacted('{"token":"s3c', secrets)).toBe('{"token":"s3c');

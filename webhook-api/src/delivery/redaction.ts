@@ -16,8 +16,9 @@ function secretForms(secrets: readonly string[]): string[] {
 
 /**
  * Text from the network or the endpoint (an echoing endpoint included) with the credentials, the
- * query string and user information taken out: each form of each credential, and a tail that is the
- * start of one (a prefix cut in the middle of a credential would show all of it but the rest).
+ * query string and user information taken out: each form of each credential in any letter case (an
+ * endpoint may echo a header's value lower-cased), and a tail that is the start of one (a prefix
+ * cut in the middle of a credential would show all of it but the rest).
  */
 export function redacted(text: string, secrets: readonly string[]): string {
   // Every form is at least 4 characters, and so is a tail worth taking out: a shorter text (a 2xx's
@@ -25,10 +26,11 @@ export function redacted(text: string, secrets: readonly string[]): string {
   if (text.length < 4) return text;
   const forms = secretForms(secrets);
   let clean = text;
-  for (const form of forms) clean = clean.replaceAll(form, '[redacted]');
+  // A literal, escaped, matched without regard to case: linear in the text.
+  for (const form of forms) clean = clean.replace(new RegExp(form.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), 'gi'), '[redacted]');
   for (const form of forms) {
     for (let length = Math.min(form.length - 1, clean.length); length >= 4; length--) {
-      if (clean.endsWith(form.slice(0, length))) {
+      if (clean.slice(clean.length - length).toLowerCase() === form.slice(0, length).toLowerCase()) {
         clean = `${clean.slice(0, clean.length - length)}[redacted]`;
         break;
       }
