@@ -1,8 +1,8 @@
 import { startedForTests } from '@platform/tool-sdk/testing';
 // The input rules end to end on both stores: plain text fields, sane urls stored as parsed, write-only secrets, bounded headers.
-import { startPlatform } from '@platform/dev-platform/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startedApiForTests, type ApiClient, type Backend } from './harness.ts';
+import { startedApiForTests, telemetryPoint, testIngestToken, type ApiClient, type Backend } from './harness.ts';
 
 const platform = startedForTests(() => startPlatform());
 
@@ -45,6 +45,49 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
     expect(await api().store.getConfig(configId)).toEqual(stored);
     return [messageOf(created), messageOf(updated)];
   }
+
+  describe('the body as bytes', () => {
+    /** `json` with the bytes of `marker` (a plain ASCII string in it) replaced by `bytes`. */
+    const withBytes = (json: string, marker: string, bytes: number[]) => {
+      const [before, after] = json.split(marker);
+      return Buffer.concat([Buffer.from(before ?? ''), Buffer.from(bytes), Buffer.from(after ?? '')]);
+    };
+    const post = async (path: string, authorization: string, body: Buffer) => {
+      const answer = await fetch(`${api().url}${path}`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', AuthVersion: 'V0.0.1' },
+        body,
+      });
+      return { status: answer.status, body: await answer.json() };
+    };
+
+    it.each([
+      ['a byte that starts no character', [0xff]],
+      ['a sequence cut short', [0xe2, 0x82]],
+      ['an overlong encoding of /', [0xc0, 0xaf]],
+      ['a surrogate encoded as UTF-8', [0xed, 0xa0, 0x80]],
+    ])('answers 400 naming body for %s, where the decoder would put U+FFFD, and stores nothing', async (_case, bytes) => {
+      const before = await api().store.countConfigs();
+      const bearer = `Bearer ${await personToken(platform().issuer, 'oscar')}`;
+      const answer = await post('/v2/webhooks?companyId=1', bearer, withBytes(JSON.stringify({ ...hook, name: 'Boiler MARK feed' }), 'MARK', bytes));
+      expect(answer).toEqual({
+        status: 400,
+        body: { error: expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'body', message: 'body: is not well-formed UTF-8' }) as unknown },
+      });
+      expect(await api().store.countConfigs()).toBe(before);
+
+      const point = telemetryPoint(1001, { tags: { site: 'north MARK' } });
+      const ingest = await post('/internal/telemetry', `Bearer ${testIngestToken}`, withBytes(JSON.stringify({ points: [point] }), 'MARK', bytes));
+      expect(ingest).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'body' } } });
+    });
+
+    it('takes well-formed UTF-8 of every length, as sent', async () => {
+      const name = 'Kessel ä € 𝄞 feed';
+      const bearer = `Bearer ${await personToken(platform().issuer, 'oscar')}`;
+      const answer = await post('/v2/webhooks?companyId=1', bearer, Buffer.from(JSON.stringify({ ...hook, name })));
+      expect(answer).toMatchObject({ status: 201, body: { name } });
+    });
+  });
 
   describe('text fields', () => {
     it.each([

@@ -10,7 +10,7 @@ import { addDeliveryRoutes } from './deliveries.routes.ts';
 import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
 import { InvalidInputError } from '../configs/invalid-input.ts';
-import { DuplicateKeyError, jsonBody } from './json-body.ts';
+import { DuplicateKeyError, jsonBody, MalformedUtf8Error } from './json-body.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { addIngestRoute, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
@@ -57,6 +57,7 @@ function toApiError(error: unknown): WebhookApiError {
   if (isPlatformError(error, 'PLATFORM_UNAVAILABLE'))
     return new WebhookApiError('PLATFORM_UNAVAILABLE', 'The platform could not be reached; try again.', { cause: error });
   if (isPlatformError(error)) return new WebhookApiError('PLATFORM_BAD_RESPONSE', 'The platform answered unexpectedly; try again later.', { cause: error });
+  if (error instanceof MalformedUtf8Error) return new WebhookApiError('VALIDATION_FAILED', 'body: is not well-formed UTF-8', { field: 'body', cause: error });
   if (error instanceof DuplicateKeyError) {
     // The key is echoed only when it looks like a field name (it may be anything the client sent).
     const field = /^[A-Za-z]{1,40}$/.test(error.key) ? error.key : 'body';

@@ -1,5 +1,7 @@
 // A request body as the API takes it: the SDK's one JSON body rule (JSON in UTF-8 as sent; any other
-// media type, charset or Content-Encoding is 415), bounded in size, and no key given twice in one object.
+// media type, charset or Content-Encoding is 415), bounded in size, well-formed UTF-8 (the decoder
+// would put U+FFFD for a bad byte, silently), and no key given twice in one object.
+import { isUtf8 } from 'node:buffer';
 import express, { type RequestHandler } from 'express';
 import { hasRequestBody, jsonBodyRefusal, jsonBodyTypes } from '@platform/tool-sdk/internal';
 import { firstDuplicateKey } from '../configs/json-duplicate-keys.ts';
@@ -18,8 +20,19 @@ export class DuplicateKeyError extends Error {
   }
 }
 
+/** A body whose bytes are not well-formed UTF-8. */
+export class MalformedUtf8Error extends Error {
+  override readonly name = 'MalformedUtf8Error';
+  readonly code = 'MALFORMED_UTF8';
+
+  constructor() {
+    super('the body is not well-formed UTF-8');
+  }
+}
+
 /** express.json's `verify`: runs on the raw bytes before they are parsed. */
-function refuseDuplicateKeys(_req: unknown, _res: unknown, body: Buffer): void {
+function checkBytes(_req: unknown, _res: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw new MalformedUtf8Error();
   const key = firstDuplicateKey(body.toString('utf8'));
   if (key !== undefined) throw new DuplicateKeyError(key);
 }
@@ -29,7 +42,7 @@ function refuseDuplicateKeys(_req: unknown, _res: unknown, body: Buffer): void {
  * most of the API's calls) passes at once: the parser's own look at it cost a tenth of a cached GET.
  */
 export const jsonBody = (limitBytes: number): RequestHandler[] => {
-  const parse: RequestHandler = express.json({ limit: limitBytes, strict: true, type: [...jsonBodyTypes], inflate: false, verify: refuseDuplicateKeys });
+  const parse: RequestHandler = express.json({ limit: limitBytes, strict: true, type: [...jsonBodyTypes], inflate: false, verify: checkBytes });
   return [
     (req, res, next) => {
       if (!hasRequestBody(req.headers)) {
