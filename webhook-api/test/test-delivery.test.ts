@@ -1,8 +1,8 @@
 // POST /v2/webhooks/{id}/test end to end, on SQLite and PostgreSQL: the real API (no deliverer
 // running, so what arrives was sent by the test endpoint itself), a real receiver, verified with the
 // Standard Webhooks library a receiver would use.
-import { closedPort, startedForTests } from '@platform/tool-sdk/testing';
-import { startPlatform } from '@platform/dev-platform/testing';
+import { closedPort, startedForTests, until } from '@platform/tool-sdk/testing';
+import { personToken, startPlatform } from '@platform/dev-platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { createHook, startedApiForTests, type Backend } from './harness.ts';
@@ -116,6 +116,44 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
     const refused = (await oscar('POST', `/v2/webhooks/${refusedId}/test`)).body as TestResult;
     expect(refused).toMatchObject({ delivered: false, status: null, error: expect.stringContaining('ECONNREFUSED') as unknown });
     expect((await api().store.deliveries.stats()).queued).toBe(0);
+  });
+
+  it('takes at most 2 tests under way at once for a configuration: a third is 429 with Retry-After, and one more goes once they answered', async () => {
+    receiver().respond(() => ({ status: 204, delayMs: 400 }));
+    const id = await hook('slow');
+    const under = [oscar('POST', `/v2/webhooks/${id}/test`), oscar('POST', `/v2/webhooks/${id}/test`)];
+    await until(() => at('slow').length === 2, 'both tests reached the endpoint');
+    const third = await fetch(`${api().url}/v2/webhooks/${id}/test`, {
+      method: 'POST',
+      headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, 'oscar')}` },
+    });
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBe('1');
+    expect(await third.json()).toEqual({
+      error: {
+        code: 'TOO_MANY_REQUESTS',
+        message: `webhook configuration ${id} has 2 test deliveries under way, the most it may; try again once one has answered`,
+      },
+    });
+    expect((await Promise.all(under)).map((answer) => (answer.body as TestResult).delivered)).toEqual([true, true]);
+    expect(((await oscar('POST', `/v2/webhooks/${id}/test`)).body as TestResult).delivered).toBe(true);
+    // The refused one was never sent nor recorded.
+    expect(at('slow')).toHaveLength(3);
+    expect(await attempts(id)).toHaveLength(3);
+  });
+
+  it('takes at most 8 tests under way at once for a company, whichever configurations they go to', async () => {
+    receiver().respond(() => ({ status: 204, delayMs: 400 }));
+    const ids = await Promise.all(['c1', 'c2', 'c3', 'c4', 'c5'].map((path) => hook(path)));
+    const under = ids.slice(0, 4).flatMap((id) => [oscar('POST', `/v2/webhooks/${id}/test`), oscar('POST', `/v2/webhooks/${id}/test`)]);
+    await until(() => receiver().received.filter((r) => /^\/c[1-4]$/.test(r.path)).length === 8, 'eight tests reached the endpoint');
+    const ninth = await oscar('POST', `/v2/webhooks/${ids[4] ?? ''}/test`);
+    expect(ninth).toEqual({
+      status: 429,
+      body: { error: { code: 'TOO_MANY_REQUESTS', message: 'company 1 has 8 test deliveries under way, the most it may; try again once one has answered' } },
+    });
+    expect((await Promise.all(under)).every((answer) => (answer.body as TestResult).delivered)).toBe(true);
+    expect(((await oscar('POST', `/v2/webhooks/${ids[4] ?? ''}/test`)).body as TestResult).delivered).toBe(true);
   });
 
   it('goes to a disabled configuration too, which stays disabled', async () => {

@@ -19,6 +19,7 @@ export const errorCatalog = {
   },
   LIMIT_REACHED: { status: 409, message: 'A documented limit (configurations per company, devices per configuration, scopes per link) is reached.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than the endpoint takes (64 kB on /v2/webhooks).' },
+  TOO_MANY_REQUESTS: { status: 429, message: 'Too many of these requests are under way at once; try again after Retry-After seconds.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The body must be sent as Content-Type: application/json.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
