@@ -107,6 +107,22 @@ describe('mcpContentOf refuses a block it cannot show, naming it', () => {
     expect(refusal([media('image', hi, mimeType)])).toBe('content block 1 has no valid MIME type');
   });
 
+  it.each([
+    ['image', 'text/html', 'content block 1 (image) has the MIME type text/html, which is not an image type'],
+    ['image', 'application/x-msdownload', 'content block 1 (image) has the MIME type application/x-msdownload, which is not an image type'],
+    ['audio', 'image/png', 'content block 1 (audio) has the MIME type image/png, which is not an audio type'],
+    ['image', 'image/svg+xml', 'content block 1 (image) is SVG, which can carry script; send it as PNG, or as a resource'],
+    ['image', 'IMAGE/SVG+XML; charset=utf-8', 'content block 1 (image) is SVG, which can carry script; send it as PNG, or as a resource'],
+  ] as const)('refuses an %s block whose MIME type is %s', (kind, mimeType, problem) => {
+    expect(refusal([media(kind, hi, mimeType)])).toBe(problem);
+  });
+
+  it('takes an image or audio MIME type in any case, with parameters', () => {
+    expect(
+      mcpContentOf([media('image', hi, 'Image/PNG'), media('audio', hi, 'audio/ogg; codecs=opus')]).map((block) => (block as { mimeType: string }).mimeType),
+    ).toEqual(['Image/PNG', 'audio/ogg; codecs=opus']);
+  });
+
   it('refuses a bad MIME type on a link and on an embedded resource', () => {
     expect(refusal([link({ mimeType: 'text/plain\r\n' })])).toBe('content block 1 has no valid MIME type');
     expect(refusal([embedded({ uri: 'file:///a', mimeType: 'text', contents: 'text', text: 'x' })])).toBe('content block 1 has no valid MIME type');

@@ -23,6 +23,19 @@ function checkedMimeType(value: string, where: string): string {
   return value;
 }
 
+/**
+ * An image's or audio's MIME type, of its own kind: a client renders an image block as an image,
+ * so `text/html` there is a page passed off as one. SVG is refused too: it is a document that can
+ * carry script, where a client may draw it inline.
+ */
+function checkedMediaType(kind: 'image' | 'audio', value: string, where: string): string {
+  const checked = checkedMimeType(value, where);
+  const essence = (checked.split(';', 1)[0] ?? '').trim().toLowerCase();
+  if (!essence.startsWith(`${kind}/`)) throw new UnshowableBlock(`${where} (${kind}) has the MIME type ${essence}, which is not an ${kind} type`);
+  if (essence === 'image/svg+xml') throw new UnshowableBlock(`${where} (image) is SVG, which can carry script; send it as PNG, or as a resource`);
+  return checked;
+}
+
 /** Schemes that run code or smuggle content where a client renders a link. */
 const scriptingSchemes = new Set(['javascript:', 'vbscript:', 'data:', 'blob:']);
 
@@ -65,7 +78,7 @@ function blockOf(block: ContentBlock__Output, index: number): ContentBlock {
       const media = block[block.block];
       if (!media || media.data.length === 0) throw new UnshowableBlock(`${where} (${block.block}) has no data`);
       const data = media.data.toString('base64');
-      return { type: block.block, data, mimeType: checkedMimeType(media.mimeType, where), ...annotated };
+      return { type: block.block, data, mimeType: checkedMediaType(block.block, media.mimeType, where), ...annotated };
     }
     case 'resourceLink': {
       const link = block.resourceLink;

@@ -25,10 +25,10 @@ describe('toolResult for each MCP block kind', () => {
 
   it.each(['image', 'audio'] as const)('takes the bytes of an %s block as given, a view into a larger buffer included', (type) => {
     const larger = new Uint8Array([0, ...hiBytes, 0]);
-    const message = messageOf({ type, data: larger.subarray(1, 4), mimeType: 'application/octet-stream' });
+    const message = messageOf({ type, data: larger.subarray(1, 4), mimeType: `${type}/x-raw` });
     const media = message.content?.[0]?.[type];
     expect(Buffer.from(media?.data as Uint8Array)).toEqual(hiBytes);
-    expect(media?.mimeType).toBe('application/octet-stream');
+    expect(media?.mimeType).toBe(`${type}/x-raw`);
   });
 
   it('decodes an empty base64 string to no bytes', () => {
@@ -167,6 +167,14 @@ describe('toolResult refusals, naming the block and the field', () => {
     ['nothing', ''],
   ])('refuses a MIME type with %s', (_case, mimeType) => {
     expect(refusal({ content: [{ type: 'audio', data: hiBase64, mimeType }] })).toBe('toolResult: content.0.mimeType: must be a MIME type');
+  });
+
+  it.each([
+    ['image', 'text/html', 'must be a MIME type of the block’s kind (image/..., audio/...)'],
+    ['audio', 'image/png', 'must be a MIME type of the block’s kind (image/..., audio/...)'],
+    ['image', 'Image/SVG+XML; charset=utf-8', 'must not be SVG, which can carry script (send PNG, or the SVG as a resource)'],
+  ] as const)('refuses an %s block whose MIME type is %s, as the gateway would', (type, mimeType, message) => {
+    expect(refusal({ content: [{ type, data: hiBase64, mimeType }] })).toBe(`toolResult: content.0.mimeType: ${message}`);
   });
 
   it('refuses a bad MIME type on a resource link and an embedded resource', () => {

@@ -84,12 +84,22 @@ const uri = z
   .min(1)
   .max(8192)
   .refine((value) => URL.canParse(value), 'must be an absolute URI');
-const media = z.strictObject({
-  type: z.enum(['image', 'audio']),
-  data: bytes,
-  mimeType: z.string().regex(mimeType, 'must be a MIME type'),
-  annotations: annotations.optional(),
-});
+const media = z
+  .strictObject({
+    type: z.enum(['image', 'audio']),
+    data: bytes,
+    mimeType: z.string().regex(mimeType, 'must be a MIME type'),
+    annotations: annotations.optional(),
+  })
+  // As the gateway shows them: an image's type is an image type, never SVG (a document that can carry script); audio's an audio type.
+  .refine((block) => (block.mimeType.split(';', 1)[0] ?? '').trim().toLowerCase().startsWith(`${block.type}/`), {
+    path: ['mimeType'],
+    message: 'must be a MIME type of the block’s kind (image/..., audio/...)',
+  })
+  .refine((block) => (block.mimeType.split(';', 1)[0] ?? '').trim().toLowerCase() !== 'image/svg+xml', {
+    path: ['mimeType'],
+    message: 'must not be SVG, which can carry script (send PNG, or the SVG as a resource)',
+  });
 const contentSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text'), text: z.string(), annotations: annotations.optional() }),
   media,
