@@ -106,6 +106,16 @@ describe('a hostile tool service', () => {
       expect(result._meta?.[errorMetaKey]).toMatchObject({ code: 'RESULT_TOO_LARGE' });
       expect(textOf(result)).toContain('MCP_MAX_TOOL_RESULT_BYTES');
     });
+
+    it('is logged with the outcome the client got, not as OK', async () => {
+      await call('fleet-insights__count');
+      const lines = stack()
+        .logs.flatMap((line) => line.split('\n'))
+        .filter((line) => line.includes('"msg":"tool call"') && line.includes('"tool":"fleet-insights__count"'))
+        .map((line) => JSON.parse(line) as { outcome: string });
+      expect(lines.length).toBeGreaterThan(0);
+      expect(new Set(lines.map((line) => line.outcome))).toEqual(new Set(['OFF_SCHEMA_RESULT']));
+    });
   });
 
   it('cannot make a v1 client throw with off-schema structured content', async () => {

@@ -10,7 +10,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { ClientAbilities, InputRequired__Output } from '@platform/proto';
 import type { Caller, Logger } from '@platform/tool-sdk';
 import type { RemoteTool, ServiceEndpoint, ToolCatalog, ToolServiceAnswer } from '../remote-tools.ts';
-import type { FinishedAnswer } from '../tool-results/index.ts';
+import { errorMetaKey, type FinishedAnswer } from '../tool-results/index.ts';
 import type { DelegatedToken } from '../delegation/index.ts';
 import type { TaskCallSettings, ToolCallEvent, ToolCallRequest } from '../tool-services/index.ts';
 
@@ -101,6 +101,17 @@ function toMcpTool(tool: RemoteTool): Tool {
     ...(tool.outputSchema !== undefined && { outputSchema: tool.outputSchema }),
     annotations: { ...(tool.title !== undefined && { title: tool.title }), ...tool.annotations },
   };
+}
+
+/**
+ * What a service's answer came to for the client: the tool's own error, a result the gateway would
+ * not show (UNREADABLE_RESULT, OFF_SCHEMA_RESULT, RESULT_TOO_LARGE: the code it put in `_meta`), or OK.
+ */
+function answeredOutcome(toolSaidError: boolean, result: CallToolResult): string {
+  if (toolSaidError) return 'TOOL_ERROR';
+  if (result.isError !== true) return 'OK';
+  const code = (result._meta?.[errorMetaKey] as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'UNSHOWABLE_RESULT';
 }
 
 export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
@@ -213,10 +224,11 @@ export function createToolGateway(options: ToolGatewayOptions): ToolGateway {
           log('INPUT_REQUIRED');
           return { inputRequired: answer.inputRequired };
         }
+        // Logged once the result is checked: its time includes the check, and its outcome is what the client gets.
+        const result = options.toolResult(answer, tool, { timeoutMs: task ? task.deadlineMs : deadlineMs, maxTimeoutMs: options.callTimeoutMs });
         if (!answer.ok && answer.tlsRefusal !== undefined) {
           log('TOOL_SERVICE_UNTRUSTED', { address: service.callbackAddress, reason: answer.tlsRefusal });
-        } else log(answer.ok ? (answer.result.isError ? 'TOOL_ERROR' : 'OK') : (status[answer.code] ?? `CODE_${answer.code}`));
-        const result = options.toolResult(answer, tool, { timeoutMs: task ? task.deadlineMs : deadlineMs, maxTimeoutMs: options.callTimeoutMs });
+        } else log(answer.ok ? answeredOutcome(answer.result.isError, result) : (status[answer.code] ?? `CODE_${answer.code}`));
         return answer.ok ? { result } : { result, failed: true };
       };
       return send(false);
