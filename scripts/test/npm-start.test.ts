@@ -205,8 +205,10 @@ describe('npm start, from a folder of its own, and a second terminal', () => {
     const caller = await connectToGateway(stack.mcpUrl, tokens[0] ?? '', 'npm-start-example');
     expect((await caller.callTool({ name: 'count_devices', arguments: { companyId: 1 } })).structuredContent).toEqual({ companyId: 1, devices: 2 });
     await closeGatewaySession(caller);
+    // Ctrl-C as a terminal sends it, to the whole group: the example stops in order, deregistered.
     example.interrupt();
     await example.exited;
+    expect(example.output()).toContain('deregistered from the gateway');
   });
 
   it('ends a demo on Ctrl-C, which cleans up what it made', async () => {

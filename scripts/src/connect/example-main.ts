@@ -65,6 +65,9 @@ const env = {
   ...tls,
 };
 console.error(`${stack.found}; running examples/${name}.ts as the app webhook-tools, serving on ${env.CALLBACK_ADDRESS ?? ''} (Ctrl-C stops it)`);
-const child = spawn(process.execPath, [sourceCondition, script], { env, stdio: 'inherit' });
+// A process group of its own, so a Ctrl-C reaches it once, from here: the terminal signals the whole
+// foreground group, and a second signal makes a service stop at once, without deregistering. The
+// IPC channel stops it in order should this process die first.
+const child = spawn(process.execPath, [sourceCondition, script], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], detached: true });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
