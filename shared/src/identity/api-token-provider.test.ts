@@ -139,6 +139,9 @@ describe('ApiTokenProvider', () => {
     nock(issuer).post('/token').reply(status, body);
     const error = await platformFailure(provider().getToken());
     expect(error.code).toBe('APP_CREDENTIALS_REJECTED');
+    expect(error.message).toMatch(
+      /^The platform refused the app's client credentials \(.+\): .* This does not heal by itself: set the app's credentials and restart the service\.$/,
+    );
     expect(error.message).not.toContain(clientSecret);
   });
 

@@ -129,6 +129,14 @@ export class ApiTokenProvider implements TokenProvider {
   }
 }
 
+/** Refused credentials, said so that an operator knows waiting will not mend them. */
+const credentialsRejected = (why: string, cause: unknown) =>
+  new PlatformError(
+    'APP_CREDENTIALS_REJECTED',
+    `The platform refused the app's client credentials (${why}): its client id or secret is not what the platform holds (a secret replaced since is refused too). This does not heal by itself: set the app's credentials and restart the service.`,
+    { cause },
+  );
+
 /** Maps what openid-client throws to the SDK's codes: refused credentials, outage, or a bad answer. */
 export function classifyTokenError(error: unknown): PlatformError {
   if (error instanceof PlatformError) return error;
@@ -137,10 +145,10 @@ export function classifyTokenError(error: unknown): PlatformError {
     return new PlatformError('PLATFORM_UNAVAILABLE', `The authorization server answered ${status}.`, { cause: error });
   }
   if (error instanceof oauth.ResponseBodyError && refusalErrors.has(error.error)) {
-    return new PlatformError('APP_CREDENTIALS_REJECTED', `The platform refused the app's client credentials (${error.error}).`, { cause: error });
+    return credentialsRejected(error.error, error);
   }
   if (status === 401 || error instanceof oauth.WWWAuthenticateChallengeError) {
-    return new PlatformError('APP_CREDENTIALS_REJECTED', undefined, { cause: error });
+    return credentialsRejected(`HTTP ${status ?? 401}`, error);
   }
   // fetch rejects with a bare TypeError when the connection fails; coded TypeErrors are misuse.
   const connectionFailed = error instanceof TypeError && !('code' in error);
