@@ -16,6 +16,29 @@ export interface CatalogSnapshot extends ToolCatalog {
   readonly fingerprints: readonly string[];
 }
 
+/** A title as a person reads it: compatibility forms folded, case and runs of spaces ignored. */
+const readAs = (title: string) => title.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+
+/**
+ * The title each tool is listed with: its own, unless a tool of another app has one that reads the
+ * same, when it names its app (`Delete a webhook (evil-tools)`), so that no app can pass its tool for
+ * another's. The pinned app's keep theirs (their names are the plain ones); the rule is the set's, not the order's.
+ */
+function shownTitles(entries: readonly { service: ServiceEndpoint; tool: ServiceTool }[], plainNamesApp: string | undefined): (string | undefined)[] {
+  const apps = new Map<string, Set<string>>();
+  for (const { service, tool } of entries) {
+    const { title } = tool.definition;
+    if (title === undefined) continue;
+    const key = readAs(title);
+    apps.set(key, (apps.get(key) ?? new Set()).add(service.appClientId));
+  }
+  return entries.map(({ service, tool }) => {
+    const { title } = tool.definition;
+    if (title === undefined || service.appKey === plainNamesApp || (apps.get(readAs(title))?.size ?? 0) < 2) return title;
+    return `${title} (${service.appKey})`;
+  });
+}
+
 /** `plainNamesApp`: the app key whose tools keep their own names; every other app's are prefixed. */
 export function buildCatalog(version: number, sources: Iterable<CatalogSource>, plainNamesApp?: string): CatalogSnapshot {
   const entries = [...sources].flatMap(({ service, tools }) => tools.map((tool) => ({ service, tool })));
@@ -29,18 +52,19 @@ export function buildCatalog(version: number, sources: Iterable<CatalogSource>, 
     })),
     plainNamesApp,
   );
+  const titles = shownTitles(entries, plainNamesApp);
   const listed = entries
-    .map(({ service, tool }, index) => ({ exposedName: names[index] ?? tool.definition.name, service, tool }))
+    .map(({ service, tool }, index) => ({ exposedName: names[index] ?? tool.definition.name, title: titles[index], service, tool }))
     .sort((a, b) => (a.exposedName < b.exposedName ? -1 : a.exposedName > b.exposedName ? 1 : 0));
   const tools: readonly RemoteTool[] = Object.freeze(
-    listed.map(({ exposedName, service, tool }) => Object.freeze({ exposedName, ...tool.definition, service })),
+    listed.map(({ exposedName, title, service, tool }) => Object.freeze({ exposedName, ...tool.definition, title, service })),
   );
   const byName = new Map(tools.map((tool) => [tool.exposedName, tool]));
   const snapshot: CatalogSnapshot = {
     version,
     tools,
     byName: (exposedName) => byName.get(exposedName),
-    fingerprints: Object.freeze(listed.map(({ exposedName, tool }) => `${exposedName}\n${tool.fingerprint}`)),
+    fingerprints: Object.freeze(listed.map(({ exposedName, title, tool }) => `${exposedName}\n${title ?? ''}\n${tool.fingerprint}`)),
   };
   return Object.freeze(snapshot);
 }
