@@ -92,8 +92,18 @@ describe('serviceTools', () => {
     ],
     [
       'an output schema with a $ref to nowhere',
-      published({ outputSchemaJson: JSON.stringify({ type: 'object', properties: { id: { $ref: 'https://169.254.169.254/schema' } } }) }),
+      published({ outputSchemaJson: JSON.stringify({ type: 'object', properties: { id: { $ref: '#/$defs/missing' } } }) }),
       'output_schema_json cannot be used to check results',
+    ],
+    [
+      'an input schema with a $ref outside it',
+      published({ inputSchemaJson: JSON.stringify({ type: 'object', properties: { id: { $ref: 'http://169.254.169.254/latest/schema.json' } } }) }),
+      'input_schema_json has a $ref outside the schema; only references within it (#...) are published',
+    ],
+    [
+      'an output schema with a relative $dynamicRef',
+      published({ outputSchemaJson: JSON.stringify({ type: 'object', items: [{ $dynamicRef: 'other.json#node' }] }) }),
+      'output_schema_json has a $dynamicRef outside the schema',
     ],
     [
       'an oversized schema',
@@ -105,6 +115,11 @@ describe('serviceTools', () => {
     ['an oversized description', published({ description: 'x'.repeat(toolLimits.maxDescriptionLength + 1) }), 'description is longer than'],
   ])('refuses %s, naming the tool and the problem', (_case, tool, problem) => {
     expect(problemsOf([tool]).join('\n')).toContain(problem);
+  });
+
+  it('takes references within the schema, and keys named $ref that are a property', () => {
+    const schema = { type: 'object', $defs: { id: { type: 'string' } }, properties: { id: { $ref: '#/$defs/id' }, $ref: { type: 'string' } } };
+    expect(problemsOf([published({ inputSchemaJson: JSON.stringify(schema), outputSchemaJson: JSON.stringify(schema) })])).toEqual([]);
   });
 
   it('refuses a name used by two tools', () => {

@@ -44,6 +44,24 @@ class Refusal extends Error {
   readonly code = 'TOOL_FIELD_REFUSED';
 }
 
+/** Keywords whose value maps names (any name, `$ref` too) to subschemas. */
+const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/**
+ * The first `$ref` or `$dynamicRef` that points outside the schema (anything but `#...`): a client
+ * that resolves it would fetch whatever it names, an internal address included. `names` says that
+ * `value` maps names to subschemas, so its keys are no keywords. Nesting is known to be within the limit.
+ */
+function outsideReference(value: unknown, names = false): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!names && !Array.isArray(value) && (key === '$ref' || key === '$dynamicRef') && (typeof item !== 'string' || !item.startsWith('#'))) return key;
+    const found = outsideReference(item, !names && !Array.isArray(value) && schemaMaps.has(key));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Freezes parsed JSON in place, whose nesting is already known to be within the limit. */
 function freezeJson(value: unknown): void {
   if (value === null || typeof value !== 'object') return;
@@ -62,6 +80,8 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Refusal(`${field} must be a JSON object`);
   if ((parsed as Record<string, unknown>).type !== 'object') throw new Refusal(`${field} must describe an object (type "object")`);
   if (nestsDeeperThan(parsed, toolLimits.maxSchemaDepth)) throw new Refusal(`${field} nests deeper than ${toolLimits.maxSchemaDepth} levels`);
+  const reference = outsideReference(parsed);
+  if (reference !== undefined) throw new Refusal(`${field} has a ${reference} outside the schema; only references within it (#...) are published`);
   freezeJson(parsed);
   return parsed as Readonly<Record<string, unknown>>;
 }
