@@ -13,6 +13,7 @@ import type { WebhookLimits } from '../configs/limits.ts';
 import { addRoutes, type RouteHandler, type RouteTarget, type RouteSpec } from './route-spec.ts';
 import { sendConfig } from './config-json.ts';
 import { configFor } from './config-lookup.ts';
+import { ifMatchOf, requireMatch } from './if-match.ts';
 import { deviceLink, scope, scopeInput, webhookConfig, webhookConfigInput, webhookConfigUpdate } from './webhooks.schemas.ts';
 import { applyScopeRules } from '../configs/scope-rules.ts';
 import { pageOf, sendPage } from './list-pages.ts';
@@ -87,7 +88,7 @@ export const routeSpecs = [
     right: 'manage',
     body: webhookConfigUpdate,
     success: { status: 200, schema: webhookConfig, description: 'The updated configuration' },
-    errors: standardErrors,
+    errors: [...standardErrors, 412],
   },
   {
     operationId: 'deleteWebhook',
@@ -96,7 +97,7 @@ export const routeSpecs = [
     summary: 'Delete a configuration; delivery stops at once for every linked device',
     right: 'manage',
     success: { status: 200, schema: z.literal(true), description: 'true' },
-    errors: standardErrors,
+    errors: [...standardErrors, 412],
   },
   {
     operationId: 'linkDevice',
@@ -194,10 +195,12 @@ const handlers: Record<OperationId, Handler> = {
   async updateWebhook(req, res, deps) {
     const existing = await configFor(req, res, deps, 'manage');
     const input = parse(webhookConfigUpdate, req.body, 'body');
+    const ifMatch = ifMatchOf(req);
     // Merged onto the configuration as it is when the update runs, not as it was read above.
     /** Boxed: set by the update, as the configuration is under its lock. */
     const change = { enabled: false, unordered: false };
     const updated = await deps.store.updateConfig(existing.id, (current) => {
+      if (ifMatch) requireMatch(req, ifMatch, current);
       change.enabled = current.status !== 'Active' && input.status === 'Active';
       change.unordered = current.ordering !== 'None' && input.ordering === 'None';
       return fieldsForUpdate(current, input, deps.vault);
@@ -214,7 +217,13 @@ const handlers: Record<OperationId, Handler> = {
   },
   async deleteWebhook(req, res, deps) {
     const config = await configFor(req, res, deps, 'manage');
-    if (!(await deps.store.deleteConfig(config.id))) throw notFound(`webhook configuration ${config.id}`);
+    const ifMatch = ifMatchOf(req);
+    const check =
+      ifMatch &&
+      ((current: StoredConfig) => {
+        requireMatch(req, ifMatch, current);
+      });
+    if (!(await deps.store.deleteConfig(config.id, undefined, check))) throw notFound(`webhook configuration ${config.id}`);
     res.json(true);
   },
   async linkDevice(req, res, deps) {

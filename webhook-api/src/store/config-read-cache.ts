@@ -97,6 +97,6 @@ export function cachingConfigReads(store: WebhookStore, options: ConfigReadCache
     },
     updateConfig: (id, change) => writing(id, () => store.updateConfig(id, change)),
     rotateSigningSecret: (id, rotate) => writing(id, () => store.rotateSigningSecret(id, rotate)),
-    deleteConfig: (id, now) => writing(id, () => store.deleteConfig(id, now)),
+    deleteConfig: (id, now, check) => writing(id, () => store.deleteConfig(id, now, check)),
   };
 }

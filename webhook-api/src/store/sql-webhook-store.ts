@@ -143,10 +143,15 @@ export function createSqlWebhookStore(driver: SqlDriver, insertCounted: CountedC
         );
         return row && toConfig(row).signingSecrets;
       }),
-    deleteConfig: (id, now = Date.now()) =>
+    deleteConfig: (id, now = Date.now(), check) =>
       waitedOut(
         id,
         inTransaction(async (tx) => {
+          if (check) {
+            const current = await tx.one(`SELECT ${configColumns} FROM webhook_configs WHERE id = $1 AND deleted_at IS NULL${forUpdate}`, [id]);
+            if (!current) return false;
+            check(toConfig(current));
+          }
           // Kept for its attempt log, with nothing left to deliver with: no credentials, no secrets, no links.
           const deleted = await tx.one(
             `UPDATE webhook_configs SET deleted_at = $2, status = 'Disabled', disabled_reason = 'deleted', auth_type = 'None', auth_payload_encrypted = NULL,

@@ -48,9 +48,10 @@ export interface WebhookStore {
   rotateSigningSecret(id: string, rotate: (current: SigningSecrets) => SigningSecrets): Promise<SigningSecrets | undefined>;
   /**
    * Deletes the configuration with its links and scopes; what it still had to deliver is failed,
-   * and its attempt log is kept (getDeletedConfig) until retention prunes it; false when it did not exist.
+   * and its attempt log is kept (getDeletedConfig) until retention prunes it; false when it did not
+   * exist. `check` sees it as it is, under the row's lock, first: what it throws deletes nothing.
    */
-  deleteConfig(id: string, now?: number): Promise<boolean>;
+  deleteConfig(id: string, now?: number, check?: (current: StoredConfig) => void): Promise<boolean>;
   /** A configuration deleted at `deletedAt` (epoch ms) whose attempt log is still kept; undefined otherwise. */
   getDeletedConfig(id: string): Promise<DeletedConfig | undefined>;
 
