@@ -465,11 +465,22 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
         [telemetryPoint(boiler, { tags: { site: 42 } }), 'points.1.tags.site'],
         [telemetryPoint(boiler, { gatewayId: 'gw\u0000' }), 'points.1.gatewayId'],
         [telemetryPoint(-1), 'points.1.deviceId'],
-        [{ ...telemetryPoint(boiler), extra: 1 }, 'extra'],
+        [{ ...telemetryPoint(boiler), extra: 1 }, 'points.1.extra'],
+        [[telemetryPoint(boiler)] as unknown as Record<string, unknown>, 'points.1'],
         [{ ...telemetryPoint(boiler), tags: JSON.parse('{"__proto__":"x"}') as unknown }, 'points.1.tags'],
         [telemetryPoint(boiler, { fields: { 'odd\u202ename': 'x' } }), 'points.1.fields.[key]'],
       ];
       const before = await api.store.deliveries.stats();
+      // Said in the API's words, never zod's own.
+      expect(await api.ingest([telemetryPoint(boiler), [], telemetryPoint(boiler)])).toMatchObject({
+        status: 400,
+        body: {
+          error: {
+            field: 'points.1',
+            message: 'points.1: must be a point: an object with deviceId, gatewayId, connectionTag, measurement, fields and utcTimestamp',
+          },
+        },
+      });
       for (const [bad, field] of cases) {
         const answer = await api.ingest([telemetryPoint(boiler), bad, telemetryPoint(boiler)]);
         expect(answer.status, field).toBe(400);

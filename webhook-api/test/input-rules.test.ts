@@ -81,6 +81,18 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the input rules on %s', (backe
       expect(ingest).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'body' } } });
     });
 
+    it.each([
+      ['[]', 'body: must be a JSON object, not an array'],
+      ['"hook"', 'body: must be a JSON object, not a string'],
+      ['null', 'body: must be a JSON object, not null'],
+    ])('answers 400 naming body for the JSON %s, saying what it is', async (json, message) => {
+      const bearer = `Bearer ${await personToken(platform().issuer, 'oscar')}`;
+      expect(await post('/v2/webhooks?companyId=1', bearer, Buffer.from(json))).toEqual({
+        status: 400,
+        body: { error: expect.objectContaining({ code: 'VALIDATION_FAILED', field: 'body', message }) as unknown },
+      });
+    });
+
     it('takes well-formed UTF-8 of every length, as sent', async () => {
       const name = 'Kessel ä € 𝄞 feed';
       const bearer = `Bearer ${await personToken(platform().issuer, 'oscar')}`;

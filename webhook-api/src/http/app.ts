@@ -11,6 +11,7 @@ import type { DeviceDirectory } from './device-directory.ts';
 import { WebhookApiError } from './errors.ts';
 import { InvalidInputError } from '../configs/invalid-input.ts';
 import { DuplicateKeyError, jsonBody, MalformedUtf8Error } from './json-body.ts';
+import { kindOf } from './route-inputs.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { addIngestRoute, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
@@ -64,7 +65,12 @@ function toApiError(error: unknown): WebhookApiError {
     return new WebhookApiError('VALIDATION_FAILED', `${field}: is given twice`, { field, cause: error });
   }
   const bodyError = error as { type?: string; status?: number };
-  if (bodyError.type === 'entity.parse.failed') return new WebhookApiError('VALIDATION_FAILED', 'body: is not valid JSON', { field: 'body', cause: error });
+  if (bodyError.type === 'entity.parse.failed') {
+    // Strict parsing refuses JSON that is no object or array as it refuses what is no JSON: told apart.
+    const value = parsedOrUndefined((error as { body?: unknown }).body);
+    const message = value === undefined ? 'body: is not valid JSON' : `body: must be a JSON object, not ${kindOf(value)}`;
+    return new WebhookApiError('VALIDATION_FAILED', message, { field: 'body', cause: error });
+  }
   if (bodyError.type === 'entity.too.large') {
     const limit = (error as { limit?: unknown }).limit;
     const size = typeof limit !== 'number' ? 'the limit' : limit % 1024 === 0 ? `${limit / 1024} kB` : `${limit} bytes`;
@@ -81,6 +87,16 @@ function toApiError(error: unknown): WebhookApiError {
     return new WebhookApiError('VALIDATION_FAILED', 'body: could not be read', { field: 'body', cause: error });
   }
   return new WebhookApiError('INTERNAL', undefined, { cause: error });
+}
+
+/** `text` parsed as JSON, or undefined when it is none. */
+function parsedOrUndefined(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createApp(deps: AppDependencies): Express {

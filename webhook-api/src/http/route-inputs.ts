@@ -8,16 +8,25 @@ import { invalid } from './errors.ts';
 /** A key the client sent, as a message may name it: a plain name as it is, anything else (long, control or direction characters) as `[key]`. */
 const echoable = (key: string) => (/^[A-Za-z0-9_.$-]{1,64}$/.test(key) ? key : '[key]');
 
+/** What a body that is no object is, for its message. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
 export function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> {
-  if (where === 'body' && (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value))) {
-    throw invalid('body', 'must be a JSON object (send Content-Type: application/json)');
+  if (where === 'body' && value === undefined) throw invalid('body', 'is required: a JSON object, sent with Content-Type: application/json');
+  if (where === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw invalid('body', `must be a JSON object, not ${kindOf(value)}`);
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const keys = issue?.code === 'unrecognized_keys' ? issue.keys.map(echoable) : [];
-  const field =
-    keys.length > 0 ? keys.join(', ') : issue?.path.map((part) => (typeof part === 'number' ? String(part) : echoable(String(part)))).join('.') || where;
+  const path = issue?.path.map((part) => (typeof part === 'number' ? String(part) : echoable(String(part)))) ?? [];
+  // An unknown key is named where it is: `extra`, or `points.0.extra`.
+  const keys = issue?.code === 'unrecognized_keys' ? issue.keys.map((key) => [...path, echoable(key)].join('.')) : [];
+  const field = keys.length > 0 ? keys.join(', ') : path.join('.') || where;
   throw invalid(field, keys.length > 0 ? 'is not a field of this request' : (issue?.message ?? 'is invalid'));
 }
 

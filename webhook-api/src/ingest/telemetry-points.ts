@@ -21,27 +21,30 @@ const maxFieldsPerPoint = 1000;
 const maxTagsPerPoint = 100;
 const maxTagValueLength = 1024;
 
-const telemetryPoint = z.strictObject({
-  deviceId: z
-    .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
-    .int('must be a whole number')
-    .positive('must be positive')
-    .max(Number.MAX_SAFE_INTEGER, 'is too large'),
-  gatewayId: identifier(255),
-  connectionTag: identifier(255),
-  measurement: identifier(255),
-  fields: z
-    .record(name('field'), z.number({ error: 'must be a finite number' }), { error: 'must be an object of field names to numbers' })
-    .refine((fields) => Object.keys(fields).length > 0, 'must hold at least one field')
-    .refine((fields) => Object.keys(fields).length <= maxFieldsPerPoint, `may hold at most ${maxFieldsPerPoint} fields`),
-  tags: z
-    .record(name('tag'), plainText(z.string({ error: 'must be a string' })).max(maxTagValueLength, `must be at most ${maxTagValueLength} characters`), {
-      error: 'must be an object of tag names to strings',
-    })
-    .refine((tags) => Object.keys(tags).length <= maxTagsPerPoint, `may hold at most ${maxTagsPerPoint} tags`)
-    .default({}),
-  utcTimestamp: z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp, such as 2026-11-22T12:00:00Z' }),
-});
+const telemetryPoint = z.strictObject(
+  {
+    deviceId: z
+      .number({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a number') })
+      .int('must be a whole number')
+      .positive('must be positive')
+      .max(Number.MAX_SAFE_INTEGER, 'is too large'),
+    gatewayId: identifier(255),
+    connectionTag: identifier(255),
+    measurement: identifier(255),
+    fields: z
+      .record(name('field'), z.number({ error: 'must be a finite number' }), { error: 'must be an object of field names to numbers' })
+      .refine((fields) => Object.keys(fields).length > 0, 'must hold at least one field')
+      .refine((fields) => Object.keys(fields).length <= maxFieldsPerPoint, `may hold at most ${maxFieldsPerPoint} fields`),
+    tags: z
+      .record(name('tag'), plainText(z.string({ error: 'must be a string' })).max(maxTagValueLength, `must be at most ${maxTagValueLength} characters`), {
+        error: 'must be an object of tag names to strings',
+      })
+      .refine((tags) => Object.keys(tags).length <= maxTagsPerPoint, `may hold at most ${maxTagsPerPoint} tags`)
+      .default({}),
+    utcTimestamp: z.iso.datetime({ error: 'must be an ISO 8601 UTC timestamp, such as 2026-11-22T12:00:00Z' }),
+  },
+  { error: 'must be a point: an object with deviceId, gatewayId, connectionTag, measurement, fields and utcTimestamp' },
+);
 
 export const telemetryBatch = (maxPoints: number) =>
   z.strictObject({
