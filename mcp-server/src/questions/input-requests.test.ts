@@ -35,6 +35,18 @@ describe('questionsOf maps each question to its MCP input request', () => {
     });
   });
 
+  it('passes a form on as MCP defines it: a keyword MCP does not define (a pattern, a remote $ref) is dropped', () => {
+    const hostile = {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^(a+)+$', maxLength: 10, $ref: 'http://169.254.169.254/' } },
+      required: ['code'],
+    };
+    expect(questionsOf(round({ code: form('Your code?', hostile) }), httpsOnly).inputRequests.code?.params).toEqual({
+      message: 'Your code?',
+      requestedSchema: { type: 'object', properties: { code: { type: 'string', maxLength: 10 } }, required: ['code'] },
+    });
+  });
+
   it('puts a link with mode url and the host it opens appended to the message, needing elicitation.url', () => {
     expect(questionsOf(round({ portal: url('https://billing.example:8443/sign-in?state=s-1') }), httpsOnly)).toEqual({
       inputRequests: {

@@ -42,10 +42,12 @@ export class UnaskableQuestion extends Error {
   readonly code = 'UNASKABLE_QUESTION';
 }
 
-const validates = (schema: keyof typeof specTypeSchemas, value: unknown): boolean => {
+/** `value` as MCP's schema reads it (keys MCP does not define dropped), or undefined when it does not conform. */
+const conforming = (schema: keyof typeof specTypeSchemas, value: unknown): unknown => {
   const outcome = specTypeSchemas[schema]['~standard'].validate(value);
-  return !(outcome instanceof Promise) && outcome.issues === undefined;
+  return outcome instanceof Promise || outcome.issues !== undefined ? undefined : outcome.value;
 };
+const validates = (schema: keyof typeof specTypeSchemas, value: unknown): boolean => conforming(schema, value) !== undefined;
 
 function parsedObject(json: string, where: string): Record<string, unknown> {
   if (Buffer.byteLength(json) > questionLimits.maxRequestBytes) throw new UnaskableQuestion(`${where} is larger than ${questionLimits.maxRequestBytes} bytes`);
@@ -99,9 +101,13 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
     const where = `question ${key}`;
     if (request.form) {
       const message = shownMessage(request.form.message, where);
-      const params = { message, requestedSchema: parsedObject(request.form.requestedSchemaJson, `${where}'s requested schema`) };
-      if (!validates('ElicitRequestFormParams', params))
-        throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
+      // Passed on as MCP defines a form, and nothing else: a keyword such as `pattern` would have the
+      // client (or the SDK answering for a 2025-11-25 one) run another app's regular expression.
+      const params = conforming('ElicitRequestFormParams', {
+        message,
+        requestedSchema: parsedObject(request.form.requestedSchemaJson, `${where}'s requested schema`),
+      });
+      if (params === undefined) throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
       inputRequests.push([key, { method: 'elicitation/create', params: params as never }]);
       asked.push([key, 'elicitation/create']);
       need('elicitation', 'form');
