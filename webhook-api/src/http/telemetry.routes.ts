@@ -33,9 +33,12 @@ export interface IngestDependencies {
 function requireIngestToken(token: string): RequestHandler {
   const expected = expectedBearer(token);
   return (req, res, next) => {
-    if (!bearerMatches(req.headersDistinct.authorization, expected)) {
+    const sent = req.headersDistinct.authorization;
+    if (!bearerMatches(sent, expected)) {
       res.set('www-authenticate', 'Bearer');
-      throw new WebhookApiError('UNAUTHENTICATED', 'Authorization: the ingest token is missing or wrong', { field: 'Authorization' });
+      // Several headers are refused, not guessed between; said so, since each may be right.
+      const message = sent !== undefined && sent.length > 1 ? 'send one Authorization header, not several' : 'the ingest token is missing or wrong';
+      throw new WebhookApiError('UNAUTHENTICATED', `Authorization: ${message}`, { field: 'Authorization' });
     }
     next();
   };
