@@ -215,6 +215,11 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('the webhook API on %s', (backe
       expect((await oscar('POST', '/v2/webhooks?companyId=1', '[1,2]')).status).toBe(400);
       expect((await oscar('POST', '/v2/webhooks', hook)).body).toMatchObject({ error: { field: 'companyId' } });
       expect((await oscar('GET', '/v2/webhooks?companyId=abc')).body).toMatchObject({ error: { field: 'companyId' } });
+      // One spelling per company, as a deviceId in a path.
+      for (const companyId of ['01', '0', '+1', '1.0', ' 1'])
+        expect((await oscar('GET', `/v2/webhooks?companyId=${encodeURIComponent(companyId)}`)).body, companyId).toMatchObject({
+          error: { code: 'VALIDATION_FAILED', field: 'companyId' },
+        });
     });
   });
 

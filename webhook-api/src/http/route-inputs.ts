@@ -52,7 +52,7 @@ export function idOf(req: Request, name: 'id' | 'routeId' | 'deliveryId'): strin
 export const companyQuery = z.object({
   companyId: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be given once, as a positive whole number') })
-    .regex(/^\d{1,15}$/, 'must be a positive whole number')
-    .transform(Number)
-    .refine((n) => n > 0, 'must be a positive whole number'),
+    // As a deviceId in a path: one spelling per company, no leading zeros.
+    .regex(/^[1-9]\d{0,14}$/, 'must be a positive whole number, without leading zeros')
+    .transform(Number),
 });
