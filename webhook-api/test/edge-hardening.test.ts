@@ -130,6 +130,27 @@ describe('the webhook API edge', () => {
     expect((await client('POST', `/v2/webhooks/${id}/devices/01001`)).body).toMatchObject({ error: { field: 'deviceId' } });
   });
 
+  it('answers 405 with Allow to a method a known path does not take, and 404 to a path it does not know', async () => {
+    const token = `Bearer ${await personToken(platform().issuer, 'oscar')}`;
+    const client = apiClient(api.url, token);
+    const { id } = (await client('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
+    const ask = async (method: string, path: string) => {
+      const response = await fetch(`${api.url}${path}`, { method, headers: { authversion: 'V0.0.1', authorization: token } });
+      return { status: response.status, allow: response.headers.get('allow'), body: (await response.json()) };
+    };
+    expect(await ask('PATCH', `/v2/webhooks/${id}`)).toEqual({
+      status: 405,
+      allow: 'DELETE, GET, HEAD, PUT',
+      body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not a method of this path; it takes DELETE, GET, HEAD, PUT' } },
+    });
+    expect(await ask('GET', `/v2/webhooks/${id}/devices/1001`)).toMatchObject({ status: 405, allow: 'DELETE, POST' });
+    expect(await ask('DELETE', '/health')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+    expect(await ask('GET', '/internal/telemetry')).toMatchObject({ status: 405, allow: 'POST' });
+    expect(await ask('GET', `/v2/webhooks/${id}/nothing`)).toMatchObject({ status: 404, allow: null, body: { error: { code: 'NOT_FOUND' } } });
+    // The caller is checked first: a method a path does not take tells nothing to a caller without a token.
+    expect((await fetch(`${api.url}/v2/webhooks/${id}`, { method: 'PATCH', headers: { authversion: 'V0.0.1' } })).status).toBe(401);
+  });
+
   it('says companyId must be given once when it is repeated', async () => {
     const client = apiClient(api.url, `Bearer ${await personToken(platform().issuer, 'oscar')}`);
     expect((await client('GET', '/v2/webhooks?companyId=1&companyId=1')).body).toMatchObject({

@@ -12,6 +12,7 @@ import { WebhookApiError } from './errors.ts';
 import { InvalidInputError } from '../configs/invalid-input.ts';
 import { DuplicateKeyError, jsonBody, MalformedUtf8Error } from './json-body.ts';
 import { kindOf } from './route-inputs.ts';
+import { noSuchRoute } from './allowed-methods.ts';
 import { defaultLimits, type WebhookLimits } from '../configs/limits.ts';
 import { addIngestRoute, type IngestDependencies } from './telemetry.routes.ts';
 import { createOpenApiDocument } from './openapi.ts';
@@ -128,9 +129,14 @@ export function createApp(deps: AppDependencies): Express {
   addDeliveryRoutes(app, { store: deps.store, queue: deps.queue });
   addSigningSecretRoutes(app, { store: deps.store, vault: deps.vault });
   addTestDeliveryRoutes(app, { store: deps.store, queue: deps.queue, sender: deps.sender });
-  app.use(() => {
-    throw new WebhookApiError('NOT_FOUND', 'no such endpoint');
-  });
+  app.use(
+    noSuchRoute([
+      { method: 'get', path: '/v2/openapi.json' },
+      { method: 'get', path: '/health' },
+      ...(deps.metrics ? [{ method: 'get' as const, path: '/metrics' }] : []),
+      ...(deps.ingest ? [{ method: 'post' as const, path: '/internal/telemetry' }] : []),
+    ]),
+  );
 
   const errorEdge: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     const apiError = toApiError(error);

@@ -18,6 +18,7 @@ export const errorCatalog = {
       'The device is already linked, an identical scope is already on the link, or a delivery cannot be sent again or now (still queued, being sent, or delivered).',
   },
   LIMIT_REACHED: { status: 409, message: 'A documented limit (configurations per company, devices per configuration, scopes per link) is reached.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'The path does not take this method; the Allow header lists those it takes.' },
   PRECONDITION_FAILED: { status: 412, message: 'The resource has changed since the version If-Match names; read it again.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than the endpoint takes (64 kB on /v2/webhooks).' },
   TOO_MANY_REQUESTS: { status: 429, message: 'Too many of these requests are under way at once; try again after Retry-After seconds.' },

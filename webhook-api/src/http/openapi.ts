@@ -24,7 +24,8 @@ const statusText = (status: number) =>
     .join('\n');
 
 /** Statuses any operation may answer, decided at the edge before or around its handler. */
-const edgeStatuses = [401, 431, 500, 502, 503];
+// 405: the operation's path asked with a method it does not take (allowed-methods.ts), told with Allow.
+const edgeStatuses = [401, 405, 431, 500, 502, 503];
 /** Statuses of an operation that takes a body. */
 const bodyStatuses = [400, 413, 415];
 
