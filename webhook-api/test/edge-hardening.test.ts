@@ -136,7 +136,7 @@ describe('the webhook API edge', () => {
     const { id } = (await client('POST', '/v2/webhooks?companyId=1', hook)).body as { id: string };
     const ask = async (method: string, path: string) => {
       const response = await fetch(`${api.url}${path}`, { method, headers: { authversion: 'V0.0.1', authorization: token } });
-      return { status: response.status, allow: response.headers.get('allow'), body: (await response.json()) };
+      return { status: response.status, allow: response.headers.get('allow'), body: await response.json() };
     };
     expect(await ask('PATCH', `/v2/webhooks/${id}`)).toEqual({
       status: 405,
