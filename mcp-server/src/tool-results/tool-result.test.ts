@@ -145,13 +145,14 @@ describe('toolResult, checking what a service sends', () => {
 
   it("checks another app's patterns in linear time: a result made to backtrack for seconds is refused at once", () => {
     const hostile = remoteTool({ outputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } } });
+    // Compiled on its first result; the check itself is timed.
+    expect(toolResult(answered('{"s":"aaaa"}'), hostile).structuredContent).toEqual({ s: 'aaaa' });
     const started = performance.now();
-    // 27 characters take JavaScript's engine seconds (twice as long for each one more).
-    const result = toolResult(answered(JSON.stringify({ s: `${'a'.repeat(27)}!` })), hostile);
-    expect(performance.now() - started).toBeLessThan(500);
+    // 30 characters take JavaScript's engine tens of seconds (twice as long for each one more).
+    const result = toolResult(answered(JSON.stringify({ s: `${'a'.repeat(30)}!` })), hostile);
+    expect(performance.now() - started).toBeLessThan(1_000);
     expect(errorOf(result)).toEqual({ code: 'OFF_SCHEMA_RESULT' });
     expect(textOf(result)).toContain('(s: must match pattern "^(a+)+$".)');
-    expect(toolResult(answered('{"s":"aaaa"}'), hostile).structuredContent).toEqual({ s: 'aaaa' });
   });
 
   it('refuses a result whose output schema cannot be used, rather than show it unchecked', () => {
