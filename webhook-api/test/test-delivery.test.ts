@@ -119,14 +119,13 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   });
 
   it('takes at most 2 tests under way at once for a configuration: a third is 429 with Retry-After, and one more goes once they answered', async () => {
-    receiver().respond(() => ({ status: 204, delayMs: 400 }));
+    receiver().respond(() => ({ status: 204, delayMs: 1_500 }));
     const id = await hook('slow');
+    const authorization = `Bearer ${await personToken(platform().issuer, 'oscar')}`;
     const under = [oscar('POST', `/v2/webhooks/${id}/test`), oscar('POST', `/v2/webhooks/${id}/test`)];
+    // The endpoint holds each answer 1.5 s: the third is sent while both are under way.
     await until(() => at('slow').length === 2, 'both tests reached the endpoint');
-    const third = await fetch(`${api().url}/v2/webhooks/${id}/test`, {
-      method: 'POST',
-      headers: { authversion: 'V0.0.1', authorization: `Bearer ${await personToken(platform().issuer, 'oscar')}` },
-    });
+    const third = await fetch(`${api().url}/v2/webhooks/${id}/test`, { method: 'POST', headers: { authversion: 'V0.0.1', authorization } });
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBe('1');
     expect(await third.json()).toEqual({
@@ -143,7 +142,7 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('test deliveries on %s', (backe
   });
 
   it('takes at most 8 tests under way at once for a company, whichever configurations they go to', async () => {
-    receiver().respond(() => ({ status: 204, delayMs: 400 }));
+    receiver().respond(() => ({ status: 204, delayMs: 1_500 }));
     const ids = await Promise.all(['c1', 'c2', 'c3', 'c4', 'c5'].map((path) => hook(path)));
     const under = ids.slice(0, 4).flatMap((id) => [oscar('POST', `/v2/webhooks/${id}/test`), oscar('POST', `/v2/webhooks/${id}/test`)]);
     await until(() => receiver().received.filter((r) => /^\/c[1-4]$/.test(r.path)).length === 8, 'eight tests reached the endpoint');
