@@ -150,7 +150,7 @@ describe('toolResult, checking what a service sends', () => {
     const started = performance.now();
     // 30 characters take JavaScript's engine tens of seconds (twice as long for each one more).
     const result = toolResult(answered(JSON.stringify({ s: `${'a'.repeat(30)}!` })), hostile);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(errorOf(result)).toEqual({ code: 'OFF_SCHEMA_RESULT' });
     expect(textOf(result)).toContain('(s: must match pattern "^(a+)+$".)');
   });

@@ -45,8 +45,16 @@ export function createSchemaChecks(): SchemaChecks {
       // strict: false: MCP schemas carry keywords JSON Schema does not define (enumNames, x-mcp-header).
       // addUsedSchema: false: a schema's $id is not kept in the instance, so two tools (or two
       // services' copies) may publish the same schema with the same $id.
-      // code.regExp: patterns run in linear time (linear-regexp.ts).
-      ajv = new dialects[dialect]({ strict: false, allErrors: false, validateFormats: true, addUsedSchema: false, code: { regExp: linearRegExp } });
+      // code.regExp: patterns run in linear time (linear-regexp.ts). logger: false: an unknown format is
+      // ignored, as JSON Schema says, without a console line another app's schema could repeat at will.
+      ajv = new dialects[dialect]({
+        strict: false,
+        allErrors: false,
+        validateFormats: true,
+        addUsedSchema: false,
+        code: { regExp: linearRegExp },
+        logger: false,
+      });
       addFormats(ajv);
       engines.set(dialect, ajv);
     }
