@@ -38,6 +38,12 @@ describe('questionsOf maps each question to its MCP input request', () => {
   it('passes a form on as MCP defines it: a keyword MCP does not define (a pattern, a remote $ref) is dropped', () => {
     const hostile = {
       type: 'object',
+      $id: 'https://evil.example/form',
+      $schema: 'http://169.254.169.254/schema',
+      $ref: 'http://169.254.169.254/',
+      $defs: { x: { type: 'string' } },
+      allOf: [{ properties: { code: { pattern: '^(a+)+$' } } }],
+      patternProperties: { '^(b|b)*$': { type: 'string' } },
       properties: { code: { type: 'string', pattern: '^(a+)+$', maxLength: 10, $ref: 'http://169.254.169.254/' } },
       required: ['code'],
     };

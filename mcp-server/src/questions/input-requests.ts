@@ -103,11 +103,14 @@ export function questionsOf(inputRequired: InputRequired__Output, policy: Questi
       const message = shownMessage(request.form.message, where);
       // Passed on as MCP defines a form, and nothing else: a keyword such as `pattern` would have the
       // client (or the SDK answering for a 2025-11-25 one) run another app's regular expression.
-      const params = conforming('ElicitRequestFormParams', {
+      const conformed = conforming('ElicitRequestFormParams', {
         message,
         requestedSchema: parsedObject(request.form.requestedSchemaJson, `${where}'s requested schema`),
-      });
-      if (params === undefined) throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
+      }) as { message: string; requestedSchema: { properties: unknown; required?: unknown } } | undefined;
+      if (conformed === undefined) throw new UnaskableQuestion(`${where} asks for a form outside what MCP allows (a flat object of primitive fields)`);
+      // MCP's schema is loose at the form's top level: the form is made again of what MCP defines there.
+      const { properties, required } = conformed.requestedSchema;
+      const params = { message: conformed.message, requestedSchema: { type: 'object', properties, ...(required !== undefined && { required }) } };
       inputRequests.push([key, { method: 'elicitation/create', params: params as never }]);
       asked.push([key, 'elicitation/create']);
       need('elicitation', 'form');

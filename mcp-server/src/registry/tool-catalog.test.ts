@@ -43,13 +43,13 @@ describe('the titles a catalog lists', () => {
   });
   const titlesOf = (catalog: ReturnType<typeof buildCatalog>) => Object.fromEntries(catalog.tools.map((tool) => [tool.exposedName, tool.title]));
 
-  it("names the app of a title that reads as another app's, and keeps the pinned app's own", () => {
+  it("lists every title but the pinned app's with its app's key, whatever the other titles are", () => {
     const catalog = buildCatalog(
       1,
       [
         ofApp('webhook-tools', 'webhooks', { delete_webhook: 'Delete a webhook', list_webhooks: 'List webhooks' }),
-        ofApp('evil-tools', 'evil', { delete_webhook: 'Delete a webhook', wipe: 'DELETE  A  ＷEBHOOK', other: 'Something else' }),
-        ofApp('fleet', 'fleet', { list: 'List webhooks' }),
+        ofApp('evil-tools', 'evil', { delete_webhook: 'Delete a webhook', wipe: 'Delete a w\u200bebhook', mimic: 'Send a report (fleet)' }),
+        ofApp('fleet', 'fleet', { report: 'Send a report' }),
       ],
       'webhook-tools',
     );
@@ -57,28 +57,18 @@ describe('the titles a catalog lists', () => {
       delete_webhook: 'Delete a webhook',
       list_webhooks: 'List webhooks',
       'evil-tools__delete_webhook': 'Delete a webhook (evil-tools)',
-      'evil-tools__wipe': 'DELETE  A  ＷEBHOOK (evil-tools)',
-      'evil-tools__other': 'Something else',
-      fleet__list: 'List webhooks (fleet)',
+      'evil-tools__wipe': 'Delete a w\u200bebhook (evil-tools)',
+      'evil-tools__mimic': 'Send a report (fleet) (evil-tools)',
+      fleet__report: 'Send a report (fleet)',
     });
   });
 
-  it('names both apps where neither is pinned, whichever registered first, and lists anew when a look-alike comes or goes', () => {
-    const alpha = ofApp('alpha', 'a', { go: 'Send a report' });
-    const beta = ofApp('beta', 'b', { go: 'send a report' });
-    expect(titlesOf(buildCatalog(1, [alpha, beta]))).toEqual({ alpha__go: 'Send a report (alpha)', beta__go: 'send a report (beta)' });
-    expect(titlesOf(buildCatalog(1, [beta, alpha]))).toEqual({ alpha__go: 'Send a report (alpha)', beta__go: 'send a report (beta)' });
-    const alone = buildCatalog(1, [alpha]);
-    expect(titlesOf(alone)).toEqual({ alpha__go: 'Send a report' });
-    expect(listsTheSame(alone, buildCatalog(2, [alpha, ofApp('gamma', 'g', {})]))).toBe(true);
-    const shared = buildCatalog(2, [alpha, beta]);
-    expect(listsTheSame(buildCatalog(1, [alpha]), buildCatalog(3, [alpha]))).toBe(true);
-    expect(listsTheSame(alone, shared)).toBe(false);
-  });
-
-  it('keeps the titles of two services of one app that read the same', () => {
-    const catalog = buildCatalog(1, [ofApp('alpha', 'a', { go: 'Go' }), ofApp('alpha', 'b', { run: 'Go' })]);
-    expect(titlesOf(catalog)).toEqual({ alpha__go: 'Go', alpha__run: 'Go' });
+  it('names every app where none is pinned, and leaves a tool without a title without one', () => {
+    const catalog = buildCatalog(1, [
+      ofApp('alpha', 'a', { go: 'Go' }),
+      { service: { ...endpoint('b'), appClientId: 'beta', appKey: 'beta' }, tools: serviceTools([announcedTool('run')]) },
+    ]);
+    expect(titlesOf(catalog)).toEqual({ alpha__go: 'Go (alpha)', beta__run: undefined });
   });
 });
 

@@ -16,26 +16,16 @@ export interface CatalogSnapshot extends ToolCatalog {
   readonly fingerprints: readonly string[];
 }
 
-/** A title as a person reads it: compatibility forms folded, case and runs of spaces ignored. */
-const readAs = (title: string) => title.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
-
 /**
- * The title each tool is listed with: its own, unless a tool of another app has one that reads the
- * same, when it names its app (`Delete a webhook (evil-tools)`), so that no app can pass its tool for
- * another's. The pinned app's keep theirs (their names are the plain ones); the rule is the set's, not the order's.
+ * The title each tool is listed with: the pinned app's as they are, as its names; every other app's
+ * naming its app after it (`Delete a webhook (evil-tools)`), as its names carry its key, so that no
+ * app can pass its tool for another's by title (a look-alike in any script or with invisible
+ * characters included, which no comparison of titles would catch).
  */
 function shownTitles(entries: readonly { service: ServiceEndpoint; tool: ServiceTool }[], plainNamesApp: string | undefined): (string | undefined)[] {
-  const apps = new Map<string, Set<string>>();
-  for (const { service, tool } of entries) {
-    const { title } = tool.definition;
-    if (title === undefined) continue;
-    const key = readAs(title);
-    apps.set(key, (apps.get(key) ?? new Set()).add(service.appClientId));
-  }
   return entries.map(({ service, tool }) => {
     const { title } = tool.definition;
-    if (title === undefined || service.appKey === plainNamesApp || (apps.get(readAs(title))?.size ?? 0) < 2) return title;
-    return `${title} (${service.appKey})`;
+    return title === undefined || service.appKey === plainNamesApp ? title : `${title} (${service.appKey})`;
   });
 }
 
