@@ -66,6 +66,26 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('If-Match on %s', (backend) => 
     expect(await send('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'Any version' }, { 'if-match': '*' })).toMatchObject({ status: 200 });
   });
 
+  it('takes a new version for new credentials, which no answer shows: a PUT on the version before them is 412', async () => {
+    const { id, etag } = await created();
+    const rotated = await send('PUT', `/v2/webhooks/${id}`, { ...hook, authType: 'Bearer', authPayload: JSON.stringify({ token: 'rotated-token-1' }) });
+    expect(rotated.status).toBe(200);
+    const again = await send('PUT', `/v2/webhooks/${id}`, { ...hook, authType: 'Bearer', authPayload: JSON.stringify({ token: 'rotated-token-2' }) });
+    expect(again.body).toEqual(rotated.body);
+    expect(again.etag).not.toBe(rotated.etag);
+    expect(
+      await send('PUT', `/v2/webhooks/${id}`, { ...hook, authPayload: JSON.stringify({ token: 'stale' }) }, { 'if-match': rotated.etag ?? '' }),
+    ).toMatchObject(refused(id));
+    expect(await send('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'On the first' }, { 'if-match': etag })).toMatchObject(refused(id));
+  });
+
+  it('answers a create with the ETag a later read gives', async () => {
+    const answer = await send('POST', '/v2/webhooks?companyId=1', hook);
+    const { id } = answer.body as { id: string };
+    expect(answer.etag).toBe((await send('GET', `/v2/webhooks/${id}`)).etag);
+    expect(await send('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'On the create' }, { 'if-match': answer.etag ?? '' })).toMatchObject({ status: 200 });
+  });
+
   it('lets one of two updates made on the same version through, and refuses the other', async () => {
     const { id, etag } = await created();
     const answers = await Promise.all(['Edit A', 'Edit B', 'Edit C'].map((name) => send('PUT', `/v2/webhooks/${id}`, { ...hook, name }, { 'if-match': etag })));
@@ -84,7 +104,14 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('If-Match on %s', (backend) => 
     expect((await send('GET', `/v2/webhooks/${id}`)).status).toBe(404);
   });
 
-  it.each(['abc', '"unterminated', 'W/abc', '"a" "b"', '*, "a"'])('answers 400 naming If-Match for %j, and changes nothing', async (header) => {
+  it('ignores empty elements of the list, as RFC 9110 asks', async () => {
+    const { id, etag } = await created();
+    expect(await send('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'Listed loosely' }, { 'if-match': `, "other",, ${etag} ,` })).toMatchObject({
+      status: 200,
+    });
+  });
+
+  it.each(['abc', '"unterminated', 'W/abc', '"a" "b"', '*, "a"', ','])('answers 400 naming If-Match for %j, and changes nothing', async (header) => {
     const { id } = await created();
     const answer = await send('PUT', `/v2/webhooks/${id}`, { ...hook, name: 'Never' }, { 'if-match': header });
     expect(answer).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', field: 'If-Match' } } });

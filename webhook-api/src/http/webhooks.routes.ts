@@ -180,7 +180,8 @@ const handlers: Record<OperationId, Handler> = {
     const config = { id, companyId, ...fieldsForCreate(id, input, deps.vault), signingSecrets: firstSigningSecrets(deps.vault, id), health: healthyEndpoint };
     const created = await deps.store.createConfig(config, limit);
     if (created === 'limit-reached') throw limitReached(`company ${companyId} already has ${plural(limit, 'webhook configuration', 'webhook configurations')}`);
-    res.location(`/v2/webhooks/${created.id}`).status(201).json(publicConfig(created));
+    res.location(`/v2/webhooks/${created.id}`).status(201);
+    sendConfig(res, created);
   },
   async listWebhooks(req, res, deps) {
     const { companyId } = parse(companyQuery, req.query, 'query');
@@ -200,7 +201,7 @@ const handlers: Record<OperationId, Handler> = {
     /** Boxed: set by the update, as the configuration is under its lock. */
     const change = { enabled: false, unordered: false };
     const updated = await deps.store.updateConfig(existing.id, (current) => {
-      if (ifMatch) requireMatch(req, ifMatch, current);
+      if (ifMatch) requireMatch(ifMatch, current);
       change.enabled = current.status !== 'Active' && input.status === 'Active';
       change.unordered = current.ordering !== 'None' && input.ordering === 'None';
       return fieldsForUpdate(current, input, deps.vault);
@@ -213,7 +214,7 @@ const handlers: Record<OperationId, Handler> = {
     } else if (existing.status === 'Active' && updated.status === 'Disabled') {
       req.log.info({ webhookConfigId: updated.id, reason: updated.disabledReason }, 'a webhook endpoint was disabled');
     }
-    res.json(publicConfig(updated));
+    sendConfig(res, updated);
   },
   async deleteWebhook(req, res, deps) {
     const config = await configFor(req, res, deps, 'manage');
@@ -221,7 +222,7 @@ const handlers: Record<OperationId, Handler> = {
     const check =
       ifMatch &&
       ((current: StoredConfig) => {
-        requireMatch(req, ifMatch, current);
+        requireMatch(ifMatch, current);
       });
     if (!(await deps.store.deleteConfig(config.id, undefined, check))) throw notFound(`webhook configuration ${config.id}`);
     res.json(true);
