@@ -21,9 +21,35 @@ export const urlMessages = {
 /** Query parameters that carry a credential beside those named like one: Azure Functions' `code`, a shared access signature's `sig`. */
 const credentialParameters = new Set(['code', 'sig', 'key']);
 
-/** Whether a url (one webAddressProblem passed) has a query parameter named like a credential (the header rule, and a few names of the query's own). */
+/**
+ * A query parameter's name as a server may read it: percent-decoded (`+` a space), compatibility
+ * forms folded (a fullwidth ｃ is c), trimmed, and without the `[...]` of an array (`sig[]`).
+ */
+function parameterName(raw: string): string {
+  let name = raw.replaceAll('+', ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Not percent-encoding: read as it is.
+  }
+  return name
+    .normalize('NFKC')
+    .trim()
+    .replace(/\[[^\]]*\]$/, '')
+    .trim();
+}
+
+/**
+ * Whether a url (one webAddressProblem passed) has a query parameter named like a credential (the
+ * header rule, and a few names of the query's own), split at `;` as well as `&`, as some servers do.
+ * A secret in the path (the style of some chat webhooks) is the url itself and is not told apart.
+ */
 function queryCarriesCredential(value: string): boolean {
-  for (const name of new URL(value).searchParams.keys()) if (looksLikeCredential(name) || credentialParameters.has(name.toLowerCase())) return true;
+  const query = new URL(value).search.slice(1);
+  for (const pair of query.split(/[&;]/)) {
+    const name = parameterName(pair.split('=', 1)[0] ?? '');
+    if (name !== '' && (looksLikeCredential(name) || credentialParameters.has(name.toLowerCase()))) return true;
+  }
   return false;
 }
 
