@@ -98,7 +98,7 @@ describe('serviceTools', () => {
     [
       'an input schema with a $ref outside it',
       published({ inputSchemaJson: JSON.stringify({ type: 'object', properties: { id: { $ref: 'http://169.254.169.254/latest/schema.json' } } }) }),
-      'input_schema_json has a $ref outside the schema; only references within it (#...) are published',
+      "input_schema_json has a $ref outside the schema; only references within it (#...) and JSON Schema's own dialects are published",
     ],
     [
       'an output schema with a relative $dynamicRef',
@@ -117,8 +117,26 @@ describe('serviceTools', () => {
     expect(problemsOf([tool]).join('\n')).toContain(problem);
   });
 
-  it('takes references within the schema, and keys named $ref that are a property', () => {
-    const schema = { type: 'object', $defs: { id: { type: 'string' } }, properties: { id: { $ref: '#/$defs/id' }, $ref: { type: 'string' } } };
+  it.each([
+    ['a $recursiveRef outside it', { type: 'object', properties: { a: { $recursiveRef: 'http://169.254.169.254/x' } } }, '$recursiveRef'],
+    ['a $schema that is no dialect', { type: 'object', $schema: 'http://169.254.169.254/meta' }, '$schema'],
+    ['a $ref inside a draft-07 dependency', { type: 'object', dependencies: { a: { $ref: 'http://evil.example/s' } } }, '$ref'],
+  ])('refuses an input schema with %s', (_case, schema, keyword) => {
+    expect(problemsOf([published({ inputSchemaJson: JSON.stringify(schema) })]).join('\n')).toContain(`input_schema_json has a ${keyword} outside the schema`);
+  });
+
+  it('takes references within the schema, keys named $ref that are a property, $ref as data, and the dialects', () => {
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      $defs: { id: { type: 'string' } },
+      properties: {
+        id: { $ref: '#/$defs/id' },
+        $ref: { type: 'string' },
+        link: { type: 'object', default: { $ref: 'http://example.com/x' }, examples: [{ $ref: 'x' }], enum: [{ $ref: 'y' }], const: { $schema: 'z' } },
+      },
+      dependencies: { $ref: ['id'] },
+    };
     expect(problemsOf([published({ inputSchemaJson: JSON.stringify(schema), outputSchemaJson: JSON.stringify(schema) })])).toEqual([]);
   });
 

@@ -45,18 +45,32 @@ class Refusal extends Error {
 }
 
 /** Keywords whose value maps names (any name, `$ref` too) to subschemas. */
-const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const schemaMaps = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+/** Keywords whose value is data, not schema: a `$ref` in it is a value like any other. */
+const dataKeywords = new Set(['default', 'const', 'enum', 'examples']);
+/** Keywords that name a schema to fetch. */
+const references = new Set(['$ref', '$dynamicRef', '$recursiveRef']);
+/** The dialects a `$schema` may name: JSON Schema's own, which no client fetches. */
+const dialects = new Set(
+  ['2020-12', '2019-09']
+    .map((v) => `https://json-schema.org/draft/${v}/schema`)
+    .concat(['07', '06', '04'].map((v) => `http://json-schema.org/draft-${v}/schema`)),
+);
 
 /**
- * The first `$ref` or `$dynamicRef` that points outside the schema (anything but `#...`): a client
- * that resolves it would fetch whatever it names, an internal address included. `names` says that
- * `value` maps names to subschemas, so its keys are no keywords. Nesting is known to be within the limit.
+ * The first keyword that points outside the schema: a reference other than `#...`, or a `$schema`
+ * other than a JSON Schema dialect. A client that resolves it would fetch whatever it names, an
+ * internal address included. `names` says that `value` maps names to subschemas, so its keys are no
+ * keywords. Nesting is known to be within the limit.
  */
 function outsideReference(value: unknown, names = false): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
+  const keywords = !names && !Array.isArray(value);
   for (const [key, item] of Object.entries(value)) {
-    if (!names && !Array.isArray(value) && (key === '$ref' || key === '$dynamicRef') && (typeof item !== 'string' || !item.startsWith('#'))) return key;
-    const found = outsideReference(item, !names && !Array.isArray(value) && schemaMaps.has(key));
+    if (keywords && references.has(key) && (typeof item !== 'string' || !item.startsWith('#'))) return key;
+    if (keywords && key === '$schema' && (typeof item !== 'string' || !dialects.has(item.replace(/#$/, '')))) return key;
+    if (keywords && dataKeywords.has(key)) continue;
+    const found = outsideReference(item, keywords && schemaMaps.has(key));
     if (found !== undefined) return found;
   }
   return undefined;
@@ -81,7 +95,8 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
   if ((parsed as Record<string, unknown>).type !== 'object') throw new Refusal(`${field} must describe an object (type "object")`);
   if (nestsDeeperThan(parsed, toolLimits.maxSchemaDepth)) throw new Refusal(`${field} nests deeper than ${toolLimits.maxSchemaDepth} levels`);
   const reference = outsideReference(parsed);
-  if (reference !== undefined) throw new Refusal(`${field} has a ${reference} outside the schema; only references within it (#...) are published`);
+  if (reference !== undefined)
+    throw new Refusal(`${field} has a ${reference} outside the schema; only references within it (#...) and JSON Schema's own dialects are published`);
   freezeJson(parsed);
   return parsed as Readonly<Record<string, unknown>>;
 }
