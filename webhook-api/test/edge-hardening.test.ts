@@ -145,6 +145,7 @@ describe('the webhook API edge', () => {
     });
     expect(await ask('GET', `/v2/webhooks/${id}/devices/1001`)).toMatchObject({ status: 405, allow: 'DELETE, POST' });
     expect(await ask('DELETE', '/health')).toMatchObject({ status: 405, allow: 'GET, HEAD' });
+    expect(await ask('PATCH', `/V2/Webhooks/${id}`)).toMatchObject({ status: 405, allow: 'DELETE, GET, HEAD, PUT' });
     expect(await ask('GET', '/internal/telemetry')).toMatchObject({ status: 405, allow: 'POST' });
     expect(await ask('GET', `/v2/webhooks/${id}/nothing`)).toMatchObject({ status: 404, allow: null, body: { error: { code: 'NOT_FOUND' } } });
     // The caller is checked first: a method a path does not take tells nothing to a caller without a token.

@@ -132,11 +132,13 @@ describe('refusedInsidePrivateNetworks', () => {
     '[fd20:ce::254]',
     '::ffff:169.254.169.254',
     '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::a9fe:a9fe',
+    '[64:ff9b:1::a9fe:a9fe]',
   ])('refuses the cloud metadata address %s where private targets are allowed', (address) => {
     expect(refusedInsidePrivateNetworks(address)).toMatchObject({ addressClass: 'cloud-metadata' });
   });
 
-  it.each(['127.0.0.1', '::1', '10.0.0.1', '192.168.1.20', '169.254.1.1', 'fd12:3456::1'])('allows %s, a private address', (address) => {
+  it.each(['127.0.0.1', '::1', '10.0.0.1', '192.168.1.20', '169.254.1.1', 'fd12:3456::1', '64:ff9b:1::a00:1'])('allows %s, a private address', (address) => {
     expect(refusedTarget(address)).toBeDefined();
     expect(refusedInsidePrivateNetworks(address)).toBeUndefined();
   });

@@ -161,7 +161,15 @@ export function refusedTarget(address: string): RefusedAddress | undefined {
  */
 export function refusedInsidePrivateNetworks(address: string): RefusedAddress | undefined {
   const refused = refusedTarget(address);
-  return refused?.addressClass === 'cloud-metadata' ? refused : undefined;
+  if (refused?.addressClass === 'cloud-metadata') return refused;
+  // A local-use NAT64 address (64:ff9b:1::/48) carries an IPv4 address in its last 32 bits, as the well-known prefix does.
+  if (refused?.addressClass === 'local-nat64') {
+    const [, , , , , , high = 0, low = 0] = ipaddr.IPv6.parse(address.replace(/^\[|\]$/g, '').split('%', 1)[0] ?? '').parts;
+    const embedded = refusedTarget(ipv4FromBits(high, low).toString());
+    if (embedded?.addressClass === 'cloud-metadata')
+      return { addressClass: 'cloud-metadata', description: `a local-use NAT64 form of ${ipv4FromBits(high, low).toString()}, ${embedded.description}` };
+  }
+  return undefined;
 }
 
 /** A target refused by the policy: the delivery is dropped, never retried. */

@@ -21,7 +21,8 @@ export function noSuchRoute(served: readonly ServedPath[]): RequestHandler {
   }
   // Each path as a pattern (a `:name` is one segment), with the methods it takes.
   const known = [...byPath].map(([path, methods]) => ({
-    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`),
+    // Case-insensitive, as express routes are.
+    pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[A-Za-z]+/g, '[^/]+')}/?$`, 'i'),
     allow: [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].sort().join(', '),
   }));
   return (req, res) => {
