@@ -65,6 +65,7 @@ describe('refusedTarget', () => {
     ['::10.0.0.1', 'private'],
     ['64:ff9b::127.0.0.1', 'loopback'],
     ['64:ff9b::a9fe:a9fe', 'cloud-metadata'],
+    ['64:ff9b:1::a9fe:a9fe', 'cloud-metadata'],
     ['2002:7f00:1::1', 'loopback'],
     ['2002:c0a8:101::1', 'private'],
     // Teredo: server 65.54.227.120 (public), client 10.0.0.1 inverted (f5ff:fffe).

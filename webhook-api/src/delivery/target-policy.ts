@@ -130,6 +130,12 @@ function embeddedIPv4(address: ipaddr.IPv6): { form: string; addresses: ipaddr.I
 
 function refusedIPv6(address: ipaddr.IPv6): RefusedAddress | undefined {
   const addressClass = firstMatch(address, ipv6Table);
+  if (addressClass === 'local-nat64') {
+    // It carries an IPv4 address in its last 32 bits (RFC 8215): a metadata one is named so, and stays refused where private targets are allowed.
+    const ipv4 = ipv4FromBits(address.parts[6] ?? 0, address.parts[7] ?? 0);
+    if (refusedIPv4(ipv4)?.addressClass === 'cloud-metadata')
+      return { addressClass: 'cloud-metadata', description: `a local-use NAT64 form of ${ipv4.toString()}, ${classNames['cloud-metadata']}` };
+  }
   if (addressClass !== undefined) return { addressClass, description: classNames[addressClass] };
   const embedded = embeddedIPv4(address);
   if (embedded !== undefined) {
@@ -161,15 +167,7 @@ export function refusedTarget(address: string): RefusedAddress | undefined {
  */
 export function refusedInsidePrivateNetworks(address: string): RefusedAddress | undefined {
   const refused = refusedTarget(address);
-  if (refused?.addressClass === 'cloud-metadata') return refused;
-  // A local-use NAT64 address (64:ff9b:1::/48) carries an IPv4 address in its last 32 bits, as the well-known prefix does.
-  if (refused?.addressClass === 'local-nat64') {
-    const [, , , , , , high = 0, low = 0] = ipaddr.IPv6.parse(address.replace(/^\[|\]$/g, '').split('%', 1)[0] ?? '').parts;
-    const embedded = refusedTarget(ipv4FromBits(high, low).toString());
-    if (embedded?.addressClass === 'cloud-metadata')
-      return { addressClass: 'cloud-metadata', description: `a local-use NAT64 form of ${ipv4FromBits(high, low).toString()}, ${embedded.description}` };
-  }
-  return undefined;
+  return refused?.addressClass === 'cloud-metadata' ? refused : undefined;
 }
 
 /** A target refused by the policy: the delivery is dropped, never retried. */
