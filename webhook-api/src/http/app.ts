@@ -103,8 +103,6 @@ function parsedOrUndefined(text: unknown): unknown {
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Strong entity tags: a body is the same bytes for the same resource, and If-Match compares strongly (if-match.ts).
-  app.set('etag', 'strong');
   app.set('query parser', 'simple');
   app.use(chain(createRequestLogging(deps.logger), traceRequests()));
 
