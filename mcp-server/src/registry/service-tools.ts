@@ -4,6 +4,7 @@
 import type { Tool__Output } from '@platform/proto';
 import { clip, createSchemaChecks, isSafeText, nestsDeeperThan, permissionPattern, toolNamePattern, type SchemaChecks } from '@platform/tool-sdk/internal';
 import type { RemoteTool } from '../remote-tools.ts';
+import { compileOutputCheck } from '../tool-results/index.ts';
 
 /**
  * One tool as its service announced it in ListTools, checked: what the gateway exposes of it, before
@@ -109,7 +110,7 @@ function objectSchema(json: string, field: string): Readonly<Record<string, unkn
 function outputSchema(json: string, checks: SchemaChecks): Readonly<Record<string, unknown>> {
   const schema = objectSchema(json, 'output_schema_json');
   try {
-    checks.compile(schema);
+    compileOutputCheck(schema, checks);
   } catch (error) {
     throw new Refusal(`output_schema_json cannot be used to check results (${clip(error instanceof Error ? error.message : String(error), 300)})`);
   }
@@ -157,7 +158,7 @@ export function serviceTools(tools: readonly Tool__Output[]): ServiceTool[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   const checked: ServiceTool[] = [];
-  // Compiled to be tried only: the calls compile them again with the registration's own (output-check.ts).
+  // The registration's own checks: each output schema compiled here is the one its calls use (output-check.ts).
   const checks = createSchemaChecks();
   for (const tool of tools) {
     if (!toolNamePattern.test(tool.name)) {
