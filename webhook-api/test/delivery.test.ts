@@ -1,7 +1,7 @@
 // Ingest to delivery end to end: the real API with its deliverer, the dev platform, real receivers,
 // on SQLite and PostgreSQL. What SPEC's Events, States and transitions and the issue's rules say
 // each endpoint receives, and when it receives nothing.
-import { connect } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { startPlatform } from '@platform/dev-platform/testing';
 import { startedForTests, until } from '@platform/tool-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -508,22 +508,29 @@ describe.each<Backend>(['SQLite', 'PostgreSQL'])('delivery on %s', (backend) => 
       }
       expect((await post(`Bearer ${testIngestToken}`)).status).toBe(202);
       // Two headers, each the token: refused, and said so.
-      // Sent by hand: fetch and http.request join two headers of one name into one.
-      const body = JSON.stringify({ points: [telemetryPoint(boiler)] });
-      const { port } = new URL(url);
+      // Raw headers, as the edge's tests send them: fetch joins two headers of one name into one.
+      const { host } = new URL(url);
+      const headers = [
+        'host',
+        host,
+        'content-type',
+        'application/json',
+        'authorization',
+        `Bearer ${testIngestToken}`,
+        'authorization',
+        `Bearer ${testIngestToken}`,
+      ];
       const raw = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => {
-          socket.end(
-            `POST /internal/telemetry HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-              `Authorization: Bearer ${testIngestToken}\r\nAuthorization: Bearer ${testIngestToken}\r\nConnection: close\r\n\r\n${body}`,
-          );
-        });
-        let answer = '';
-        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-        socket.on('end', () => {
-          resolve({ status: Number(answer.split(' ')[1]), body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
-        });
-        socket.on('error', reject);
+        httpRequest(`${url}/internal/telemetry`, { method: 'POST', headers }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => {
+            resolve({ status: response.statusCode ?? 0, body });
+          });
+        })
+          .on('error', reject)
+          .end(JSON.stringify({ points: [telemetryPoint(boiler)] }));
       });
       expect(raw.status).toBe(401);
       expect(JSON.parse(raw.body)).toMatchObject({ error: { code: 'UNAUTHENTICATED', message: 'Authorization: send one Authorization header, not several' } });
